@@ -1,0 +1,278 @@
+"""Candidates: the implementations the harness diffs against the oracle.
+
+Every candidate answers ``call(function, html, options, mode)`` with a plain
+result (see :mod:`harness.results`) or raises what the implementation raises,
+and ``reset_dedup(mode)`` starts a fresh deduplication cache.
+
+Names understood by :func:`make_candidate`:
+
+* ``trafilatura`` -- the installed trafilatura itself (the oracle as candidate);
+* ``reference`` / ``core`` -- trafila with that engine;
+* ``module:callable`` -- ``callable(request) -> result`` with the request dict
+  of harness/PROTOCOL.md;
+* ``cmd:<shell command>`` -- a subprocess speaking the JSON Lines protocol;
+* ``mutant:<name>`` -- deliberately wrong candidates that prove the harness.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import os
+import shlex
+import signal
+import subprocess
+from typing import Any, Callable, Dict, Optional, Union
+
+from .matrix import BARE_FIELDS
+
+Html = Union[str, bytes]
+
+
+class HarnessTimeout(BaseException):
+    """Raised inside a candidate call that overran its time (BaseException so
+    that candidate code catching Exception cannot swallow it)."""
+
+
+class call_timeout:
+    """Context manager: interrupt the block after ``seconds`` (main thread, Unix)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.previous = None
+
+    def _fire(self, signum, frame):  # pragma: no cover - timing dependent
+        raise HarnessTimeout(f"no answer within {self.seconds:g} s")
+
+    def __enter__(self):
+        if self.seconds and hasattr(signal, "setitimer"):
+            self.previous = signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc):
+        if self.seconds and hasattr(signal, "setitimer"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous or signal.SIG_DFL)
+        return False
+
+
+class Candidate:
+    name = "candidate"
+
+    def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
+        raise NotImplementedError
+
+    def reset_dedup(self, mode: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _lxml_xml(el: Any) -> Optional[str]:
+    if el is None:
+        return None
+    from lxml import etree
+
+    return etree.tostring(el, encoding="unicode")
+
+
+class TrafilaturaCandidate(Candidate):
+    """The installed trafilatura, called as a user calls it."""
+
+    name = "trafilatura"
+
+    def __init__(self) -> None:
+        import trafilatura
+        from trafilatura import deduplication
+
+        self.trafilatura = trafilatura
+        self.version = trafilatura.__version__
+        self.lru = deduplication.LRU_TEST
+
+    def check_mode(self, mode: str) -> None:
+        if self.version != mode:
+            raise RuntimeError(
+                f"mode {mode} needs trafilatura=={mode}, this environment has {self.version} "
+                f"(use the tox env for that mode)"
+            )
+
+    def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
+        self.check_mode(mode)
+        if function == "extract":
+            return self.trafilatura.extract(html, **options)
+        if function == "bare_extraction":
+            doc = self.trafilatura.bare_extraction(html, **options)
+            if doc is None:
+                return None
+            get = doc.get if isinstance(doc, dict) else (lambda k: getattr(doc, k, None))
+            out = {}
+            for field in BARE_FIELDS:
+                value = get(field)
+                out[field] = value if field not in ("body", "commentsbody") else _lxml_xml(value)
+            return out
+        raise ValueError(f"unknown function {function!r}")
+
+    def reset_dedup(self, mode: str) -> None:
+        self.lru.clear()
+
+
+class TrafilaCandidate(Candidate):
+    """trafila with one engine (``reference`` or ``core``)."""
+
+    def __init__(self, engine: str) -> None:
+        os.environ["TRAFILA_ENGINE"] = engine
+        import trafila
+
+        self.name = engine
+        self.trafila = trafila
+        if hasattr(trafila, "_engine") and getattr(trafila._engine, "ENGINE", engine) != engine:
+            raise RuntimeError(f"engine {engine!r} is not available (got {trafila._engine.ENGINE!r})")
+
+    def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
+        t = self.trafila
+        if function == "extract":
+            return t.extract(html, compat=mode, **options)
+        if function == "bare_extraction":
+            doc = t.bare_extraction(html, compat=mode, **options)
+            if doc is None:
+                return None
+            from trafila.html.serialize import tostring
+
+            get = doc.get if isinstance(doc, dict) else (lambda k: getattr(doc, k, None))
+            out = {}
+            for field in BARE_FIELDS:
+                value = get(field) if field not in ("body", "commentsbody") else doc.__dict__.get("_" + field, get(field))
+                if field in ("body", "commentsbody") and value is not None and not isinstance(value, str):
+                    value = tostring(value, encoding="unicode")
+                out[field] = value
+            return out
+        raise ValueError(f"unknown function {function!r}")
+
+    def reset_dedup(self, mode: str) -> None:
+        self.trafila.reset_caches()
+
+
+def request_dict(function: str, html: Html, options: Dict[str, Any], mode: str) -> dict:
+    """The JSON Lines protocol's request (see harness/PROTOCOL.md)."""
+    req: Dict[str, Any] = {"function": function, "mode": mode, "options": options}
+    if isinstance(html, str):
+        req["form"] = "str"
+        req["html"] = html
+    else:
+        req["form"] = "bytes"
+        req["html_b64"] = base64.b64encode(html).decode("ascii")
+    return req
+
+
+def decode_request(req: dict) -> Html:
+    if req.get("form") == "str":
+        return req["html"]
+    return base64.b64decode(req["html_b64"])
+
+
+class CallableCandidate(Candidate):
+    """``module:callable``: called with the protocol's request dict."""
+
+    def __init__(self, spec: str) -> None:
+        module, _, attr = spec.partition(":")
+        self.name = spec
+        self.func: Callable[[dict], Any] = getattr(importlib.import_module(module), attr)
+        self.reset: Optional[Callable[[str], None]] = getattr(self.func, "reset_dedup", None)
+
+    def call(self, function, html, options, mode):
+        return self.func(request_dict(function, html, options, mode))
+
+    def reset_dedup(self, mode):
+        if self.reset is not None:
+            self.reset(mode)
+        else:
+            self.func({"op": "reset_dedup", "mode": mode})
+
+
+class CandidateRaised(Exception):
+    """A subprocess candidate reported that the implementation raised ``type_name``."""
+
+    def __init__(self, type_name: str, message: str = "") -> None:
+        super().__init__(message)
+        self.type_name = type_name
+
+
+class SubprocessCandidate(Candidate):
+    """A program speaking JSON Lines on stdin/stdout (harness/PROTOCOL.md)."""
+
+    def __init__(self, command: str, timeout: float = 120.0) -> None:
+        self.name = "cmd:" + command
+        self.command = command
+        self.timeout = timeout
+        self.proc: Optional[subprocess.Popen] = None
+        self.counter = 0
+
+    def _start(self) -> subprocess.Popen:
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(
+                shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                text=True, encoding="utf-8", errors="surrogatepass", bufsize=1,
+            )
+        return self.proc
+
+    def _ask(self, req: dict) -> dict:
+        proc = self._start()
+        self.counter += 1
+        req["id"] = self.counter
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            with call_timeout(self.timeout):
+                proc.stdin.write(json.dumps(req, ensure_ascii=True) + "\n")
+                proc.stdin.flush()
+                line = proc.stdout.readline()
+        except HarnessTimeout:
+            proc.kill()
+            self.proc = None
+            raise
+        if not line:
+            code = proc.wait()
+            self.proc = None
+            raise RuntimeError(f"candidate process ended (exit {code})")
+        resp = json.loads(line)
+        if resp.get("id") != req["id"]:
+            raise RuntimeError(f"answer id {resp.get('id')} for request {req['id']}")
+        return resp
+
+    def call(self, function, html, options, mode):
+        resp = self._ask(request_dict(function, html, options, mode))
+        if "raise" in resp:
+            raise CandidateRaised(resp["raise"], resp.get("message", ""))
+        if "error" in resp:
+            raise RuntimeError(resp["error"])
+        return resp.get("result")
+
+    def reset_dedup(self, mode):
+        self._ask({"op": "reset_dedup", "mode": mode})
+
+    def close(self):
+        if self.proc is not None and self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def make_candidate(spec: str, timeout: float = 120.0) -> Candidate:
+    if spec == "trafilatura":
+        return TrafilaturaCandidate()
+    if spec in ("reference", "core"):
+        return TrafilaCandidate(spec)
+    if spec.startswith("cmd:"):
+        return SubprocessCandidate(spec[4:], timeout=timeout)
+    if spec.startswith("mutant:"):
+        from .mutants import make_mutant
+
+        return make_mutant(spec[7:])
+    if ":" in spec:
+        return CallableCandidate(spec)
+    raise ValueError(f"unknown candidate {spec!r}")

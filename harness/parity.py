@@ -1,0 +1,361 @@
+"""Parity runs: a candidate against the oracle cache, reports, and the ledger gate.
+
+``python -m harness parity --candidate reference --mode 2.3.1`` compares every
+(page, form, option set) of every bundle with the cached oracle result, writes
+``reports/parity.md`` and ``reports/parity.json`` (one section per candidate
+and mode, others kept) and exits non-zero when a difference is not in the
+ledger (``corpora/known-differences.json``) or a ledger entry no longer
+differs. A missing or stale cache stops the run: it never compares against
+nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from .candidates import Candidate, make_candidate
+from .corpora import CORPORA_DIR, ROOT, BundleError, bundle_name, bundle_paths, load_pages
+from .matrix import OptionSet, option_sets
+from .oracle import StaleCache, cache_path, check_cache, page_key, read_cache, run_call
+from .results import describe, differing_fields, same
+
+REPORTS_DIR = ROOT / "reports"
+LEDGER_FILE = CORPORA_DIR / "known-differences.json"
+
+#: how many differences per run get a detailed look (oracle re-run, first differing line)
+DETAILED = 10
+
+
+@dataclass
+class Difference:
+    bundle: str
+    page: str
+    form: str
+    option_set: str
+    expected: object
+    got: object
+    got_text: object = None  # the candidate's plain result, kept for the detailed look
+
+    def key(self) -> Tuple[str, str, str]:
+        return (self.page, self.option_set, self.form)
+
+    def as_json(self) -> dict:
+        out = {
+            "bundle": self.bundle, "page": self.page, "form": self.form, "option_set": self.option_set,
+            "expected": describe(self.expected), "got": describe(self.got),
+        }
+        fields = differing_fields(self.expected, self.got)
+        if fields:
+            out["fields"] = fields
+        return out
+
+
+@dataclass
+class Cell:
+    """Counts for one bundle x option set."""
+
+    pages: int = 0
+    comparisons: int = 0
+    differences: int = 0
+    errors: int = 0
+    candidate_seconds: float = 0.0
+    oracle_seconds: float = 0.0
+    oracle_calls: int = 0
+
+
+@dataclass
+class RunResult:
+    candidate: str
+    mode: str
+    cells: Dict[Tuple[str, str], Cell] = field(default_factory=dict)
+    differences: List[Difference] = field(default_factory=list)
+    errors: List[dict] = field(default_factory=list)
+    stale: List[str] = field(default_factory=list)
+
+
+def load_ledger(path: Path = LEDGER_FILE) -> List[dict]:
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text())
+    return data.get("entries", [])
+
+
+def _ledger_applies(entry: dict, candidate: str, mode: str) -> bool:
+    if entry.get("mode") != mode:
+        return False
+    cands = entry.get("candidates")
+    return cands is None or candidate in cands
+
+
+def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, sets: Optional[List[str]] = None,
+        forms: Tuple[str, ...] = ("str", "bytes"), embedded: Optional[bool] = None, timeout: float = 120.0,
+        check_versions: bool = True, log=print) -> RunResult:
+    opts = option_sets(mode, sets)
+    res = RunResult(candidate.name, mode)
+    versions = None
+    if check_versions:
+        try:
+            from .oracle import oracle_versions
+
+            versions = oracle_versions()
+            if versions.get("trafilatura") != mode:
+                versions = None  # this env's oracle is another release: check the bundle pins only
+        except Exception:
+            versions = None
+    for path in bundle_paths(bundles, embedded=embedded):
+        bname = bundle_name(path)
+        cpath = cache_path(mode, bname)
+        try:
+            if not path.exists():
+                raise BundleError(f"bundle missing: {path}")
+            cache = read_cache(cpath) if cpath.exists() else None
+            check_cache(cache, cpath, path, opts, versions)
+        except (StaleCache, BundleError) as err:
+            res.stale.append(str(err))
+            log(f"STOP {bname}: {err}")
+            continue
+        corrupt: list = []
+        pages = load_pages(path, corrupt)
+        for rec_id, msg in corrupt:
+            res.errors.append({"bundle": bname, "page": rec_id, "message": msg})
+        expected_all = cache["results"]
+        for opt in opts:
+            cell = res.cells.setdefault((bname, opt.name), Cell())
+            timing = cache.get("timing", {}).get(opt.name, {})
+            for form in forms:
+                todo = [p for p in pages if form in p.forms()]
+                if not todo:
+                    continue
+                if opt.dedup:
+                    candidate.reset_dedup(mode)
+                n, secs = timing.get(form, [0, 0.0])
+                cell.oracle_calls += n
+                cell.oracle_seconds += secs
+                for page in todo:
+                    expected = expected_all.get(page_key(page), {}).get(form, {}).get(opt.name, "missing")
+                    if expected == "missing":
+                        res.stale.append(f"{bname}: no oracle result for {page.id} {form} {opt.name}")
+                        continue
+                    entry, seconds, plain = _call(candidate, opt, page, form, mode, timeout)
+                    cell.comparisons += 1
+                    cell.candidate_seconds += seconds
+                    if isinstance(entry, dict) and "error" in entry:
+                        cell.errors += 1
+                        res.errors.append({"bundle": bname, "page": page.id, "form": form, "option_set": opt.name,
+                                           "message": entry["error"]})
+                    if not same(expected, entry):
+                        cell.differences += 1
+                        res.differences.append(Difference(bname, page.id, form, opt.name, expected, entry,
+                                                          plain if len(res.differences) < DETAILED else None))
+            cell.pages = len(pages)
+        diffs = sum(c.differences for (b, _), c in res.cells.items() if b == bname)
+        log(f"{bname}: {len(pages)} pages, {diffs} differences")
+    return res
+
+
+def _call(candidate: Candidate, opt: OptionSet, page, form: str, mode: str, timeout: float):
+    """Like oracle.run_call, but also keeps the plain result for the detailed look."""
+    kept: list = []
+
+    class Keeper(Candidate):
+        name = candidate.name
+
+        def call(self, function, html, options, mode_):
+            out = candidate.call(function, html, options, mode_)
+            kept.append(out)
+            return out
+
+    entry, seconds = run_call(Keeper(), opt, page, form, mode, timeout)
+    return entry, seconds, (kept[0] if kept else None)
+
+
+def first_differing_line(a: Optional[str], b: Optional[str]) -> Tuple[Optional[int], Optional[str], Optional[str]]:
+    if a is None or b is None:
+        return (None, a if a is None else a.split("\n", 1)[0], b if b is None else b.split("\n", 1)[0])
+    la, lb = a.split("\n"), b.split("\n")
+    for i in range(max(len(la), len(lb))):
+        x = la[i] if i < len(la) else "<no line>"
+        y = lb[i] if i < len(lb) else "<no line>"
+        if x != y:
+            return (i + 1, x, y)
+    return (None, None, None)
+
+
+def detail(diff: Difference, mode: str, embedded: Optional[bool]) -> dict:
+    """Re-run the oracle on the page to show the first differing line of both sides."""
+    out = diff.as_json()
+    try:
+        from .candidates import TrafilaturaCandidate
+
+        oracle = TrafilaturaCandidate()
+        oracle.check_mode(mode)
+    except Exception as err:
+        out["detail"] = f"oracle not available here to re-run ({err})"
+        return out
+    opt = next(o for o in option_sets(mode) if o.name == diff.option_set)
+    page = next(p for path in bundle_paths([diff.bundle], embedded=embedded) for p in load_pages(path) if p.id == diff.page)
+    try:
+        expected = oracle.call(opt.function, page.input(diff.form), dict(opt.options), mode)
+    except Exception as err:
+        expected = f"<raises {type(err).__name__}>"
+    got = diff.got_text
+    if isinstance(expected, dict) or isinstance(got, dict):
+        field_name = (differing_fields(diff.expected, diff.got) or ["text"])[0]
+        expected = expected.get(field_name) if isinstance(expected, dict) else expected
+        got = got.get(field_name) if isinstance(got, dict) else got
+        out["field"] = field_name
+    line, x, y = first_differing_line(expected if isinstance(expected, str) or expected is None else str(expected),
+                                      got if isinstance(got, str) or got is None else str(got))
+    out["first_differing_line"] = line
+    out["oracle_line"] = x
+    out["candidate_line"] = y
+    if opt.dedup:
+        out["note"] = "dedup set: the oracle was re-run on this page alone, out of page order"
+    return out
+
+
+def gate(res: RunResult, ledger: List[dict]) -> Tuple[List[Difference], List[dict]]:
+    """(new differences, ledger entries in scope that no longer differ)."""
+    scope_sets = {s for (_, s) in res.cells}
+    scope_bundles = {b for (b, _) in res.cells}
+    applicable = [e for e in ledger if _ledger_applies(e, res.candidate, res.mode)]
+    known = {(e["page"], e["option_set"], e.get("form", "str")): e for e in applicable}
+    found = {d.key() for d in res.differences}
+    new = [d for d in res.differences if d.key() not in known]
+    gone = [e for k, e in known.items()
+            if k not in found and e["option_set"] in scope_sets and e.get("bundle") in scope_bundles]
+    return new, gone
+
+
+def _git_commit() -> Optional[str]:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10).stdout.strip() or None
+    except Exception:
+        return None
+
+
+def section_json(res: RunResult, new: List[Difference], gone: List[dict], details: List[dict], argv: List[str]) -> dict:
+    cells = []
+    for (bname, sname), c in sorted(res.cells.items()):
+        cells.append({
+            "bundle": bname, "option_set": sname, "pages": c.pages, "comparisons": c.comparisons,
+            "differences": c.differences, "errors": c.errors,
+            "candidate_ms_per_call": round(1000 * c.candidate_seconds / c.comparisons, 2) if c.comparisons else None,
+            "oracle_ms_per_call": round(1000 * c.oracle_seconds / c.oracle_calls, 2) if c.oracle_calls else None,
+        })
+    return {
+        "candidate": res.candidate, "mode": res.mode,
+        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": _git_commit(), "command": "python -m harness " + " ".join(argv),
+        "totals": {
+            "comparisons": sum(c.comparisons for c in res.cells.values()),
+            "differences": len(res.differences), "errors": len(res.errors),
+            "new_differences": len(new), "ledger_entries_no_longer_differing": len(gone),
+            "stale_or_missing": len(res.stale),
+        },
+        "cells": cells, "first_differences": details, "errors": res.errors[:50], "stale": res.stale,
+        "gone_from_ledger": gone,
+    }
+
+
+def write_reports(section: dict, out_dir: Path = REPORTS_DIR, name: str = "parity") -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    jpath = out_dir / f"{name}.json"
+    data = json.loads(jpath.read_text()) if jpath.exists() else {"runs": {}}
+    data["runs"][f"{section['candidate']} / {section['mode']}"] = section
+    jpath.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    (out_dir / f"{name}.md").write_text(render_markdown(data))
+
+
+def render_markdown(data: dict) -> str:
+    lines = ["# Parity report", "",
+             "Written by `python -m harness parity` (never by hand). One section per candidate and mode; "
+             "each cell compares the candidate with the cached oracle (sha256 + length per page, form and option set).", ""]
+    for key in sorted(data["runs"]):
+        s = data["runs"][key]
+        t = s["totals"]
+        lines += [f"## {key}", "",
+                  f"- run: {s['date']}, commit {s.get('commit') or '?'}, `{s['command']}`",
+                  f"- comparisons: {t['comparisons']}, differences: {t['differences']}, errors: {t['errors']}, "
+                  f"new (not in ledger): {t['new_differences']}, ledger entries no longer differing: "
+                  f"{t['ledger_entries_no_longer_differing']}, stale/missing caches: {t['stale_or_missing']}", ""]
+        by_set: Dict[str, Dict[str, float]] = {}
+        for c in s["cells"]:
+            agg = by_set.setdefault(c["option_set"], {"pages": 0, "comparisons": 0, "differences": 0, "errors": 0,
+                                                       "cand": 0.0, "orc": 0.0, "n": 0})
+            for k in ("pages", "comparisons", "differences", "errors"):
+                agg[k] += c[k]
+            if c["candidate_ms_per_call"] is not None and c["oracle_ms_per_call"] is not None:
+                agg["cand"] += c["candidate_ms_per_call"] * c["comparisons"]
+                agg["orc"] += c["oracle_ms_per_call"] * c["comparisons"]
+                agg["n"] += c["comparisons"]
+        lines += ["| option set | pages | comparisons | differences | errors | candidate ms/call | oracle ms/call (cached run) |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
+        for name, a in by_set.items():
+            cand = f"{a['cand'] / a['n']:.1f}" if a["n"] else "-"
+            orc = f"{a['orc'] / a['n']:.1f}" if a["n"] else "-"
+            lines.append(f"| {name} | {a['pages']} | {a['comparisons']} | {a['differences']} | {a['errors']} | {cand} | {orc} |")
+        lines.append("")
+        lines += ["<details><summary>per bundle</summary>", "",
+                  "| bundle | option set | pages | comparisons | differences | errors |", "|---|---|---:|---:|---:|---:|"]
+        for c in s["cells"]:
+            lines.append(f"| {c['bundle']} | {c['option_set']} | {c['pages']} | {c['comparisons']} | {c['differences']} | {c['errors']} |")
+        lines += ["", "</details>", ""]
+        if s["first_differences"]:
+            lines += ["### First differences", ""]
+            for d in s["first_differences"]:
+                lines.append(f"- `{d['page']}` ({d['bundle']}, {d['form']}, {d['option_set']}): oracle {d['expected']}; candidate {d['got']}")
+                if d.get("first_differing_line") is not None or d.get("oracle_line") is not None:
+                    lines.append(f"  - line {d.get('first_differing_line')}{' of ' + d['field'] if d.get('field') else ''}: "
+                                 f"oracle `{_short(d.get('oracle_line'))}` / candidate `{_short(d.get('candidate_line'))}`")
+                if d.get("detail"):
+                    lines.append(f"  - {d['detail']}")
+            lines.append("")
+        if s["errors"]:
+            lines += ["### Errors", ""] + [f"- {e.get('page')}: {e['message']}" for e in s["errors"][:20]] + [""]
+        if s["stale"]:
+            lines += ["### Stale or missing oracle caches", ""] + [f"- {m}" for m in s["stale"][:20]] + [""]
+    return "\n".join(lines) + "\n"
+
+
+def _short(s: Optional[str], n: int = 120) -> str:
+    if s is None:
+        return "None"
+    s = s.replace("`", "'")
+    return s if len(s) <= n else s[:n] + "…"
+
+
+def main(args, argv: List[str]) -> int:
+    candidate = make_candidate(args.candidate, timeout=args.timeout)
+    forms = tuple(args.forms.split(",")) if args.forms else ("str", "bytes")
+    t0 = time.time()
+    try:
+        res = run(candidate, args.mode, args.bundles, args.sets, forms, args.embedded, args.timeout)
+    finally:
+        candidate.close()
+    new, gone = gate(res, load_ledger())
+    details = [detail(d, args.mode, args.embedded) for d in res.differences[:DETAILED]]
+    section = section_json(res, new, gone, details, argv)
+    if args.report:
+        write_reports(section, Path(args.report_dir))
+    t = section["totals"]
+    print(f"{res.candidate} / {res.mode}: {t['comparisons']} comparisons, {t['differences']} differences "
+          f"({t['new_differences']} not in the ledger), {t['errors']} errors, "
+          f"{len(gone)} ledger entries no longer differ, {len(res.stale)} stale/missing; {time.time() - t0:.0f} s")
+    for d in new[:20]:
+        print(f"  NEW {d.page} {d.form} {d.option_set}: oracle {describe(d.expected)}; candidate {describe(d.got)}")
+    for e in gone[:20]:
+        print(f"  GONE from ledger: {e['page']} {e.get('form', 'str')} {e['option_set']} ({e.get('reason', '')})")
+    for m in res.stale[:20]:
+        print(f"  STALE {m}")
+    if res.stale:
+        return 3
+    return 1 if (new or gone) else 0
