@@ -1,0 +1,163 @@
+"""Convert trees between lxml and trafila's dom (for tests and the harness).
+
+``from_lxml(el)`` rebuilds the WHOLE document ``el`` belongs to (every
+top-level sibling of its root, e.g. a second ``<html>`` root, and the doctype)
+and returns the trafila element that corresponds to ``el``.
+
+``to_lxml(el)`` builds an lxml tree from a trafila element (or Document); with
+``whole_document=True`` the lxml document gets the same top-level nodes and
+the element corresponding to ``el`` is returned.
+
+lxml comments / processing instructions have no trafila counterpart:
+``from_lxml`` drops them and joins their tail to the preceding text, which is
+what trafilatura's parser (``remove_comments=True``) would have produced.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from trafila.dom import Document, Element
+
+
+def _new(tag: str, attrib: Any, text: Optional[str], tail: Optional[str]) -> Element:
+    el = Element.__new__(Element)
+    el.tag = tag
+    el.attrib = dict(attrib) if attrib else {}
+    el.text = text
+    el.tail = tail
+    el._children = []
+    el._parent = None
+    el._doc = None
+    return el
+
+
+def _join(a: Optional[str], b: Optional[str]) -> Optional[str]:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def _copy_subtree(src: Any, want: Any, found: List[Element]) -> Element:
+    """Copy an lxml element subtree (with its tail) into trafila nodes."""
+    root = _new(src.tag, src.attrib, src.text, src.tail)
+    if src is want:
+        found.append(root)
+    stack = [(src, root)]
+    while stack:
+        s, d = stack.pop()
+        kids = d._children
+        for c in s:
+            tag = c.tag
+            if not isinstance(tag, str):
+                # comment / PI / entity: keep only its tail, joined to the previous text
+                if c.tail is not None:
+                    if kids:
+                        kids[-1].tail = _join(kids[-1].tail, c.tail)
+                    else:
+                        d.text = _join(d.text, c.tail)
+                continue
+            n = _new(tag, c.attrib, c.text, c.tail)
+            n._parent = d
+            kids.append(n)
+            if c is want:
+                found.append(n)
+            if len(c):
+                stack.append((c, n))
+    return root
+
+
+def from_lxml(lxml_element: Any) -> Element:
+    """The trafila element matching ``lxml_element``, in a trafila copy of
+    its whole lxml document (doctype and top-level siblings included)."""
+    el = lxml_element
+    if hasattr(el, "getroot") and not hasattr(el, "tag"):
+        el = el.getroot()
+    tree = el.getroottree()
+    top = tree.getroot()
+    # an element removed from its tree still belongs to the document in lxml;
+    # it is then copied on its own
+    attached = top is not None and (el is top or any(a is top for a in el.iterancestors()))
+    doc = Document()
+    info = tree.docinfo
+    if info.doctype or info.internalDTD is not None:
+        doc.docinfo.root_name = info.root_name
+        doc.docinfo.public_id = info.public_id
+        doc.docinfo.system_url = info.system_url
+    found: List[Element] = []
+    if attached:
+        before = list(top.itersiblings(preceding=True))
+        before.reverse()
+        tops = before + [top] + list(top.itersiblings())
+    else:
+        tops = [el]
+    for t in tops:
+        if not isinstance(t.tag, str):
+            continue
+        node = _copy_subtree(t, el, found)
+        node._doc = doc
+        if attached:
+            doc.children.append(node)
+    if not found:
+        raise ValueError("element not found in its own document")
+    return found[0]
+
+
+_FACTORY: List[Any] = []
+
+
+def _html_factory() -> Any:
+    from lxml import etree
+
+    if not _FACTORY:
+        _FACTORY.append(etree.fromstring("<html></html>", etree.HTMLParser()))
+    return _FACTORY[0]
+
+
+def to_lxml(trafila_element: Any, whole_document: bool = False) -> Any:
+    """An lxml copy of a trafila element (or of the root of a Document)."""
+    from lxml import etree
+
+    el = trafila_element
+    if isinstance(el, Document):
+        el = el.getroot()
+        whole_document = True
+    mapping: Dict[int, Any] = {}
+
+    def build(src: Element, parent: Any) -> Any:
+        if parent is None:
+            # made in an HTML document so that lxml checks tag names as it
+            # does for parsed HTML (XML name rules would reject some)
+            out = _html_factory().makeelement(src.tag, src.attrib)
+        else:
+            out = etree.SubElement(parent, src.tag, src.attrib)
+        out.text = src.text
+        out.tail = src.tail
+        mapping[id(src)] = out
+        stack = [(src, out)]
+        while stack:
+            s, d = stack.pop()
+            for c in s._children:
+                n = etree.SubElement(d, c.tag, c.attrib)
+                n.text = c.text
+                n.tail = c.tail
+                mapping[id(c)] = n
+                if c._children:
+                    stack.append((c, n))
+        return out
+
+    if not whole_document:
+        out = build(el, None)
+        out.tail = el.tail
+        return out
+    # lxml's API cannot give the root element element siblings: only the
+    # tree of the root is rebuilt; the element matching ``el`` is returned
+    top = el
+    while top._parent is not None:
+        top = top._parent
+    keep = build(top, None)
+    out = mapping[id(el)]
+    del keep  # the returned proxy keeps the lxml document alive
+    return out
