@@ -33,12 +33,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--report-dir", default=str(__import__("harness.parity", fromlist=["x"]).REPORTS_DIR))
     _add_corpus_args(p)
 
+    sub.add_parser("quick", help="CI's quick parity subset (corpora/gate.json)")
+    sub.add_parser("make-embedded", help="regenerate corpora/embedded/synthetic.jsonl.gz")
+
     argv_list = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv_list)
     if args.command == "parity":
         from .parity import main as parity_main
 
         return parity_main(args, argv_list)
+    if args.command == "quick":
+        from .quick import main as quick_main
+
+        return quick_main(argv_list)
+    if args.command == "make-embedded":
+        from .embedded import write
+
+        print(write())
+        return 0
     if args.command == "oracle":
         from .oracle import build
 

@@ -82,22 +82,25 @@ def load_pins() -> Dict[str, dict]:
 
 
 def bundle_paths(names: Optional[List[str]] = None, *, embedded: Optional[bool] = None) -> List[Path]:
-    """Paths of the bundles to read: shared ones if present, else embedded."""
+    """Paths of the bundles to read, in a stable order.
+
+    By default: every pinned shared bundle plus the embedded corpus; the
+    embedded corpus alone when the shared corpora are absent or ``embedded``
+    is true. ``names`` selects bundles by name (a name that is not found still
+    yields its would-be path, so the caller reports it as missing).
+    """
     base = corpora_path()
-    if embedded is None:
-        embedded = not base.is_dir()
-    if embedded:
-        paths = sorted(EMBEDDED_DIR.glob("*.jsonl.gz"))
+    own = sorted(EMBEDDED_DIR.glob("*.jsonl.gz"))
+    if embedded or (embedded is None and not base.is_dir()):
+        paths = own
     else:
         pins = load_pins()
-        listed = sorted(pins) if pins else sorted(p.name for p in base.glob("*.jsonl.gz"))
-        paths = [base / n for n in listed]
+        listed = sorted(pins) if pins else sorted(bundle_name(p) for p in base.glob("*.jsonl.gz"))
+        paths = [base / f"{n}.jsonl.gz" for n in listed] + own
     if names:
-        wanted = {n if n.endswith(".jsonl.gz") else n + ".jsonl.gz" for n in names}
-        paths = [p for p in paths if p.name in wanted]
-        missing = wanted - {p.name for p in paths}
-        for m in sorted(missing):
-            paths.append((EMBEDDED_DIR if embedded else base) / m)
+        by_name = {bundle_name(p): p for p in paths}
+        wanted = [n[: -len(".jsonl.gz")] if n.endswith(".jsonl.gz") else n for n in names]
+        paths = [by_name.get(n, base / f"{n}.jsonl.gz") for n in wanted]
     return paths
 
 
