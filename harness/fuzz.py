@@ -1,0 +1,271 @@
+"""Live differential fuzzing.
+
+``python -m harness.fuzz tree --n N --seed S``
+    parses generated documents (:mod:`harness.strategies`) with trafila's
+    parser and with lxml as trafilatura drives it, and compares the trees
+    (the whole document, and what ``lxml.html.fromstring`` returns).
+
+``python -m harness.fuzz text --candidate reference --set fast --n N --seed S``
+    runs a candidate and the installed trafilatura (in process) on generated
+    article documents and on mutated real pages (:mod:`harness.mutate`), and
+    compares the results as :mod:`harness.results` does.
+
+Both print the seed and counts and write the first ``--keep`` differing
+inputs to ``--out`` (default ``.cache/fuzz/``). Documents come from a seeded
+``random.Random``; the same seed gives the same documents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
+
+from . import strategies
+from .candidates import HarnessTimeout, call_timeout
+
+Html = Union[str, bytes]
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / ".cache" / "fuzz"
+
+
+# --------------------------------------------------------------------------- parsers
+
+
+def lxml_parser():
+    try:
+        from trafilatura.utils import HTML_PARSER
+
+        return HTML_PARSER
+    except ImportError:
+        import lxml.html
+
+        return lxml.html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
+                                    remove_comments=True, remove_pis=True)
+
+
+def trafila_parsers() -> Tuple[Callable, Callable]:
+    try:
+        from trafila import html as thtml
+
+        return getattr(thtml, "parse_document"), getattr(thtml, "fromstring")
+    except (ImportError, AttributeError) as err:
+        raise SystemExit(f"trafila's parser is not available yet (trafila.html.parse_document / "
+                         f"trafila.html.fromstring): {type(err).__name__}: {err}")
+
+
+def _outcome(fn: Callable[[], Any], timeout: float) -> Tuple[str, Any]:
+    """``("ok", dump)``, or ``("raise", exception type name)``, or ``("timeout", "")``."""
+    try:
+        with call_timeout(timeout):
+            return "ok", fn()
+    except HarnessTimeout:
+        return "timeout", ""
+    except Exception as exc:
+        # lxml raises its own classes; trafila must raise a class of the same name
+        return "raise", type(exc).__name__
+
+
+def _describe_outcome(o: Tuple[str, Any]) -> str:
+    return "a tree" if o[0] == "ok" else f"{o[0]} {o[1]}".strip()
+
+
+def tree_inputs(seed: int, n: int, bytes_share: float = 0.2) -> Iterator[Tuple[str, Html]]:
+    rng = random.Random(seed)
+    for i in range(n):
+        if rng.random() < bytes_share:
+            yield f"bytes#{i}", strategies.random_bytes(rng)
+        elif rng.random() < 0.1:
+            yield f"article#{i}", strategies.random_article(rng)
+        else:
+            yield f"html#{i}", strategies.random_html(rng)
+
+
+def _write_case(out: Path, index: int, label: str, html: Html, info: dict) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / f"{index:03d}"
+    data = html if isinstance(html, bytes) else html.encode("utf-8", "surrogatepass")
+    path = stem.with_suffix(".html")
+    path.write_bytes(data)
+    info = dict(info, label=label, form="bytes" if isinstance(html, bytes) else "str", file=path.name)
+    stem.with_suffix(".json").write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n")
+    return path
+
+
+def run_tree(n: int, seed: int, out: Path, keep: int = 5, timeout: float = 30.0, bytes_share: float = 0.2,
+             log=print, parsers: Optional[Tuple[Callable, Callable]] = None) -> dict:
+    """Compare trafila's parser (or ``parsers`` = (parse_document, fromstring)) with lxml."""
+    if parsers is None:
+        parsers = trafila_parsers()
+    parse_document, t_fromstring = parsers
+    import lxml.etree as etree
+    import lxml.html
+
+    from .treedump import dump_element, dump_lxml_document, dump_trafila_document, first_difference
+
+    parser = lxml_parser()
+    counts: Counter = Counter()
+    written: List[str] = []
+    t0 = time.time()
+    for label, html in tree_inputs(seed, n, bytes_share):
+        counts["compared"] += 1
+        kind = label.split("#")[0]
+        for what, ours, theirs in (
+            ("document", lambda: dump_trafila_document(parse_document(html)),
+             lambda: dump_lxml_document(etree.fromstring(html, parser))),
+            ("fromstring", lambda: dump_element(t_fromstring(html)),
+             lambda: dump_element(lxml.html.fromstring(html, parser=parser))),
+        ):
+            want = _outcome(theirs, timeout)
+            got = _outcome(ours, timeout)
+            if want == got:
+                counts[f"{what}:equal"] += 1
+                continue
+            counts[f"{what}:different"] += 1
+            counts[f"{what}:different:{kind}"] += 1
+            if len(written) < keep:
+                if want[0] == got[0] == "ok":
+                    diff = first_difference(want[1], got[1]) or "differ"
+                else:
+                    diff = f"lxml gives {_describe_outcome(want)}, trafila {_describe_outcome(got)}"
+                path = _write_case(out, len(written), label, html, {"seed": seed, "compare": what, "difference": diff})
+                written.append(str(path))
+                log(f"  {label} {what}: {diff.splitlines()[0]} -> {path}")
+    secs = time.time() - t0
+    return {"mode": "tree", "seed": seed, "n": n, "seconds": round(secs, 1), "counts": dict(sorted(counts.items())),
+            "written": written}
+
+
+# --------------------------------------------------------------------------- text
+
+
+def text_inputs(seed: int, n: int, bundles: Optional[List[str]], every: int, source: str) -> Iterator[Tuple[str, Html]]:
+    rng = random.Random(seed)
+    pages: List[Any] = []
+    if source in ("mutants", "both"):
+        from .corpora import bundle_paths, iter_pages
+        from .mutate import mutations
+
+        for path in bundle_paths(bundles or ["trafilatura"]):
+            pages.extend(p for i, p in enumerate(iter_pages(path)) if i % every == 0)
+        mutants = mutations(pages, seed, n)
+    for i in range(n):
+        if source == "articles" or (source == "both" and (not pages or rng.random() < 0.5)):
+            yield f"article#{i}", strategies.random_article(rng)
+        else:
+            label, html = next(mutants)
+            yield f"mutant#{i}:{label}", html
+
+
+def _call(cand, opt, html: Html, mode: str, timeout: float):
+    from .results import error_entry, raised_entry, result_entry
+    from .candidates import CandidateRaised
+
+    try:
+        with call_timeout(timeout):
+            return result_entry(cand.call(opt.function, html, dict(opt.options), mode))
+    except HarnessTimeout as exc:
+        return error_entry(f"timeout: {exc}")
+    except CandidateRaised as exc:
+        return {"raise": exc.type_name}
+    except Exception as exc:
+        return raised_entry(exc)
+
+
+def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: Path, keep: int = 5,
+             bundles: Optional[List[str]] = None, every: int = 10, source: str = "both", timeout: float = 60.0,
+             log=print) -> dict:
+    from .candidates import TrafilaturaCandidate, make_candidate
+    from .matrix import option_sets
+    from .results import describe, differing_fields, same
+
+    (opt,) = option_sets(mode, [set_name])
+    oracle = TrafilaturaCandidate()
+    oracle.check_mode(mode)
+    try:
+        cand = make_candidate(candidate)
+    except Exception as err:
+        raise SystemExit(f"candidate {candidate!r} cannot be made: {type(err).__name__}: {err}")
+    if opt.dedup:
+        oracle.reset_dedup(mode)
+        cand.reset_dedup(mode)
+    counts: Counter = Counter()
+    written: List[str] = []
+    t0 = time.time()
+    try:
+        for label, html in text_inputs(seed, n, bundles, every, source):
+            kind = label.split("#")[0]
+            want = _call(oracle, opt, html, mode, timeout)
+            got = _call(cand, opt, html, mode, timeout)
+            counts["compared"] += 1
+            if counts["compared"] == 1 and isinstance(got, dict) and got.get("raise") in ("AttributeError", "ImportError", "ModuleNotFoundError", "NotImplementedError") and not (isinstance(want, dict) and "raise" in want):
+                raise SystemExit(f"candidate {candidate!r} raised {got['raise']} on the first input: is it implemented yet?")
+            if same(want, got):
+                counts["equal"] += 1
+                continue
+            counts["different"] += 1
+            counts[f"different:{kind}"] += 1
+            if len(written) < keep:
+                fields = differing_fields(want, got)
+                info = {"seed": seed, "candidate": candidate, "mode": mode, "set": set_name,
+                        "expected": describe(want), "got": describe(got), "fields": fields}
+                path = _write_case(out, len(written), label, html, info)
+                written.append(str(path))
+                log(f"  {label}: expected {describe(want)[:70]}, got {describe(got)[:70]} -> {path}")
+    finally:
+        cand.close()
+    secs = time.time() - t0
+    return {"mode": "text", "seed": seed, "n": n, "candidate": candidate, "trafilatura_mode": mode, "set": set_name,
+            "seconds": round(secs, 1), "counts": dict(sorted(counts.items())), "written": written}
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m harness.fuzz", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    for name in ("tree", "text"):
+        p = sub.add_parser(name)
+        p.add_argument("--n", type=int, default=1000)
+        p.add_argument("--seed", type=int, default=None, help="default: random (printed)")
+        p.add_argument("--out", type=Path, default=None, help="where differing inputs go (default .cache/fuzz/<what>-<seed>)")
+        p.add_argument("--keep", type=int, default=5, help="how many differing inputs to write")
+        p.add_argument("--timeout", type=float, default=60.0)
+        p.add_argument("--json", action="store_true", help="print the summary as JSON")
+        if name == "tree":
+            p.add_argument("--bytes-share", type=float, default=0.2)
+        else:
+            p.add_argument("--candidate", default="reference")
+            p.add_argument("--mode", default="2.3.1")
+            p.add_argument("--set", default="fast")
+            p.add_argument("--bundle", action="append", dest="bundles", help="bundles whose pages are mutated (default: trafilatura)")
+            p.add_argument("--every", type=int, default=10, help="use every k-th page of the bundles")
+            p.add_argument("--source", choices=("both", "articles", "mutants"), default="both")
+    args = ap.parse_args(argv)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    out = args.out or DEFAULT_OUT / f"{args.what}-{seed}"
+    print(f"fuzz {args.what}: seed {seed}, n {args.n}", flush=True)
+    if args.what == "tree":
+        summary = run_tree(args.n, seed, out, args.keep, args.timeout, args.bytes_share)
+    else:
+        summary = run_text(args.candidate, args.mode, args.set, args.n, seed, out, args.keep, args.bundles,
+                           args.every, args.source, args.timeout)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print(f"seed {seed}: " + ", ".join(f"{k} {v}" for k, v in summary["counts"].items()) + f" in {summary['seconds']} s")
+        if summary["written"]:
+            print(f"first differing inputs in {out}/")
+    diffs = sum(v for k, v in summary["counts"].items() if k.endswith("different"))
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
