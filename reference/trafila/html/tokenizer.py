@@ -1,0 +1,521 @@
+"""The tokenizer: libxml2 2.14.6's ``htmlParseDocument`` / ``htmlParseContent`` loop.
+
+libxml2 reads UTF-8 bytes; this port reads the code points that
+:mod:`trafila.html.input` decoded, so a name's 100-byte limit is counted in
+UTF-8 bytes explicitly. Text runs are found with compiled regular
+expressions (libxml2 has the same kind of accelerator: it only stops on NUL,
+LF, CR, ``&``, ``-``, ``<`` and non-ASCII bytes).
+
+Each method names the libxml2 function it ports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Tuple
+
+from ..dom import DocInfo, Document
+from .entities import find_entity_prefix
+from .tables import (
+    DATA_MODE,
+    DATA_PLAINTEXT,
+    DATA_RCDATA,
+    DATA_SCRIPT,
+    DATA_SCRIPT_ESC1,
+    DATA_SCRIPT_ESC2,
+    EMPTY_ELEMENTS,
+)
+from .treebuilder import TreeBuilder
+
+NAME_BUFFER = 100  # libxml2: HTML_PARSER_BUFFER_SIZE -- names keep at most 100 UTF-8 bytes
+
+_BLANKS = re.compile(r"[ \t\n\x0c\r]*")
+_TAG_NAME_REST = re.compile(r"[^/> \t\n\x0c\r]*")
+_ATTR_NAME_REST = re.compile(r"[^/>= \t\n\x0c\r]*")
+_UNQUOTED_VALUE = re.compile(r"[^ \t\n\x0c\r>]*")
+_DOCTYPE_NAME = re.compile(r"[^ \t\n\x0c\r>]*")
+_COMMENT_END = re.compile(r"--!?>")
+_NCR = re.compile(r"#(?:[xX]([0-9a-fA-F]+)|([0-9]+));?")
+_SPECIAL_IN_TEXT = re.compile(r"[&\r\x00]")
+_SCRIPT_STOP = re.compile(r"[<-]")
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_LOWER_ASCII = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_TAG_END_CHARS = frozenset("> /\t\n\x0c\r")
+
+# libxml2: htmlC1Remap -- &#x80; .. &#x9F; read as windows-1252
+_C1_REMAP = (
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+    0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+)
+
+_END_TAG_RE: Dict[str, "re.Pattern[str]"] = {}
+
+
+def _end_tag_re(name: str) -> "re.Pattern[str]":
+    """``</name`` followed by blank, ``/`` or ``>``, ASCII case-insensitively."""
+    pat = _END_TAG_RE.get(name)
+    if pat is None:
+        pat = re.compile("</" + re.escape(name) + r"(?=[ \t\n\x0c\r/>])", re.I | re.A)
+        _END_TAG_RE[name] = pat
+    return pat
+
+
+def code_point_text(cp: int) -> str:
+    """The text of a numeric character reference.
+    # libxml2: htmlCodePointToUtf8"""
+    if 0x80 <= cp < 0xA0:
+        return chr(_C1_REMAP[cp - 0x80])
+    if cp <= 0 or 0xD800 <= cp < 0xE000 or cp > 0x10FFFF:
+        return "\ufffd"
+    return chr(cp)
+
+
+def _ncr_value(digits: str, base: int) -> int:
+    # libxml2 clamps the running value at 0x110000; leading zeros do not count
+    digits = digits.lstrip("0")
+    if len(digits) > 8:
+        return 0x110000
+    return min(int(digits, base) if digits else 0, 0x110000)
+
+
+def normalize_newlines(text: str) -> str:
+    """NUL becomes U+FFFD, CR LF and a lone CR become LF (before references are read)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
+    return text
+
+
+def decode_refs(text: str, is_attr: bool) -> str:
+    """Replace character references (``;`` optional) in already normalised text.
+    # libxml2: the '&' branches of htmlParseCharData / htmlParseData"""
+    i = text.find("&")
+    if i < 0:
+        return text
+    out: List[str] = []
+    last = 0
+    n = len(text)
+    while i >= 0:
+        j = i + 1
+        c = text[j] if j < n else ""
+        if c == "#":
+            m = _NCR.match(text, j)
+            if m is not None:
+                if m.group(1) is not None:
+                    cp = _ncr_value(m.group(1), 16)
+                else:
+                    cp = _ncr_value(m.group(2), 10)
+                out.append(text[last:i])
+                out.append(code_point_text(cp))
+                last = m.end()
+                i = text.find("&", last)
+                continue
+        elif c in _ASCII_LETTERS:
+            found = find_entity_prefix(text, j, is_attr)
+            if found is not None:
+                out.append(text[last:i])
+                out.append(found[0])
+                last = found[1]
+                i = text.find("&", last)
+                continue
+        i = text.find("&", j)
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _fix_name(raw: str) -> str:
+    """Lowercase A-Z only, NUL -> U+FFFD, keep at most 100 UTF-8 bytes.
+    # libxml2: the buffer handling of htmlParseHTMLName"""
+    if raw.isascii() and "\x00" not in raw and len(raw) <= NAME_BUFFER:
+        return raw.lower()
+    raw = raw.translate(_LOWER_ASCII).replace("\x00", "\ufffd")
+    if len(raw) * 4 <= NAME_BUFFER or len(raw.encode("utf-8")) <= NAME_BUFFER:
+        return raw
+    kept = []
+    used = 0
+    for ch in raw:
+        o = ord(ch)
+        size = 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+        # a character that does not fit is skipped; a later shorter one may still fit
+        if used + size <= NAME_BUFFER:
+            kept.append(ch)
+            used += size
+    return "".join(kept)
+
+
+class Parser:
+    """One parse of one decoded document."""
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        self.n = len(text)
+        self.pos = 0
+        self.mode = 0  # libxml2: ctxt->endCheckState (text mode of the current element)
+        self.tb = TreeBuilder()
+        self.doctype: Optional[Tuple[Optional[str], Optional[str], Optional[str]]] = None
+
+    # -- small scanners --------------------------------------------------
+    def skip_blanks(self) -> None:
+        # libxml2: htmlSkipBlankChars
+        self.pos = _BLANKS.match(self.s, self.pos).end()  # type: ignore[union-attr]
+
+    def _looking_at_doctype(self) -> bool:
+        # "<!" then DOCTYPE in any ASCII case (libxml2 compares with toupper)
+        return self.s[self.pos + 2 : self.pos + 9].upper() == "DOCTYPE" and self.s[self.pos + 2 : self.pos + 9].isascii()
+
+    def parse_html_name(self, attr: bool) -> str:
+        """A tag or attribute name; the first character is always taken.
+        # libxml2: htmlParseHTMLName"""
+        s = self.s
+        start = self.pos
+        end = (_ATTR_NAME_REST if attr else _TAG_NAME_REST).match(s, start + 1).end()  # type: ignore[union-attr]
+        self.pos = end
+        return _fix_name(s[start:end])
+
+    # -- document ----------------------------------------------------------
+    def parse_document(self) -> Document:
+        """# libxml2: htmlParseDocument"""
+        s = self.s
+        # whatever is before the first '<' and is blank is dropped
+        self.skip_blanks()
+        self._parse_prolog_misc()
+        if s.startswith("<!", self.pos) and self._looking_at_doctype():
+            self.parse_doctype(in_prolog=True)
+        self.skip_blanks()
+        self._parse_prolog_misc()
+        self.parse_content()
+        doc = self.tb.finish()
+        if self.doctype is not None:
+            name, public_id, system_url = self.doctype
+            doc.docinfo = DocInfo(name, public_id, system_url)
+        return doc
+
+    def _parse_prolog_misc(self) -> None:
+        s = self.s
+        while True:
+            if s.startswith("<!--", self.pos):
+                self.pos += 4
+                self.parse_comment(bogus=False)
+            elif s.startswith("<?", self.pos):
+                self.pos += 1
+                self.parse_comment(bogus=True)
+            else:
+                break
+            self.skip_blanks()
+
+    def parse_content(self) -> None:
+        """# libxml2: htmlParseContent"""
+        s = self.s
+        n = self.n
+        tb = self.tb
+        while not tb.stopped and self.pos < n:
+            pos = self.pos
+            if self.mode == 0 and s[pos] == "<":
+                c1 = s[pos + 1] if pos + 1 < n else ""
+                if c1 == "/":
+                    self.parse_end_tag()
+                elif c1 == "!":
+                    if self._looking_at_doctype():
+                        # a doctype after the prolog is parsed and ignored
+                        self.parse_doctype(in_prolog=False)
+                    elif s.startswith("--", pos + 2):
+                        self.pos = pos + 4
+                        self.parse_comment(bogus=False)
+                    else:
+                        self.pos = pos + 2
+                        self.parse_comment(bogus=True)
+                elif c1 == "?":
+                    self.pos = pos + 1
+                    self.parse_comment(bogus=True)
+                elif c1 in _ASCII_LETTERS:
+                    self.parse_element()
+                else:
+                    tb.start_char_data()
+                    tb.characters("<")
+                    self.pos = pos + 1
+            else:
+                self.parse_char_data()
+        if self.pos >= n:
+            tb.auto_close_on_end()
+
+    # -- text ----------------------------------------------------------------
+    def parse_char_data(self) -> None:
+        """Text up to the next tag, or the content of a raw-text element.
+        # libxml2: htmlParseCharData"""
+        s = self.s
+        pos = self.pos
+        mode = self.mode
+        tb = self.tb
+        if mode == 0:
+            end = s.find("<", pos)
+            if end < 0:
+                end = self.n
+            text = s[pos:end]
+            if _SPECIAL_IN_TEXT.search(text) is not None:
+                text = decode_refs(normalize_newlines(text), is_attr=False)
+            self.pos = end
+            tb.char_data(text)
+            return
+        if mode == DATA_PLAINTEXT:
+            end = self.n
+        elif mode >= DATA_SCRIPT:
+            end = self._scan_script()
+        else:
+            m = _end_tag_re(tb.name or "").search(s, pos)  # type: ignore[arg-type]
+            if m is None:
+                end = self.n
+            else:
+                end = m.start()
+                self.mode = 0
+        text = normalize_newlines(s[pos:end])
+        self.pos = end
+        if mode == DATA_RCDATA:
+            tb.char_data(decode_refs(text, is_attr=False))
+        elif text:
+            tb.characters(text)  # libxml2: cdataBlock (lxml reads CDATA as text)
+
+    def _scan_script(self) -> int:
+        """Where a script element's content ends, following the escape states.
+        # libxml2: the DATA_SCRIPT* branches of htmlParseCharData"""
+        s = self.s
+        n = self.n
+        name = self.tb.name or ""
+        name_re = _end_tag_re(name)
+        opener = re.compile("<" + re.escape(name) + r"(?=[ \t\n\x0c\r/>])", re.I | re.A)
+        mode = self.mode
+        i = self.pos
+        while True:
+            m = _SCRIPT_STOP.search(s, i)
+            if m is None:
+                self.mode = mode  # unterminated: the state is kept (libxml2: endCheckState)
+                return n
+            k = m.start()
+            if s[k] == "<":
+                if mode == DATA_SCRIPT and s.startswith("!", k + 1):
+                    if s.startswith("--", k + 2):
+                        mode = DATA_SCRIPT_ESC1
+                elif s.startswith("/", k + 1):
+                    if name_re.match(s, k):
+                        if mode == DATA_SCRIPT_ESC2:
+                            mode = DATA_SCRIPT_ESC1
+                        else:
+                            self.mode = 0
+                            return k
+                elif mode == DATA_SCRIPT_ESC1:
+                    if opener.match(s, k):
+                        mode = DATA_SCRIPT_ESC2
+            else:  # '-'
+                if (mode == DATA_SCRIPT_ESC1 or mode == DATA_SCRIPT_ESC2) and s.startswith("->", k + 1):
+                    mode = DATA_SCRIPT
+            i = k + 1
+
+    def _parse_data_until(self, stop: str) -> str:
+        """Characters up to (not including) the first of ``stop``, or to the end."""
+        s = self.s
+        pos = self.pos
+        end = self.n
+        for c in stop:
+            k = s.find(c, pos, end)
+            if k >= 0:
+                end = k
+        self.pos = end
+        return normalize_newlines(s[pos:end])
+
+    # -- comments and doctype ------------------------------------------------
+    def parse_comment(self, bogus: bool) -> None:
+        """Skip a comment; lxml's remove_comments means nothing is created.
+        # libxml2: htmlParseComment"""
+        s = self.s
+        pos = self.pos
+        if bogus:
+            k = s.find(">", pos)
+            self.pos = self.n if k < 0 else k + 1
+        elif s.startswith(">", pos):
+            self.pos = pos + 1
+        elif s.startswith("->", pos):
+            self.pos = pos + 2
+        else:
+            m = _COMMENT_END.search(s, pos)
+            self.pos = self.n if m is None else m.end()
+
+    def _parse_doctype_literal(self) -> Optional[str]:
+        # libxml2: htmlParseDoctypeLiteral
+        s = self.s
+        q = s[self.pos] if self.pos < self.n else ""
+        if q != '"' and q != "'":
+            return None
+        self.pos += 1
+        value = self._parse_data_until(q + ">")
+        if s.startswith(q, self.pos):
+            self.pos += 1
+        return value
+
+    def parse_doctype(self, in_prolog: bool) -> None:
+        """# libxml2: htmlParseDocTypeDecl (kept only in the prolog: xmlSAX2InternalSubset)"""
+        s = self.s
+        self.pos += 9
+        self.skip_blanks()
+        name = public_id = system_url = None
+        if self.pos < self.n and s[self.pos] != ">":
+            end = _DOCTYPE_NAME.match(s, self.pos).end()  # type: ignore[union-attr]
+            name = normalize_newlines(s[self.pos : end])
+            self.pos = end
+            self.skip_blanks()
+        keyword = s[self.pos : self.pos + 6]
+        keyword = keyword.upper() if keyword.isascii() else ""
+        if keyword == "PUBLIC":
+            self.pos += 6
+            self.skip_blanks()
+            public_id = self._parse_doctype_literal()
+            if public_id is not None:
+                self.skip_blanks()
+                system_url = self._parse_doctype_literal()
+        elif keyword == "SYSTEM":
+            self.pos += 6
+            self.skip_blanks()
+            system_url = self._parse_doctype_literal()
+        # libxml2: htmlSkipBogusDoctype
+        k = s.find(">", self.pos)
+        self.pos = self.n if k < 0 else k + 1
+        if in_prolog:
+            self.doctype = (name, public_id, system_url)
+
+    # -- tags ----------------------------------------------------------------
+    def parse_attribute(self) -> Tuple[str, Optional[str]]:
+        """# libxml2: htmlParseAttribute + htmlParseAttValue"""
+        name = self.parse_html_name(attr=True)
+        self.skip_blanks()
+        s = self.s
+        if not s.startswith("=", self.pos):
+            return name, None
+        self.pos += 1
+        self.skip_blanks()
+        q = s[self.pos] if self.pos < self.n else ""
+        if q == '"' or q == "'":
+            self.pos += 1
+            k = s.find(q, self.pos)
+            end = self.n if k < 0 else k
+            raw = s[self.pos : end]
+            self.pos = end if k < 0 else k + 1
+        else:
+            end = _UNQUOTED_VALUE.match(s, self.pos).end()  # type: ignore[union-attr]
+            raw = s[self.pos : end]
+            self.pos = end
+        if _SPECIAL_IN_TEXT.search(raw) is not None:
+            raw = decode_refs(normalize_newlines(raw), is_attr=True)
+        return name, raw
+
+    def _parse_attributes(self) -> List[Tuple[str, Optional[str]]]:
+        s = self.s
+        n = self.n
+        attrs = []
+        self.skip_blanks()
+        while self.pos < n:
+            c = s[self.pos]
+            if c == ">":
+                break
+            if c == "/":
+                if s.startswith(">", self.pos + 1):
+                    break
+                # unexpected-solidus-in-tag: skipped
+                self.pos += 1
+                self.skip_blanks()
+                continue
+            attrs.append(self.parse_attribute())
+            self.skip_blanks()
+        return attrs
+
+    def parse_start_tag(self) -> None:
+        """# libxml2: htmlParseStartTag"""
+        tb = self.tb
+        self.mode = 0
+        self.pos += 1
+        name = self.parse_html_name(attr=False)
+        # closing and implying happen before the attributes are read, so even a
+        # start tag that EOF cuts off (and is dropped) has these effects
+        tb.auto_close(name)
+        tb.check_implied(name)
+        discard = False
+        # misplaced html/head/body: dropped, and the next matching end tag is swallowed
+        if name == "html" and tb.names:
+            discard = True
+            tb.depth += 1
+        if name == "head" and len(tb.names) != 1:
+            discard = True
+            tb.depth += 1
+        if name == "body":
+            for open_name in tb.names:
+                if open_name == "body":
+                    discard = True
+                    tb.depth += 1
+        attrs = self._parse_attributes()
+        if self.pos >= self.n:
+            return  # a start tag cut off by the end of input is dropped
+        if discard:
+            return
+        attrib: Dict[str, Optional[str]] = {}
+        for key, value in attrs:
+            if key not in attrib:  # duplicate attributes: the first wins
+                attrib[key] = value
+        tb.start_element(name, attrib)
+
+    def parse_element(self) -> None:
+        """# libxml2: htmlParseElementInternal"""
+        tb = self.tb
+        self.parse_start_tag()
+        if tb.stopped:
+            return
+        # NB: the current element, which is not the new tag if it was dropped
+        name = tb.name
+        if name is None:
+            return
+        s = self.s
+        if s.startswith("/>", self.pos):
+            # '/>' closes any element -- even the current one under a dropped tag
+            self.pos += 2
+            tb.end_element()
+            return
+        if not s.startswith(">", self.pos):
+            return
+        self.pos += 1
+        if name in EMPTY_ELEMENTS:
+            tb.end_element()
+            return
+        self.mode = DATA_MODE.get(name, 0)
+
+    def parse_end_tag(self) -> None:
+        """# libxml2: htmlParseEndTag"""
+        s = self.s
+        tb = self.tb
+        self.mode = 0
+        self.pos += 2
+        if self.pos >= self.n:
+            tb.start_char_data()
+            tb.characters("</")
+            return
+        c = s[self.pos]
+        if c == ">":
+            self.pos += 1
+            return
+        if c not in _ASCII_LETTERS:
+            self.parse_comment(bogus=True)
+            return
+        name = self.parse_html_name(attr=False)
+        self._parse_attributes()  # parsed and ignored
+        if s.startswith(">", self.pos):
+            self.pos += 1
+        elif s.startswith("/>", self.pos):
+            self.pos += 2
+        else:
+            return  # cut off by the end of input
+        if tb.depth > 0 and (name == "html" or name == "body" or name == "head"):
+            tb.depth -= 1
+            return
+        if name not in tb.names:
+            return  # not open: ignored
+        tb.auto_close_on_close(name)
+        if tb.names and tb.names[-1] == name:
+            tb.end_element()
