@@ -8,6 +8,7 @@ is always checked on the whole 2.3.1 matrix as a self-test of the harness.
 
 from __future__ import annotations
 
+import importlib
 import json
 import time
 from types import SimpleNamespace
@@ -25,15 +26,15 @@ def engines_available() -> List[str]:
         import trafila
     except ImportError:
         return out
-    if hasattr(trafila, "extract"):
-        out.append("reference")
-        try:
-            from trafila import _engine
+    try:
+        from trafila import _engine
 
-            if _engine.core_available():
-                out.append("core")
-        except (ImportError, AttributeError):
-            pass
+        importlib.import_module(_engine._REFERENCE_MODULES["2.3.1"])
+    except (ImportError, AttributeError):
+        return out
+    out.append("reference")
+    if _engine.core_available():
+        out.append("core")
     return out
 
 

@@ -1,14 +1,217 @@
 """trafila: trafilatura's text extraction, byte for byte, faster.
 
-``import trafila as trafilatura`` is meant to give the same text as
-trafilatura 2.3.1 (default) or 1.11.0 (``compat="1.11.0"``).
+``import trafila as trafilatura`` gives the text trafilatura 2.3.1 gives
+(default) or, with ``compat="1.11.0"``, what trafilatura 1.11.0 gives. The
+three extraction functions keep trafilatura's parameters, in the same order
+and with the same defaults, plus one keyword-only ``compat``.
+
+What trafila does not run natively (other output formats, metadata, links,
+images, formatting …) is handed to the installed trafilatura of the same
+release, with one :class:`FallbackWarning` per function and reason; without it
+a :class:`TrafilaError` names what is needed.
 """
+
+from __future__ import annotations
+
+import warnings
+from configparser import ConfigParser
+from typing import Any, Dict, Optional, Set, Union
+
+from . import _engine
 
 __version__ = "0.1.0.dev0"
 
+#: the trafilatura releases trafila reproduces, default first
 TRAFILATURA_VERSIONS = ("2.3.1", "1.11.0")
 
-REPRODUCED_VERSIONS = {
+#: the releases behind each mode
+REPRODUCED_VERSIONS: Dict[str, Dict[str, str]] = {
     "2.3.1": {"trafilatura": "2.3.1", "lxml": "6.1.3", "libxml2": "2.14.6", "justext": "3.0.2"},
     "1.11.0": {"trafilatura": "1.11.0", "lxml": "6.1.3", "libxml2": "2.14.6", "justext": "3.0.2"},
 }
+
+DEFAULT_MODE = "2.3.1"
+
+__all__ = [
+    "extract", "bare_extraction", "extract_with_metadata", "reset_caches",
+    "TrafilaError", "FallbackWarning", "TRAFILATURA_VERSIONS", "REPRODUCED_VERSIONS",
+]
+
+
+class TrafilaError(RuntimeError):
+    """A call trafila cannot serve natively and cannot delegate (trafilatura missing or another release)."""
+
+
+class FallbackWarning(UserWarning):
+    """A call was handed to the installed trafilatura (the message says why)."""
+
+
+_warned: Set[tuple] = set()
+
+
+def _default_config(mode: str = DEFAULT_MODE) -> ConfigParser:
+    return _engine.implementation(mode).DEFAULT_CONFIG
+
+
+class _DefaultConfig:
+    """Stands for trafilatura's DEFAULT_CONFIG in signatures (the mode's own is used)."""
+
+    def __repr__(self) -> str:
+        return "DEFAULT_CONFIG"
+
+
+DEFAULT_CONFIG: Any = _DefaultConfig()
+
+
+def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> Any:
+    try:
+        import trafilatura
+    except ImportError:
+        raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode} installed") from None
+    if trafilatura.__version__ != mode:
+        raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode}, found {trafilatura.__version__}")
+    key = (function, reason, mode)
+    if key not in _warned:
+        _warned.add(key)
+        warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=3)
+    if isinstance(args.get("config"), _DefaultConfig):
+        del args["config"]
+    return getattr(trafilatura, function)(**args)
+
+
+def _run(function: str, compat: str, args: Dict[str, Any]) -> Any:
+    impl = _engine.implementation(compat)
+    if isinstance(args.get("config"), _DefaultConfig):
+        args["config"] = impl.DEFAULT_CONFIG
+    try:
+        return getattr(impl, function)(**args)
+    except NotImplementedError as err:
+        msg = str(err)
+        if not msg.startswith("delegate: "):
+            raise
+        args["config"] = args["config"] if args.get("config") is not impl.DEFAULT_CONFIG else DEFAULT_CONFIG
+        return _delegate(function, msg[len("delegate: "):], compat, args)
+
+
+def extract(
+    filecontent: Any,
+    url: Optional[str] = None,
+    record_id: Optional[str] = None,
+    fast: bool = False,
+    no_fallback: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    include_comments: bool = True,
+    output_format: str = "txt",
+    tei_validation: bool = False,
+    target_language: Optional[str] = None,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_formatting: Optional[bool] = None,
+    include_links: bool = False,
+    deduplicate: Union[bool, Any] = False,
+    date_extraction_params: Optional[Dict[str, Any]] = None,
+    with_metadata: bool = False,
+    only_with_metadata: bool = False,
+    max_tree_size: Optional[int] = None,
+    url_blacklist: Optional[Set[str]] = None,
+    author_blacklist: Optional[Set[str]] = None,
+    settingsfile: Optional[str] = None,
+    prune_xpath: Optional[Union[str, list]] = None,
+    config: ConfigParser = DEFAULT_CONFIG,
+    options: Optional[Any] = None,
+    *,
+    compat: str = DEFAULT_MODE,
+) -> Optional[str]:
+    """Extract the main text of a page, as trafilatura's ``extract`` does.
+
+    Same parameters as trafilatura 2.3.1's ``extract``; ``compat`` selects the
+    release reproduced ("2.3.1" or "1.11.0"). Returns the text or None.
+    """
+    args = dict(locals())
+    del args["compat"]
+    return _run("extract", compat, args)
+
+
+def bare_extraction(
+    filecontent: Any,
+    url: Optional[str] = None,
+    fast: bool = False,
+    no_fallback: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    include_comments: bool = True,
+    output_format: str = "python",
+    target_language: Optional[str] = None,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_formatting: Optional[bool] = None,
+    include_links: bool = False,
+    deduplicate: Union[bool, Any] = False,
+    date_extraction_params: Optional[Dict[str, Any]] = None,
+    with_metadata: bool = False,
+    only_with_metadata: bool = False,
+    max_tree_size: Optional[int] = None,
+    url_blacklist: Optional[Set[str]] = None,
+    author_blacklist: Optional[Set[str]] = None,
+    as_dict: bool = False,
+    prune_xpath: Optional[Union[str, list]] = None,
+    config: ConfigParser = DEFAULT_CONFIG,
+    options: Optional[Any] = None,
+    *,
+    compat: str = DEFAULT_MODE,
+) -> Any:
+    """Extract text and the extracted trees, as trafilatura's ``bare_extraction`` does.
+
+    Returns a Document (fields text, comments, raw_text, body, commentsbody),
+    a dict with ``as_dict=True``, or None.
+    """
+    args = dict(locals())
+    del args["compat"]
+    return _run("bare_extraction", compat, args)
+
+
+def extract_with_metadata(
+    filecontent: Any,
+    url: Optional[str] = None,
+    record_id: Optional[str] = None,
+    fast: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    include_comments: bool = True,
+    output_format: str = "txt",
+    tei_validation: bool = False,
+    target_language: Optional[str] = None,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_formatting: Optional[bool] = None,
+    include_links: bool = False,
+    deduplicate: Union[bool, Any] = False,
+    date_extraction_params: Optional[Dict[str, Any]] = None,
+    url_blacklist: Optional[Set[str]] = None,
+    author_blacklist: Optional[Set[str]] = None,
+    settingsfile: Optional[str] = None,
+    prune_xpath: Optional[Union[str, list]] = None,
+    config: ConfigParser = DEFAULT_CONFIG,
+    options: Optional[Any] = None,
+    *,
+    compat: str = DEFAULT_MODE,
+) -> Any:
+    """trafilatura's ``extract_with_metadata``: metadata is not native, so it is always delegated."""
+    args = dict(locals())
+    del args["compat"]
+    if compat != "2.3.1":
+        raise ValueError(f"extract_with_metadata does not exist in trafilatura {compat}")
+    return _delegate("extract_with_metadata", "metadata extraction", compat, args)
+
+
+def reset_caches() -> None:
+    """Empty the module deduplication caches of every mode (trafilatura's LRU_TEST)."""
+    import importlib
+
+    for mod in ("trafila.v2_3_1.deduplication", "trafila.v1_11_0.deduplication"):
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError:
+            continue
+        m.LRU_TEST.clear()
