@@ -1,0 +1,142 @@
+"""Tree helpers shared by the 2.3.1 port, with lxml's semantics.
+
+The port calls lxml-style element methods (``iter``, ``iterdescendants``,
+``iterancestors``, ``itertext``, ``getnext``, ``getprevious``, ``insert``,
+``addnext``...) directly; the module-level operations lxml keeps outside the
+element class (``Element``, ``SubElement``, ``strip_tags``, ``strip_elements``,
+``copy``) and lxml.html's ``text_content`` live here.
+
+Two backends: ``trafila`` (trafila.dom, the default) and ``lxml`` (lxml.etree
+elements, used by the differential tests to validate the port's logic on the
+very trees trafilatura sees). The backend only decides which class new elements
+get and which ``strip_*``/copy implementation runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, List, Optional
+
+_BACKEND = "trafila"
+
+
+def set_backend(name: str) -> None:
+    """Select the element class for new elements: ``trafila`` or ``lxml``."""
+    global _BACKEND
+    if name not in ("trafila", "lxml"):
+        raise ValueError(name)
+    _BACKEND = name
+
+
+def get_backend() -> str:
+    return _BACKEND
+
+
+def _is_lxml(el: Any) -> bool:
+    return type(el).__module__.startswith("lxml")
+
+
+def Element(tag: str) -> Any:  # noqa: N802 - lxml's name
+    """A new detached element in a new document (lxml.etree.Element)."""
+    if _BACKEND == "lxml":
+        from lxml.etree import Element as _LE
+
+        return _LE(tag)
+    from trafila.dom import Element as _TE
+
+    return _TE(tag)
+
+
+def SubElement(parent: Any, tag: str) -> Any:  # noqa: N802 - lxml's name
+    """A new element appended to ``parent`` (lxml.etree.SubElement)."""
+    if _is_lxml(parent):
+        from lxml.etree import SubElement as _LS
+
+        return _LS(parent, tag)
+    from trafila.dom import Element as _TE
+
+    child = _TE(tag)
+    parent.append(child)
+    return child
+
+
+def text_content(el: Any) -> str:
+    """XPath ``string()`` of an element: its text and its descendants' text and
+    tails, without its own tail (lxml.html's ``text_content``)."""
+    return "".join(el.itertext())
+
+
+def copy_tree(el: Any) -> Any:
+    """``copy.copy``/``copy.deepcopy`` of an element: the subtree and its tail,
+    as the root of a new document (lxml copies into a fresh document)."""
+    from copy import deepcopy
+
+    return deepcopy(el)
+
+
+def strip_tags(tree: Any, *tags: str) -> None:
+    """lxml.etree.strip_tags: splice matching descendants' content in place."""
+    if len(tags) == 1 and not isinstance(tags[0], str):
+        tags = tuple(tags[0])
+    if not tags:
+        return
+    if _is_lxml(tree):
+        from lxml.etree import strip_tags as _ls
+
+        _ls(tree, *tags)
+        return
+    from trafila import dom
+
+    fn = getattr(dom, "strip_tags", None)
+    if fn is not None:
+        fn(tree, *tags)
+    else:  # pragma: no cover - depends on the dom's state
+        tree.strip_tags(*tags)
+
+
+def strip_elements(tree: Any, *tags: str, with_tail: bool = True) -> None:
+    """lxml.etree.strip_elements: delete matching descendants (tails too by default)."""
+    if _is_lxml(tree):
+        from lxml.etree import strip_elements as _le
+
+        _le(tree, *tags, with_tail=with_tail)
+        return
+    from trafila import dom
+
+    fn = getattr(dom, "strip_elements", None)
+    if fn is not None:
+        fn(tree, *tags, with_tail=with_tail)
+    else:  # pragma: no cover
+        tree.strip_elements(*tags, with_tail=with_tail)
+
+
+def root_of(el: Any) -> Any:
+    """``el.getroottree().getroot()`` for an element attached under a root:
+    the topmost ancestor."""
+    parent = el.getparent()
+    while parent is not None:
+        el = parent
+        parent = el.getparent()
+    return el
+
+
+def first_descendant(el: Any, tag: str) -> Optional[Any]:
+    """``el.find('.//tag')``."""
+    return next(el.iterdescendants(tag), None)
+
+
+def descendants(el: Any, tag: str) -> List[Any]:
+    """``el.findall('.//tag')``."""
+    return list(el.iterdescendants(tag))
+
+
+def concat_text(a: Optional[str], b: Optional[str]) -> Optional[str]:
+    """Text-node concatenation: None only when both sides have no text node."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def iter_tags(el: Any, tags: Iterable[str]) -> Any:
+    return el.iter(*tags)

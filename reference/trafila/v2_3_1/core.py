@@ -1,0 +1,342 @@
+"""trafilatura 2.3.1's extraction sequence (core.py): ``extract``,
+``bare_extraction``, ``trafilatura_sequence`` and the txt output.
+
+Native: output_format txt/python, fast=True (or no_fallback), favor_precision,
+favor_recall, include_comments, include_tables, deduplicate (bool or LRUCache),
+target_language's HTML meta check. Everything else raises
+``NotImplementedError("delegate: <reason>")``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import warnings
+from configparser import ConfigParser
+from copy import copy
+from typing import Any, Optional, Tuple
+
+from ._tree import Element, copy_tree, strip_tags
+from .baseline import baseline, html2txt
+from .deduplication import LRUCache, duplicate_test
+from .external import compare_extraction, justext_rescue
+from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
+from .main_extractor import _elem_text, extract_comments, extract_content
+from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
+from .utils import check_html_lang, load_html, normalize_unicode
+from .xml import xmltotxt
+from .xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
+
+LOGGER = logging.getLogger(__name__)
+
+ESCALATION_MAX_LENGTH = 3000
+ESCALATION_PAGE_SHARE = 0.2
+ESCALATION_ACCEPT_RATIO = 1.5
+ESCALATION_JUSTEXT_RATIO = 2.0
+
+TXT_FORMATS = {"markdown", "txt"}
+
+_DISCUSSION_FORUM_POSTING_RE = re.compile(
+    r'"@type"\s*:\s*"DiscussionForumPosting"|"@type"\s*:\s*\[[^\]]*"DiscussionForumPosting"'
+)
+
+
+def _forum_thread_page(tree: Any) -> bool:
+    "A JSON-LD script declaring a DiscussionForumPosting."
+    return any(
+        script.text and _DISCUSSION_FORUM_POSTING_RE.search(script.text)
+        for script in tree.iterdescendants("script")
+        if script.get("type") == "application/ld+json"
+    )
+
+
+def _prepare_tree(tree: Any, options: Extractor, url: Optional[str]) -> Tuple[Any, Any]:
+    "Clean and convert a copy of the raw tree: (converted, pre-conversion backup)."
+    cleaned = tree_cleaning(copy_tree(tree), options)
+    backup = copy_tree(cleaned)
+    cleaned = convert_tags(cleaned, options, url)
+    return cleaned, backup
+
+
+def _extract_and_compare(cleaned_tree: Any, cleaned_tree_backup: Any, tree: Any, options: Extractor) -> Tuple[Any, str]:
+    postbody, temp_text = extract_content(cleaned_tree, options)
+    if not options.fast:
+        postbody, temp_text = compare_extraction(cleaned_tree_backup, copy_tree(tree), postbody, temp_text, options)
+    return postbody, temp_text
+
+
+def _recall_retry(esc_tree: Any, r_options: Extractor, url: Optional[str]) -> Tuple[Any, str]:
+    return _extract_and_compare(*_prepare_tree(esc_tree, r_options, url), esc_tree, r_options)
+
+
+def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = None) -> Tuple[Any, str, Any, str]:
+    "Prepare the raw tree, then the cascade: main extractor, baseline rescue, recall escalation."
+    is_forum = _forum_thread_page(tree)
+    tree = prune_unwanted_nodes(tree, RAW_TREE_PRUNE_XPATH)
+    if not options.comments and (options.focus == "precision" or not is_forum):
+        tree = prune_unwanted_nodes(tree, REMOVE_COMMENTS_AND_LISTS_XPATH)
+    cleaned_tree, cleaned_tree_backup = _prepare_tree(tree, options, url)
+
+    commentsbody, temp_comments = Element("body"), ""
+    forum_posts = None
+    if options.comments:
+        commentsbody, temp_comments, cleaned_tree = extract_comments(cleaned_tree, options)
+        if temp_comments and is_forum:
+            # thread forum: the "comments" are the posts
+            forum_posts = commentsbody
+            commentsbody, temp_comments = Element("body"), ""
+            cleaned_tree = convert_tags(copy_tree(cleaned_tree_backup), options, url)
+    if options.focus == "precision" and not is_forum:
+        cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
+
+    postbody, temp_text = _extract_and_compare(cleaned_tree, cleaned_tree_backup, tree, options)
+
+    # baseline rescue on the raw tree, accepted only if longer
+    if len(temp_text) < options.min_extracted_size and options.focus != "precision":
+        b_body, b_text, b_len = baseline(tree)
+        if b_len > len(temp_text):
+            postbody, temp_text = b_body, b_text
+            forum_posts = None
+
+    # recall escalation
+    if (
+        options.focus == "balanced"
+        and 0 < len(temp_text) < ESCALATION_MAX_LENGTH
+        and len(temp_text) < ESCALATION_PAGE_SHARE * len(html2txt(tree))
+    ):
+        r_options = copy(options)
+        r_options.focus = "recall"
+        esc_tree = (
+            tree
+            if is_forum or not options.comments
+            else prune_unwanted_nodes(
+                copy_tree(tree), REMOVE_COMMENTS_AND_LISTS_XPATH if temp_comments else REMOVE_COMMENTS_XPATH
+            )
+        )
+        r_text = ""
+        r_body = None
+        try:
+            r_body, r_text = _recall_retry(esc_tree, r_options, url)
+        except NotImplementedError:
+            raise
+        except Exception as err:  # noqa: BLE001 # pragma: no cover - as upstream
+            LOGGER.warning("recall retry failed: %s %s", err, url)
+        j_text = ""
+        j_body = None
+        if not options.fast:
+            try:
+                j_body, j_text = justext_rescue(copy_tree(esc_tree), options)
+            except NotImplementedError:
+                raise
+            except Exception as err:  # noqa: BLE001 # pragma: no cover
+                LOGGER.warning("justext candidate failed: %s %s", err, url)
+        len_text, r_len, j_len = len(temp_text), len(r_text), len(j_text)
+        if j_len > r_len and j_len > ESCALATION_JUSTEXT_RATIO * len_text:
+            postbody, temp_text, forum_posts = j_body, j_text, None
+        elif r_len >= options.min_extracted_size and r_len > ESCALATION_ACCEPT_RATIO * len_text:
+            postbody, temp_text, forum_posts = r_body, r_text, None
+
+    if forum_posts is not None:
+        existing = "\n".join(filter(None, (_elem_text(el) for el in postbody)))
+        salvaged = [el for el in forum_posts if (t := _elem_text(el)) and t not in existing]
+        if salvaged:
+            for el in salvaged:
+                postbody.append(el)
+            temp_text = " ".join(postbody.itertext()).strip()
+
+    return postbody, temp_text, commentsbody, temp_comments
+
+
+def _check_deprecation(fast: bool = False, *, no_fallback: bool = False, as_dict: bool = False,
+                       max_tree_size: Optional[int] = None, stacklevel: int = 2) -> bool:
+    if no_fallback:
+        warnings.warn('"no_fallback" will be removed, use "fast" instead', DeprecationWarning, stacklevel=stacklevel)
+    if as_dict:
+        warnings.warn('"as_dict" will be removed, use the .as_dict() method instead', DeprecationWarning,
+                      stacklevel=stacklevel)
+    if max_tree_size:
+        raise ValueError('"max_tree_size" will be removed, use settings.cfg instead')
+    return fast or no_fallback
+
+
+def _check_native(options: Extractor, prune_xpath: Any) -> None:
+    "Raise NotImplementedError for the options this port does not run natively."
+    if not options.fast:
+        raise NotImplementedError("delegate: readability/jusText fallbacks (fast=False)")
+    if options.format not in ("txt", "python"):
+        raise NotImplementedError(f"delegate: output format {options.format}")
+    if options.formatting:
+        raise NotImplementedError("delegate: include_formatting")
+    if options.links:
+        raise NotImplementedError("delegate: include_links")
+    if options.images:
+        raise NotImplementedError("delegate: include_images")
+    if options.with_metadata:
+        raise NotImplementedError("delegate: metadata extraction")
+    if prune_xpath is not None:
+        raise NotImplementedError("delegate: prune_xpath (user XPath)")
+
+
+def bare_extraction(
+    filecontent: Any,
+    url: Optional[str] = None,
+    fast: bool = False,
+    no_fallback: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    include_comments: bool = True,
+    output_format: str = "python",
+    target_language: Optional[str] = None,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_formatting: Optional[bool] = None,
+    include_links: bool = False,
+    deduplicate: Any = False,
+    date_extraction_params: Optional[dict] = None,
+    with_metadata: bool = False,
+    only_with_metadata: bool = False,
+    max_tree_size: Optional[int] = None,
+    url_blacklist: Optional[set] = None,
+    author_blacklist: Optional[set] = None,
+    as_dict: bool = False,
+    prune_xpath: Any = None,
+    config: ConfigParser = DEFAULT_CONFIG,
+    options: Optional[Extractor] = None,
+) -> Any:
+    "trafilatura.bare_extraction: a Document (python format) or None."
+    fast = _check_deprecation(fast, no_fallback=no_fallback, as_dict=as_dict, max_tree_size=max_tree_size, stacklevel=3)
+    if not options or not isinstance(options, Extractor):
+        options = Extractor(
+            config=config,
+            output_format=output_format,
+            fast=fast,
+            precision=favor_precision,
+            recall=favor_recall,
+            comments=include_comments,
+            formatting=include_formatting,
+            links=include_links,
+            images=include_images,
+            tables=include_tables,
+            dedup=deduplicate,
+            lang=target_language,
+            url=url,
+            with_metadata=with_metadata,
+            only_with_metadata=only_with_metadata,
+            author_blacklist=author_blacklist,
+            url_blacklist=url_blacklist,
+            date_params=date_extraction_params,
+        )
+    _check_native(options, prune_xpath)
+
+    try:
+        tree = load_html(filecontent, options.max_file_size)
+        if tree is None:
+            raise ValueError
+        if tree is filecontent:
+            tree = copy_tree(tree)
+
+        # no py3langid in the reproduced environment: the HTML meta check runs
+        if options.lang:
+            if check_html_lang(tree, options.lang) is False:
+                raise ValueError
+
+        document = Document()
+
+        postbody, temp_text, commentsbody, temp_comments = trafilatura_sequence(tree, options, options.url or document.url)
+        len_text, len_comments = len(temp_text), len(temp_comments)
+
+        if options.max_tree_size:
+            if len(postbody) > options.max_tree_size:
+                strip_tags(postbody, "hi")
+            if len(postbody) > options.max_tree_size:
+                raise ValueError
+        if len_text < options.min_output_size and len_comments < options.min_output_comm_size:
+            raise ValueError
+
+        if options.dedup and duplicate_test(postbody, options) is True:
+            raise ValueError
+        # language_filter: without a language detector it never rejects
+
+    except (TypeError, ValueError):
+        LOGGER.warning("discarding data: %s", options.source)
+        return None
+
+    if options.format == "python":
+        document.text = xmltotxt(postbody, options.formatting)
+        if options.comments:
+            document.comments = xmltotxt(commentsbody, options.formatting)
+            document.commentsbody = commentsbody
+        document.raw_text = document.text
+    else:
+        document.raw_text, document.commentsbody = temp_text, commentsbody
+    document.body = postbody
+
+    return document if not as_dict else document.as_dict()
+
+
+def determine_returnstring(document: Document, options: Extractor) -> str:
+    "txt output: body text, newline, comments text, stripped, NFC."
+    returnstring = xmltotxt(document.body, options.formatting)
+    if document.commentsbody is not None:
+        returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
+    return normalize_unicode(returnstring)
+
+
+def extract(
+    filecontent: Any,
+    url: Optional[str] = None,
+    record_id: Optional[str] = None,
+    fast: bool = False,
+    no_fallback: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    include_comments: bool = True,
+    output_format: str = "txt",
+    tei_validation: bool = False,
+    target_language: Optional[str] = None,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_formatting: Optional[bool] = None,
+    include_links: bool = False,
+    deduplicate: Any = False,
+    date_extraction_params: Optional[dict] = None,
+    with_metadata: bool = False,
+    only_with_metadata: bool = False,
+    max_tree_size: Optional[int] = None,
+    url_blacklist: Optional[set] = None,
+    author_blacklist: Optional[set] = None,
+    settingsfile: Optional[str] = None,
+    prune_xpath: Any = None,
+    config: ConfigParser = DEFAULT_CONFIG,
+    options: Optional[Extractor] = None,
+) -> Optional[str]:
+    "trafilatura.extract: the extracted text, or None."
+    fast = _check_deprecation(fast, no_fallback=no_fallback, as_dict=False, max_tree_size=max_tree_size, stacklevel=3)
+    if not options or not isinstance(options, Extractor):
+        options = Extractor(
+            config=use_config(settingsfile) if settingsfile else config,
+            output_format=output_format,
+            fast=fast,
+            precision=favor_precision,
+            recall=favor_recall,
+            comments=include_comments,
+            formatting=include_formatting,
+            links=include_links,
+            images=include_images,
+            tables=include_tables,
+            dedup=deduplicate,
+            lang=target_language,
+            url=url,
+            with_metadata=with_metadata,
+            only_with_metadata=only_with_metadata,
+            tei_validation=tei_validation,
+            author_blacklist=author_blacklist,
+            url_blacklist=url_blacklist,
+            date_params=date_extraction_params,
+        )
+    document = bare_extraction(filecontent, options=options, as_dict=False, prune_xpath=prune_xpath)
+    if document is None:
+        return None
+    if options.format == "python":
+        raise ValueError("'python' format only usable in bare_extraction() function")
+    return determine_returnstring(document, options)

@@ -1,0 +1,74 @@
+"""Duplicate detection of trafilatura 2.3.1 (deduplication.py): the LRU cache
+and ``duplicate_test``."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import RLock
+from typing import Any, Dict
+
+from .settings import LRU_SIZE
+from .utils import trim
+
+
+class LRUCache:
+    "Least recently used cache of counts, backed by an OrderedDict."
+
+    def __init__(self, maxsize: int = 128) -> None:
+        if maxsize < 1:
+            raise ValueError("maxsize must be at least 1")
+        self.lock = RLock()
+        self.maxsize = maxsize
+        self.cache: "OrderedDict[str, int]" = OrderedDict()
+
+    def __getstate__(self) -> Dict[str, Any]:
+        with self.lock:
+            state = self.__dict__.copy()
+            state["cache"] = self.cache.copy()
+        del state["lock"]
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.lock = RLock()
+
+    def __bool__(self) -> bool:
+        # an instance passed as the dedup option turns deduplication on, even empty
+        return True
+
+    def get(self, key: str) -> int:
+        with self.lock:
+            if key in self.cache:
+                self.cache.move_to_end(key)
+                return self.cache[key]
+        return -1
+
+    def put(self, key: str, value: int) -> None:
+        with self.lock:
+            self.cache[key] = value
+            self.cache.move_to_end(key)
+            if len(self.cache) > self.maxsize:
+                self.cache.popitem(last=False)
+
+    def increment(self, key: str) -> int:
+        "Count one more occurrence; return the previous count or -1."
+        with self.lock:
+            previous = self.cache.pop(key, -1)
+            self.put(key, max(previous, 0) + 1)
+            return previous
+
+    def clear(self) -> None:
+        with self.lock:
+            self.cache.clear()
+
+
+LRU_TEST = LRUCache(maxsize=LRU_SIZE)
+
+
+def duplicate_test(element: Any, options: Any) -> bool:
+    """Count the element's text; a duplicate once seen more than MAX_REPETITIONS
+    times and longer than MIN_DUPLCHECK_SIZE (every call counts)."""
+    teststring = trim(" ".join(element.itertext()))
+    lru = options.dedup if isinstance(options.dedup, LRUCache) else LRU_TEST
+    previous = lru.increment(teststring)
+    return len(teststring) > options.min_duplcheck_size and previous > options.max_repetitions

@@ -1,0 +1,350 @@
+"""Tree cleaning and conversion of trafilatura 2.3.1 (htmlprocessing.py):
+``tree_cleaning``, ``prune_html``, ``prune_unwanted_nodes``, the link-density
+tests, ``handle_textnode``/``process_node`` and ``convert_tags``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, List, Optional, Sequence, Tuple
+
+from ._tree import Element, copy_tree, strip_tags, text_content
+from .deduplication import duplicate_test
+from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
+from .utils import LINK_FARM_RATIO, image_src, textfilter, trim
+from .xml import delete_element, separates_inline
+from .xpaths import hljs_spans, tex_annotation
+
+LOGGER = logging.getLogger(__name__)
+
+REND_TAG_MAPPING = {
+    "em": "#i",
+    "i": "#i",
+    "b": "#b",
+    "strong": "#b",
+    "u": "#u",
+    "kbd": "#t",
+    "samp": "#t",
+    "tt": "#t",
+    "var": "#t",
+    "sub": "#sub",
+    "sup": "#sup",
+}
+
+PRESERVE_IMG_CLEANING = {"figure", "picture", "source"}
+
+CODE_INDICATORS = ["{", '("', "('", "\n    "]
+
+
+def recover_math(tree: Any) -> Any:
+    "MathML -> its LaTeX source, written into the <math> tail (the subtree is deleted later)."
+    for element in tree.iter("math"):
+        annotation = tex_annotation(element)
+        latex = trim(annotation[0].text or "") if annotation else trim(element.get("alttext") or "")
+        if not latex:
+            continue
+        opening, closing = ("\\[", "\\]") if element.get("display") == "block" else ("\\(", "\\)")
+        element.tail = f"{opening}{latex}{closing}{element.tail or ''}"
+    return tree
+
+
+def _handle_forms(tree: Any) -> None:
+    "A form holding more than half of the text becomes a div, other forms go."
+    forms = list(tree.iter("form"))
+    if not forms:
+        return
+    total = len(text_content(tree))
+    for form in forms:
+        if total and len(text_content(form)) > total / 2:
+            form.tag = "div"
+        else:
+            delete_element(form)
+
+
+def tree_cleaning(tree: Any, options: Any) -> Any:
+    "Strip and delete the unwanted elements (htmlprocessing.tree_cleaning)."
+    recover_math(tree)
+    cleaning_list, stripping_list = MANUALLY_CLEANED.copy(), MANUALLY_STRIPPED.copy()
+    clean_forms = "form" in cleaning_list
+    if clean_forms:
+        cleaning_list.remove("form")
+    if not options.tables:
+        cleaning_list.extend(["table", "td", "th", "tr"])
+    else:
+        # figures holding a table and ARIA layout tables become divs
+        for elem in tree.iter("figure", "table"):
+            if elem.tag == "figure":
+                if next(elem.iterdescendants("table"), None) is not None:
+                    elem.tag = "div"
+            elif elem.get("role") in ("presentation", "none"):
+                elem.tag = "div"
+    if options.images:
+        cleaning_list = [e for e in cleaning_list if e not in PRESERVE_IMG_CLEANING]
+        stripping_list.remove("img")
+
+    strip_tags(tree, *stripping_list)
+
+    # recall: undo the deletions if they remove every paragraph
+    tcopy = None
+    if (
+        options.focus == "recall"
+        and next(tree.iterdescendants("p"), None) is not None
+        and (
+            "p" in cleaning_list
+            or not any(next(p.iterancestors(*cleaning_list), tree) is tree for p in tree.iter("p"))
+        )
+    ):
+        tcopy = copy_tree(tree)
+    for expression in cleaning_list:
+        # lxml's iterator: the next node is fetched before the current one is deleted
+        for element in tree.iter(expression):
+            delete_element(element)
+    if tcopy is not None and next(tree.iterdescendants("p"), None) is None:
+        tree = tcopy
+
+    if clean_forms:
+        _handle_forms(tree)
+
+    return prune_html(tree, options.focus)
+
+
+def prune_html(tree: Any, focus: str = "balanced") -> Any:
+    "Delete the empty CUT_EMPTY_ELEMS (their tails too in precision mode)."
+    tails = focus != "precision"
+    for element in [e for e in tree.iterdescendants(*CUT_EMPTY_ELEMS) if e.text is None and len(e) == 0]:
+        delete_element(element, keep_tail=tails)
+    return tree
+
+
+def prune_unwanted_nodes(tree: Any, nodelist: Sequence[Any], with_backup: bool = False) -> Any:
+    "Delete the selectors' matches (tails kept); with_backup: all or nothing, 1/7 guard."
+    if not with_backup:
+        for expression in nodelist:
+            for subtree in expression(tree):
+                delete_element(subtree)
+        return tree
+    matches = dict.fromkeys(elem for expression in nodelist for elem in expression(tree))
+    outer = [elem for elem in matches if not any(a in matches for a in elem.iterancestors())]
+    old_len = len(text_content(tree))
+    if old_len - sum(len(text_content(elem)) for elem in outer) > old_len / 7:
+        for elem in outer:
+            delete_element(elem)
+    return tree
+
+
+def collect_link_info(links_xpath: List[Any]) -> Tuple[int, int, int, List[str]]:
+    "Total length, count and short ones (< 10) among the non-empty trimmed link texts."
+    mylist = [e for e in (trim(text_content(elem)) for elem in links_xpath) if e]
+    lengths = list(map(len, mylist))
+    shortelems = sum(1 for length in lengths if length < 10)
+    return sum(lengths), len(mylist), shortelems, mylist
+
+
+def is_paragraph_listing(links_xpath: List[Any]) -> bool:
+    "Every link alone in its own <p>."
+    for link in links_xpath:
+        parent = link.getparent()
+        if parent is None or parent.tag != "p" or sum(1 for _ in parent.iterdescendants("ref")) > 1:
+            return False
+    return True
+
+
+def link_density_test(element: Any, favor_precision: bool = False) -> Tuple[bool, bool]:
+    "(delete, short-with-links) for a link-rich element."
+    links_xpath = list(element.iterdescendants("ref"))
+    if not links_xpath:
+        return False, False
+    if next(element.iterdescendants("graphic"), None) is not None:
+        return False, False
+    text = trim(text_content(element))
+    if len(links_xpath) == 1:
+        len_threshold = 10 if favor_precision else 100
+        link_text = trim(text_content(links_xpath[0]))
+        if len(link_text) > len_threshold and len(link_text) > len(text) * 0.9:
+            return True, False
+    if element.tag == "p":
+        limitlen = 60 if element.getnext() is None else 30
+    elif element.getnext() is None:
+        limitlen = 300
+    else:
+        limitlen = 100
+    elemlen = len(text)
+    if elemlen < limitlen:
+        linklen, elemnum, shortelems, _ = collect_link_info(links_xpath)
+        if elemnum == 0:
+            return True, False
+        return linklen > elemlen * 0.8 or (elemnum > 1 and shortelems / elemnum > 0.8), True
+    if len(links_xpath) > 4:
+        linklen, elemnum, _, _ = collect_link_info(links_xpath)
+        if linklen > len(text) * LINK_FARM_RATIO and linklen < 100 * elemnum and not is_paragraph_listing(links_xpath):
+            return True, False
+    return False, False
+
+
+def link_density_test_tables(element: Any) -> bool:
+    "Tables of at least 200 characters made mostly of link text."
+    links_xpath = list(element.iterdescendants("ref"))
+    if not links_xpath:
+        return False
+    elemlen = len(trim(text_content(element)))
+    if elemlen < 200:
+        return False
+    linklen, _, _, _ = collect_link_info(links_xpath)
+    return linklen > 0.8 * elemlen if elemlen < 1000 else linklen > 0.5 * elemlen
+
+
+def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = False, favor_precision: bool = False) -> Any:
+    "Delete the elements of one tag the link-density test flags."
+    deletions = []
+    len_threshold = 200 if favor_precision else 100
+    depth_threshold = 1 if favor_precision else 3
+    for elem in subtree.iter(tagname):
+        result, short_with_links = link_density_test(elem, favor_precision)
+        if result or (
+            backtracking
+            and short_with_links
+            and len(elem) >= depth_threshold
+            and len(trim(text_content(elem))) < len_threshold
+        ):
+            parent = elem.getparent()
+            if tagname == "p" and parent is not None and parent.tag in ("item", "td", "th"):
+                continue
+            deletions.append(elem)
+    for elem in dict.fromkeys(deletions):
+        delete_element(elem)
+    return subtree
+
+
+def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve_spaces: bool = False) -> Optional[Any]:
+    "Convert, trim and probe a potential text element."
+    if elem.tag == "graphic" and image_src(elem) is not None:
+        return elem
+    if elem.tag == "done" or (
+        len(elem) == 0 and not elem.text and not elem.tail and (comments_fix or not separates_inline(elem))
+    ):
+        return None
+
+    if not comments_fix and elem.tag == "lb":
+        if not preserve_spaces:
+            elem.tail = trim(elem.tail) or None
+        return elem
+
+    if not elem.text and len(elem) == 0:
+        # try the tail
+        elem.text, elem.tail = elem.tail, ""
+        if comments_fix and elem.tag == "lb":
+            elem.tag = "p"
+
+    if not preserve_spaces:
+        elem.text = trim(elem.text) or None
+        if elem.tail:
+            elem.tail = trim(elem.tail) or None
+
+    if (not elem.text and textfilter(elem)) or (options.dedup and duplicate_test(elem, options)):
+        return None
+    return elem
+
+
+def process_node(elem: Any, options: Any) -> Optional[Any]:
+    "Light version of handle_textnode."
+    if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
+        return None
+    elem.text, elem.tail = trim(elem.text) or None, trim(elem.tail) or None
+    if elem.tag != "lb" and not elem.text and elem.tail and len(elem) == 0:
+        elem.text, elem.tail = elem.tail, None
+    if elem.text or elem.tail:
+        if textfilter(elem) or (options.dedup and duplicate_test(elem, options)):
+            return None
+    return elem
+
+
+def convert_lists(elem: Any) -> None:
+    "ul/ol/dl -> list (rend keeps the source tag), li/dd/dt -> item."
+    elem.set("rend", elem.tag)
+    elem.tag = "list"
+    i = 1
+    for subelem in elem.iter("dd", "dt", "li"):
+        if subelem.tag in ("dd", "dt"):
+            subelem.set("rend", f"{subelem.tag!s}-{i}")
+            if subelem.tag == "dd":
+                i += 1
+        subelem.tag = "item"
+
+
+def convert_quotes(elem: Any) -> None:
+    "blockquote/q -> quote; pre -> code when it looks like code."
+    hljs = hljs_spans(elem) if elem.tag == "pre" else []
+    for subelem in hljs:
+        subelem.attrib.clear()
+    is_code = elem.tag == "pre" and (
+        (len(elem) == 1 and elem[0].tag == "span") or bool(hljs) or any(i in (elem.text or "") for i in CODE_INDICATORS)
+    )
+    elem.tag = "code" if is_code else "quote"
+
+
+def convert_headings(elem: Any) -> None:
+    elem.attrib.clear()
+    elem.set("rend", elem.tag)
+    elem.tag = "head"
+
+
+def convert_line_breaks(elem: Any) -> None:
+    elem.tag = "lb"
+
+
+def convert_deletions(elem: Any) -> None:
+    elem.tag = "del"
+    elem.set("rend", "overstrike")
+
+
+def convert_details(elem: Any) -> None:
+    elem.tag = "div"
+    for subelem in elem.iter("summary"):
+        subelem.tag = "head"
+
+
+CONVERSIONS = {
+    **dict.fromkeys(("dl", "ol", "ul"), convert_lists),
+    **dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), convert_headings),
+    **dict.fromkeys(("br", "hr"), convert_line_breaks),
+    **dict.fromkeys(("blockquote", "pre", "q"), convert_quotes),
+    **dict.fromkeys(("del", "s", "strike"), convert_deletions),
+    "details": convert_details,
+}
+
+
+def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
+    "Simplify the markup into trafilatura's XML vocabulary (htmlprocessing.convert_tags)."
+    if not options.links:
+        containers = ("div", "li", "p", "table") if options.tables else ("div", "li", "p")
+        # the tree root does not count as a container
+        for elem in tree.iter("a"):
+            if next(elem.iterancestors(*containers), tree) is not tree:
+                elem.tag = "ref"
+        strip_tags(tree, "a")
+    else:
+        raise NotImplementedError("delegate: include_links (courlan URL resolution)")
+
+    for elem in tree.iter("strong"):
+        if "schema-faq-question" in elem.get("class", ""):
+            elem.attrib.clear()
+            elem.set("rend", "h3")
+            elem.tag = "head"
+
+    for elem in tree.iter("sub", "sup"):
+        if not elem.text and len(elem) == 0:
+            delete_element(elem)
+
+    if options.formatting:
+        for elem in tree.iter(*REND_TAG_MAPPING.keys()):
+            elem.attrib.clear()
+            elem.set("rend", REND_TAG_MAPPING[elem.tag])
+            elem.tag = "hi"
+    else:
+        strip_tags(tree, *REND_TAG_MAPPING.keys())
+
+    for elem in tree.iter(*CONVERSIONS.keys()):
+        CONVERSIONS[elem.tag](elem)
+    if options.images:
+        for elem in tree.iter("img"):
+            elem.tag = "graphic"
+    return tree

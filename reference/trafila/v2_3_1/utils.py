@@ -1,0 +1,252 @@
+"""Text and loading helpers of trafilatura 2.3.1 (utils.py): trim, sanitize,
+line processing, text filters and ``load_html`` with an injectable parser."""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+from typing import Any, Callable, Optional
+from unicodedata import normalize
+
+LOGGER = logging.getLogger(__name__)
+
+UNICODE_ALIASES = {"utf-8", "utf_8"}
+
+DOCTYPE_TAG = re.compile("^< ?! ?DOCTYPE[^>]*/[^<>]*>", re.IGNORECASE)
+FAULTY_HTML = re.compile(r"(<html.*?)\s*/>", re.IGNORECASE)
+INVALID_XML_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+# upstream's character class reads "[p{P}>]": the literal characters p { P } and >
+LINES_TRIMMING = re.compile(r"(?<![p{P}>])\n", flags=re.UNICODE | re.MULTILINE)
+
+IMAGE_EXTENSION = re.compile(r"[^\s]+\.(avif|bmp|gif|hei[cf]|jpe?g|png|webp)(\b|$)", re.IGNORECASE)
+
+FORMATTING_PROTECTED = {"cell", "head", "hi", "item", "p", "quote", "ref", "td"}
+SPACING_PROTECTED = {"code", "pre"}
+
+TARGET_LANG_ATTRS = ("http-equiv", "content-language"), ("property", "og:locale")
+RE_HTML_LANG = re.compile(r"([a-z]{2})")
+
+RE_FILTER = re.compile(
+    r"\W*(Drucken|E-?Mail|Facebook|Flipboard|Google|Instagram|"
+    "Linkedin|Mail|PDF|Pinterest|Pocket|Print|QQ|Reddit|Twitter|"
+    "WeChat|WeiBo|Whatsapp|Xing|Mehr zum Thema:?|More on this.{,8}$)$",
+    flags=re.IGNORECASE,
+)
+LINK_FARM_RATIO = 0.9
+
+
+# --- parser injection --------------------------------------------------------
+#
+# ``parse(str | bytes)`` must behave as lxml.html.fromstring(x, parser=HTML_PARSER)
+# with trafilatura's HTML_PARSER: return the root it picks, raise ValueError for
+# a str carrying an XML encoding declaration. ``fragment(str)`` behaves as
+# lxml.html.fragment_fromstring(x, create_parent="div") (lxml's default parser).
+
+def _default_parse(htmlobject: Any) -> Any:
+    from trafila.html import fromstring  # type: ignore[attr-defined]
+
+    return fromstring(htmlobject)
+
+
+def _default_fragment(htmlobject: str) -> Any:
+    from trafila.html import fragment_fromstring  # type: ignore[attr-defined]
+
+    return fragment_fromstring(htmlobject, create_parent="div")
+
+
+_PARSE: Callable[[Any], Any] = _default_parse
+_FRAGMENT: Callable[[str], Any] = _default_fragment
+
+
+def set_parser(parse: Optional[Callable[[Any], Any]] = None, fragment: Optional[Callable[[str], Any]] = None) -> None:
+    """Inject the document parser and the fragment parser (None: trafila.html)."""
+    global _PARSE, _FRAGMENT
+    _PARSE = parse or _default_parse
+    _FRAGMENT = fragment or _default_fragment
+
+
+def parse_fragment(htmlobject: str) -> Any:
+    return _FRAGMENT(htmlobject)
+
+
+# --- decoding and loading ------------------------------------------------------
+
+def decode_file(filecontent: Any, max_size: Optional[int] = None) -> str:
+    """Decode bytes: UTF-8 first; other encodings are delegated (not ported)."""
+    if isinstance(filecontent, str):
+        return filecontent
+    if filecontent[:3] == b"\x1f\x8b\x08":
+        raise NotImplementedError("delegate: compressed input")
+    try:
+        return filecontent.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    # 2.3.1 would now try zlib inflation and charset_normalizer's guesses
+    raise NotImplementedError("delegate: non-UTF-8 bytes (charset detection)")
+
+
+def is_dubious_html(beginning: str) -> bool:
+    "Proper HTML has 'html' (tag or doctype) in its first 50 characters."
+    return "html" not in beginning
+
+
+def repair_faulty_html(htmlstring: str, beginning: str) -> str:
+    "Remove XML-invalid control characters, a DOCTYPE with a '/', and <html .../>."
+    htmlstring = INVALID_XML_CHARS.sub("", htmlstring)
+    if "doctype" in beginning:
+        firstline, _, rest = htmlstring.partition("\n")
+        # the "\n" comes back even when there was none (a trailing newline appears)
+        htmlstring = DOCTYPE_TAG.sub("", firstline, count=1) + "\n" + rest
+    for line in htmlstring[:4096].splitlines()[:4]:
+        if "<html" in line and line.endswith("/>"):
+            htmlstring = FAULTY_HTML.sub(r"\1>", htmlstring, count=1)
+            break
+    return htmlstring
+
+
+def fromstring_bytes(htmlobject: str) -> Any:
+    "Parse the UTF-8 encoding of the string; None on failure."
+    try:
+        return _PARSE(htmlobject.encode("utf8", "surrogatepass"))
+    except Exception as err:  # noqa: BLE001 - as upstream
+        LOGGER.error("parser bytestring %s", err)
+    return None
+
+
+def load_html(htmlobject: Any, max_size: Optional[int] = None, parse: Optional[Callable[[Any], Any]] = None) -> Any:
+    """Load a str or bytes document (trafilatura.utils.load_html).
+
+    ``parse`` overrides the injected parser for this call only.
+    """
+    global _PARSE
+    if parse is not None:
+        saved, _PARSE = _PARSE, parse
+        try:
+            return load_html(htmlobject, max_size)
+        finally:
+            _PARSE = saved
+    if hasattr(htmlobject, "tag") and hasattr(htmlobject, "getparent"):
+        return htmlobject
+    if hasattr(htmlobject, "data"):
+        htmlobject = htmlobject.data
+    if not isinstance(htmlobject, (bytes, str)):
+        raise TypeError("incompatible input type", type(htmlobject))
+    tree = None
+    htmlobject = decode_file(htmlobject, max_size)
+    beginning = htmlobject[:50].lower()
+    check_flag = is_dubious_html(beginning)
+    htmlobject = repair_faulty_html(htmlobject, beginning)
+    fallback_parse = False
+    try:
+        tree = _PARSE(htmlobject)
+    except ValueError:
+        # "Unicode strings with encoding declaration are not supported."
+        tree = fromstring_bytes(htmlobject)
+        fallback_parse = True
+    except NotImplementedError:
+        raise
+    except Exception as err:  # noqa: BLE001 - as upstream
+        LOGGER.error("parsing failed: %s", err)
+    if (tree is None or len(tree) < 1) and not fallback_parse:
+        tree = fromstring_bytes(htmlobject)
+    if tree is not None and check_flag is True and len(tree) < 2:
+        LOGGER.error("parsed tree length: %s, wrong data type or not valid HTML", len(tree))
+        tree = None
+    return tree
+
+
+# --- text helpers ----------------------------------------------------------------
+
+@lru_cache(maxsize=2**14)
+def return_printables_and_spaces(char: str) -> str:
+    "Keep printable characters and whitespace (drops Cc/Cf/Cn/Zl/Zp... others)."
+    return char if char.isprintable() or char.isspace() else ""
+
+
+def remove_control_characters(string: str) -> str:
+    if string.isprintable():
+        return string
+    return "".join(map(return_printables_and_spaces, string))
+
+
+def normalize_unicode(string: str, unicodeform: str = "NFC") -> str:
+    return normalize(unicodeform, string)
+
+
+@lru_cache(maxsize=1024)
+def line_processing(line: str, preserve_space: bool = False, trailing_space: bool = False) -> Optional[str]:
+    "Replace literal space entities, drop control characters, trim unless preserving."
+    new_line = remove_control_characters(line.replace("&#13;", "\r").replace("&#10;", "\n").replace("&nbsp;", "\u00a0"))
+    if not preserve_space:
+        new_line = trim(LINES_TRIMMING.sub(r" ", new_line))
+        if all(map(str.isspace, new_line)):
+            new_line = None  # type: ignore[assignment]
+        elif trailing_space:
+            space_before = " " if line[0].isspace() else ""
+            space_after = " " if line[-1].isspace() else ""
+            new_line = f"{space_before}{new_line}{space_after}"
+    return new_line
+
+
+def sanitize(text: str, preserve_space: bool = False, trailing_space: bool = False) -> Optional[str]:
+    "Line by line: drop empty lines, then remove the U+2424 markers."
+    if trailing_space:
+        return line_processing(text, preserve_space, True)
+    try:
+        return "\n".join(filter(None, (line_processing(line, preserve_space) for line in text.splitlines()))).replace(
+            "\u2424", ""
+        )
+    except AttributeError:
+        return None
+
+
+@lru_cache(maxsize=1024)
+def trim(string: Any) -> str:
+    "Collapse whitespace runs to one space and strip; '' for non-strings."
+    try:
+        return " ".join(string.split()).strip()
+    except (AttributeError, TypeError):
+        return ""
+
+
+def image_src(element: Any) -> Optional[str]:
+    "src, data-src, or the first data-src* attribute pointing to an image file."
+    for attr in ("data-src", "src"):
+        src = element.get(attr, "")
+        if is_image_file(src):
+            return src
+    return next((v for a, v in element.attrib.items() if a.startswith("data-src") and is_image_file(v)), None)
+
+
+def is_image_file(imagesrc: Optional[str]) -> bool:
+    if imagesrc is None or len(imagesrc) > 8192:
+        return False
+    return bool(IMAGE_EXTENSION.search(imagesrc))
+
+
+def check_html_lang(tree: Any, target_language: str, strict: bool = False) -> bool:
+    "Meta http-equiv content-language / og:locale, then (strict) <html lang>."
+    for attr, value in TARGET_LANG_ATTRS:
+        elems = [
+            e for e in tree.iterdescendants("meta") if e.get(attr) == value and e.get("content") is not None
+        ]
+        if elems:
+            if any(target_language in RE_HTML_LANG.split(elem.get("content", "").lower()) for elem in elems):
+                return True
+            return False
+    if strict:  # pragma: no cover - not on the extraction path
+        raise NotImplementedError("delegate: strict html lang check")
+    return True
+
+
+def textfilter(element: Any) -> bool:
+    "Empty, whitespace-only, or a line matching the social-media filter."
+    testtext = element.tail if element.text is None else element.text
+    return not testtext or testtext.isspace() or any(map(RE_FILTER.match, testtext.splitlines()))
+
+
+def text_chars_test(string: Optional[str]) -> bool:
+    "Whether the string has a non-whitespace character."
+    return bool(string and not string.isspace())
