@@ -33,6 +33,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--report-dir", default=str(__import__("harness.parity", fromlist=["x"]).REPORTS_DIR))
     _add_corpus_args(p)
 
+    p = sub.add_parser("tree", help="compare trafila's parser with lxml on every page (reports/tree.md)")
+    p.add_argument("--forms", default="str,bytes")
+    p.add_argument("--every", type=int, default=1, help="check every Nth page only")
+    p.add_argument("--check", action="append", dest="checks", choices=["document", "fromstring", "xml"])
+    p.add_argument("--no-report", dest="report", action="store_false")
+    _add_corpus_args(p)
+
+    p = sub.add_parser("bench", help="time candidates against trafilatura side by side (reports/bench.md)")
+    p.add_argument("--candidate", action="append", dest="candidates", help="default: every engine that exists")
+    p.add_argument("--mode", default="2.3.1")
+    p.add_argument("--set", action="append", dest="sets", help="default: fast and default")
+    p.add_argument("--every", type=int, default=20, help="time every Nth page")
+    p.add_argument("--form", default="str")
+    p.add_argument("--bundle", action="append", dest="bundles")
+    p.add_argument("--no-report", dest="report", action="store_false")
+
     sub.add_parser("quick", help="CI's quick parity subset (corpora/gate.json)")
     sub.add_parser("make-embedded", help="regenerate corpora/embedded/synthetic.jsonl.gz")
 
@@ -42,6 +58,28 @@ def main(argv: Optional[List[str]] = None) -> int:
         from .parity import main as parity_main
 
         return parity_main(args, argv_list)
+    if args.command == "tree":
+        from .tree import CHECKS, run as tree_run, write_report
+
+        res = tree_run(args.bundles, tuple(args.forms.split(",")), args.embedded, args.every,
+                       tuple(args.checks or CHECKS))
+        if args.report:
+            write_report(res, "python -m harness " + " ".join(argv_list))
+        bad = len(res["vectors"]["differences"]) + sum(r.get(c, 0) for r in res["rows"] for c in res["checks"])
+        print(f"tree: {bad} differences")
+        return 1 if bad else 0
+    if args.command == "bench":
+        from .bench import run as bench_run, write_report as bench_report
+        from .quick import engines_available
+
+        cands = args.candidates or engines_available()
+        if not cands:
+            print("bench: no trafila engine available yet")
+            return 1
+        res = bench_run(cands, args.mode, args.sets or ["fast", "default"], args.bundles, args.every, args.form)
+        if args.report:
+            bench_report(res, "python -m harness " + " ".join(argv_list))
+        return 0
     if args.command == "quick":
         from .quick import main as quick_main
 

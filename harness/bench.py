@@ -1,0 +1,96 @@
+"""Speed: candidates against trafilatura, side by side in one run.
+
+``python -m harness bench [--candidate reference] [--set fast] [--every 20]``
+times, page by page and interleaved (trafilatura, then each candidate, on the
+same page before moving on, so machine noise hits all alike), one call per
+page and option set, and reports total time, the ratio of totals and the
+median per-page ratio. Results go to ``reports/bench.md`` / ``.json``. The
+machines are shared and noisy: read the ratios, not the seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from .candidates import Candidate, make_candidate
+from .corpora import ROOT, bundle_name, bundle_paths, iter_pages
+from .matrix import option_sets
+
+REPORTS_DIR = ROOT / "reports"
+
+
+def time_call(cand: Candidate, function: str, html, options: dict, mode: str):
+    t0 = time.perf_counter()
+    try:
+        cand.call(function, html, dict(options), mode)
+        ok = True
+    except Exception:
+        ok = False
+    return time.perf_counter() - t0, ok
+
+
+def run(candidates: List[str], mode: str = "2.3.1", sets: Optional[List[str]] = None, bundles=None,
+        every: int = 20, form: str = "str", log=print) -> dict:
+    oracle = make_candidate("trafilatura")
+    cands = {name: make_candidate(name) for name in candidates}
+    opts = [o for o in option_sets(mode, sets or ["fast"]) if not o.dedup]
+    per_set: Dict[str, dict] = {}
+    for opt in opts:
+        times: Dict[str, List[float]] = {"trafilatura": [], **{n: [] for n in cands}}
+        fails: Dict[str, int] = {n: 0 for n in times}
+        pages = 0
+        for path in bundle_paths(bundles):
+            if not path.exists():
+                continue
+            for page in iter_pages(path):
+                if page.index % every or form not in page.forms():
+                    continue
+                html = page.input(form)
+                pages += 1
+                for name, cand in [("trafilatura", oracle), *cands.items()]:
+                    secs, ok = time_call(cand, opt.function, html, opt.options, mode)
+                    times[name].append(secs)
+                    fails[name] += not ok
+        base = times["trafilatura"]
+        row = {"pages": pages, "trafilatura_seconds": round(sum(base), 3), "candidates": {}}
+        for name in cands:
+            ts = times[name]
+            ratios = [b / t for b, t in zip(base, ts) if t > 0]
+            row["candidates"][name] = {
+                "seconds": round(sum(ts), 3),
+                "speedup_total": round(sum(base) / sum(ts), 3) if sum(ts) else None,
+                "speedup_median_page": round(statistics.median(ratios), 3) if ratios else None,
+                "failed_calls": fails[name],
+            }
+        per_set[opt.name] = row
+        log(f"{opt.name}: {pages} pages; trafilatura {sum(base):.2f} s; " + "; ".join(
+            f"{n} {r['seconds']:.2f} s (x{r['speedup_total']})" for n, r in row["candidates"].items()))
+    return {"mode": mode, "form": form, "every": every, "sets": per_set}
+
+
+def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
+    import datetime as dt
+    import platform
+
+    from .parity import _git_commit
+
+    result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                  commit=_git_commit(), command=command, python=platform.python_version())
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "bench.json").write_text(json.dumps(result, indent=1) + "\n")
+    lines = ["# Speed against trafilatura (side by side, one run)", "",
+             "Written by `python -m harness bench` (never by hand). Speed-up > 1 means faster than trafilatura; "
+             "each page is run by trafilatura and each candidate in turn, one thread.", "",
+             f"- run: {result['date']}, commit {result['commit']}, Python {result['python']}, `{command}`",
+             f"- mode {result['mode']}, {result['form']} input, every {result['every']}th page", "",
+             "| option set | pages | trafilatura s | candidate | candidate s | speed-up (totals) | speed-up (median page) | failed calls |",
+             "|---|---:|---:|---|---:|---:|---:|---:|"]
+    for name, row in result["sets"].items():
+        for cname, c in row["candidates"].items():
+            lines.append(f"| {name} | {row['pages']} | {row['trafilatura_seconds']} | {cname} | {c['seconds']} | "
+                         f"{c['speedup_total']} | {c['speedup_median_page']} | {c['failed_calls']} |")
+    (out_dir / "bench.md").write_text("\n".join(lines) + "\n")

@@ -1,0 +1,232 @@
+"""Tree mode: trafila's HTML parser against lxml 6.1.3 / libxml2 2.14.6.
+
+``python -m harness tree`` parses every page of every bundle, in both input
+forms, with trafila (``trafila.html``) and with lxml driven as trafilatura
+drives it, and compares:
+
+* ``document``: the canonical dump of the whole document (every node, the
+  doctype and every top-level node, e.g. a second root after ``</html>``);
+* ``fromstring``: the root ``lxml.html.fromstring`` chooses;
+* ``xml``: the XML serialisation of that root (``tostring(method="xml")``,
+  readability's round trip), and the tree re-parsed from it as bytes.
+
+An exception counts as equal only when both raise the matching class. The
+shared parser vectors are checked too. Results go to ``reports/tree.md`` and
+``reports/tree.json``, with parse speed (pages/s, MB/s) of both parsers.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from .candidates import HarnessTimeout, call_timeout
+from .corpora import ROOT, bundle_name, bundle_paths, iter_pages
+
+VECTORS = ROOT.parent / "shared" / "vectors" / "libxml2-2.14.6-trees.json"
+REPORTS_DIR = ROOT / "reports"
+CHECKS = ("document", "fromstring", "xml")
+
+
+def lxml_side():
+    from lxml import etree, html
+
+    parser = html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
+                             remove_comments=True, remove_pis=True)
+    return etree, html, parser
+
+
+def outcome(fn: Callable[[], Any], timeout: float) -> Tuple[str, Any]:
+    """("ok", value) or ("raise", exception class name)."""
+    try:
+        with call_timeout(timeout):
+            return "ok", fn()
+    except HarnessTimeout as exc:
+        return "timeout", str(exc)
+    except Exception as exc:
+        return "raise", type(exc).__name__
+
+
+#: lxml's exception classes and the trafila classes that stand for them
+EXCEPTION_MAP = {"ParserError": "ParserError", "XMLSyntaxError": "ParserError", "ValueError": "ValueError"}
+
+
+def same_outcome(a: Tuple[str, Any], b: Tuple[str, Any]) -> bool:
+    if a[0] != b[0]:
+        return False
+    if a[0] == "raise":
+        return EXCEPTION_MAP.get(a[1], a[1]) == b[1]
+    if a[0] == "timeout":
+        return False
+    return a[1] == b[1]
+
+
+class TreeChecker:
+    def __init__(self, timeout: float = 60.0) -> None:
+        from trafila import html as thtml
+
+        try:
+            from trafila.html.serialize import tostring as ttostring
+        except ImportError:  # the serialiser is not there yet: the xml check is skipped
+            ttostring = None
+
+        from . import treedump
+
+        self.etree, self.lhtml, self.parser = lxml_side()
+        self.thtml = thtml
+        self.ttostring = ttostring
+        self.dump = treedump
+        self.timeout = timeout
+        self.lxml_seconds = 0.0
+        self.trafila_seconds = 0.0
+
+    def check(self, src, checks=CHECKS) -> Dict[str, Optional[str]]:
+        """For each check: None when equal, else a short description of the first difference."""
+        out: Dict[str, Optional[str]] = {}
+        etree, lhtml, parser, d = self.etree, self.lhtml, self.parser, self.dump
+        if "document" in checks:
+            t0 = time.perf_counter()
+            a = outcome(lambda: d.dump_lxml_document(etree.fromstring(src, parser)), self.timeout)
+            t1 = time.perf_counter()
+            b = outcome(lambda: d.dump_trafila_document(self.thtml.parse_document(src)), self.timeout)
+            t2 = time.perf_counter()
+            self.lxml_seconds += t1 - t0
+            self.trafila_seconds += t2 - t1
+            out["document"] = None if same_outcome(a, b) else self._describe(a, b)
+        if "fromstring" in checks or "xml" in checks:
+            a_root = outcome(lambda: lhtml.fromstring(src, parser=parser), self.timeout)
+            b_root = outcome(lambda: self.thtml.fromstring(src), self.timeout)
+            a = (a_root[0], d.dump_element(a_root[1]) if a_root[0] == "ok" else a_root[1])
+            b = (b_root[0], d.dump_element(b_root[1]) if b_root[0] == "ok" else b_root[1])
+            if "fromstring" in checks:
+                out["fromstring"] = None if same_outcome(a, b) else self._describe(a, b)
+            if "xml" in checks and self.ttostring is None:
+                out["xml"] = "trafila has no serialiser (trafila.html.serialize)"
+            elif "xml" in checks and a_root[0] == "ok" and b_root[0] == "ok":
+                xa = outcome(lambda: etree.tostring(a_root[1], encoding=str, method="xml"), self.timeout)
+                xb = outcome(lambda: self.ttostring(b_root[1], encoding=str, method="xml"), self.timeout)
+                if not same_outcome(xa, xb):
+                    out["xml"] = "serialisation: " + self._describe_text(xa, xb)
+                elif xa[0] == "ok":
+                    ra = outcome(lambda: d.dump_element(lhtml.fromstring(xa[1].encode("utf-8"), parser=parser)), self.timeout)
+                    rb = outcome(lambda: d.dump_element(self.thtml.fromstring(xb[1].encode("utf-8"))), self.timeout)
+                    out["xml"] = None if same_outcome(ra, rb) else "re-parse: " + self._describe(ra, rb)
+                else:
+                    out["xml"] = None
+        return out
+
+    def _describe(self, a, b) -> str:
+        if a[0] != "ok" or b[0] != "ok":
+            return f"lxml {a[0]} {a[1] if a[0] != 'ok' else ''} / trafila {b[0]} {b[1] if b[0] != 'ok' else ''}".strip()
+        return self.dump.first_difference(a[1], b[1]) or "differs"
+
+    @staticmethod
+    def _describe_text(a, b) -> str:
+        if a[0] != "ok" or b[0] != "ok":
+            return f"lxml {a[0]} / trafila {b[0]}"
+        x, y = a[1], b[1]
+        i = next((k for k in range(min(len(x), len(y))) if x[k] != y[k]), min(len(x), len(y)))
+        return f"at char {i}: lxml {x[max(0, i - 30):i + 30]!r} / trafila {y[max(0, i - 30):i + 30]!r}"
+
+
+def check_vectors(checker: TreeChecker) -> Tuple[int, List[dict]]:
+    if not VECTORS.exists():
+        return 0, []
+    cases = json.loads(VECTORS.read_text())
+    diffs = []
+    for case in cases:
+        res = checker.check(case["html"], checks=("document", "fromstring"))
+        bad = {k: v for k, v in res.items() if v}
+        if bad:
+            diffs.append({"vector": case["name"], **bad})
+    return len(cases), diffs
+
+
+def run(bundles: Optional[List[str]] = None, forms=("str", "bytes"), embedded=None, every: int = 1,
+        checks=CHECKS, log=print) -> dict:
+    checker = TreeChecker()
+    n_vec, vec_diffs = check_vectors(checker)
+    log(f"vectors: {n_vec} cases, {len(vec_diffs)} differences")
+    rows = []
+    examples: List[dict] = []
+    for path in bundle_paths(bundles, embedded=embedded):
+        if not path.exists():
+            rows.append({"bundle": bundle_name(path), "missing": True})
+            continue
+        stats: Dict[str, Dict[str, Any]] = {}
+        for page in iter_pages(path):
+            if page.index % every:
+                continue
+            for form in forms:
+                if form not in page.forms():
+                    continue
+                src = page.input(form)
+                s = stats.setdefault(form, {"pages": 0, "bytes": 0, **{c: 0 for c in checks}})
+                s["pages"] += 1
+                s["bytes"] += len(page.raw)
+                res = checker.check(src, checks)
+                for c, v in res.items():
+                    if v:
+                        s[c] += 1
+                        if len(examples) < 40:
+                            examples.append({"page": page.id, "form": form, "check": c, "difference": v[:300]})
+        for form, s in stats.items():
+            rows.append({"bundle": bundle_name(path), "form": form, **s})
+            log(f"{bundle_name(path)} {form}: {s['pages']} pages, " + ", ".join(f"{c} {s[c]}" for c in checks))
+    total_bytes = sum(r.get("bytes", 0) for r in rows if "document" in r)
+    total_pages = sum(r.get("pages", 0) for r in rows if "document" in r)
+    speed = {}
+    if "document" in checks and checker.trafila_seconds:
+        speed = {
+            "pages": total_pages, "megabytes": round(total_bytes / 1e6, 1),
+            "lxml_seconds": round(checker.lxml_seconds, 2), "trafila_seconds": round(checker.trafila_seconds, 2),
+            "lxml_pages_per_s": round(total_pages / checker.lxml_seconds, 1) if checker.lxml_seconds else None,
+            "trafila_pages_per_s": round(total_pages / checker.trafila_seconds, 1),
+            "lxml_mb_per_s": round(total_bytes / 1e6 / checker.lxml_seconds, 2) if checker.lxml_seconds else None,
+            "trafila_mb_per_s": round(total_bytes / 1e6 / checker.trafila_seconds, 2),
+        }
+    return {"vectors": {"cases": n_vec, "differences": vec_diffs}, "rows": rows, "examples": examples,
+            "speed": speed, "every": every, "checks": list(checks)}
+
+
+def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
+    import datetime as dt
+
+    from .parity import _git_commit
+
+    result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                  commit=_git_commit(), command=command)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "tree.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    checks = result["checks"]
+    lines = ["# Tree report: trafila's parser against lxml 6.1.3 / libxml2 2.14.6", "",
+             "Written by `python -m harness tree` (never by hand).", "",
+             f"- run: {result['date']}, commit {result['commit']}, `{command}`",
+             f"- shared vectors: {result['vectors']['cases']} cases, {len(result['vectors']['differences'])} differences",
+             f"- pages sampled: every {result['every']}th page" if result["every"] > 1 else "- pages: every page", "",
+             "| bundle | form | pages | " + " | ".join(f"{c} differences" for c in checks) + " |",
+             "|---|---|---:|" + "---:|" * len(checks)]
+    totals = {c: 0 for c in checks}
+    for r in result["rows"]:
+        if r.get("missing"):
+            lines.append(f"| {r['bundle']} | missing | | " + " | ".join("" for _ in checks) + " |")
+            continue
+        lines.append(f"| {r['bundle']} | {r['form']} | {r['pages']} | " + " | ".join(str(r[c]) for c in checks) + " |")
+        for c in checks:
+            totals[c] += r[c]
+    lines.append(f"| **all** | | {sum(r.get('pages', 0) for r in result['rows'])} | " + " | ".join(f"**{totals[c]}**" for c in checks) + " |")
+    sp = result.get("speed")
+    if sp:
+        lines += ["", "## Parse speed (whole documents, same pages, one process)", "",
+                  "| parser | seconds | pages/s | MB/s |", "|---|---:|---:|---:|",
+                  f"| lxml 6.1.3 (libxml2 2.14.6, C) | {sp['lxml_seconds']} | {sp['lxml_pages_per_s']} | {sp['lxml_mb_per_s']} |",
+                  f"| trafila reference (Python) | {sp['trafila_seconds']} | {sp['trafila_pages_per_s']} | {sp['trafila_mb_per_s']} |",
+                  "", f"{sp['pages']} parses, {sp['megabytes']} MB."]
+    if result["vectors"]["differences"]:
+        lines += ["", "## Vector differences", ""] + [f"- {json.dumps(d, ensure_ascii=False)[:300]}" for d in result["vectors"]["differences"]]
+    if result["examples"]:
+        lines += ["", "## First page differences", ""] + [
+            f"- `{e['page']}` {e['form']} {e['check']}: {e['difference']}" for e in result["examples"]]
+    (out_dir / "tree.md").write_text("\n".join(lines) + "\n")
