@@ -4,7 +4,7 @@ Both :func:`dump_document` (a :class:`trafila.dom.Document`) and
 :func:`dump_lxml` (an lxml element or tree; needs lxml, tests only) give the
 same nested form as ``doc_nodes`` in the shared parser vectors::
 
-    ["dtd", name, public_id, system_id]                  # if there is a doctype
+    ["dtd", root_name, public_id, system_id]             # if there is a doctype (lxml's docinfo)
     ["e", tag, [[attr, value], ...], child, child, ...]  # one per top-level element
     ["t", text]                                          # text/tail runs among children
 """
@@ -54,6 +54,7 @@ def dump_lxml(el_or_tree: Any) -> List[list]:
     nodes: List[list] = []
     info = tree.docinfo
     if info.internalDTD is not None:
+        # lxml's docinfo.root_name is the root element's tag, not the DTD's name
         nodes.append(["dtd", info.root_name or "", info.public_id or "", info.system_url or ""])
     root: Optional[Any] = tree.getroot()
     if root is None:

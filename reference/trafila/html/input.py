@@ -17,6 +17,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # UTF-16 decoding of a UCS-2 buffer: a high surrogate followed by a low one
 # is one astral character; any other surrogate is a decoding error.
 _PAIR_OR_LONE = re.compile("([\ud800-\udbff][\udc00-\udfff])|[\ud800-\udfff]")
+# libxml2 converts a str's buffer in blocks; the first one is 4000 bytes
+_FIRST_BLOCK = 4000
 
 
 def _one_fffd_per_byte(err: UnicodeDecodeError):  # type: ignore[no-untyped-def]
@@ -49,28 +51,45 @@ def decode_str(text: str) -> str:
     surrogates that form a pair in a UCS-2 string are read as one astral
     character (the buffer is decoded as UTF-16LE).
     """
-    if _SURROGATE.search(text) is not None:
-        if _pep393_kind(text) == 2:
+    kind = _pep393_kind(text)
+    error_at = -1  # index (in code units) of the surrogate that stops decoding
+    if kind > 1 and _SURROGATE.search(text) is not None:
+        if kind == 2:
             out = []
             last = 0
             for m in _PAIR_OR_LONE.finditer(text):
-                if m.group(1) is None:  # lone surrogate: decoding stops here
-                    out.append(text[last:m.start()])
-                    text = "".join(out)
+                out.append(text[last : m.start()])
+                if m.group(1) is None:
+                    error_at = m.start()
                     break
-                out.append(text[last:m.start()])
                 pair = m.group(1)
                 out.append(chr(0x10000 + ((ord(pair[0]) - 0xD800) << 10) + (ord(pair[1]) - 0xDC00)))
                 last = m.end()
             else:
                 out.append(text[last:])
-                text = "".join(out)
+            decoded = "".join(out)
         else:
-            text = text[: _SURROGATE.search(text).start()]  # type: ignore[union-attr]
-    # libxml2: xmlDetectEncoding -- one leading byte order mark is skipped
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+            error_at = _SURROGATE.search(text).start()  # type: ignore[union-attr]
+            decoded = text[:error_at]
+    else:
+        decoded = text
+    # libxml2: xmlDetectEncoding -- one leading byte order mark is skipped,
+    # unless decoding already failed in the first 4000-byte block it converts
+    # (then the BOM stays, as text).
+    if decoded.startswith("\ufeff"):
+        if error_at < 0 or not _error_in_first_block(text, kind, error_at):
+            decoded = decoded[1:]
+    return decoded
+
+
+def _error_in_first_block(text: str, kind: int, index: int) -> bool:
+    if kind == 4:
+        return (index + 1) * 4 <= _FIRST_BLOCK
+    last_unit = min(_FIRST_BLOCK // 2, len(text)) - 1
+    if index < last_unit:
+        return True
+    # a high surrogate in the block's last unit is incomplete, not (yet) an error
+    return index == last_unit and "\udc00" <= text[index] <= "\udfff"
 
 
 def decode_bytes(data: bytes) -> str:

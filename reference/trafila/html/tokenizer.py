@@ -189,8 +189,11 @@ class Parser:
         self.parse_content()
         doc = self.tb.finish()
         if self.doctype is not None:
+            # lxml's docinfo.root_name is the root element's tag, not the DTD's
+            # name (which is kept as self.doctype[0])
             name, public_id, system_url = self.doctype
-            doc.docinfo = DocInfo(name, public_id, system_url)
+            root = doc.getroot()
+            doc.docinfo = DocInfo(root.tag if root is not None else name, public_id, system_url)
         return doc
 
     def _parse_prolog_misc(self) -> None:
