@@ -64,6 +64,18 @@ def document_fromstring(src: Union[str, bytes]) -> Element:
     return root
 
 
+# lxml (apihelpers.pxi: _utf8) refuses to set text holding C0 controls other
+# than TAB/LF/CR, or U+FFFE/U+FFFF -- parsed text may hold them (libxml2 keeps
+# them), so fromstring's merging of extra bodies can raise ValueError.
+_NOT_XML_COMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _checked(text: str) -> str:
+    if _NOT_XML_COMPATIBLE.search(text):
+        raise ValueError("All strings must be XML compatible: Unicode or ASCII, no NULL bytes or control characters")
+    return text
+
+
 def _drop_tree(el: Element) -> None:
     # lxml.html: HtmlMixin.drop_tree -- remove el, keep its tail in place
     parent = el.getparent()
@@ -71,10 +83,10 @@ def _drop_tree(el: Element) -> None:
     if el.tail:
         index = parent._children.index(el)
         if index == 0:
-            parent.text = (parent.text or "") + el.tail
+            parent.text = _checked((parent.text or "") + el.tail)
         else:
             previous = parent[index - 1]
-            previous.tail = (previous.tail or "") + el.tail
+            previous.tail = _checked((previous.tail or "") + el.tail)
     parent.remove(el)
 
 
@@ -108,9 +120,9 @@ def fromstring(src: Union[str, bytes]) -> Element:
             # several bodies are merged into the first; their attributes are lost
             if other.text:
                 if len(body):
-                    body[-1].tail = (body[-1].tail or "") + other.text
+                    body[-1].tail = _checked((body[-1].tail or "") + other.text)
                 else:
-                    body.text = (body.text or "") + other.text
+                    body.text = _checked((body.text or "") + other.text)
             for child in list(other):
                 body.append(child)
             _drop_tree(other)

@@ -73,10 +73,10 @@ def decode_str(text: str) -> str:
             decoded = text[:error_at]
     else:
         decoded = text
-    # libxml2: xmlDetectEncoding -- one leading byte order mark is skipped,
-    # unless decoding already failed in the first 4000-byte block it converts
-    # (then the BOM stays, as text).
-    if decoded.startswith("\ufeff"):
+    # libxml2: xmlDetectEncoding -- one leading byte order mark is skipped if
+    # anything follows it, unless decoding already failed in the first
+    # 4000-byte block it converts (then the BOM stays, as text).
+    if decoded.startswith("\ufeff") and len(decoded) > 1:
         if error_at < 0 or not _error_in_first_block(text, kind, error_at):
             decoded = decoded[1:]
     return decoded
@@ -99,7 +99,8 @@ def decode_bytes(data: bytes) -> str:
     charset, an XML declaration or a UTF-16 BOM change nothing, because the
     parser's ``encoding="utf-8"`` is set before parsing starts.
     """
-    if data.startswith(b"\xef\xbb\xbf"):
+    # libxml2: xmlDetectEncoding looks at 4 bytes: a BOM alone is kept (as text)
+    if data.startswith(b"\xef\xbb\xbf") and len(data) > 3:
         data = data[3:]
     return data.decode("utf-8", "trafila-libxml2-utf8")
 
