@@ -50,10 +50,33 @@ def _default_parse(htmlobject: Any) -> Any:
     return fromstring(htmlobject)
 
 
-def _default_fragment(htmlobject: str) -> Any:
-    from trafila.html import fragment_fromstring  # type: ignore[attr-defined]
+_LOOKS_FULL_HTML = re.compile(r"^\s*<(?:html|!doctype)", re.IGNORECASE)
 
-    return fragment_fromstring(htmlobject, create_parent="div")
+
+def _default_fragment(htmlobject: str) -> Any:
+    """lxml.html.fragment_fromstring(x, create_parent="div") on trafila's parser:
+    the body's children (and non-blank leading text) under a new <div>."""
+    from trafila import html as _html
+
+    fragment = getattr(_html, "fragment_fromstring", None)
+    if fragment is not None:
+        return fragment(htmlobject, create_parent="div")
+    from ._tree import Element
+
+    if not _LOOKS_FULL_HTML.match(htmlobject):
+        htmlobject = f"<html><body>{htmlobject}</body></html>"
+    doc = _html.document_fromstring(htmlobject)
+    # lxml asserts these; the caller treats any exception as "not parsable"
+    assert doc.tag == "html"
+    bodies = [e for e in doc if e.tag == "body"]
+    assert len(bodies) == 1
+    body = bodies[0]
+    new_root = Element("div")
+    if body.text and body.text.strip():
+        new_root.text = body.text
+    for child in list(body):
+        new_root.append(child)
+    return new_root
 
 
 _PARSE: Callable[[Any], Any] = _default_parse
