@@ -106,7 +106,7 @@ def run_tree(n: int, seed: int, out: Path, keep: int = 5, timeout: float = 30.0,
     import lxml.etree as etree
     import lxml.html
 
-    from .treedump import dump_element, dump_lxml_document, dump_trafila_document, first_difference
+    from .treedump import dump_document, dump_element, dump_lxml_document, first_difference
 
     parser = lxml_parser()
     counts: Counter = Counter()
@@ -116,7 +116,7 @@ def run_tree(n: int, seed: int, out: Path, keep: int = 5, timeout: float = 30.0,
         counts["compared"] += 1
         kind = label.split("#")[0]
         for what, ours, theirs in (
-            ("document", lambda: dump_trafila_document(parse_document(html)),
+            ("document", lambda: dump_document(parse_document(html)),
              lambda: dump_lxml_document(etree.fromstring(html, parser))),
             ("fromstring", lambda: dump_element(t_fromstring(html)),
              lambda: dump_element(lxml.html.fromstring(html, parser=parser))),

@@ -208,14 +208,14 @@ def tree_predicate(timeout: float = 60.0) -> Callable[[Html], bool]:
     import lxml.html
 
     from .fuzz import _outcome, lxml_parser, trafila_parsers
-    from .treedump import dump_element, dump_lxml_document, dump_trafila_document
+    from .treedump import dump_document, dump_element, dump_lxml_document
 
     parse_document, t_fromstring = trafila_parsers()
     parser = lxml_parser()
 
     def differs(html: Html) -> bool:
         a = _outcome(lambda: dump_lxml_document(etree.fromstring(html, parser)), timeout)
-        b = _outcome(lambda: dump_trafila_document(parse_document(html)), timeout)
+        b = _outcome(lambda: dump_document(parse_document(html)), timeout)
         if a != b:
             return True
         a = _outcome(lambda: dump_element(lxml.html.fromstring(html, parser=parser)), timeout)

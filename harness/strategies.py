@@ -757,7 +757,7 @@ _DETECT: Dict[str, "re.Pattern[str]"] = {
     "long_text": re.compile(r"[^<]{4000}"),
     "misplaced_html_head_body": re.compile(r"<(body|head|html)[\s>/][\s\S]*<(html|head|body)[\s>/]", re.I),
     "after_html": re.compile(r"</html>\s*\S"),
-    "stray_end_tags": re.compile(r"</(p|br)>"),
+    "stray_end_tags": re.compile(r"</br>|</x-y>"),
     "void_elements": re.compile(r"<(br|img|hr|input|wbr|source|embed)[\s>/]"),
 }
 

@@ -1,0 +1,158 @@
+"""Replaying recorded calls through a candidate, and the report."""
+
+from __future__ import annotations
+
+import configparser
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..candidates import (Candidate, CandidateRaised, CallableCandidate, HarnessTimeout, SubprocessCandidate,
+                          call_timeout)
+from ..results import describe, error_entry, raised_entry, result_entry, same
+from .record import DEFAULT_CACHE, ROOT, blobs_path, calls_path
+from .recorder import BlobStore, decode_value
+
+REPORTS = ROOT / "reports"
+REPLAYED_FUNCTIONS = ("extract", "bare_extraction")
+
+
+def load_recording(path: Path) -> Tuple[dict, List[dict]]:
+    """The recording's merged header and its call records in ``seq`` order."""
+    header: Dict[str, Any] = {}
+    calls: List[dict] = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            if rec.get("header"):
+                header.update(rec)
+            else:
+                calls.append(rec)
+    calls.sort(key=lambda r: r.get("seq", 0))
+    return header, calls
+
+
+def build_config(fresh: Dict[str, str], values: Dict[str, str]) -> configparser.ConfigParser:
+    """A ConfigParser with settings.cfg's extraction values, overridden by the recorded ones."""
+    cp = configparser.ConfigParser()
+    cp.read_dict({"DEFAULT": dict(fresh, **values)})
+    return cp
+
+
+def option_label(rec: dict) -> str:
+    """A short name of a call's options (for grouping in the report)."""
+    opts = {k: v for k, v in (rec.get("options") or {}).items() if k not in ("url", "record_id")}
+    parts = [f"{k}={json.dumps(v, sort_keys=True)[:40]}" for k, v in sorted(opts.items())]
+    if rec.get("config", {}).get("changed"):
+        parts.append("config:" + ",".join(f"{k}={v}" for k, v in sorted(rec["config"]["changed"].items())))
+    return " ".join(parts) or "(defaults)"
+
+
+def _unsupported(exc: BaseException) -> Optional[str]:
+    msg = str(exc)
+    if "unexpected keyword argument" in msg:
+        return "option not supported by the candidate: " + msg.split("unexpected keyword argument", 1)[1].strip(" '\"")
+    return None
+
+
+def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout: float = 120.0,
+           limit: Optional[int] = None, log=print) -> dict:
+    path = calls_path(cache, mode)
+    if not path.exists():
+        raise SystemExit(f"no recording at {path}; run `python -m harness.replay record --mode {mode}` first")
+    header, calls = load_recording(path)
+    blobs = BlobStore(blobs_path(cache))
+    fresh = header.get("fresh_config", {})
+    default_lru = header.get("default_lru_maxsize")
+    in_process = not isinstance(candidate, (SubprocessCandidate, CallableCandidate))
+    counts: Counter = Counter()
+    skipped: Counter = Counter()
+    differences: List[dict] = []
+    by_test: Counter = Counter()
+    candidate.reset_dedup(mode)
+    t0 = time.time()
+    for rec in calls[:limit] if limit else calls:
+        counts["recorded"] += 1
+        fn = rec.get("function")
+        if fn not in REPLAYED_FUNCTIONS:
+            skipped[f"{fn} is not in the candidate interface"] += 1
+            continue
+        if not rec.get("replayable"):
+            skipped[rec.get("reason", "not replayable")] += 1
+            continue
+        if rec.get("lru") is not None and default_lru is not None and rec["lru"] != default_lru:
+            skipped[f"module dedup cache replaced by the test (maxsize {rec['lru']})"] += 1
+            continue
+        options = {k: decode_value(v) for k, v in (rec.get("options") or {}).items()}
+        changed = rec.get("config", {}).get("changed") or {}
+        if changed:
+            if not in_process:
+                skipped["custom config (not expressible in the protocol)"] += 1
+                continue
+            options["config"] = build_config(fresh, rec["config"]["values"])
+        data = blobs.get(rec["input"]["sha256"])
+        html = data.decode("utf-8", "surrogatepass") if rec["input"]["form"] == "str" else data
+        try:
+            with call_timeout(timeout):
+                got = result_entry(candidate.call(fn, html, options, mode))
+        except HarnessTimeout as exc:
+            got = error_entry(f"timeout: {exc}")
+        except CandidateRaised as exc:
+            reason = _unsupported(exc) if exc.type_name == "TypeError" else None
+            if reason and rec["result"] != {"raise": "TypeError"}:
+                skipped[reason] += 1
+                continue
+            got = {"raise": exc.type_name}
+        except Exception as exc:
+            reason = _unsupported(exc) if isinstance(exc, TypeError) else None
+            if reason and rec["result"] != {"raise": "TypeError"}:
+                skipped[reason] += 1
+                continue
+            got = raised_entry(exc)
+        counts["replayed"] += 1
+        if same(rec["result"], got):
+            counts["equal"] += 1
+        else:
+            counts["different"] += 1
+            by_test[(rec.get("test") or "?").split("::")[0]] += 1
+            differences.append({"seq": rec["seq"], "test": rec.get("test"), "function": fn, "options": option_label(rec),
+                                "form": rec["input"]["form"], "input_sha256": rec["input"]["sha256"],
+                                "expected": describe(rec["result"]), "got": describe(got)})
+    counts["skipped"] = sum(skipped.values())
+    return {"mode": mode, "candidate": getattr(candidate, "name", "?"), "recording": str(path),
+            "recorded_with": header.get("trafilatura"), "seconds": round(time.time() - t0, 1),
+            "counts": dict(counts), "skipped": dict(skipped.most_common()),
+            "different_by_test_module": dict(by_test.most_common()), "differences": differences}
+
+
+def write_report(summary: dict, stem: Path) -> Tuple[Path, Path]:
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    js = stem.with_suffix(".json")
+    js.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+    c = summary["counts"]
+    lines = [
+        f"# Replay of trafilatura {summary['mode']}'s test suite: {summary['candidate']}",
+        "",
+        f"Recording: `{Path(summary['recording']).name}` (made with trafilatura {summary['recorded_with']}), "
+        f"replayed in order from an empty dedup cache. Command: "
+        f"`python -m harness.replay run --candidate {summary['candidate']} --mode {summary['mode']}`.",
+        "",
+        "| recorded | replayed | equal | different | skipped |",
+        "|---:|---:|---:|---:|---:|",
+        f"| {c.get('recorded', 0)} | {c.get('replayed', 0)} | {c.get('equal', 0)} | {c.get('different', 0)} | {c.get('skipped', 0)} |",
+        "",
+        "## Skipped, by reason",
+        "",
+    ]
+    lines += [f"- {n} × {reason}" for reason, n in summary["skipped"].items()] or ["- none"]
+    lines += ["", "## Differences by test module", ""]
+    lines += [f"- {n} × `{mod}`" for mod, n in summary["different_by_test_module"].items()] or ["- none"]
+    if summary["differences"]:
+        lines += ["", "## First differences", "", "| seq | test | function | options | expected | got |", "|---|---|---|---|---|---|"]
+        for d in summary["differences"][:40]:
+            lines.append(f"| {d['seq']} | `{d['test']}` | {d['function']} | {d['options'][:60]} | {d['expected']} | {d['got']} |")
+    md = stem.with_suffix(".md")
+    md.write_text("\n".join(lines) + "\n")
+    return md, js
