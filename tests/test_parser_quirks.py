@@ -1,0 +1,223 @@
+"""Named tests for libxml2 2.14.6 / lxml 6.1.3 parser quirks that trafila.html reproduces.
+
+Every test pins the expected tree literally AND checks it against lxml live,
+so a test fails both when the port drifts and when the oracle is not the one
+the port reproduces.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import trafila.html as thtml
+from trafila.html import ParserError, fromstring, parse_document
+from trafila.html._debug import dump_document, dump_element, dump_lxml
+from trafila.html.input import decode_bytes, decode_str
+
+etree = pytest.importorskip("lxml.etree")
+lxml_html = pytest.importorskip("lxml.html")
+
+PARSER = lxml_html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
+                              remove_comments=True, remove_pis=True)
+
+
+def doc_of(src):  # type: ignore[no-untyped-def]
+    """trafila's whole document, checked equal to lxml's first."""
+    got = dump_document(parse_document(src))
+    root = etree.fromstring(src, PARSER)
+    assert got == ([] if root is None else dump_lxml(root))
+    return got
+
+
+def frag_of(src):  # type: ignore[no-untyped-def]
+    """fromstring()'s element, checked equal to lxml.html.fromstring's first."""
+    got = dump_element(fromstring(src))
+    assert got == dump_element(lxml_html.fromstring(src, parser=PARSER))
+    return got
+
+
+def body(*children):  # type: ignore[no-untyped-def]
+    return [["e", "html", [], ["e", "body", [], *children]]]
+
+
+# -- SAX level: comments are never created --------------------------------
+def test_comment_removed_text_merges():
+    assert doc_of("<p>a<!--x-->b</p>") == body(["e", "p", [], ["t", "ab"]])
+
+
+def test_pi_is_a_bogus_comment():
+    assert doc_of("<p>a<?php echo 1 ?>b</p>") == body(["e", "p", [], ["t", "ab"]])
+
+
+def test_unterminated_comment_swallows_rest():
+    assert doc_of("<p>a<!-- b <p>c") == body(["e", "p", [], ["t", "a"]])
+
+
+def test_comment_end_variants():
+    assert doc_of("<p>a<!-->b<!--->c<!-- x --!>d</p>") == body(["e", "p", [], ["t", "abcd"]])
+
+
+# -- input layer ------------------------------------------------------------
+def test_str_bom_stripped_only_when_something_follows():
+    assert doc_of("\ufeff<p>a") == body(["e", "p", [], ["t", "a"]])
+    assert doc_of("\ufeff") == body(["t", "\ufeff"])
+    assert doc_of(b"\xef\xbb\xbf") == body(["t", "\ufeff"])
+
+
+def test_bom_kept_when_str_decoding_fails_in_first_block():
+    # a lone surrogate within the first 4000 bytes libxml2 converts: BOM stays as text
+    assert doc_of("\ufeff<p>abc\ud800z") == body(["t", "\ufeff"], ["e", "p", [], ["t", "abc"]])
+    # ... beyond it: the BOM is stripped as usual (UCS-2: 2 bytes a unit)
+    far = "\ufeff<p>" + "x" * 2000 + "\ud800z"
+    assert doc_of(far) == body(["e", "p", [], ["t", "x" * 2000]])
+
+
+def test_str_surrogates():
+    assert decode_str("a\ud83d\ude00b") == "a\U0001F600b"  # UCS-2 kind: a pair is one character
+    assert decode_str("a\ud83d\ude00b\U0001F600") == "a"  # UCS-4 kind: any surrogate truncates
+    assert doc_of("<p>a\ud800b</p><p>c</p>") == body(["e", "p", [], ["t", "a"]])
+
+
+def test_invalid_utf8_one_fffd_per_byte():
+    assert decode_bytes(b"\xe2\x82x\xed\xa0\x80") == "\ufffd\ufffdx\ufffd\ufffd\ufffd"
+    assert doc_of(b"<p>\xe2\x82x") == body(["e", "p", [], ["t", "\ufffd\ufffdx"]])
+
+
+def test_meta_charset_ignored_for_bytes():
+    got = doc_of(b"<meta charset=iso-8859-1><p>caf\xe9</p>")
+    assert got[0][4] == ["e", "body", [], ["e", "p", [], ["t", "caf\ufffd"]]]
+
+
+def test_str_with_encoding_declaration_raises_valueerror():
+    src = '<?xml version="1.0" encoding="latin-1"?><p>a'
+    with pytest.raises(ValueError):
+        lxml_html.fromstring(src, parser=PARSER)
+    with pytest.raises(ValueError):
+        fromstring(src)
+    assert doc_of(src.encode()) == body(["e", "p", [], ["t", "a"]])
+
+
+@pytest.mark.parametrize("src", ["", "  \n", "<!-- only -->", b"", "<!DOCTYPE html>"])
+def test_empty_document_raises_parser_error(src):
+    with pytest.raises(etree.ParserError):
+        lxml_html.fromstring(src, parser=PARSER)
+    with pytest.raises(ParserError):
+        fromstring(src)
+    assert thtml.ParserError.__name__ == etree.ParserError.__name__
+
+
+def test_nul_cr_and_controls():
+    assert doc_of("<p>a\x00b\rc\r\nd\x01\x7f&#13;</p>") == body(["e", "p", [], ["t", "a\ufffdb\nc\nd\x01\x7f\r"]])
+
+
+# -- references ---------------------------------------------------------------
+def test_named_refs_text_vs_attribute():
+    assert doc_of('<p title="&copy=2 &ampx &amp;">&copy2024 &ampx &notit;</p>') == body(
+        ["e", "p", [["title", "&copy=2 &ampx &"]], ["t", "\u00a92024 &x \u00acit;"]])
+
+
+def test_numeric_refs():
+    assert doc_of("<p>&#0;&#x110000;&#x80;&#150&#xD800;&#99999999999999;&#;&#x;&#65x</p>") == body(
+        ["e", "p", [], ["t", "\ufffd\ufffd\u20ac\u2013\ufffd\ufffd&#;&#x;Ax"]])
+
+
+# -- tokenizer ----------------------------------------------------------------
+def test_name_truncated_to_100_utf8_bytes():
+    name = "a" * 99 + "\u00e9" + "b"  # é (2 bytes) does not fit at byte 100, b does
+    got = doc_of(f"<{name}>x</{name}>")
+    assert got[0][3][3][1] == "a" * 99 + "b"
+
+
+def test_attribute_syntax():
+    assert doc_of("<div a=1 a=2 B=x/y =z c<d=e checked></div>") == body(
+        ["e", "div", [["a", "1"], ["b", "x/y"], ["=z", ""], ["c<d", "e"], ["checked", "checked"]]])
+
+
+def test_start_tag_cut_by_eof_is_dropped_but_autocloses():
+    assert doc_of('<p>a<div class="x') == body(["e", "p", [], ["t", "a"]])
+
+
+def test_selfclosing_syntax_closes_any_element():
+    assert doc_of("<div/>a<p/>b") == body(["e", "div", []], ["t", "a"], ["e", "p", []], ["t", "b"])
+
+
+def test_raw_text_ends_only_on_name_plus_terminator():
+    assert doc_of("<title>a</titlex></title >b") == [["e", "html", [], ["e", "head", [], ["e", "title", [], ["t", "a</titlex>"]]], ["e", "body", [], ["t", "b"]]]]
+
+
+def test_script_escape_states():
+    src = "<script><!--<script></script>x--></script>y"
+    got = doc_of(src)
+    assert got[0][3] == ["e", "head", [], ["e", "script", [], ["t", "<!--<script></script>x-->"]]]
+
+
+def test_rcdata_decodes_refs_rawtext_does_not():
+    got = doc_of("<textarea>&amp;<b></textarea><style>&amp;</style>")
+    assert got == body(["e", "textarea", [], ["t", "&<b>"]], ["e", "style", [], ["t", "&amp;"]])
+
+
+def test_doctype_only_in_prolog_and_root_name_is_root_tag():
+    doc = parse_document('<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN"><p>x')
+    lx = etree.fromstring('<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN"><p>x', PARSER).getroottree().docinfo
+    assert (doc.docinfo.root_name, doc.docinfo.public_id, doc.docinfo.system_url) == \
+        (lx.root_name, lx.public_id, lx.system_url) == ("html", "-//W3C//DTD HTML 4.01//EN", None)
+    assert doc_of("<p>x<!DOCTYPE html>y") == body(["e", "p", [], ["t", "xy"]])
+
+
+# -- tree construction --------------------------------------------------------
+def test_depth_limit_halts_at_257th_node():
+    got = doc_of("<div>" * 300 + "x")
+    depth, node = 0, got[0]
+    while len(node) > 3:
+        node, depth = node[3], depth + 1
+    assert depth == 255  # html + body + 254 divs = 256 nodes
+
+
+def test_head_keeps_unknown_elements_and_leading_whitespace():
+    assert doc_of("<html><head>  <section>x</section> y</head></html>") == [
+        ["e", "html", [], ["e", "head", [], ["t", "  "], ["e", "section", [], ["t", "x"]], ["t", " "]],
+         ["e", "body", [], ["t", "y"]]]]
+
+
+def test_misplaced_body_dropped_and_swallows_end_tag():
+    # the dropped <body class=x> makes the first </body> a no-op; the second closes body
+    assert doc_of("<body><p>a</p><body class=x><p>b</p></body><p>c</p></body><p>d</p>") == [
+        ["e", "html", [], ["e", "body", [], ["e", "p", [], ["t", "a"]], ["e", "p", [], ["t", "b"]],
+                           ["e", "p", [], ["t", "c"]]], ["e", "p", [], ["t", "d"]]]]
+
+
+def test_dropped_body_selfclose_pops_current():
+    # <body> auto-closes p and div (htmlStartClose) before it is dropped as misplaced
+    assert doc_of("<div><p>a<body/>b</p>c</div>d") == body(["e", "div", [], ["e", "p", [], ["t", "a"]]], ["t", "bcd"])
+
+
+def test_second_root_after_html():
+    got = doc_of("<html><body>a</body></html>  b<p>c")
+    assert got == [["e", "html", [], ["e", "body", [], ["t", "a"]]], ["e", "html", [], ["t", "b"], ["e", "p", [], ["t", "c"]]]]
+
+
+def test_end_tag_priority():
+    assert doc_of("<div><table><tr><td>x</div>y</td></tr></table>z</div>") == body(
+        ["e", "div", [], ["e", "table", [], ["e", "tr", [], ["e", "td", [], ["t", "xy"]]]], ["t", "z"]])
+
+
+# -- lxml.html.fromstring -----------------------------------------------------
+def test_fromstring_root_choice():
+    assert frag_of("<p>a</p>")[1] == "p"
+    assert frag_of("<p>a</p><p>b</p>")[1] == "div"
+    assert frag_of("<b>a</b> and <i>b</i>")[1] == "span"
+    assert frag_of("<!--c--><html><body><div>a</div></body></html>")[1] == "div"
+    assert frag_of("  <HTML><p>a")[1] == "html"
+    assert frag_of("<head><title>a</title></head><head><meta name=x></head><p>b")[1] == "html"
+
+
+def test_fromstring_merges_bodies():
+    assert frag_of("<p>a</p></body><body class=x>b") == ["e", "div", [], ["e", "p", [], ["t", "a"]], ["t", "b"]]
+
+
+def test_fromstring_body_merge_with_control_char_raises_valueerror():
+    src = "<p>a</p></body><body>\x0cb"
+    with pytest.raises(ValueError):
+        lxml_html.fromstring(src, parser=PARSER)
+    with pytest.raises(ValueError):
+        fromstring(src)
