@@ -187,7 +187,7 @@ def test_misplaced_body_dropped_and_swallows_end_tag():
 
 
 def test_dropped_body_selfclose_pops_current():
-    # <body> auto-closes p and div (htmlStartClose) before it is dropped as misplaced
+    # <body> auto-closes p (htmlStartClose) and is dropped as misplaced; its "/>" then pops the current div
     assert doc_of("<div><p>a<body/>b</p>c</div>d") == body(["e", "div", [], ["e", "p", [], ["t", "a"]]], ["t", "bcd"])
 
 

@@ -38,6 +38,23 @@ _COMMENT_END = re.compile(r"--!?>")
 _NCR = re.compile(r"#(?:[xX]([0-9a-fA-F]+)|([0-9]+));?")
 _SPECIAL_IN_TEXT = re.compile(r"[&\r\x00]")
 _SCRIPT_STOP = re.compile(r"[<-]")
+# Fast paths for the common, unambiguous shapes of tags (plain ASCII names of
+# at most 100 characters, well-formed attributes, a closing '>' or '/>').
+# Anything else takes the general path, which follows libxml2 step by step;
+# both give the same result on what the fast patterns accept.
+_WSC = " \t\n\x0c\r"
+_FAST_ATTR = (
+    rf"[{_WSC}]+[a-zA-Z_:][-a-zA-Z0-9_:.]{{0,99}}(?![-a-zA-Z0-9_:.])"
+    rf"(?:[{_WSC}]*=[{_WSC}]*(?:\"[^\"]*\"|'[^']*'|[^{_WSC}>\"'=<`]+(?![^{_WSC}>])))?"
+)
+_FAST_START_TAG = re.compile(
+    rf"<([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})(?![-a-zA-Z0-9_:.])((?:{_FAST_ATTR})*)[{_WSC}]*(?=/?>)"
+)
+_FAST_ATTRS = re.compile(
+    rf"[{_WSC}]+([a-zA-Z_:][-a-zA-Z0-9_:.]*)"
+    rf"(?:[{_WSC}]*=[{_WSC}]*(?:\"([^\"]*)\"|'([^']*)'|([^{_WSC}>\"'=<`]+)))?"
+)
+_FAST_END_TAG = re.compile(rf"</([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})[{_WSC}]*>")
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LOWER_ASCII = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 _TAG_END_CHARS = frozenset("> /\t\n\x0c\r")
@@ -431,12 +448,26 @@ class Parser:
             self.skip_blanks()
         return attrs
 
+    def _fast_attributes(self, text: str) -> List[Tuple[str, Optional[str]]]:
+        attrs = []
+        for m in _FAST_ATTRS.finditer(text):
+            name, dq, sq, bare = m.groups()
+            value = dq if dq is not None else sq if sq is not None else bare
+            if value is not None and _SPECIAL_IN_TEXT.search(value) is not None:
+                value = decode_refs(normalize_newlines(value), is_attr=True)
+            attrs.append((name.lower(), value))
+        return attrs
+
     def parse_start_tag(self) -> None:
         """# libxml2: htmlParseStartTag"""
         tb = self.tb
         self.mode = 0
-        self.pos += 1
-        name = self.parse_html_name(attr=False)
+        fast = _FAST_START_TAG.match(self.s, self.pos)
+        if fast is not None:
+            name = fast.group(1).lower()
+        else:
+            self.pos += 1
+            name = self.parse_html_name(attr=False)
         # closing and implying happen before the attributes are read, so even a
         # start tag that EOF cuts off (and is dropped) has these effects
         tb.auto_close(name)
@@ -454,9 +485,13 @@ class Parser:
                 if open_name == "body":
                     discard = True
                     tb.depth += 1
-        attrs = self._parse_attributes()
-        if self.pos >= self.n:
-            return  # a start tag cut off by the end of input is dropped
+        if fast is not None:
+            attrs = self._fast_attributes(fast.group(2)) if fast.group(2) else []
+            self.pos = fast.end()
+        else:
+            attrs = self._parse_attributes()
+            if self.pos >= self.n:
+                return  # a start tag cut off by the end of input is dropped
         if discard:
             return
         attrib: Dict[str, Optional[str]] = {}
@@ -494,6 +529,11 @@ class Parser:
         s = self.s
         tb = self.tb
         self.mode = 0
+        fast = _FAST_END_TAG.match(s, self.pos)
+        if fast is not None:
+            self.pos = fast.end()
+            self._end_tag(fast.group(1).lower())
+            return
         self.pos += 2
         if self.pos >= self.n:
             tb.start_char_data()
@@ -514,6 +554,10 @@ class Parser:
             self.pos += 2
         else:
             return  # cut off by the end of input
+        self._end_tag(name)
+
+    def _end_tag(self, name: str) -> None:
+        tb = self.tb
         if tb.depth > 0 and (name == "html" or name == "body" or name == "head"):
             tb.depth -= 1
             return
