@@ -56,6 +56,39 @@ def setup(mode: str) -> None:
         utils.set_parser(None, None)
 
 
+def dump(el) -> str:
+    "Canonical dump of an element tree (tag, attributes, text, tail), lxml or trafila."
+    if el is None:
+        return "None"
+    out = []
+
+    def walk(e, depth):
+        out.append(f"{'  ' * depth}<{e.tag} {sorted(e.attrib.items())}> {e.text!r} tail={e.tail!r}")
+        for c in e:
+            walk(c, depth + 1)
+
+    walk(el, 0)
+    return "\n".join(out)
+
+
+def _doc_tuple(doc):
+    if doc is None:
+        return None
+    return (doc.text, doc.comments, doc.raw_text, dump(doc.body), dump(doc.commentsbody))
+
+
+def _bare_ref(data, **opts):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return repr(_doc_tuple(trafilatura.bare_extraction(data, **opts)))
+
+
+def _bare_port(data, **opts):
+    return repr(_doc_tuple(core.bare_extraction(data, **opts)))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", default="lxml")
@@ -64,6 +97,8 @@ def main() -> int:
     ap.add_argument("--sets", default=",".join(OPTION_SETS))
     ap.add_argument("--show", type=int, default=3)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--form", default="str", help="str or bytes (UTF-8 pages only)")
+    ap.add_argument("--api", default="extract", help="extract (txt) or bare (bare_extraction, python output)")
     args = ap.parse_args()
     setup(args.mode)
     sets = args.sets.split(",")
@@ -83,14 +118,17 @@ def main() -> int:
             trafilatura.deduplication.LRU_TEST.clear()
             deduplication.LRU_TEST.clear()
             for page in pages:
+                data = page.html if args.form == "str" else page.raw
+                ref_fn = trafilatura.extract if args.api == "extract" else _bare_ref
+                port_fn = core.extract if args.api == "extract" else _bare_port
                 t0 = time.perf_counter()
                 try:
-                    expected = trafilatura.extract(page.html, **opts)
+                    expected = ref_fn(data, **opts)
                 except Exception as err:  # noqa: BLE001
                     expected = f"<exception {type(err).__name__}>"
                 t1 = time.perf_counter()
                 try:
-                    got = core.extract(page.html, **opts)
+                    got = port_fn(data, **opts)
                 except NotImplementedError as err:
                     errors[(bname, setname)] += 1
                     got = f"<delegated {err}>"
