@@ -83,6 +83,31 @@ def summarise_calls(path: Path) -> Dict[str, object]:
             "not_replayable": dict(reasons.most_common())}
 
 
+def run_recorder(cwd: Path, tests: List[str], out: Path, blobs: Path, python: str, timeout: float = 1800.0,
+                 extra_paths: Optional[List[str]] = None, extra_args: Optional[List[str]] = None, log=print):
+    """Run pytest on ``tests`` (relative to ``cwd``) with the recorder; (exit code, summary line, log file)."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    paths = [str(ROOT)] + list(extra_paths or [])
+    env["PYTHONPATH"] = os.pathsep.join(paths + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env["TRAFILA_REPLAY_OUT"] = str(out)
+    env["TRAFILA_REPLAY_BLOBS"] = str(blobs)
+    cmd = [python, "-m", "pytest", *tests, "-p", "harness.replay.recorder", "-p", "no:cacheprovider",
+           "-q", "-o", "addopts=", "--continue-on-collection-errors", *(extra_args or [])]
+    log(f"recording: {' '.join(cmd)} (cwd {cwd})")
+    logfile = out.parent / "pytest.log"
+    with open(logfile, "w") as fh:
+        try:
+            proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=fh, stderr=subprocess.STDOUT, timeout=timeout)
+            rc: object = proc.returncode
+        except subprocess.TimeoutExpired:
+            rc = "timeout"
+    tail = logfile.read_text(errors="replace").strip().splitlines()
+    summary_line = next((ln for ln in reversed(tail) if re.search(r"\d+ (passed|failed)", ln)), tail[-1] if tail else "")
+    return rc, summary_line, logfile
+
+
 def record(mode: str, cache: Path = DEFAULT_CACHE, python: Optional[str] = None, timeout: float = 1800.0,
            extra_args: Optional[List[str]] = None, log=print) -> dict:
     python = python or sys.executable
@@ -93,30 +118,12 @@ def record(mode: str, cache: Path = DEFAULT_CACHE, python: Optional[str] = None,
     cache = Path(cache).resolve()
     sdist = ensure_sdist(mode, cache, python, log)
     out = calls_path(cache, mode)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ)
-    paths = [str(ROOT)]
-    extra = pytest_path(python, mode, cache, log)
-    if extra is not None:
-        paths.append(str(extra))
-    env["PYTHONPATH"] = os.pathsep.join(paths + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-    env["TRAFILA_REPLAY_OUT"] = str(out)
-    env["TRAFILA_REPLAY_BLOBS"] = str(blobs_path(cache))
     tests = sorted(str(p.relative_to(sdist)) for p in (sdist / "tests").glob("*test*.py") if p.name != "conftest.py")
-    cmd = [python, "-m", "pytest", *tests, "-p", "harness.replay.recorder", "-p", "no:cacheprovider",
-           "-q", "-o", "addopts=", "--continue-on-collection-errors", *(extra_args or [])]
-    log(f"recording {mode}: {' '.join(cmd)} (cwd {sdist})")
+    extra = pytest_path(python, mode, cache, log)
     t0 = time.time()
-    logfile = out.parent / "pytest.log"
-    with open(logfile, "w") as fh:
-        try:
-            proc = subprocess.run(cmd, cwd=sdist, env=env, stdout=fh, stderr=subprocess.STDOUT, timeout=timeout)
-            rc: object = proc.returncode
-        except subprocess.TimeoutExpired:
-            rc = "timeout"
+    rc, summary_line, logfile = run_recorder(sdist, tests, out, blobs_path(cache), python, timeout,
+                                             [str(extra)] if extra else [], extra_args, log)
     secs = time.time() - t0
-    tail = logfile.read_text(errors="replace").strip().splitlines()
-    summary_line = next((ln for ln in reversed(tail) if re.search(r"\d+ (passed|failed)", ln)), tail[-1] if tail else "")
     info = {"mode": mode, "python": python, "sdist": str(sdist), "pytest_exit": rc, "pytest_summary": summary_line.strip("= "),
             "seconds": round(secs, 1), "calls_file": str(out), "log": str(logfile)}
     info.update(summarise_calls(out) if out.exists() else {"calls": 0})

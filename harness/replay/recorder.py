@@ -104,6 +104,48 @@ def config_values(config: Any) -> Dict[str, str]:
     return dict(sorted(out.items()))
 
 
+#: Extractor attribute -> settings.cfg key
+EXTRACTOR_CONFIG = {"min_extracted_size": "MIN_EXTRACTED_SIZE", "min_output_size": "MIN_OUTPUT_SIZE",
+                    "min_output_comm_size": "MIN_OUTPUT_COMM_SIZE", "min_duplcheck_size": "MIN_DUPLCHECK_SIZE",
+                    "max_repetitions": "MAX_REPETITIONS", "max_file_size": "MAX_FILE_SIZE",
+                    "min_file_size": "MIN_FILE_SIZE", "max_tree_size": "MAX_TREE_SIZE"}
+
+
+def extractor_config_values(opts: Any) -> Dict[str, str]:
+    """The size settings an Extractor holds (a test may have changed them after construction)."""
+    out = {}
+    for attr, key in EXTRACTOR_CONFIG.items():
+        if hasattr(opts, attr):
+            value = getattr(opts, attr)
+            out[key] = "" if value is None else str(value)
+    return out
+
+
+def extractor_arguments(opts: Any) -> Dict[str, Any]:
+    """Keyword arguments of extract/bare_extraction that rebuild an equivalent Extractor."""
+    g = lambda name, default=None: getattr(opts, name, default)  # noqa: E731
+    return {
+        "url": g("url") or g("source"),
+        "fast": g("fast", False),
+        "favor_precision": g("focus") == "precision",
+        "favor_recall": g("focus") == "recall",
+        "include_comments": g("comments", True),
+        "output_format": g("format", "txt"),
+        "tei_validation": g("tei_validation", False),
+        "target_language": g("lang"),
+        "include_tables": g("tables", True),
+        "include_images": g("images", False),
+        "include_formatting": g("formatting"),
+        "include_links": g("links", False),
+        "deduplicate": g("dedup", False),
+        "date_extraction_params": g("date_params"),
+        "with_metadata": g("with_metadata", False),
+        "only_with_metadata": g("only_with_metadata", False),
+        "url_blacklist": g("url_blacklist") or None,
+        "author_blacklist": g("author_blacklist") or None,
+    }
+
+
 # --------------------------------------------------------------------------- results
 
 
@@ -274,11 +316,20 @@ class Recorder:
         elif "config" in sig.parameters:
             config = sig.parameters["config"].default
         values = config_values(config) if config is not None else {}
+        if opts is not None and hasattr(opts, "focus"):
+            values.update(extractor_config_values(opts))
         record["config"] = {"values": values, "changed": {k: v for k, v in values.items() if self.fresh.get(k) != v}}
         for key in ("config", "settingsfile"):
             arguments.pop(key, None)
         # the other options
         options: Dict[str, Any] = {}
+        if opts is not None:
+            # an Extractor overrides every keyword: replay its values as keywords
+            if hasattr(opts, "focus"):
+                arguments = extractor_arguments(opts)
+                record["options_from"] = "Extractor"
+            else:
+                arguments = {"options": opts}
         for key, value in arguments.items():
             if key == "options" and value is not None:
                 reasons.append("Extractor options object")

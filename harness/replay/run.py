@@ -129,7 +129,7 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
 
 def write_report(summary: dict, stem: Path) -> Tuple[Path, Path]:
     stem.parent.mkdir(parents=True, exist_ok=True)
-    js = stem.with_suffix(".json")
+    js = stem.parent / (stem.name + ".json")
     js.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
     c = summary["counts"]
     lines = [
@@ -153,6 +153,6 @@ def write_report(summary: dict, stem: Path) -> Tuple[Path, Path]:
         lines += ["", "## First differences", "", "| seq | test | function | options | expected | got |", "|---|---|---|---|---|---|"]
         for d in summary["differences"][:40]:
             lines.append(f"| {d['seq']} | `{d['test']}` | {d['function']} | {d['options'][:60]} | {d['expected']} | {d['got']} |")
-    md = stem.with_suffix(".md")
+    md = stem.parent / (stem.name + ".md")
     md.write_text("\n".join(lines) + "\n")
     return md, js

@@ -1,0 +1,107 @@
+"""harness.replay: the recorder plugin and the replayer, end to end on a small synthetic suite."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from harness.candidates import make_candidate
+from harness.replay.record import blobs_path, calls_path, run_recorder
+from harness.replay.recorder import decode_value, encode_value
+from harness.replay.run import build_config, load_recording, replay, write_report
+
+SUITE = textwrap.dedent('''
+    import trafilatura
+    from lxml import html as lh
+    from trafilatura import bare_extraction, extract
+    from trafilatura.settings import Extractor, use_config
+
+    DOC = "<html><body><article><h1>Title</h1><p>" + "Some words of an article here. " * 20 + "</p><p>Second line.</p></article></body></html>"
+    ZERO = use_config()
+    ZERO["DEFAULT"]["MIN_OUTPUT_SIZE"] = "0"
+    ZERO["DEFAULT"]["MIN_EXTRACTED_SIZE"] = "0"
+
+
+    def test_plain_calls():
+        assert extract(DOC, fast=True)
+        assert bare_extraction(DOC) is not None
+        assert trafilatura.extract(DOC.encode("utf-8"), output_format="markdown")
+
+
+    def test_config_and_sets():
+        assert extract("<html><body><p>short one</p></body></html>", config=ZERO)
+        extract(DOC, url="https://example.org/a", url_blacklist={"https://example.org/b"})
+
+
+    def test_extractor_and_element():
+        opts = Extractor(output_format="txt", fast=True, comments=False)
+        assert extract(DOC, options=opts)
+        assert extract(lh.fromstring(DOC)) is not None
+
+
+    def test_dedup_in_order():
+        first = extract(DOC, deduplicate=True)
+        extract(DOC, deduplicate=True)
+        extract(DOC, deduplicate=True)
+        assert first
+''')
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory):
+    base = tmp_path_factory.mktemp("replay")
+    suite = base / "suite"
+    suite.mkdir()
+    (suite / "synthetic_tests.py").write_text(SUITE)
+    cache = base / "cache"
+    rc, summary, log = run_recorder(suite, ["synthetic_tests.py"], calls_path(cache, "2.3.1"), blobs_path(cache),
+                                    sys.executable, timeout=300, log=lambda m: None)
+    assert rc == 0, log.read_text()
+    return cache
+
+
+def test_value_encoding_round_trips():
+    for value in ({"a", "b"}, ("x", 1), {"k": [1, None]}, ["//div", "//p"], None, True, 2.5):
+        assert decode_value(json.loads(json.dumps(encode_value(value)))) == value
+
+
+def test_recorder_writes_outermost_calls_in_order(recording):
+    header, calls = load_recording(calls_path(recording, "2.3.1"))
+    assert header["trafilatura"] == "2.3.1"
+    assert "site-packages" in header["trafilatura_file"]
+    # 10 calls in the suite; the nested bare_extraction inside extract is not a call of its own
+    assert [c["function"] for c in calls] == ["extract", "bare_extraction", "extract", "extract", "extract",
+                                              "extract", "extract", "extract", "extract", "extract"]
+    assert [c["seq"] for c in calls] == list(range(1, 11))
+    assert calls[0]["test"].endswith("::test_plain_calls")
+    assert calls[2]["input"]["form"] == "bytes" and calls[0]["input"]["form"] == "str"
+    assert calls[3]["config"]["changed"] == {"MIN_EXTRACTED_SIZE": "0", "MIN_OUTPUT_SIZE": "0"}
+    assert calls[4]["options"]["url_blacklist"] == {"__set__": ["https://example.org/b"]}
+    assert calls[5]["options_from"] == "Extractor" and calls[5]["options"]["include_comments"] is False
+    assert calls[6]["replayable"] is False and calls[6]["reason"] == "element input"
+    assert (blobs_path(recording) / calls[0]["result_blobs"]["text"][:2] / calls[0]["result_blobs"]["text"]).exists()
+
+
+def test_trafilatura_reproduces_its_own_recording(recording, tmp_path):
+    cand = make_candidate("trafilatura")
+    summary = replay(cand, "2.3.1", recording, log=lambda m: None)
+    c = summary["counts"]
+    assert c == {"recorded": 10, "replayed": 9, "equal": 9, "skipped": 1}
+    assert summary["skipped"] == {"element input": 1}
+    md, js = write_report(summary, tmp_path / "replay-2.3.1")
+    assert md.name == "replay-2.3.1.md" and "| 10 | 9 | 9 | 0 | 1 |" in md.read_text()
+
+
+def test_replay_sees_a_wrong_candidate(recording):
+    summary = replay(make_candidate("mutant:drop-last-line"), "2.3.1", recording, log=lambda m: None)
+    assert summary["counts"]["different"] >= 5
+    assert summary["differences"][0]["test"].endswith("::test_plain_calls")
+
+
+def test_custom_config_is_rebuilt():
+    cp = build_config({"MIN_EXTRACTED_SIZE": "250", "MIN_OUTPUT_SIZE": "1"}, {"MIN_OUTPUT_SIZE": "0"})
+    assert cp.getint("DEFAULT", "MIN_EXTRACTED_SIZE") == 250 and cp.getint("DEFAULT", "MIN_OUTPUT_SIZE") == 0
