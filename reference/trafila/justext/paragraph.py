@@ -1,0 +1,100 @@
+"""jusText 3.0.2 ``justext/paragraph.py``: a block of text and where it sits."""
+
+from __future__ import annotations
+
+import re
+from typing import FrozenSet, List
+
+from .utils import normalize_whitespace
+
+# a heading is any paragraph whose dom path has an h<digit> step
+HEADINGS_PATTERN = re.compile(r"\bh\d\b")
+
+
+class PathInfo:
+    """The open-element stack while walking the tree (jusText ``PathInfo``).
+
+    Each step is ``[tag, order, counts]``: ``order`` is the 1-based index of the
+    element among its earlier siblings of the same tag, ``counts`` the per-tag
+    counters of its own children so far.
+    """
+
+    __slots__ = ("_steps",)
+
+    def __init__(self) -> None:
+        self._steps: List[tuple] = []
+
+    @property
+    def dom(self) -> str:
+        return ".".join(step[0] for step in self._steps)
+
+    @property
+    def xpath(self) -> str:
+        return "/" + "/".join("%s[%d]" % (step[0], step[1]) for step in self._steps)
+
+    def append(self, tag_name: str) -> "PathInfo":
+        # the top level has no counter kept between calls: a fresh dict each time
+        counts = self._steps[-1][2] if self._steps else {}
+        order = counts.get(tag_name, 0) + 1
+        counts[tag_name] = order
+        self._steps.append((tag_name, order, {}))
+        return self
+
+    def pop(self) -> "PathInfo":
+        self._steps.pop()
+        return self
+
+
+class Paragraph:
+    """One block of text (jusText ``Paragraph``)."""
+
+    def __init__(self, path: PathInfo) -> None:
+        self.dom_path = path.dom
+        self.xpath = path.xpath
+        self.text_nodes: List[str] = []
+        self.chars_count_in_links = 0
+        self.tags_count = 0
+        self.class_type = ""  # short | neargood | good | bad
+
+    @property
+    def is_heading(self) -> bool:
+        return bool(HEADINGS_PATTERN.search(self.dom_path))
+
+    @property
+    def is_boilerplate(self) -> bool:
+        return self.class_type != "good"
+
+    @property
+    def text(self) -> str:
+        # normalised after the strip: inner runs collapse, the ends are gone
+        return normalize_whitespace("".join(self.text_nodes).strip())
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    @property
+    def words_count(self) -> int:
+        return len(self.text.split())
+
+    def contains_text(self) -> bool:
+        return bool(self.text_nodes)
+
+    def append_text(self, text: str) -> str:
+        text = normalize_whitespace(text)
+        self.text_nodes.append(text)
+        return text
+
+    def stopwords_count(self, stopwords: FrozenSet[str]) -> int:
+        return sum(word.lower() in stopwords for word in self.text.split())
+
+    def stopwords_density(self, stopwords: FrozenSet[str]) -> float:
+        words = self.words_count
+        if words == 0:
+            return 0
+        return self.stopwords_count(stopwords) / words
+
+    def links_density(self) -> float:
+        length = len(self.text)
+        if length == 0:
+            return 0
+        return self.chars_count_in_links / length
