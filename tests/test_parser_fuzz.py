@@ -1,4 +1,4 @@
-"""Character-level tag-soup fuzzing of trafila.html against lxml.
+"""Character-level tag-soup fuzzing of trafila.html against lxml (pytest and bulk runs).
 
 Draws documents from a small alphabet of the characters and fragments that
 steer libxml2's tokenizer and tree builder (``<``, ``</``, ``<!--``, ``-->``,
@@ -6,7 +6,8 @@ steer libxml2's tokenizer and tree builder (``<``, ``</``, ``<!--``, ``-->``,
 tag names, raw-text elements), in str and bytes form, and compares whole
 documents and fromstring()'s element.
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tools/fuzz_html_soup.py --n 20000 --seed 1
+    pytest tests/test_parser_fuzz.py                       # 4 seeds x 1000 documents
+    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_parser_fuzz.py --n 20000 --seed 1
 """
 
 from __future__ import annotations
@@ -17,8 +18,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "reference"), str(ROOT)]
+if __name__ == "__main__":
+    sys.path[:0] = [str(ROOT / "reference"), str(ROOT)]
 
 from trafila.html import fromstring, parse_document  # noqa: E402
 from trafila.html._debug import dump_document, dump_element, dump_lxml, first_difference  # noqa: E402
@@ -75,47 +79,79 @@ def outcome(fn):  # type: ignore[no-untyped-def]
         return type(err).__name__
 
 
+def draw_source(rng: random.Random):  # type: ignore[no-untyped-def]
+    """One document, as str (70%) or as bytes (30%, a third of them with invalid UTF-8 bytes)."""
+    text = random_doc(rng)
+    src = text.encode("utf-8", "surrogatepass") if rng.random() < 0.3 else text
+    if isinstance(src, bytes) and rng.random() < 0.3:
+        b = bytearray(src)
+        for _ in range(rng.randint(1, 3)):
+            b.insert(rng.randint(0, len(b)), rng.choice([0x80, 0xC3, 0xE2, 0xF0, 0xFF, 0xED]))
+        src = bytes(b)
+    return src
+
+
+def compare(src, parser):  # type: ignore[no-untyped-def]
+    """None when trafila and lxml agree on the document and on fromstring(), else where they differ."""
+    import lxml.etree as etree
+    import lxml.html
+
+    def lxml_doc():  # type: ignore[no-untyped-def]
+        root = etree.fromstring(src, parser)
+        return [] if root is None else dump_lxml(root)
+
+    def our_doc():  # type: ignore[no-untyped-def]
+        doc = parse_document(src)
+        return [] if doc.getroot() is None else dump_document(doc)
+
+    want, got = outcome(lxml_doc), outcome(our_doc)
+    if want != got:
+        return first_difference(got, want) if isinstance(want, list) and isinstance(got, list) else (got, want)
+    w2 = outcome(lambda: dump_element(lxml.html.fromstring(src, parser=parser)))
+    g2 = outcome(lambda: dump_element(fromstring(src)))
+    if w2 != g2:
+        return ("fromstring", first_difference(g2, w2) if isinstance(w2, list) and isinstance(g2, list) else (g2, w2))
+    return None
+
+
+def lxml_parser():  # type: ignore[no-untyped-def]
+    import lxml.html
+
+    return lxml.html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
+                                remove_comments=True, remove_pis=True)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_tag_soup_matches_lxml(seed):
+    pytest.importorskip("lxml.html")
+    parser = lxml_parser()
+    rng = random.Random(seed)
+    bad = []
+    for i in range(1000):
+        src = draw_source(rng)
+        diff = compare(src, parser)
+        if diff is not None:
+            bad.append((i, src[:200], diff))
+    assert bad == []
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--show", type=int, default=10)
     args = ap.parse_args()
-    import lxml.etree as etree
-    import lxml.html
-
-    parser = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
-                                  remove_comments=True, remove_pis=True)
+    parser = lxml_parser()
     rng = random.Random(args.seed)
-    diffs = shown = 0
+    diffs = 0
     t0 = time.time()
     for i in range(args.n):
-        text = random_doc(rng)
-        src = text.encode("utf-8", "surrogatepass") if rng.random() < 0.3 else text
-        if isinstance(src, bytes) and rng.random() < 0.3:
-            b = bytearray(src)
-            for _ in range(rng.randint(1, 3)):
-                b.insert(rng.randint(0, len(b)), rng.choice([0x80, 0xC3, 0xE2, 0xF0, 0xFF, 0xED]))
-            src = bytes(b)
-
-        def lxml_doc():  # type: ignore[no-untyped-def]
-            root = etree.fromstring(src, parser)
-            return [] if root is None else dump_lxml(root)
-
-        want = outcome(lxml_doc)
-        def our_doc():  # type: ignore[no-untyped-def]
-            doc = parse_document(src)
-            return [] if doc.getroot() is None else dump_document(doc)
-
-        got = outcome(our_doc)
-        w2 = outcome(lambda: dump_element(lxml.html.fromstring(src, parser=parser)))
-        g2 = outcome(lambda: dump_element(fromstring(src)))
-        if want != got or w2 != g2:
+        src = draw_source(rng)
+        diff = compare(src, parser)
+        if diff is not None:
             diffs += 1
-            if shown < args.show:
-                shown += 1
-                what = first_difference(got, want) if want != got else ("fromstring", first_difference(g2, w2))
-                print(f"#{i} {src!r:.300}\n    {what}")
+            if diffs <= args.show:
+                print(f"#{i} {src!r:.300}\n    {diff}")
     print(f"seed {args.seed}: {args.n} docs, {diffs} different, {time.time() - t0:.1f}s")
     return 1 if diffs else 0
 
