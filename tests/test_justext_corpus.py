@@ -1,0 +1,142 @@
+"""trafila.justext against jusText 3.0.2 on real pages, as trafilatura 2.3.1 calls it.
+
+Each sampled page is parsed with trafilatura's own ``load_html`` (lxml), cleaned
+with trafilatura's ``basic_cleaning`` (the tree ``justext_rescue`` hands to
+``try_justext``), then bridged into trafila (``harness.lxml_bridge.from_lxml``).
+Real jusText and the port then run on the two copies and every paragraph is
+compared: dom path, xpath, text nodes, link characters, tag count, text, length,
+words, link density, context-free class, final class, heading flag -- with the
+union stoplist and with the English one -- and so is ``try_justext``'s output.
+
+pytest runs a small sample (``TRAFILA_JT_BUNDLES``, ``TRAFILA_JT_STEP``); the
+full measurement is a command:
+
+    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_justext_corpus.py \\
+        --bundles trafilatura,cleaneval,dragnet,warc-misc --step 5
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Iterator, List, Optional, Tuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+for extra in (ROOT, ROOT / "reference"):
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
+
+DEFAULT_BUNDLES = os.environ.get("TRAFILA_JT_BUNDLES", "trafilatura,cleaneval").split(",")
+DEFAULT_STEP = int(os.environ.get("TRAFILA_JT_STEP", "40"))
+
+
+def sample_pages(bundles: List[str], step: int) -> Iterator[Tuple[str, object]]:
+    from harness.corpora import bundle_name, bundle_paths, iter_pages
+
+    for path in bundle_paths(bundles):
+        if not path.exists():
+            continue
+        for page in iter_pages(path):
+            if page.index % step == 0:
+                yield bundle_name(path), page
+
+
+def _record(p) -> tuple:
+    return (
+        p.dom_path, p.xpath, tuple(p.text_nodes), p.chars_count_in_links, p.tags_count,
+        p.text, len(p), p.words_count, p.links_density(), p.cf_class, p.class_type, p.heading,
+    )
+
+
+def compare_page(page) -> Optional[str]:
+    """None when the port agrees with jusText on this page, else the first difference."""
+    from justext.core import ParagraphMaker, classify_paragraphs, revise_paragraph_classification
+    from justext.utils import get_stoplist
+    from trafilatura import external
+    from trafilatura.baseline import basic_cleaning
+    from trafilatura.utils import load_html
+
+    from harness.lxml_bridge import from_lxml
+    from trafila import justext as tj
+
+    form = "str" if page.html is not None else "bytes"
+    lxml_tree = load_html(page.input(form))
+    if lxml_tree is None:
+        return "skip"
+    lxml_tree = basic_cleaning(lxml_tree)
+    tree = from_lxml(lxml_tree)
+
+    union = external.JT_STOPLIST or external.jt_stoplist_init()
+    for label, real_list, port_list in (
+        ("union", union, tj.all_stoplists()),
+        ("English", get_stoplist("English"), tj.get_stoplist("English")),
+    ):
+        real = ParagraphMaker.make_paragraphs(lxml_tree)
+        classify_paragraphs(real, real_list, 50, 150, 0.1, 0.2, 0.25, True)
+        revise_paragraph_classification(real, 150)
+        port = tj.justext_paragraphs(tree, port_list)
+        if len(real) != len(port):
+            return f"{label}: {len(port)} paragraphs, jusText {len(real)}"
+        for i, (a, b) in enumerate(zip(port, real)):
+            ra, rb = _record(a), _record(b)
+            if ra != rb:
+                fields = [k for k, (x, y) in enumerate(zip(ra, rb)) if x != y]
+                return f"{label}: paragraph {i} fields {fields}: {ra!r} != {rb!r}"[:2000]
+
+    real_body = external.try_justext(lxml_tree, None, None)
+    port_body = tj.try_justext(tree, None, None)
+    real_texts = [p.text for p in real_body]
+    port_texts = [p.text for p in port_body]
+    if real_texts != port_texts:
+        return f"try_justext: {port_texts[:3]!r} != {real_texts[:3]!r}"
+    return None
+
+
+def run(bundles: List[str], step: int, verbose: bool = False) -> Tuple[int, int, int, List[str]]:
+    pages = skipped = 0
+    failures: List[str] = []
+    for name, page in sample_pages(bundles, step):
+        try:
+            outcome = compare_page(page)
+        except Exception as err:  # a crash is a difference too
+            outcome = f"error {type(err).__name__}: {err}"
+        if outcome == "skip":
+            skipped += 1
+            continue
+        pages += 1
+        if outcome is not None:
+            failures.append(f"{page.id}: {outcome}")
+            if verbose:
+                print(failures[-1], flush=True)
+    return pages, skipped, len(failures), failures
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "corpora").is_dir() and not os.environ.get("TRAFILA_CORPORA"),
+                    reason="shared corpora absent")
+def test_justext_port_equals_justext_on_corpus_sample():
+    pytest.importorskip("trafilatura")
+    pages, skipped, differing, failures = run(DEFAULT_BUNDLES, DEFAULT_STEP)
+    assert pages > 0
+    assert failures == []
+
+
+def main(argv=None) -> int:
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(description="compare trafila.justext with jusText on corpus pages")
+    parser.add_argument("--bundles", default=",".join(DEFAULT_BUNDLES))
+    parser.add_argument("--step", type=int, default=5, help="every STEP-th page of each bundle")
+    args = parser.parse_args(argv)
+    start = time.time()
+    pages, skipped, differing, failures = run(args.bundles.split(","), args.step, verbose=True)
+    print(f"bundles={args.bundles} step={args.step}: {pages} pages compared, {differing} differing, "
+          f"{skipped} skipped (load_html None), {time.time() - start:.0f}s")
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

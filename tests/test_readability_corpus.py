@@ -1,0 +1,181 @@
+"""trafila.readability_2_3_1 against trafilatura 2.3.1's readability fork on real pages.
+
+Each sampled page is parsed with trafilatura's ``load_html`` (lxml) and bridged
+into trafila (``harness.lxml_bridge.from_lxml``) before either side mutates it.
+The real ``Document(tree, min_text_length=25).summary()`` runs with its module's
+``tostring`` wrapped so that the element it serialises is captured; the port's
+``Document(...).summary_tree()`` must give the same tree (canonical dump: tag,
+attributes in order, text, tail, children -- the root's tail included, since
+``tostring`` writes it).  An exception must happen on both sides or neither.
+When ``trafila.html.serialize.tostring`` exists the serialised string and the
+re-parsed tree (``fromstring_bytes``) are compared too.
+
+pytest runs a small sample (``TRAFILA_RD_BUNDLES``, ``TRAFILA_RD_STEP``); the full
+measurement is a command:
+
+    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_readability_corpus.py \\
+        --bundles trafilatura,cleaneval,dragnet,warc-misc --step 5
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, Iterator, List, Optional, Tuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+for extra in (ROOT, ROOT / "reference"):
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
+
+DEFAULT_BUNDLES = os.environ.get("TRAFILA_RD_BUNDLES", "trafilatura,cleaneval").split(",")
+DEFAULT_STEP = int(os.environ.get("TRAFILA_RD_STEP", "40"))
+
+
+def sample_pages(bundles: List[str], step: int) -> Iterator[Tuple[str, Any]]:
+    from harness.corpora import bundle_name, bundle_paths, iter_pages
+
+    for path in bundle_paths(bundles):
+        if not path.exists():
+            continue
+        for page in iter_pages(path):
+            if page.index % step == 0:
+                yield bundle_name(path), page
+
+
+def real_summary(lxml_tree, min_text_length: int = 25):
+    """(dump of the element summary() serialises, the string it returns) or the exception."""
+    from lxml.etree import tostring as lxml_tostring
+    from trafilatura import readability_lxml
+
+    from harness.treedump import dump_element
+
+    captured = []
+
+    def capturing_tostring(node, *args, **kwargs):
+        captured.append(dump_element(node, with_tail=True))
+        return lxml_tostring(node, *args, **kwargs)
+
+    saved = readability_lxml.tostring
+    readability_lxml.tostring = capturing_tostring
+    try:
+        markup = readability_lxml.Document(lxml_tree, min_text_length=min_text_length).summary()
+    finally:
+        readability_lxml.tostring = saved
+    return captured[0], markup
+
+
+def serializer_available() -> bool:
+    try:
+        from trafila.html.serialize import tostring  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def compare_page(page, with_roundtrip: Optional[bool] = None) -> Optional[str]:
+    """None when the port agrees with the fork on this page, else the difference."""
+    from trafilatura.utils import fromstring_bytes, load_html
+
+    from harness.lxml_bridge import from_lxml
+    from harness.treedump import dump_element, first_difference
+    from trafila import readability_2_3_1 as rd
+
+    form = "str" if page.html is not None else "bytes"
+    lxml_tree = load_html(page.input(form))
+    if lxml_tree is None:
+        return "skip"
+    tree = from_lxml(lxml_tree)
+
+    try:
+        real_dump, real_markup = real_summary(lxml_tree)
+        real_error = None
+    except Exception as err:
+        real_error = err
+    try:
+        port_node = rd.Document(tree, min_text_length=25).summary_tree()
+        port_error = None
+    except Exception as err:
+        port_error = err
+    if real_error is not None or port_error is not None:
+        if (real_error is None) != (port_error is None):
+            return f"exception: port {port_error!r}, fork {real_error!r}"
+        return "both-raised"
+
+    port_dump = dump_element(port_node, with_tail=True)
+    if port_dump != real_dump:
+        return f"summary tree: {first_difference(port_dump, real_dump)}"
+
+    if with_roundtrip is None:
+        with_roundtrip = serializer_available()
+    if with_roundtrip:
+        from trafila.html.serialize import tostring
+
+        port_markup = tostring(port_node, encoding=str, method="xml")
+        if port_markup != real_markup:
+            at = next((i for i, (x, y) in enumerate(zip(port_markup, real_markup)) if x != y),
+                      min(len(port_markup), len(real_markup)))
+            return f"serialised summary differs at {at}: {port_markup[at-40:at+40]!r} != {real_markup[at-40:at+40]!r}"
+        real_back = fromstring_bytes(real_markup)
+        port_back = rd.reparse_summary(port_markup)
+        if (real_back is None) != (port_back is None):
+            return f"re-parse: port {port_back!r}, fork {real_back!r}"
+        if real_back is not None:
+            a, b = dump_element(port_back), dump_element(real_back)
+            if a != b:
+                return f"re-parsed summary: {first_difference(a, b)}"
+    return None
+
+
+def run(bundles: List[str], step: int, verbose: bool = False):
+    pages = skipped = both_raised = 0
+    failures: List[str] = []
+    for name, page in sample_pages(bundles, step):
+        try:
+            outcome = compare_page(page)
+        except Exception as err:
+            outcome = f"error {type(err).__name__}: {err}"
+        if outcome == "skip":
+            skipped += 1
+            continue
+        pages += 1
+        if outcome == "both-raised":
+            both_raised += 1
+            continue
+        if outcome is not None:
+            failures.append(f"{page.id}: {outcome}"[:3000])
+            if verbose:
+                print(failures[-1], flush=True)
+    return pages, skipped, both_raised, failures
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "corpora").is_dir() and not os.environ.get("TRAFILA_CORPORA"),
+                    reason="shared corpora absent")
+def test_readability_port_equals_fork_on_corpus_sample():
+    pytest.importorskip("trafilatura")
+    pages, skipped, both_raised, failures = run(DEFAULT_BUNDLES, DEFAULT_STEP)
+    assert pages > 0
+    assert failures == []
+
+
+def main(argv=None) -> int:
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(description="compare trafila's readability port with trafilatura's fork")
+    parser.add_argument("--bundles", default=",".join(DEFAULT_BUNDLES))
+    parser.add_argument("--step", type=int, default=5, help="every STEP-th page of each bundle")
+    args = parser.parse_args(argv)
+    start = time.time()
+    pages, skipped, both_raised, failures = run(args.bundles.split(","), args.step, verbose=True)
+    print(f"bundles={args.bundles} step={args.step}: {pages} pages compared, {len(failures)} differing, "
+          f"{both_raised} raised on both sides, {skipped} skipped (load_html None), "
+          f"serialiser {'compared' if serializer_available() else 'absent'}, {time.time() - start:.0f}s")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
