@@ -1,0 +1,359 @@
+"""The readability fork vendored by trafilatura 1.11.0 (readability_lxml.py),
+ported onto trafila's element model.
+
+Kept as 1.11.0 has it: the ruthless/lenient retry loop (``retry_length``
+compares the length of the SERIALISED summary, markup included, and the second
+pass runs on the first pass's output), loops that mutate the tree while
+iterating it (lxml's lookahead iterators, provided by trafila.dom), the
+div-to-p test on the children's XML serialisation, and the absolute
+``//table|//ul|...`` XPath in ``sanitize`` (the whole document of the node,
+which for ``get_article``'s output is a ``<html><body><div>`` fragment).
+
+``Document.summary()`` returns the XML serialisation (``tostring(method="xml",
+encoding=str)``) of the article, see :func:`xml_tostring`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Dict, List, Optional
+
+from trafila.dom import Element, SubElement
+
+LOGGER = logging.getLogger(__name__)
+
+DOT_SPACE = re.compile(r"\.( |$)")
+
+DIV_SCORES = {"div", "article"}
+BLOCK_SCORES = {"pre", "td", "blockquote"}
+BAD_ELEM_SCORES = {"address", "ol", "ul", "dl", "dd", "dt", "li", "form", "aside"}
+STRUCTURE_SCORES = {"h1", "h2", "h3", "h4", "h5", "h6", "th", "header", "footer", "nav"}
+
+TEXT_CLEAN_ELEMS = {"p", "img", "li", "a", "embed", "input"}
+
+REGEXES = {
+    "unlikelyCandidatesRe": re.compile(
+        r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
+        r"ad-break|agegate|pagination|pager|popup|tweet|twitter",
+        re.I,
+    ),
+    "okMaybeItsACandidateRe": re.compile(r"and|article|body|column|main|shadow", re.I),
+    "positiveRe": re.compile(r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story", re.I),
+    "negativeRe": re.compile(
+        r"button|combx|comment|com-|contact|figure|foot|footer|footnote|form|input|masthead|media|meta|"
+        r"outbrain|promo|related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget",
+        re.I,
+    ),
+    "videoRe": re.compile(r"https?:\/\/(?:www\.)?(?:youtube|vimeo)\.com", re.I),
+}
+
+# upstream searches "<(?:a|blockquote|dl|div|img|ol|p|pre|table|ul)" (re.I) in the
+# children's XML serialisation; in XML "<" only starts a tag (text and attribute
+# values escape it), so this is a test on the tag names of the children's subtrees
+_DIV_TO_P_TAG = re.compile(r"(?:a|blockquote|dl|div|img|ol|p|pre|table|ul)", re.I)
+
+FRAME_TAGS = {"body", "html"}
+LIST_TAGS = {"ol", "ul"}
+
+
+# --- XML serialisation (lxml tostring(el, encoding=str, method="xml")) ----------------
+
+def _xml_char_ok(code: int) -> bool:
+    return (
+        code in (0x9, 0xA, 0xD)
+        or 0x20 <= code <= 0xD7FF
+        or 0xE000 <= code <= 0xFFFD
+        or 0x10000 <= code <= 0x10FFFF
+    )
+
+
+_TEXT_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"}
+_ATTR_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#9;"}
+_TEXT_SPECIAL = re.compile(r"[&<>\r]")
+_ATTR_SPECIAL = re.compile(r'[&<>"\r\n\t]')
+_NEEDS_CHECK = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape(text: str, table: Dict[str, str], special: "re.Pattern[str]") -> str:
+    text = special.sub(lambda m: table[m.group(0)], text)
+    if _NEEDS_CHECK.search(text):
+        # libxml2 2.14 writes characters that XML cannot hold as &#xFFFD;
+        text = "".join(c if _xml_char_ok(ord(c)) else "&#xFFFD;" for c in text)
+    return text
+
+
+def _serialize(el: Any, out: List[str], with_tail: bool) -> None:
+    out.append("<" + el.tag)
+    for key, value in el.attrib.items():
+        out.append(f' {key}="{_escape(value, _ATTR_ESCAPES, _ATTR_SPECIAL)}"')
+    if el.text is None and len(el) == 0:
+        out.append("/>")
+    else:
+        out.append(">")
+        if el.text:
+            out.append(_escape(el.text, _TEXT_ESCAPES, _TEXT_SPECIAL))
+        for child in el:
+            _serialize(child, out, True)
+        out.append("</" + el.tag + ">")
+    if with_tail and el.tail:
+        out.append(_escape(el.tail, _TEXT_ESCAPES, _TEXT_SPECIAL))
+
+
+def xml_tostring(el: Any) -> str:
+    """``lxml.etree.tostring(el, encoding=str, method="xml")``: the element
+    and its tail; empty elements (no text node, no child) as ``<tag/>``."""
+    out: List[str] = []
+    _serialize(el, out, True)
+    return "".join(out)
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def _trim(string: str) -> str:
+    return " ".join(string.split()).strip()
+
+
+def text_length(elem: Any) -> int:
+    return len(_trim(elem.text_content()))
+
+
+def _fragment_div() -> Any:
+    """``lxml.html.fragment_fromstring("<div/>")``: a <div> that stays the child
+    of a <body> in an ``<html>`` document (absolute XPaths see all three)."""
+    html = Element("html")
+    body = SubElement(html, "body")
+    return SubElement(body, "div")
+
+
+def _absolute(node: Any, tags: frozenset) -> List[Any]:
+    "``//t1|//t2...`` from ``node``: matches in the whole document it belongs to."
+    doc = node.getroottree()
+    tops = list(getattr(doc, "children", None) or ([doc.getroot()] if doc.getroot() is not None else []))
+    out: List[Any] = []
+    for top in tops:
+        out.extend(top.iter(*tags))
+    return out
+
+
+class Candidate:
+    __slots__ = ["score", "elem"]
+
+    def __init__(self, score: float, elem: Any) -> None:
+        self.score = score
+        self.elem = elem
+
+
+_SANITIZE_TAGS = frozenset(("table", "ul", "div", "aside", "header", "footer", "section"))
+
+
+class Document:
+    """readability's Document on an element tree (1.11.0 never parses here:
+    it receives trafilatura's tree and mutates it)."""
+
+    __slots__ = ["doc", "min_text_length", "retry_length"]
+
+    def __init__(self, doc: Any, min_text_length: int = 25, retry_length: int = 250) -> None:
+        self.doc = doc
+        self.min_text_length = min_text_length
+        self.retry_length = retry_length
+
+    def summary(self) -> str:
+        for elem in self.doc.iter("script", "style"):
+            elem.drop_tree()
+        ruthless = True
+        while True:
+            if ruthless:
+                self.remove_unlikely_candidates()
+            self.transform_misused_divs_into_paragraphs()
+            candidates = self.score_paragraphs()
+            best_candidate = self.select_best_candidate(candidates)
+            if best_candidate:
+                article = self.get_article(candidates, best_candidate)
+            else:
+                if ruthless is True:
+                    ruthless = False
+                    continue
+                article = self.doc.find("body")
+                if article is None:
+                    article = self.doc
+            cleaned_article = self.sanitize(article, candidates)
+            article_length = len(cleaned_article or "")
+            if ruthless and article_length < self.retry_length:
+                # the next pass runs on self.doc, which sanitize() set to this article
+                ruthless = False
+                continue
+            return cleaned_article
+
+    def get_article(self, candidates: Dict[Any, Candidate], best_candidate: Candidate) -> Any:
+        sibling_score_threshold = max(10, best_candidate.score * 0.2)
+        output = _fragment_div()
+        parent = best_candidate.elem.getparent()
+        siblings = list(parent) if parent is not None else [best_candidate.elem]
+        for sibling in siblings:
+            append = False
+            if sibling is best_candidate.elem or (
+                sibling in candidates and candidates[sibling].score >= sibling_score_threshold
+            ):
+                append = True
+            elif sibling.tag == "p":
+                link_density = self.get_link_density(sibling)
+                node_content = sibling.text or ""
+                node_length = len(node_content)
+                if (
+                    node_length > 80 and link_density < 0.25
+                    or (node_length <= 80 and link_density == 0 and DOT_SPACE.search(node_content))
+                ):
+                    append = True
+            if append:
+                output.append(sibling)
+        return output
+
+    def select_best_candidate(self, candidates: Dict[Any, Candidate]) -> Optional[Candidate]:
+        if not candidates:
+            return None
+        # stable: the first inserted wins among equal scores
+        return sorted(candidates.values(), key=lambda c: c.score, reverse=True)[0]
+
+    def get_link_density(self, elem: Any) -> float:
+        total_length = text_length(elem) or 1
+        link_length = sum(text_length(link) for link in elem.iterdescendants("a"))
+        return link_length / total_length
+
+    def score_paragraphs(self) -> Dict[Any, Candidate]:
+        candidates: Dict[Any, Candidate] = {}
+        for elem in self.doc.iter("p", "pre", "td"):
+            parent_node = elem.getparent()
+            if parent_node is None:
+                continue
+            grand_parent_node = parent_node.getparent()
+            elem_text = _trim(elem.text_content())
+            elem_text_len = len(elem_text)
+            if elem_text_len < self.min_text_length:
+                continue
+            for node in (parent_node, grand_parent_node):
+                if node is not None and node not in candidates:
+                    candidates[node] = self.score_node(node)
+            score = 1 + len(elem_text.split(",")) + min((elem_text_len / 100), 3)
+            candidates[parent_node].score += score
+            if grand_parent_node is not None:
+                candidates[grand_parent_node].score += score / 2
+        for elem, candidate in candidates.items():
+            candidate.score *= 1 - self.get_link_density(elem)
+        return candidates
+
+    def class_weight(self, elem: Any) -> int:
+        weight = 0
+        for attribute in filter(None, (elem.get("class"), elem.get("id"))):
+            if REGEXES["negativeRe"].search(attribute):
+                weight -= 25
+            if REGEXES["positiveRe"].search(attribute):
+                weight += 25
+        return weight
+
+    def score_node(self, elem: Any) -> Candidate:
+        score = self.class_weight(elem)
+        name = elem.tag.lower()
+        if name in DIV_SCORES:
+            score += 5
+        elif name in BLOCK_SCORES:
+            score += 3
+        elif name in BAD_ELEM_SCORES:
+            score -= 3
+        elif name in STRUCTURE_SCORES:
+            score -= 5
+        return Candidate(score, elem)
+
+    def remove_unlikely_candidates(self) -> None:
+        for elem in list(self.doc.iterdescendants()):
+            attrs = " ".join(filter(None, (elem.get("class"), elem.get("id"))))
+            if len(attrs) < 2:
+                continue
+            if (
+                elem.tag not in FRAME_TAGS
+                and REGEXES["unlikelyCandidatesRe"].search(attrs)
+                and not REGEXES["okMaybeItsACandidateRe"].search(attrs)
+            ):
+                elem.drop_tree()
+
+    def transform_misused_divs_into_paragraphs(self) -> None:
+        for elem in list(self.doc.iterdescendants("div")):
+            if not any(_DIV_TO_P_TAG.match(d.tag) for child in elem for d in child.iter()):
+                elem.tag = "p"
+        for elem in list(self.doc.iterdescendants("div")):
+            if elem.text and elem.text.strip():
+                p_elem = Element("p")
+                p_elem.text, elem.text = elem.text, None
+                elem.insert(0, p_elem)
+            for pos, child in reversed(list(enumerate(elem))):
+                if child.tail and child.tail.strip():
+                    p_elem = Element("p")
+                    p_elem.text, child.tail = child.tail, None
+                    elem.insert(pos + 1, p_elem)
+                if child.tag == "br":
+                    child.drop_tree()
+
+    def sanitize(self, node: Any, candidates: Dict[Any, Candidate]) -> str:
+        for header in node.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+            if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
+                header.drop_tree()
+        for elem in node.iter("form", "textarea"):
+            elem.drop_tree()
+        for elem in node.iter("iframe"):
+            if "src" in elem.attrib and REGEXES["videoRe"].search(elem.attrib["src"]):
+                elem.text = "VIDEO"
+            else:
+                elem.drop_tree()
+        allowed: set = set()
+        for elem in reversed(_absolute(node, _SANITIZE_TAGS)):
+            if id(elem) in allowed:
+                continue
+            weight = self.class_weight(elem)
+            score = candidates[elem].score if elem in candidates else 0
+            if weight + score < 0:
+                elem.drop_tree()
+            elif elem.text_content().count(",") < 10:
+                to_remove = False
+                counts = {kind: sum(1 for _ in elem.iterdescendants(kind)) for kind in TEXT_CLEAN_ELEMS}
+                counts["li"] -= 100
+                counts["input"] -= sum(1 for i in elem.iterdescendants("input") if i.get("type") == "hidden")
+                content_length = text_length(elem)
+                link_density = self.get_link_density(elem)
+                if counts["p"] and counts["img"] > 1 + counts["p"] * 1.3:
+                    to_remove = True
+                elif counts["li"] > counts["p"] and elem.tag not in LIST_TAGS:
+                    to_remove = True
+                elif counts["input"] > (counts["p"] / 3):
+                    to_remove = True
+                elif content_length < self.min_text_length and counts["img"] == 0:
+                    to_remove = True
+                elif content_length < self.min_text_length and counts["img"] > 2:
+                    to_remove = True
+                elif weight < 25 and link_density > 0.2:
+                    to_remove = True
+                elif weight >= 25 and link_density > 0.5:
+                    to_remove = True
+                elif (counts["embed"] == 1 and content_length < 75) or counts["embed"] > 1:
+                    to_remove = True
+                elif not content_length:
+                    to_remove = True
+                    siblings = []
+                    for sib in elem.itersiblings():
+                        sib_content_length = text_length(sib)
+                        if sib_content_length:
+                            siblings.append(sib_content_length)
+                            break
+                    limit = len(siblings) + 1
+                    for sib in elem.itersiblings(preceding=True):
+                        sib_content_length = text_length(sib)
+                        if sib_content_length:
+                            siblings.append(sib_content_length)
+                            if len(siblings) >= limit:
+                                break
+                    if siblings and sum(siblings) > 1000:
+                        to_remove = False
+                        allowed.update(id(e) for e in elem.iter("table", "ul", "div", "section"))
+                if to_remove:
+                    elem.drop_tree()
+        self.doc = node
+        return xml_tostring(self.doc)

@@ -1,0 +1,173 @@
+"""Entry points of trafilatura 1.11.0 (core.py): ``bare_extraction`` and
+``extract`` with 1.11.0's signatures and semantics.
+
+Natively: output ``txt`` (extract) / ``python`` (bare_extraction), no_fallback,
+favor_precision, favor_recall, include_comments, include_tables, deduplicate
+(the global cache :data:`trafila.v1_11_0.deduplication.LRU_TEST`),
+max_tree_size, config/settingsfile. Anything else raises
+``NotImplementedError("delegate: <reason>")``.
+
+1.11.0 behaviours kept: unknown keywords to ``extract`` are ignored (only the
+old ``*_output`` names raise NameError); ``settingsfile`` is read only when
+``config=None``, and then alone; ``bare_extraction`` has no ``fast`` and returns
+a dict unless ``as_dict=False``; an element given as input is mutated.
+"""
+
+from __future__ import annotations
+
+import logging
+from copy import copy, deepcopy
+from typing import Any, Optional
+
+from trafila.dom import strip_tags
+
+from .baseline import baseline
+from .deduplication import LRU_TEST, duplicate_test  # noqa: F401 - LRU_TEST re-exported
+from .external import compare_extraction
+from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
+from .main_extractor import extract_comments, extract_content
+from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
+from .utils import load_html, normalize_unicode
+from .xml import xmltotxt
+from .xpaths import REMOVE_COMMENTS_XPATH
+
+LOGGER = logging.getLogger(__name__)
+
+__all__ = ["extract", "bare_extraction", "DEFAULT_CONFIG", "LRU_TEST"]
+
+
+def _check_supported(options: Extractor, prune_xpath: Any) -> None:
+    "The options this port does not run natively."
+    if options.format not in ("txt", "python"):
+        raise NotImplementedError(f"delegate: output format {options.format}")
+    if options.formatting:
+        raise NotImplementedError("delegate: include_formatting")
+    if options.links:
+        raise NotImplementedError("delegate: include_links")
+    if options.images:
+        raise NotImplementedError("delegate: include_images")
+    if options.lang:
+        raise NotImplementedError("delegate: target_language")
+    if options.with_metadata:
+        raise NotImplementedError("delegate: metadata extraction")
+    if prune_xpath is not None:
+        raise NotImplementedError("delegate: prune_xpath (user XPath)")
+
+
+def determine_returnstring(document: Document, options: Extractor) -> str:
+    "txt: the body's text, then the comments' text; NFC."
+    returnstring = xmltotxt(document.body, options.formatting)
+    if document.commentsbody is not None:
+        returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
+    return normalize_unicode(returnstring)
+
+
+def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bool = False,
+                    favor_precision: bool = False, favor_recall: bool = False,
+                    include_comments: bool = True, output_format: str = "python", target_language: Optional[str] = None,
+                    include_tables: bool = True, include_images: bool = False, include_formatting: bool = False,
+                    include_links: bool = False, deduplicate: bool = False,
+                    date_extraction_params: Any = None,
+                    with_metadata: bool = False, only_with_metadata: bool = False,
+                    max_tree_size: Any = None, url_blacklist: Any = None, author_blacklist: Any = None,
+                    as_dict: bool = True, prune_xpath: Any = None,
+                    config: Any = DEFAULT_CONFIG, options: Any = None) -> Any:
+    """trafilatura 1.11.0 ``bare_extraction``: a dict (or a Document with
+    ``as_dict=False``), None when the document is discarded."""
+    try:
+        tree = load_html(filecontent)
+        if tree is None:
+            LOGGER.error("empty HTML tree: %s", url)
+            raise ValueError
+        if not options or not isinstance(options, Extractor):
+            options = Extractor(
+                config=config, output_format=output_format,
+                fast=no_fallback, precision=favor_precision, recall=favor_recall,
+                comments=include_comments, formatting=include_formatting, links=include_links,
+                images=include_images, tables=include_tables,
+                dedup=deduplicate, lang=target_language, max_tree_size=max_tree_size,
+                url=url, with_metadata=with_metadata, only_with_metadata=only_with_metadata,
+                author_blacklist=author_blacklist, url_blacklist=url_blacklist,
+                date_params=date_extraction_params,
+            )
+        _check_supported(options, prune_xpath)
+        document = Document()
+        tree_backup = copy(tree)
+        cleaned_tree = tree_cleaning(tree, options)
+        cleaned_tree_backup = copy(cleaned_tree)
+        cleaned_tree = convert_tags(cleaned_tree, options, options.url or document.url)
+        if options.comments:
+            commentsbody, temp_comments, len_comments, cleaned_tree = extract_comments(cleaned_tree, options)
+        else:
+            commentsbody, temp_comments, len_comments = None, "", 0
+        if options.focus == "precision":
+            cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
+        postbody, temp_text, len_text = extract_content(cleaned_tree, options)
+        if not options.fast:
+            postbody, temp_text, len_text = compare_extraction(
+                cleaned_tree_backup, deepcopy(tree_backup), postbody, temp_text, len_text, options
+            )
+        # 1.11.0: the baseline replaces any short result, even with a shorter text
+        if len_text < options.min_extracted_size:
+            postbody, temp_text, len_text = baseline(deepcopy(tree_backup))
+        if options.max_tree_size:
+            if len(postbody) > options.max_tree_size:
+                strip_tags(postbody, "hi")
+            if len(postbody) > options.max_tree_size:
+                raise ValueError
+        if len_text < options.min_output_size and len_comments < options.min_output_comm_size:
+            raise ValueError
+        if options.dedup and duplicate_test(postbody, options) is True:
+            raise ValueError
+    except (TypeError, ValueError):
+        # with no options yet (bad input to a direct call) this raises AttributeError, as upstream
+        LOGGER.warning("discarding data: %s", options.source)
+        return None
+
+    if options.format == "python":
+        document.text = xmltotxt(postbody, options.formatting)
+        if options.comments:
+            document.comments = xmltotxt(commentsbody, options.formatting)
+            document.commentsbody = commentsbody
+        document.raw_text = document.text
+    else:
+        document.raw_text, document.commentsbody = temp_text, commentsbody
+    document.body = postbody
+    return document if not as_dict else document.as_dict()
+
+
+def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, no_fallback: bool = False,
+            favor_precision: bool = False, favor_recall: bool = False,
+            include_comments: bool = True, output_format: str = "txt",
+            tei_validation: bool = False, target_language: Optional[str] = None,
+            include_tables: bool = True, include_images: bool = False, include_formatting: bool = False,
+            include_links: bool = False, deduplicate: bool = False,
+            date_extraction_params: Any = None,
+            with_metadata: bool = False, only_with_metadata: bool = False,
+            max_tree_size: Any = None, url_blacklist: Any = None, author_blacklist: Any = None,
+            settingsfile: Optional[str] = None, prune_xpath: Any = None,
+            config: Any = DEFAULT_CONFIG, options: Any = None,
+            **kwargs: Any) -> Optional[str]:
+    """trafilatura 1.11.0 ``extract``: the text, or None."""
+    if kwargs and any(name in kwargs for name in ("csv_output", "json_output", "tei_output", "xml_output")):
+        raise NameError('Deprecated argument: use output_format instead, e.g. output_format="xml"')
+    if not options or not isinstance(options, Extractor):
+        options = Extractor(
+            config=use_config(settingsfile, config), output_format=output_format,
+            fast=no_fallback, precision=favor_precision, recall=favor_recall,
+            comments=include_comments, formatting=include_formatting, links=include_links,
+            images=include_images, tables=include_tables,
+            dedup=deduplicate, lang=target_language, max_tree_size=max_tree_size,
+            url=url, with_metadata=with_metadata, only_with_metadata=only_with_metadata,
+            tei_validation=tei_validation,
+            author_blacklist=author_blacklist, url_blacklist=url_blacklist,
+            date_params=date_extraction_params,
+        )
+    _check_supported(options, prune_xpath)
+    try:
+        document = bare_extraction(filecontent, options=options, as_dict=False, prune_xpath=prune_xpath)
+    except RuntimeError:
+        document = None
+    if document is None:
+        return None
+    return determine_returnstring(document, options)

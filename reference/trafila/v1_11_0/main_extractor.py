@@ -1,0 +1,506 @@
+"""The main extractor of trafilatura 1.11.0 (main_extractor.py): the
+``handle_*`` element handlers, ``recover_wild_text``, ``prune_unwanted_sections``,
+``extract_content`` and ``extract_comments``."""
+
+from __future__ import annotations
+
+import logging
+import re
+from copy import deepcopy
+from typing import Any, List, Optional, Set, Tuple
+
+from trafila.dom import Element, SubElement, strip_elements, strip_tags
+
+from .htmlprocessing import (delete_by_link_density, handle_textnode, link_density_test_tables,
+                             process_node, prune_unwanted_nodes)
+from .settings import TAG_CATALOG
+from .utils import FORMATTING_PROTECTED, is_image_file, text_chars_test
+from .xpaths import (BODY_XPATH, COMMENTS_DISCARD_XPATH, COMMENTS_XPATH, DISCARD_IMAGE_ELEMENTS,
+                     OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, PRECISION_DISCARD_XPATH,
+                     TEASER_DISCARD_XPATH, absolute_iter)
+
+LOGGER = logging.getLogger(__name__)
+
+P_FORMATTING = {"hi", "ref"}
+TABLE_ELEMS = {"td", "th"}
+TABLE_ALL = {"td", "th", "hi"}
+FORMATTING = {"hi", "ref", "span"}
+CODES_QUOTES = {"code", "quote"}
+NOT_AT_THE_END = {"head", "ref"}
+
+
+def _text_of(el: Any) -> str:
+    return "".join(el.itertext())
+
+
+def handle_titles(element: Any, options: Any) -> Any:
+    "A <head>: alone, or a copy with its processed children appended (again)."
+    if len(element) == 0:
+        title = process_node(element, options)
+    else:
+        # the copy keeps the original children; the processed ones are added after them
+        title = deepcopy(element)
+        for child in list(element):
+            processed_child = handle_textnode(child, options, comments_fix=False)
+            if processed_child is not None:
+                title.append(processed_child)
+            child.tag = "done"
+    if title is not None and text_chars_test(_text_of(title)) is True:
+        return title
+    return None
+
+
+def handle_formatting(element: Any, options: Any) -> Any:
+    "hi/ref/span outside paragraphs: wrapped in a new <p> unless the parent protects it."
+    formatting = process_node(element, options)
+    if len(element) == 0 and formatting is None:
+        return None
+    parent = element.getparent()
+    if parent is None:
+        parent = element.getprevious()
+    if parent is None or parent.tag not in FORMATTING_PROTECTED:
+        processed_element = Element("p")
+        # formatting may be None here (element with children filtered out): lxml
+        # raises TypeError on insert(0, None), which discards the whole document
+        if formatting is None:
+            raise TypeError("Argument 'element' has incorrect type")
+        processed_element.insert(0, formatting)
+    else:
+        processed_element = formatting
+    return processed_element
+
+
+def add_sub_element(new_child_elem: Any, subelem: Any, processed_subchild: Any) -> None:
+    sub_child_elem = SubElement(new_child_elem, processed_subchild.tag)
+    sub_child_elem.text, sub_child_elem.tail = processed_subchild.text, processed_subchild.tail
+    for attr in list(subelem.attrib):
+        sub_child_elem.set(attr, subelem.get(attr))
+
+
+def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> None:
+    new_child_elem.text = child.text
+    for subelem in child.iterdescendants("*"):
+        if subelem.tag == "list":
+            processed_subchild = handle_lists(subelem, options)
+            if processed_subchild is not None:
+                new_child_elem.append(processed_subchild)
+        else:
+            processed_subchild = handle_textnode(subelem, options, comments_fix=False)
+            if processed_subchild is not None:
+                add_sub_element(new_child_elem, subelem, processed_subchild)
+        subelem.tag = "done"
+
+
+def update_elem_rendition(elem: Any, new_elem: Any) -> None:
+    if elem.get("rend") is not None:
+        new_elem.set("rend", elem.get("rend"))
+
+
+def is_text_element(elem: Any) -> bool:
+    return elem is not None and text_chars_test(_text_of(elem)) is True
+
+
+def define_newelem(processed_elem: Any, orig_elem: Any) -> None:
+    if processed_elem is not None:
+        childelem = SubElement(orig_elem, processed_elem.tag)
+        childelem.text, childelem.tail = processed_elem.text, processed_elem.tail
+
+
+def handle_lists(element: Any, options: Any) -> Any:
+    "A <list>: one new <item> per descendant item (nested ones included)."
+    processed_element = Element(element.tag)
+    if element.text is not None and element.text.strip():
+        new_child_elem = SubElement(processed_element, "item")
+        new_child_elem.text = element.text
+    for child in element.iterdescendants("item"):
+        new_child_elem = Element("item")
+        if len(child) == 0:
+            processed_child = process_node(child, options)
+            if processed_child is not None:
+                new_child_elem.text = processed_child.text
+                if processed_child.tail is not None and processed_child.tail.strip():
+                    new_child_elem.text += " " + processed_child.tail
+                # appended here and possibly again below: lxml moves it, no duplicate
+                processed_element.append(new_child_elem)
+        else:
+            process_nested_elements(child, new_child_elem, options)
+            if child.tail is not None and child.tail.strip():
+                new_child_elem_children = [el for el in new_child_elem if el.tag != "done"]
+                if new_child_elem_children:
+                    last_subchild = new_child_elem_children[-1]
+                    if last_subchild.tail is None or not last_subchild.tail.strip():
+                        last_subchild.tail = child.tail
+                    else:
+                        last_subchild.tail += " " + child.tail
+        if new_child_elem.text or len(new_child_elem) > 0:
+            update_elem_rendition(child, new_child_elem)
+            processed_element.append(new_child_elem)
+        child.tag = "done"
+    element.tag = "done"
+    if is_text_element(processed_element):
+        update_elem_rendition(element, processed_element)
+        return processed_element
+    return None
+
+
+def is_code_block_element(element: Any) -> bool:
+    if element.get("lang") or element.tag == "code":
+        return True
+    parent = element.getparent()
+    if parent is not None and "highlight" in parent.get("class", ""):
+        return True
+    code = element.find("code")
+    if code is not None and len(element) == 1:
+        return True
+    return False
+
+
+def handle_code_blocks(element: Any) -> Any:
+    processed_element = deepcopy(element)
+    for child in element.iter("*"):
+        child.tag = "done"
+    processed_element.tag = "code"
+    return processed_element
+
+
+def handle_quotes(element: Any, options: Any) -> Any:
+    if is_code_block_element(element):
+        return handle_code_blocks(element)
+    processed_element = Element(element.tag)
+    for child in element.iter("*"):
+        processed_child = process_node(child, options)
+        define_newelem(processed_child, processed_element)
+        child.tag = "done"
+    if is_text_element(processed_element):
+        strip_tags(processed_element, "quote")
+        return processed_element
+    return None
+
+
+def handle_other_elements(element: Any, potential_tags: Set[str], options: Any) -> Any:
+    if element.tag == "div" and "w3-code" in element.get("class", ""):
+        return handle_code_blocks(element)
+    if element.tag not in potential_tags:
+        return None
+    if element.tag == "div":
+        processed_element = handle_textnode(element, options, comments_fix=False, preserve_spaces=True)
+        if processed_element is not None and text_chars_test(processed_element.text) is True:
+            processed_element.attrib.clear()
+            if processed_element.tag == "div":
+                processed_element.tag = "p"
+            return processed_element
+    return None
+
+
+def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> Any:
+    "A <p> and its descendants, flattened into a new <p> of formatting children."
+    element.attrib.clear()
+    if len(element) == 0:
+        return process_node(element, options)
+    processed_element = Element(element.tag)
+    for child in element.iter("*"):
+        if child.tag not in potential_tags and child.tag != "done":
+            continue
+        processed_child = handle_textnode(child, options, comments_fix=False, preserve_spaces=True)
+        if processed_child is not None:
+            if processed_child.tag == "p":
+                if processed_element.text:
+                    processed_element.text += " " + processed_child.text
+                else:
+                    processed_element.text = processed_child.text
+                child.tag = "done"
+                continue
+            newsub = Element(child.tag)
+            if processed_child.tag in P_FORMATTING:
+                if len(processed_child) > 0:
+                    for item in processed_child:
+                        if text_chars_test(item.text) is True:
+                            item.text = " " + item.text
+                        strip_tags(processed_child, item.tag)
+                if child.tag == "hi":
+                    newsub.set("rend", child.get("rend"))
+                elif child.tag == "ref":
+                    if child.get("target") is not None:
+                        newsub.set("target", child.get("target"))
+            newsub.text, newsub.tail = processed_child.text, processed_child.tail
+            processed_element.append(newsub)
+        child.tag = "done"
+    if len(processed_element) > 0:
+        last_elem = processed_element[-1]
+        if last_elem.tag == "lb" and last_elem.tail is None:
+            last_elem.getparent().remove(last_elem)
+        return processed_element
+    if processed_element.text:
+        return processed_element
+    return None
+
+
+def define_cell_type(element: Any, is_header: bool) -> Any:
+    cell_element = Element("cell")
+    if is_header:
+        cell_element.set("role", "head")
+    return cell_element
+
+
+def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Any:
+    "A <table>: rows of cells; stops at a nested table."
+    newtable = Element("table")
+    strip_tags(table_elem, "thead", "tbody", "tfoot")
+    max_cols = 0
+    for tr in table_elem.iter("tr"):
+        max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
+    seen_header_row = False
+    seen_header = False
+    row_attrs = {"span": str(max_cols)} if max_cols > 1 else {}
+    newrow = Element("row", dict(row_attrs))
+    for subelement in table_elem.iterdescendants():
+        if subelement.tag == "tr":
+            if len(newrow) > 0:
+                newtable.append(newrow)
+                newrow = Element("row", dict(row_attrs))
+                seen_header_row = seen_header_row or seen_header
+        elif subelement.tag in TABLE_ELEMS:
+            is_header = subelement.tag == "th" and not seen_header_row
+            seen_header = seen_header or is_header
+            new_child_elem = define_cell_type(subelement, is_header)
+            if len(subelement) == 0:
+                processed_cell = process_node(subelement, options)
+                if processed_cell is not None:
+                    new_child_elem.text, new_child_elem.tail = processed_cell.text, processed_cell.tail
+            else:
+                new_child_elem.text, new_child_elem.tail = subelement.text, subelement.tail
+                subelement.tag = "done"
+                for child in subelement.iterdescendants():
+                    if child.tag in TABLE_ALL:
+                        if child.tag in TABLE_ELEMS:
+                            child.tag = "cell"
+                        processed_subchild = handle_textnode(child, options, preserve_spaces=True, comments_fix=True)
+                    elif child.tag == "list" and options.focus == "recall":
+                        processed_subchild = handle_lists(child, options)
+                        if processed_subchild is not None:
+                            new_child_elem.append(processed_subchild)
+                            processed_subchild = None
+                    else:
+                        processed_subchild = handle_textelem(child, potential_tags.union(["div"]), options)
+                    define_newelem(processed_subchild, new_child_elem)
+                    child.tag = "done"
+            if new_child_elem.text or len(new_child_elem) > 0:
+                newrow.append(new_child_elem)
+        elif subelement.tag == "table":
+            break
+        subelement.tag = "done"
+    newrow.attrib.pop("span", None)
+    if len(newrow) > 0:
+        newtable.append(newrow)
+    if len(newtable) > 0:
+        return newtable
+    return None
+
+
+def handle_image(element: Any) -> Any:
+    processed_element = Element(element.tag)
+    for attr in ("data-src", "src"):
+        src = element.get(attr)
+        if is_image_file(src):
+            processed_element.set("src", src)
+            break
+    else:
+        for attr, value in element.attrib.items():
+            if attr.startswith("data-src") and is_image_file(value):
+                processed_element.set("src", value)
+                break
+    if element.get("alt") is not None:
+        processed_element.set("alt", element.get("alt"))
+    if element.get("title") is not None:
+        processed_element.set("title", element.get("title"))
+    if not processed_element.attrib or not processed_element.get("src"):
+        return None
+    if not processed_element.get("src").startswith("http"):
+        processed_element.set("src", re.sub(r"^//", "http://", processed_element.get("src")))
+    return processed_element
+
+
+def handle_textelem(element: Any, potential_tags: Set[str], options: Any) -> Any:
+    "Dispatch on the element's tag."
+    new_element = None
+    if element.tag == "list":
+        new_element = handle_lists(element, options)
+    elif element.tag in CODES_QUOTES:
+        new_element = handle_quotes(element, options)
+    elif element.tag == "head":
+        new_element = handle_titles(element, options)
+    elif element.tag == "p":
+        new_element = handle_paragraphs(element, potential_tags, options)
+    elif element.tag == "lb":
+        if text_chars_test(element.tail) is True:
+            element = process_node(element, options)
+            if element is not None:
+                new_element = Element("p")
+                new_element.text = element.tail
+    elif element.tag in FORMATTING:
+        new_element = handle_formatting(element, options)
+    elif element.tag == "table" and "table" in potential_tags:
+        new_element = handle_table(element, potential_tags, options)
+    elif element.tag == "graphic" and "graphic" in potential_tags:
+        new_element = handle_image(element)
+    else:
+        new_element = handle_other_elements(element, potential_tags, options)
+    return new_element
+
+
+_WILD_TAGS = frozenset(("blockquote", "code", "p", "pre", "q", "quote", "table"))
+_WILD_TAGS_RECALL = _WILD_TAGS | {"div", "lb", "list"}
+
+
+def _wild_elements(tree: Any, recall: bool) -> List[Any]:
+    "``.//blockquote|.//code|.//p|.//pre|.//q|.//quote|.//table|.//div[contains(@class, 'w3-code')]`` (+ div, lb, list)."
+    tags = _WILD_TAGS_RECALL if recall else _WILD_TAGS
+    out = []
+    for el in tree.iterdescendants():
+        if el.tag in tags or (el.tag == "div" and "w3-code" in (el.get("class") or "")):
+            out.append(el)
+    return out
+
+
+def recover_wild_text(tree: Any, result_body: Any, options: Any, potential_tags: Any = TAG_CATALOG) -> Any:
+    "Look for text elements anywhere in the (pruned) document."
+    recall = options.focus == "recall"
+    if recall:
+        potential_tags.update(["div", "lb"])
+    search_tree = prune_unwanted_sections(tree, potential_tags, options)
+    if "ref" not in potential_tags:
+        strip_tags(search_tree, "a", "ref", "span")
+    else:
+        strip_tags(search_tree, "span")
+    subelems = _wild_elements(search_tree, recall)
+    for e in subelems:
+        processed = handle_textelem(e, potential_tags, options)
+        if processed is not None:
+            result_body.append(processed)
+    return result_body
+
+
+def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any) -> Any:
+    "Rule-based deletion of boilerplate sections, then link-density pruning."
+    favor_precision = options.focus == "precision"
+    tree = prune_unwanted_nodes(tree, OVERALL_DISCARD_XPATH, with_backup=True)
+    tree = prune_unwanted_nodes(tree, PAYWALL_DISCARD_XPATH)
+    if "graphic" not in potential_tags:
+        tree = prune_unwanted_nodes(tree, DISCARD_IMAGE_ELEMENTS)
+    if options.focus != "recall":
+        tree = prune_unwanted_nodes(tree, TEASER_DISCARD_XPATH)
+        if favor_precision:
+            tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)
+    tree = delete_by_link_density(tree, "div", backtracking=True, favor_precision=favor_precision)
+    tree = delete_by_link_density(tree, "list", backtracking=False, favor_precision=favor_precision)
+    tree = delete_by_link_density(tree, "p", backtracking=False, favor_precision=favor_precision)
+    if favor_precision:
+        while len(tree) > 0 and tree[-1].tag == "head":
+            tree[-1].getparent().remove(tree[-1])
+        tree = delete_by_link_density(tree, "head", backtracking=False)
+        tree = delete_by_link_density(tree, "quote", backtracking=False)
+    return tree
+
+
+def _p_text_nodes(el: Any) -> List[str]:
+    """``//p//text()`` (absolute: the whole document of ``el``): every text and
+    tail inside a <p>, each text node once even with nested <p>."""
+    out: List[str] = []
+    for top in absolute_iter(el, "p"):
+        # skip a <p> inside another <p>: its text nodes are counted by the outer one
+        if next(top.iterancestors("p"), None) is not None:
+            continue
+        if top.text is not None:
+            out.append(top.text)
+        for d in top.iterdescendants():
+            if d.text is not None:
+                out.append(d.text)
+            if d.tail is not None:
+                out.append(d.tail)
+    return out
+
+
+def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
+    potential_tags = set(TAG_CATALOG)
+    if options.tables is True:
+        potential_tags.update(["table", "td", "th", "tr"])
+    if options.images is True:
+        potential_tags.add("graphic")
+    if options.links is True:
+        potential_tags.add("ref")
+    result_body = Element("body")
+    for expr in BODY_XPATH:
+        subtree = next((s for s in expr(tree) if s is not None), None)
+        if subtree is None:
+            continue
+        subtree = prune_unwanted_sections(subtree, potential_tags, options)
+        if "table" in potential_tags or options.focus == "precision":
+            for elem in subtree.iter("table"):
+                if link_density_test_tables(elem) is True:
+                    elem.getparent().remove(elem)
+        if len(subtree) == 0:
+            continue
+        ptest = _p_text_nodes(subtree)
+        factor = 1 if options.focus == "precision" else 3
+        if not ptest or len("".join(ptest)) < options.min_extracted_size * factor:
+            potential_tags.add("div")
+        if "ref" not in potential_tags:
+            strip_tags(subtree, "ref")
+        if "span" not in potential_tags:
+            strip_tags(subtree, "span")
+        subelems = list(subtree.iterdescendants())
+        if {e.tag for e in subelems} == {"lb"}:
+            subelems = [subtree]
+        # a list comprehension upstream: every element is handled before any is moved
+        processed_elems = [handle_textelem(e, potential_tags, options) for e in subelems]
+        for processed in processed_elems:
+            if processed is not None:
+                result_body.append(processed)
+        while len(result_body) > 0 and result_body[-1].tag in NOT_AT_THE_END:
+            result_body[-1].getparent().remove(result_body[-1])
+        if len(result_body) > 1:
+            break
+    temp_text = " ".join(result_body.itertext()).strip()
+    return result_body, temp_text, potential_tags
+
+
+def extract_content(cleaned_tree: Any, options: Any) -> Tuple[Any, str, int]:
+    "Main content via BODY_XPATH, then wild-text recovery when too short."
+    backup_tree = deepcopy(cleaned_tree)
+    result_body, temp_text, potential_tags = _extract(cleaned_tree, options)
+    if len(result_body) == 0 or len(temp_text) < options.min_extracted_size:
+        result_body = recover_wild_text(backup_tree, result_body, options, potential_tags)
+        temp_text = " ".join(result_body.itertext()).strip()
+    strip_elements(result_body, "done")
+    strip_tags(result_body, "div")
+    return result_body, temp_text, len(temp_text)
+
+
+def process_comments_node(elem: Any, potential_tags: Set[str], options: Any) -> Any:
+    if elem.tag in potential_tags:
+        processed_element = handle_textnode(elem, options, comments_fix=True)
+        if processed_element is not None:
+            processed_element.attrib.clear()
+            return processed_element
+    return None
+
+
+def extract_comments(tree: Any, options: Any) -> Tuple[Any, str, int, Any]:
+    "Comments from the first comment section that gives something; the section is then removed."
+    comments_body = Element("body")
+    potential_tags = set(TAG_CATALOG)
+    for expr in COMMENTS_XPATH:
+        subtree = next((s for s in expr(tree) if s is not None), None)
+        if subtree is None:
+            continue
+        subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
+        strip_tags(subtree, "a", "ref", "span")
+        for e in list(subtree.iterdescendants()):
+            processed = process_comments_node(e, potential_tags, options)
+            if processed is not None:
+                comments_body.append(processed)
+        if len(comments_body) > 0:
+            subtree.getparent().remove(subtree)
+            break
+    temp_comments = " ".join(comments_body.itertext()).strip()
+    return comments_body, temp_comments, len(temp_comments), tree

@@ -1,0 +1,236 @@
+"""Loading and text helpers of trafilatura 1.11.0 (utils.py): ``load_html``
+with an injectable parser, ``trim``, ``sanitize``, the text filters."""
+
+from __future__ import annotations
+
+import logging
+import re
+import zlib
+from functools import lru_cache
+from typing import Any, Callable, Optional
+from unicodedata import normalize
+
+LOGGER = logging.getLogger(__name__)
+
+# 1.11.0's DOCTYPE pattern is lazy up to the first "/>" or "/ >": on a minified
+# first line it eats everything up to the first self-closing tag
+DOCTYPE_TAG = re.compile("^< ?! ?DOCTYPE.+?/ ?>", re.IGNORECASE)
+FAULTY_HTML = re.compile(r"(<html.*?)\s*/>", re.IGNORECASE)
+
+# the character class reads "[p{P}>]": the characters p { P } and >, not \p{P}
+LINES_TRIMMING = re.compile(r"(?<![p{P}>])\n", flags=re.UNICODE | re.MULTILINE)
+
+# case-sensitive in 1.11.0
+IMAGE_EXTENSION = re.compile(r"[^\s]+\.(avif|bmp|gif|hei[cf]|jpe?g|png|webp)(\b|$)")
+
+FORMATTING_PROTECTED = {"cell", "head", "hi", "item", "p", "quote", "ref", "td"}
+SPACING_PROTECTED = {"code", "pre"}
+
+# (attribute, value) pairs of the meta elements checked for the page language
+TARGET_LANG_ATTRS = (("http-equiv", "content-language"), ("property", "og:locale"))
+RE_HTML_LANG = re.compile(r"([a-z]{2})")
+
+RE_FILTER = re.compile(
+    r"\W*(Drucken|E-?Mail|Facebook|Flipboard|Google|Instagram|"
+    "Linkedin|Mail|PDF|Pinterest|Pocket|Print|QQ|Reddit|Twitter|"
+    "WeChat|WeiBo|Whatsapp|Xing|Mehr zum Thema:?|More on this.{,8}$)$",
+    flags=re.IGNORECASE,
+)
+
+
+# --- parser injection -----------------------------------------------------------
+#
+# ``parse(str | bytes)`` must behave as lxml.html.fromstring(x, parser=HTML_PARSER)
+# with trafilatura's HTML_PARSER (comments and PIs removed): return the root it
+# picks, raise ValueError for a str carrying an XML encoding declaration.
+
+def _default_parse(htmlobject: Any) -> Any:
+    from trafila import html as _html
+
+    fromstring = getattr(_html, "fromstring", None)
+    if fromstring is None:  # pragma: no cover - depends on trafila.html's progress
+        raise NotImplementedError("delegate: trafila.html.fromstring is not available yet")
+    return fromstring(htmlobject)
+
+
+_PARSE: Callable[[Any], Any] = _default_parse
+
+
+def set_parser(parse: Optional[Callable[[Any], Any]] = None) -> None:
+    """Inject the document parser (None: trafila.html.fromstring)."""
+    global _PARSE
+    _PARSE = parse or _default_parse
+
+
+def get_parser() -> Callable[[Any], Any]:
+    return _PARSE
+
+
+# --- decoding and loading ---------------------------------------------------------
+
+def decode_file(filecontent: Any) -> str:
+    """Bytes to str: 1.11.0 first tries gzip and zlib inflation, then UTF-8,
+    then charset guesses; only the plain UTF-8 case is ported."""
+    if isinstance(filecontent, str):
+        return filecontent
+    if filecontent[:3] == b"\x1f\x8b\x08":
+        raise NotImplementedError("delegate: compressed input")
+    try:
+        zlib.decompress(filecontent)
+    except zlib.error:
+        pass
+    else:
+        raise NotImplementedError("delegate: zlib-compressed input")
+    try:
+        return filecontent.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotImplementedError("delegate: non-UTF-8 bytes (charset detection)") from None
+
+
+def is_dubious_html(beginning: str) -> bool:
+    "Proper HTML has 'html' (tag or doctype) in its first 50 characters."
+    return "html" not in beginning
+
+
+def repair_faulty_html(htmlstring: str, beginning: str) -> str:
+    "Drop a DOCTYPE up to the first '/>' on the first line; fix <html .../> in the first lines."
+    if "doctype" in beginning:
+        firstline, _, rest = htmlstring.partition("\n")
+        # the "\n" comes back even when there was none (a trailing newline appears)
+        htmlstring = DOCTYPE_TAG.sub("", firstline, count=1) + "\n" + rest
+    for i, line in enumerate(htmlstring.splitlines()):
+        if "<html" in line and line.endswith("/>"):
+            htmlstring = FAULTY_HTML.sub(r"\1>", htmlstring, count=1)
+            break
+        if i > 2:
+            break
+    return htmlstring
+
+
+def fromstring_bytes(htmlobject: str) -> Any:
+    "Parse the UTF-8 encoding of the string; None on failure."
+    try:
+        return _PARSE(htmlobject.encode("utf8", "surrogatepass"))
+    except NotImplementedError:
+        raise
+    except Exception as err:  # noqa: BLE001 - as upstream
+        LOGGER.error("lxml parser bytestring %s", err)
+    return None
+
+
+def is_element(obj: Any) -> bool:
+    return hasattr(obj, "tag") and hasattr(obj, "getparent")
+
+
+def load_html(htmlobject: Any) -> Any:
+    """Load a str, bytes or element (trafilatura 1.11.0 utils.load_html)."""
+    if is_element(htmlobject):
+        return htmlobject
+    if hasattr(htmlobject, "data"):
+        htmlobject = htmlobject.data
+    if not isinstance(htmlobject, (bytes, str)):
+        raise TypeError("incompatible input type", type(htmlobject))
+    tree = None
+    htmlobject = decode_file(htmlobject)
+    beginning = htmlobject[:50].lower()
+    check_flag = is_dubious_html(beginning)
+    htmlobject = repair_faulty_html(htmlobject, beginning)
+    fallback_parse = False
+    try:
+        tree = _PARSE(htmlobject)
+    except ValueError:
+        # "Unicode strings with encoding declaration are not supported."
+        tree = fromstring_bytes(htmlobject)
+        fallback_parse = True
+    except NotImplementedError:
+        raise
+    except Exception as err:  # noqa: BLE001 - as upstream
+        LOGGER.error("lxml parsing failed: %s", err)
+    if (tree is None or len(tree) < 1) and not fallback_parse:
+        tree = fromstring_bytes(htmlobject)
+    if tree is not None and check_flag is True and len(tree) < 2:
+        LOGGER.error("parsed tree length: %s, wrong data type or not valid HTML", len(tree))
+        tree = None
+    return tree
+
+
+# --- text helpers -------------------------------------------------------------------
+
+@lru_cache(maxsize=2**14)
+def return_printables_and_spaces(char: str) -> str:
+    "Keep printable characters and whitespace (drops Cc/Cf/Cn/Zl/Zp... others)."
+    return char if char.isprintable() or char.isspace() else ""
+
+
+def remove_control_characters(string: str) -> str:
+    if string.isprintable():
+        return string
+    return "".join(map(return_printables_and_spaces, string))
+
+
+def normalize_unicode(string: str, unicodeform: str = "NFC") -> str:
+    return normalize(unicodeform, string)
+
+
+@lru_cache(maxsize=1024)
+def line_processing(line: str, preserve_space: bool = False, trailing_space: bool = False) -> Optional[str]:
+    "Replace literal space entities, drop control characters, trim unless preserving."
+    new_line = remove_control_characters(line.replace("&#13;", "\r").replace("&#10;", "\n").replace("&nbsp;", "\u00a0"))
+    if not preserve_space:
+        new_line = trim(LINES_TRIMMING.sub(r" ", new_line))
+        if all(map(str.isspace, new_line)):
+            new_line = None  # type: ignore[assignment]
+        elif trailing_space:
+            space_before = " " if line[0].isspace() else ""
+            space_after = " " if line[-1].isspace() else ""
+            new_line = "".join([space_before, new_line, space_after])
+    return new_line
+
+
+def sanitize(text: str, preserve_space: bool = False, trailing_space: bool = False) -> Optional[str]:
+    "Line by line (empty lines dropped), then the U+2424 markers removed."
+    if trailing_space:
+        return line_processing(text, preserve_space, True)
+    try:
+        return "\n".join(filter(None, (line_processing(line, preserve_space) for line in text.splitlines()))).replace(
+            "\u2424", ""
+        )
+    except AttributeError:
+        return None
+
+
+@lru_cache(maxsize=1024)
+def trim(string: Any) -> Optional[str]:
+    "Collapse whitespace runs to one space and strip; None for non-strings (1.11.0)."
+    try:
+        return " ".join(string.split()).strip()
+    except (AttributeError, TypeError):
+        return None
+
+
+def is_image_file(imagesrc: Optional[str]) -> bool:
+    return bool(imagesrc is not None and IMAGE_EXTENSION.search(imagesrc))
+
+
+def check_html_lang(tree: Any, target_language: str, strict: bool = False) -> bool:
+    "Meta http-equiv content-language / og:locale (descendants of the root)."
+    for attr, value in TARGET_LANG_ATTRS:
+        elems = [e for e in tree.iterdescendants("meta") if e.get(attr) == value and e.get("content") is not None]
+        if elems:
+            if any(target_language in RE_HTML_LANG.split(elem.get("content", "").lower()) for elem in elems):
+                return True
+            return False
+    if strict:  # pragma: no cover - not on the extraction path
+        raise NotImplementedError("delegate: strict html lang check")
+    return True
+
+
+def textfilter(element: Any) -> bool:
+    "Empty, whitespace-only, or a line matching the social-media filter."
+    testtext = element.tail if element.text is None else element.text
+    return not text_chars_test(testtext) or any(map(RE_FILTER.match, testtext.splitlines()))
+
+
+def text_chars_test(string: Optional[str]) -> bool:
+    "Whether the string has a non-whitespace character."
+    return bool(string) and not string.isspace()  # type: ignore[union-attr]
