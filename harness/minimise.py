@@ -204,18 +204,17 @@ def difference_kind(candidate: Any, oracle: Any, opt: Any, mode: str, html: Html
 
 def tree_predicate(timeout: float = 60.0) -> Callable[[Html], bool]:
     """True while trafila's parser and lxml give different trees."""
-    import lxml.etree as etree
     import lxml.html
 
-    from .fuzz import _outcome, lxml_parser, trafila_parsers
-    from .treedump import dump_document, dump_element, dump_lxml_document
+    from .fuzz import _outcome, lxml_document_dump, lxml_parser, trafila_document_dump, trafila_parsers
+    from .treedump import dump_element
 
     parse_document, t_fromstring = trafila_parsers()
     parser = lxml_parser()
 
     def differs(html: Html) -> bool:
-        a = _outcome(lambda: dump_lxml_document(etree.fromstring(html, parser)), timeout)
-        b = _outcome(lambda: dump_document(parse_document(html)), timeout)
+        a = _outcome(lambda: lxml_document_dump(html, parser), timeout)
+        b = _outcome(lambda: trafila_document_dump(parse_document(html)), timeout)
         if a != b:
             return True
         a = _outcome(lambda: dump_element(lxml.html.fromstring(html, parser=parser)), timeout)
