@@ -1,0 +1,161 @@
+"""Differential check: trafila's v1_11_0 port vs the real trafilatura 1.11.0.
+
+Usage (from the repo root):
+  PYTHONPATH=reference:. /work/venvs/o111/bin/python tools/check_v1_11_0.py \
+      [--bundles goose3,newspaper4k] [--every N] [--sets nofb,default,...] [--show N] [--parser bridge|trafila]
+
+Both sides get the page as str (UTF-8 pages only). With ``--parser bridge``
+(the default) the port parses with lxml + trafilatura's HTML_PARSER and
+converts the tree with harness.lxml_bridge.from_lxml, so parser differences do
+not count; ``--parser trafila`` uses trafila.html.fromstring.
+The ``*_dedup`` sets run the pages in order from cleared caches (per bundle).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import traceback
+from collections import defaultdict
+
+import lxml.html
+import trafilatura
+import trafilatura.deduplication
+from trafilatura.utils import HTML_PARSER
+
+from harness.corpora import bundle_name, bundle_paths, iter_pages
+from trafila.v1_11_0 import core, deduplication, utils
+
+OPTION_SETS = {
+    "nofb": ("extract", dict(no_fallback=True)),
+    "nofb_precision": ("extract", dict(no_fallback=True, favor_precision=True)),
+    "nofb_nocom_notab": ("extract", dict(no_fallback=True, include_comments=False, include_tables=False)),
+    "default": ("extract", dict()),
+    "precision_nocom": ("extract", dict(favor_precision=True, include_comments=False)),
+    "precision_nocom_dedup": ("extract", dict(favor_precision=True, include_comments=False, deduplicate=True)),
+    "recall": ("extract", dict(favor_recall=True)),
+    "bare": ("bare", dict()),
+}
+
+
+def setup(parser: str) -> None:
+    if parser == "bridge":
+        from harness.lxml_bridge import from_lxml
+
+        utils.set_parser(lambda s: from_lxml(lxml.html.fromstring(s, parser=HTML_PARSER)))
+    else:
+        utils.set_parser(None)
+
+
+def dump(el) -> str:
+    "Canonical dump of an element tree (tag, attributes, text, tail), lxml or trafila."
+    if el is None:
+        return "None"
+    out = []
+
+    def walk(e, depth):
+        out.append(f"{'  ' * depth}<{e.tag} {sorted(e.attrib.items())}> {e.text!r} tail={e.tail!r}")
+        for c in e:
+            walk(c, depth + 1)
+
+    walk(el, 0)
+    return "\n".join(out)
+
+
+def _bare_tuple(result) -> str:
+    if result is None:
+        return "None"
+    return repr((result["text"], result["comments"], result["raw_text"], dump(result["body"]), dump(result["commentsbody"])))
+
+
+def run_ref(api: str, data, opts):
+    if api == "extract":
+        return trafilatura.extract(data, **opts)
+    return _bare_tuple(trafilatura.bare_extraction(data, **opts))
+
+
+def run_port(api: str, data, opts):
+    if api == "extract":
+        return core.extract(data, **opts)
+    return _bare_tuple(core.bare_extraction(data, **opts))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bundles", default="goose3,newspaper4k,commoncrawl,go-trafilatura")
+    ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--offset", type=int, default=0)
+    ap.add_argument("--sets", default=",".join(OPTION_SETS))
+    ap.add_argument("--show", type=int, default=3)
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--ids", default="", help="only these page ids (comma-separated)")
+    ap.add_argument("--parser", default="bridge")
+    ap.add_argument("--list", action="store_true", help="print the id of every differing page")
+    args = ap.parse_args()
+    setup(args.parser)
+    ids = set(filter(None, args.ids.split(",")))
+    diffs = defaultdict(int)
+    totals = defaultdict(int)
+    delegated = defaultdict(int)
+    t_ref = defaultdict(float)
+    t_port = defaultdict(float)
+    shown = 0
+    for path in bundle_paths(args.bundles.split(",")):
+        bname = bundle_name(path)
+        pages = [
+            p for i, p in enumerate(iter_pages(path))
+            if i % args.every == args.offset and p.html is not None and (not ids or p.id in ids)
+        ]
+        if args.limit:
+            pages = pages[: args.limit]
+        for setname in args.sets.split(","):
+            api, opts = OPTION_SETS[setname]
+            trafilatura.deduplication.LRU_TEST.clear()
+            deduplication.LRU_TEST.clear()
+            key = (bname, setname)
+            for page in pages:
+                data = page.html
+                t0 = time.perf_counter()
+                try:
+                    expected = run_ref(api, data, opts)
+                except Exception as err:  # noqa: BLE001
+                    expected = f"<exception {type(err).__name__}>"
+                t1 = time.perf_counter()
+                try:
+                    got = run_port(api, data, opts)
+                except NotImplementedError as err:
+                    delegated[key] += 1
+                    got = f"<delegated {err}>"
+                except Exception as err:  # noqa: BLE001
+                    got = f"<exception {type(err).__name__}>"
+                    if got != expected and shown < args.show:
+                        traceback.print_exc()
+                t2 = time.perf_counter()
+                t_ref[key] += t1 - t0
+                t_port[key] += t2 - t1
+                totals[key] += 1
+                if got != expected:
+                    diffs[key] += 1
+                    if args.list:
+                        print(f"DIFF {bname} {setname} {page.id}")
+                    if shown < args.show:
+                        shown += 1
+                        exp_s, got_s = str(expected), str(got)
+                        pos = next((i for i, (a, b) in enumerate(zip(exp_s, got_s)) if a != b), min(len(exp_s), len(got_s)))
+                        print(f"--- DIFF {bname} {setname} {page.id} (index {page.index})")
+                        print(f"  expected len {len(exp_s)}, got len {len(got_s)}, first diff at {pos}")
+                        print("  exp:", repr(exp_s[max(0, pos - 150): pos + 150]))
+                        print("  got:", repr(got_s[max(0, pos - 150): pos + 150]))
+            print(
+                f"{bname:16s} {setname:22s} pages {totals[key]:4d} diffs {diffs[key]:4d} "
+                f"delegated {delegated[key]:3d} time ref {t_ref[key]:.1f}s port {t_port[key]:.1f}s",
+                flush=True,
+            )
+    tot, dif = sum(totals.values()), sum(diffs.values())
+    print(f"TOTAL pages x sets {tot} diffs {dif}")
+    return 1 if dif else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
