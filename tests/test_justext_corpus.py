@@ -95,15 +95,71 @@ def compare_page(page) -> Optional[str]:
     return None
 
 
-def run(bundles: List[str], step: int, verbose: bool = False) -> Tuple[int, int, int, List[str]]:
+VIA_STATS = {"calls": 0, "paragraphs": 0}
+
+
+def compare_via_extract(page) -> Optional[str]:
+    """Run ``trafilatura.extract`` (2.3.1 defaults, fallbacks on) with its
+    ``try_justext`` wrapped: every tree it hands to jusText is bridged into
+    trafila, and the paragraphs and the returned body must be the same."""
+    from justext.core import ParagraphMaker, classify_paragraphs, revise_paragraph_classification
+    from justext.utils import get_stoplist
+    from trafilatura import external, extract
+
+    from harness.lxml_bridge import from_lxml
+    from trafila import justext as tj
+
+    differences: List[str] = []
+    original = external.try_justext
+
+    def wrapped(tree, url, target_language):
+        VIA_STATS["calls"] += 1
+        # trafilatura catches exceptions around this call: record ours instead of raising
+        try:
+            port_tree = from_lxml(tree)
+            real = ParagraphMaker.make_paragraphs(tree)  # read-only on the tree
+            real_list = (
+                get_stoplist(external.JUSTEXT_LANGUAGES[target_language])
+                if target_language in external.JUSTEXT_LANGUAGES
+                else external.JT_STOPLIST or external.jt_stoplist_init()
+            )
+            classify_paragraphs(real, real_list, 50, 150, 0.1, 0.2, 0.25, True)
+            revise_paragraph_classification(real, 150)
+            port = tj.justext_paragraphs(port_tree, tj.choose_stoplist(target_language))
+            VIA_STATS["paragraphs"] += len(real)
+            if [_record(p) for p in port] != [_record(p) for p in real]:
+                differences.append(f"call {VIA_STATS['calls']}: paragraphs differ")
+        except Exception as err:
+            differences.append(f"call {VIA_STATS['calls']}: comparison raised {err!r}")
+            port_tree = None
+        result = original(tree, url, target_language)
+        if port_tree is not None:
+            mine = tj.try_justext(port_tree, url, target_language)
+            if [p.text for p in mine] != [p.text for p in result] or mine.tag != result.tag:
+                differences.append(f"call {VIA_STATS['calls']}: try_justext body differs")
+        return result
+
+    external.try_justext = wrapped
+    calls_before = VIA_STATS["calls"]
+    try:
+        form = "str" if page.html is not None else "bytes"
+        extract(page.input(form), url=page.url)
+    finally:
+        external.try_justext = original
+    if differences:
+        return "; ".join(differences)
+    return "no-call" if VIA_STATS["calls"] == calls_before else None
+
+
+def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool = False) -> Tuple[int, int, int, List[str]]:
     pages = skipped = 0
     failures: List[str] = []
     for name, page in sample_pages(bundles, step):
         try:
-            outcome = compare_page(page)
+            outcome = compare_via_extract(page) if via_extract else compare_page(page)
         except Exception as err:  # a crash is a difference too
             outcome = f"error {type(err).__name__}: {err}"
-        if outcome == "skip":
+        if outcome in ("skip", "no-call"):
             skipped += 1
             continue
         pages += 1
@@ -130,11 +186,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="compare trafila.justext with jusText on corpus pages")
     parser.add_argument("--bundles", default=",".join(DEFAULT_BUNDLES))
     parser.add_argument("--step", type=int, default=5, help="every STEP-th page of each bundle")
+    parser.add_argument("--via-extract", action="store_true",
+                        help="capture jusText's input inside trafilatura.extract instead of basic_cleaning(load_html)")
     args = parser.parse_args(argv)
     start = time.time()
-    pages, skipped, differing, failures = run(args.bundles.split(","), args.step, verbose=True)
-    print(f"bundles={args.bundles} step={args.step}: {pages} pages compared, {differing} differing, "
-          f"{skipped} skipped (load_html None), {time.time() - start:.0f}s")
+    pages, skipped, differing, failures = run(args.bundles.split(","), args.step, verbose=True,
+                                              via_extract=args.via_extract)
+    print(f"bundles={args.bundles} step={args.step} via_extract={args.via_extract}: {pages} pages compared, "
+          f"{differing} differing, {skipped} skipped (no tree / no jusText call), "
+          f"{VIA_STATS['calls']} try_justext calls ({VIA_STATS['paragraphs']} paragraphs) inside extract, "
+          f"{time.time() - start:.0f}s")
     return 1 if differing else 0
 
 

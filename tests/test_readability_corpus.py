@@ -130,15 +130,78 @@ def compare_page(page, with_roundtrip: Optional[bool] = None) -> Optional[str]:
     return None
 
 
-def run(bundles: List[str], step: int, verbose: bool = False):
+VIA_STATS = {"calls": 0, "raised": 0}
+
+
+def compare_via_extract(page) -> Optional[str]:
+    """Run ``trafilatura.extract`` (2.3.1 defaults, fallbacks on) with its
+    ``try_readability`` wrapped: every tree it hands to readability is bridged
+    into trafila first, and the port's summary tree must equal the fork's."""
+    from trafilatura import external, extract
+
+    from harness.lxml_bridge import from_lxml
+    from harness.treedump import dump_element, first_difference
+    from trafila import readability_2_3_1 as rd
+
+    differences: List[str] = []
+    calls = [0]
+    original = external.try_readability
+
+    def wrapped(htmlinput):
+        from lxml.etree import tostring as lxml_tostring
+        from trafilatura import readability_lxml
+
+        calls[0] += 1
+        try:
+            tree = from_lxml(htmlinput)  # before the fork mutates it
+        except Exception as err:  # trafilatura would mask it: record it
+            differences.append(f"call {calls[0]}: bridge raised {err!r}")
+            return original(htmlinput)
+        captured = []
+
+        def capturing_tostring(node, *args, **kwargs):
+            captured.append(dump_element(node, with_tail=True))
+            return lxml_tostring(node, *args, **kwargs)
+
+        readability_lxml.tostring = capturing_tostring
+        try:
+            result = original(htmlinput)  # catches the fork's exceptions itself
+        finally:
+            readability_lxml.tostring = lxml_tostring
+        real_dump = captured[0] if captured else "raised"
+        VIA_STATS["calls"] += 1
+        VIA_STATS["raised"] += real_dump == "raised"
+        try:
+            port_dump = dump_element(rd.Document(tree, min_text_length=25).summary_tree())
+        except Exception:
+            port_dump = "raised"
+        if port_dump != real_dump:
+            if isinstance(port_dump, str) or isinstance(real_dump, str):
+                differences.append(f"call {calls[0]}: port {str(port_dump)[:80]}, fork {str(real_dump)[:80]}")
+            else:
+                differences.append(f"call {calls[0]}: {first_difference(port_dump, real_dump)}")
+        return result
+
+    external.try_readability = wrapped
+    try:
+        form = "str" if page.html is not None else "bytes"
+        extract(page.input(form), url=page.url)
+    finally:
+        external.try_readability = original
+    if differences:
+        return "; ".join(differences)
+    return "no-call" if calls[0] == 0 else None
+
+
+def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool = False):
     pages = skipped = both_raised = 0
     failures: List[str] = []
     for name, page in sample_pages(bundles, step):
         try:
-            outcome = compare_page(page)
+            outcome = compare_via_extract(page) if via_extract else compare_page(page)
         except Exception as err:
             outcome = f"error {type(err).__name__}: {err}"
-        if outcome == "skip":
+        if outcome in ("skip", "no-call"):
             skipped += 1
             continue
         pages += 1
@@ -168,11 +231,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="compare trafila's readability port with trafilatura's fork")
     parser.add_argument("--bundles", default=",".join(DEFAULT_BUNDLES))
     parser.add_argument("--step", type=int, default=5, help="every STEP-th page of each bundle")
+    parser.add_argument("--via-extract", action="store_true",
+                        help="capture readability's input inside trafilatura.extract instead of load_html's tree")
     args = parser.parse_args(argv)
     start = time.time()
-    pages, skipped, both_raised, failures = run(args.bundles.split(","), args.step, verbose=True)
-    print(f"bundles={args.bundles} step={args.step}: {pages} pages compared, {len(failures)} differing, "
-          f"{both_raised} raised on both sides, {skipped} skipped (load_html None), "
+    pages, skipped, both_raised, failures = run(args.bundles.split(","), args.step, verbose=True,
+                                                via_extract=args.via_extract)
+    print(f"bundles={args.bundles} step={args.step} via_extract={args.via_extract}: {pages} pages compared, {len(failures)} differing, "
+          f"{both_raised} raised on both sides, {skipped} skipped (no tree / no readability call), "
+          f"{VIA_STATS['calls']} readability calls ({VIA_STATS['raised']} raised) inside extract, "
           f"serialiser {'compared' if serializer_available() else 'absent'}, {time.time() - start:.0f}s")
     return 1 if failures else 0
 

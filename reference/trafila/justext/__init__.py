@@ -18,6 +18,7 @@ from .core import (
 from .external import (
     JUSTEXT_LANGUAGES,
     JUSTEXT_LANGUAGES_1_11_0,
+    choose_stoplist,
     custom_justext_1_11_0,
     justext_paragraphs,
     try_justext,
@@ -30,7 +31,7 @@ from .utils import is_blank, normalize_whitespace
 __all__ = [
     "PARAGRAPH_TAGS", "JustextError", "ParagraphMaker", "classify_paragraphs",
     "get_next_neighbour", "get_prev_neighbour", "revise_paragraph_classification",
-    "JUSTEXT_LANGUAGES", "JUSTEXT_LANGUAGES_1_11_0", "custom_justext_1_11_0",
+    "JUSTEXT_LANGUAGES", "JUSTEXT_LANGUAGES_1_11_0", "choose_stoplist", "custom_justext_1_11_0",
     "justext_paragraphs", "try_justext", "try_justext_1_11_0",
     "Paragraph", "PathInfo", "all_stoplists", "define_stoplist", "get_stoplist",
     "get_stoplists", "is_blank", "normalize_whitespace",
