@@ -51,9 +51,10 @@ def decode_str(text: str) -> str:
     surrogates that form a pair in a UCS-2 string are read as one astral
     character (the buffer is decoded as UTF-16LE).
     """
-    kind = _pep393_kind(text)
     error_at = -1  # index (in code units) of the surrogate that stops decoding
-    if kind > 1 and _SURROGATE.search(text) is not None:
+    kind = 1
+    if not text.isascii() and _SURROGATE.search(text) is not None:
+        kind = _pep393_kind(text)
         if kind == 2:
             out = []
             last = 0
