@@ -22,22 +22,27 @@ class PathInfo:
     __slots__ = ("_steps",)
 
     def __init__(self) -> None:
+        # (tag, order, child counters, dom path so far, xpath so far)
         self._steps: List[tuple] = []
 
     @property
     def dom(self) -> str:
-        return ".".join(step[0] for step in self._steps)
+        return self._steps[-1][3] if self._steps else ""
 
     @property
     def xpath(self) -> str:
-        return "/" + "/".join("%s[%d]" % (step[0], step[1]) for step in self._steps)
+        return self._steps[-1][4] if self._steps else "/"
 
     def append(self, tag_name: str) -> "PathInfo":
         # the top level has no counter kept between calls: a fresh dict each time
-        counts = self._steps[-1][2] if self._steps else {}
+        if self._steps:
+            parent = self._steps[-1]
+            counts, dom, xpath = parent[2], parent[3] + ".", parent[4]
+        else:
+            counts, dom, xpath = {}, "", ""
         order = counts.get(tag_name, 0) + 1
         counts[tag_name] = order
-        self._steps.append((tag_name, order, {}))
+        self._steps.append((tag_name, order, {}, dom + tag_name, "%s/%s[%d]" % (xpath, tag_name, order)))
         return self
 
     def pop(self) -> "PathInfo":

@@ -45,9 +45,9 @@ def saxify(element_or_tree: Any, handler: Any) -> None:
             if element.text:
                 handler.characters(element.text)
             stack.append((element, False))
-            children = list(element)
-            for child in reversed(children):
-                stack.append((child, True))
+            children = element.getchildren()
+            children.reverse()
+            stack.extend((child, True) for child in children)
         else:
             handler.end_element(local_name(tag))
             if element.tail:

@@ -108,6 +108,15 @@ def _define_stoplist_cached(stoplist: FrozenSet[str]) -> FrozenSet[str]:
     return frozenset(word.lower() for word in stoplist)
 
 
+# results already known for these exact objects: a cache hit in lru_cache costs an
+# equality test of the whole set when the argument is an equal but distinct object
+_defined_by_identity: Dict[int, Tuple[object, FrozenSet[str]]] = {}
+
+
+def _remember(stoplist: object, defined: FrozenSet[str]) -> None:
+    _defined_by_identity[id(stoplist)] = (stoplist, defined)
+
+
 def define_stoplist(stoplist: Iterable[str]) -> FrozenSet[str]:
     """Lower-case all words into a frozenset (jusText ``define_stoplist``).
 
@@ -115,4 +124,11 @@ def define_stoplist(stoplist: Iterable[str]) -> FrozenSet[str]:
     requires a hashable argument; a list or set raises TypeError there, so it
     does here too.
     """
-    return _define_stoplist_cached(stoplist)  # type: ignore[arg-type]
+    known = _defined_by_identity.get(id(stoplist))
+    if known is not None and known[0] is stoplist:
+        return known[1]
+    defined = _define_stoplist_cached(stoplist)  # type: ignore[arg-type]
+    if len(_defined_by_identity) < 256:
+        _remember(stoplist, defined)
+        _remember(defined, _define_stoplist_cached(defined))
+    return defined

@@ -16,6 +16,8 @@ def _one_space_or_newline(match: "re.Match[str]") -> str:
 
 def normalize_whitespace(text: str) -> str:
     """Collapse each whitespace run to " ", or to "\\n" if it holds "\\n" or "\\r"."""
+    if "\n" not in text and "\r" not in text:
+        return _WHITESPACE_RUN.sub(" ", text)  # no run can hold a line break
     return _WHITESPACE_RUN.sub(_one_space_or_newline, text)
 
 
