@@ -478,6 +478,8 @@ class Element:
         for el in elements:
             if anchor is None:
                 self.append(el)
+            elif el is anchor:
+                continue  # libxml2 refuses to insert a node before itself
             else:
                 if _is_ancestor_or_self(el, self):
                     raise ValueError("cannot append parent to itself")
