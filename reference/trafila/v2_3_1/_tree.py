@@ -140,3 +140,65 @@ def concat_text(a: Optional[str], b: Optional[str]) -> Optional[str]:
 
 def iter_tags(el: Any, tags: Iterable[str]) -> Any:
     return el.iter(*tags)
+
+
+# --- read-only traversals -------------------------------------------------------
+# lxml's lookahead iterators matter only when the tree changes during the walk;
+# where it does not (selectors, tests), a plain pre-order walk gives the same
+# nodes in the same order, much faster than stepping sibling by sibling.
+
+def desc_list(el: Any) -> List[Any]:
+    "Descendants of ``el`` in document order (a snapshot, like an XPath result)."
+    if hasattr(el, "_children"):
+        # trafila.dom: read the child lists directly (this walk is the hot path)
+        out_: List[Any] = []
+        stack_ = el._children[::-1]
+        pop_, push_, append_ = stack_.pop, stack_.extend, out_.append
+        while stack_:
+            node = pop_()
+            append_(node)
+            ch = node._children
+            if ch:
+                push_(ch[::-1])
+        return out_
+    out: List[Any] = []
+    stack = el[:]
+    stack.reverse()
+    pop, push, append = stack.pop, stack.extend, out.append
+    while stack:
+        node = pop()
+        append(node)
+        if len(node):
+            ch = node[:]
+            ch.reverse()
+            push(ch)
+    return out
+
+
+def iter_desc(el: Any, tag: Optional[str] = None) -> Any:
+    "Generator over the descendants (optionally of one tag), for early exits; read-only use."
+    if hasattr(el, "_children"):
+        stack_ = el._children[::-1]
+        while stack_:
+            node = stack_.pop()
+            if tag is None or node.tag == tag:
+                yield node
+            ch = node._children
+            if ch:
+                stack_.extend(ch[::-1])
+        return
+    stack = el[:]
+    stack.reverse()
+    while stack:
+        node = stack.pop()
+        if tag is None or node.tag == tag:
+            yield node
+        if len(node):
+            ch = node[:]
+            ch.reverse()
+            stack.extend(ch)
+
+
+def desc_tagged(el: Any, tag: str) -> List[Any]:
+    "``el.findall('.//tag')`` as a snapshot."
+    return [n for n in desc_list(el) if n.tag == tag]

@@ -8,7 +8,7 @@ import re
 from html import unescape
 from typing import Any, Iterable, List, Optional, Tuple
 
-from ._tree import Element, SubElement, copy_tree, text_content
+from ._tree import Element, SubElement, copy_tree, desc_list, iter_desc
 from .settings import DEDUPE_SCAN_CAP, MIN_DUPLICATE_LENGTH
 from .utils import load_html, parse_fragment, remove_control_characters, trim
 from .xml import delete_element
@@ -71,7 +71,7 @@ def _walk_json(node: Any, bodies: List[str], teasers: List[str]) -> None:
 
 def _discourse_texts(tree: Any) -> List[str]:
     "Discourse forum posts preloaded as JSON in an attribute."
-    node = next((e for e in tree.iterdescendants("div") if e.get("id") == "data-preloaded"), None)
+    node = next((e for e in iter_desc(tree, "div") if e.get("id") == "data-preloaded"), None)
     if node is None:
         return []
     try:
@@ -126,8 +126,8 @@ def _attempt(texts: Iterable[str], dedupe: bool = False) -> Optional[Tuple[Any, 
 def _collect_json_content(tree: Any) -> Tuple[List[str], List[str]]:
     bodies: List[str] = []
     teasers: List[str] = []
-    for elem in tree.iterdescendants("script"):
-        if elem.get("type") != "application/ld+json":
+    for elem in desc_list(tree):
+        if elem.tag != "script" or elem.get("type") != "application/ld+json":
             continue
         if elem.text and _JSON_HOOKS_RE.search(elem.text):
             try:
@@ -159,8 +159,8 @@ def baseline(filecontent: Any) -> Tuple[Any, str, int]:
 
     article_texts = [
         text
-        for elem in tree.iterdescendants("article")
-        if not any(True for _ in elem.iterancestors("article"))
+        for elem in desc_list(tree)
+        if elem.tag == "article" and not any(True for _ in elem.iterancestors("article"))
         if len(text := block_text(elem)) > _MIN_CONTENT_LENGTH
     ]
     if article_texts:
@@ -172,7 +172,8 @@ def baseline(filecontent: Any) -> Tuple[Any, str, int]:
     scraped_tags = {"blockquote", "code", "p", "pre", "q", "quote"}
     paragraphs = (
         block_text(element)
-        for element in tree.iter("blockquote", "code", "p", "pre", "q", "quote")
+        for element in [tree, *desc_list(tree)]
+        if element.tag in scraped_tags
         if not any(anc.tag in scraped_tags for anc in element.iterancestors())
     )
     result = _attempt(paragraphs, dedupe=True)
@@ -182,7 +183,7 @@ def baseline(filecontent: Any) -> Tuple[Any, str, int]:
     teaser = _attempt(map(_render_text, json_teasers), dedupe=True)
 
     postbody = Element("body")
-    body_elem = next(tree.iterdescendants("body"), None)
+    body_elem = next(iter_desc(tree, "body"), None)
     if body_elem is not None:
         p_elem = SubElement(postbody, "p")
         p_elem.text = remove_control_characters("\n".join(text for e in body_elem.itertext() if (text := trim(e))))
@@ -207,7 +208,7 @@ def html2txt(content: Any, clean: bool = True) -> str:
     is_elem = _is_element(content)
     if is_elem:
         tree = copy_tree(tree)
-    body = next(tree.iterdescendants("body"), None)
+    body = next(iter_desc(tree, "body"), None)
     if body is None:
         if not is_elem:
             return ""

@@ -16,7 +16,7 @@ from configparser import ConfigParser
 from copy import copy
 from typing import Any, Optional, Tuple
 
-from ._tree import Element, copy_tree, strip_tags
+from ._tree import Element, copy_tree, desc_list, strip_tags
 from .baseline import baseline, html2txt
 from .deduplication import LRUCache, duplicate_test
 from .external import compare_extraction, justext_rescue
@@ -45,8 +45,8 @@ def _forum_thread_page(tree: Any) -> bool:
     "A JSON-LD script declaring a DiscussionForumPosting."
     return any(
         script.text and _DISCUSSION_FORUM_POSTING_RE.search(script.text)
-        for script in tree.iterdescendants("script")
-        if script.get("type") == "application/ld+json"
+        for script in desc_list(tree)
+        if script.tag == "script" and script.get("type") == "application/ld+json"
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Optional, Sequence, Tuple
 
-from ._tree import Element, copy_tree, strip_tags, text_content
+from ._tree import Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import LINK_FARM_RATIO, image_src, textfilter, trim
@@ -73,7 +73,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
         # figures holding a table and ARIA layout tables become divs
         for elem in tree.iter("figure", "table"):
             if elem.tag == "figure":
-                if next(elem.iterdescendants("table"), None) is not None:
+                if next(iter_desc(elem, "table"), None) is not None:
                     elem.tag = "div"
             elif elem.get("role") in ("presentation", "none"):
                 elem.tag = "div"
@@ -87,18 +87,23 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
     tcopy = None
     if (
         options.focus == "recall"
-        and next(tree.iterdescendants("p"), None) is not None
+        and next(iter_desc(tree, "p"), None) is not None
         and (
             "p" in cleaning_list
             or not any(next(p.iterancestors(*cleaning_list), tree) is tree for p in tree.iter("p"))
         )
     ):
         tcopy = copy_tree(tree)
+    # deletions never add a tag: those absent now need no walk (speed only)
+    present = {e.tag for e in desc_list(tree)}
+    present.add(tree.tag)
     for expression in cleaning_list:
+        if expression not in present:
+            continue
         # lxml's iterator: the next node is fetched before the current one is deleted
         for element in tree.iter(expression):
             delete_element(element)
-    if tcopy is not None and next(tree.iterdescendants("p"), None) is None:
+    if tcopy is not None and next(iter_desc(tree, "p"), None) is None:
         tree = tcopy
 
     if clean_forms:
@@ -110,7 +115,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
 def prune_html(tree: Any, focus: str = "balanced") -> Any:
     "Delete the empty CUT_EMPTY_ELEMS (their tails too in precision mode)."
     tails = focus != "precision"
-    for element in [e for e in tree.iterdescendants(*CUT_EMPTY_ELEMS) if e.text is None and len(e) == 0]:
+    for element in [e for e in desc_list(tree) if e.tag in CUT_EMPTY_ELEMS and e.text is None and len(e) == 0]:
         delete_element(element, keep_tail=tails)
     return tree
 
@@ -143,17 +148,17 @@ def is_paragraph_listing(links_xpath: List[Any]) -> bool:
     "Every link alone in its own <p>."
     for link in links_xpath:
         parent = link.getparent()
-        if parent is None or parent.tag != "p" or sum(1 for _ in parent.iterdescendants("ref")) > 1:
+        if parent is None or parent.tag != "p" or sum(1 for _ in iter_desc(parent, "ref")) > 1:
             return False
     return True
 
 
 def link_density_test(element: Any, favor_precision: bool = False) -> Tuple[bool, bool]:
     "(delete, short-with-links) for a link-rich element."
-    links_xpath = list(element.iterdescendants("ref"))
+    links_xpath = desc_tagged(element, "ref")
     if not links_xpath:
         return False, False
-    if next(element.iterdescendants("graphic"), None) is not None:
+    if next(iter_desc(element, "graphic"), None) is not None:
         return False, False
     text = trim(text_content(element))
     if len(links_xpath) == 1:
@@ -182,7 +187,7 @@ def link_density_test(element: Any, favor_precision: bool = False) -> Tuple[bool
 
 def link_density_test_tables(element: Any) -> bool:
     "Tables of at least 200 characters made mostly of link text."
-    links_xpath = list(element.iterdescendants("ref"))
+    links_xpath = desc_tagged(element, "ref")
     if not links_xpath:
         return False
     elemlen = len(trim(text_content(element)))
@@ -342,8 +347,12 @@ def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
     else:
         strip_tags(tree, *REND_TAG_MAPPING.keys())
 
-    for elem in tree.iter(*CONVERSIONS.keys()):
-        CONVERSIONS[elem.tag](elem)
+    present = {e.tag for e in desc_list(tree)}
+    present.add(tree.tag)
+    wanted = [tag for tag in CONVERSIONS if tag in present]
+    if wanted:
+        for elem in tree.iter(*wanted):
+            CONVERSIONS[elem.tag](elem)
     if options.images:
         for elem in tree.iter("img"):
             elem.tag = "graphic"

@@ -9,7 +9,7 @@ import re
 from typing import Any, List, Optional, Set
 from urllib.parse import urljoin
 
-from ._tree import Element, SubElement, copy_tree, root_of, strip_elements, strip_tags
+from ._tree import Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
 from .htmlprocessing import (
     delete_by_link_density,
     handle_textnode,
@@ -234,7 +234,7 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> O
 
     processed_element = Element(element.tag)
     # unexpected children: keep their text in place
-    unexpected = {str(c.tag) for c in element.iterdescendants("*") if c.tag not in potential_tags and c.tag != "done"}
+    unexpected = {str(c.tag) for c in desc_list(element) if c.tag not in potential_tags and c.tag != "done"}
     if unexpected:
         strip_tags(element, *unexpected)
     for child in element.iter("*"):
@@ -353,8 +353,9 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
     strip_tags(table_elem, "thead", "tbody", "tfoot")
 
     nested_elems: Set[Any] = set()
-    for nested_table in table_elem.iterdescendants("table"):
-        nested_elems.update(nested_table.iter())
+    for nested_table in [e for e in desc_list(table_elem) if e.tag == "table"]:
+        nested_elems.add(nested_table)
+        nested_elems.update(desc_list(nested_table))
 
     rows: List[List[Any]] = [[]]
     captions: List[str] = []
@@ -488,8 +489,8 @@ def recover_wild_text(
         if processed is subelem:
             handled.add(subelem)
         text = _elem_text(processed)
-        images = {img.get("src") for img in processed.iter("graphic")}
-        if not text and images and images <= {g.get("src") for g in result_body.iter("graphic")}:
+        images = {img.get("src") for img in [processed, *desc_list(processed)] if img.tag == "graphic"}
+        if not text and images and images <= {g.get("src") for g in desc_list(result_body) if g.tag == "graphic"}:
             continue
         under_cap = len(existing) <= DEDUPE_SCAN_CAP
         fragment = trim(text + (processed.tail or "")) if text_chars_test(processed.tail) else ""
@@ -521,7 +522,9 @@ def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any, k
         tree = delete_by_link_density(tree, "list", backtracking=False, favor_precision=favor_precision)
         tree = delete_by_link_density(tree, "p", backtracking=False, favor_precision=favor_precision)
     if "table" in potential_tags or favor_precision:
-        boilerplate_tables = [elem for elem in tree.iter("table") if link_density_test_tables(elem) is True]
+        boilerplate_tables = [
+            elem for elem in [tree, *desc_list(tree)] if elem.tag == "table" and link_density_test_tables(elem) is True
+        ]
         for elem in boilerplate_tables:
             delete_element(elem, keep_tail=False)
     if favor_precision:
@@ -556,7 +559,7 @@ def _extract(tree: Any, options: Any) -> Any:
         if plen == 0 or plen < options.min_extracted_size * factor:
             potential_tags.add("div")
 
-        subelems = list(subtree.iterdescendants())
+        subelems = desc_list(subtree)
         tags = {e.tag for e in subelems}
         if tags == {"lb"} or (subtree.tag == "div" and "div" in potential_tags and tags <= INLINE_FORMATTABLE | {"lb"}):
             subelems = [subtree]
@@ -593,12 +596,12 @@ def _extract(tree: Any, options: Any) -> Any:
 def extract_content(cleaned_tree: Any, options: Any) -> Any:
     "Main pass, then wild-text recovery when short, adjacent-duplicate removal."
     backup_tree = copy_tree(cleaned_tree)
-    order = list(cleaned_tree.iter())
+    order = [cleaned_tree, *desc_list(cleaned_tree)]
 
     result_body, temp_text, potential_tags = _extract(cleaned_tree, options)
 
     if len(result_body) == 0 or len(temp_text) < options.min_extracted_size:
-        consumed = {twin for elem, twin in zip(order, backup_tree.iter()) if elem.tag == "done"}
+        consumed = {twin for elem, twin in zip(order, [backup_tree, *desc_list(backup_tree)]) if elem.tag == "done"}
         result_body = recover_wild_text(backup_tree, result_body, options, potential_tags, consumed)
         temp_text = " ".join(result_body.itertext()).strip()
     previous = None
@@ -631,7 +634,7 @@ def extract_comments(tree: Any, options: Any) -> Any:
             continue
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
         strip_tags(subtree, "ref", "span")
-        for elem in list(subtree.iterdescendants()):
+        for elem in desc_list(subtree):
             if elem.tag in potential_tags:
                 processed = handle_textnode(elem, options, comments_fix=True)
                 if processed is not None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, List, Optional
 
+from ._tree import desc_list, iter_desc
+
 Selector = Callable[[Any], List[Any]]
 
 
@@ -47,19 +49,19 @@ def _alt(tokens: Iterable[str]) -> str:
 
 
 def _descendants(ctx: Any) -> Iterable[Any]:
-    return ctx.iterdescendants()
+    return desc_list(ctx)
 
 
 def _select(ctx: Any, tags: Optional[frozenset], pred: Callable[[Any], bool]) -> List[Any]:
     "``.//*[self::t1 or ...][pred]`` (all tags when ``tags`` is None)."
     if tags is None:
-        return [el for el in ctx.iterdescendants() if pred(el)]
-    return [el for el in ctx.iterdescendants() if el.tag in tags and pred(el)]
+        return [el for el in desc_list(ctx) if pred(el)]
+    return [el for el in desc_list(ctx) if el.tag in tags and pred(el)]
 
 
 def _select_first(ctx: Any, tags: Optional[frozenset], pred: Callable[[Any], bool]) -> List[Any]:
     "``(.//*[...][pred])[1]``: the first match in document order."
-    for el in ctx.iterdescendants():
+    for el in iter_desc(ctx):
         if (tags is None or el.tag in tags) and pred(el):
             return [el]
     return []
@@ -69,7 +71,7 @@ def _select_first_per_parent(ctx: Any, tags: frozenset, pred: Callable[[Any], bo
     "``.//*[...][pred][1]``: per parent, the first matching child (document order)."
     seen_parents = set()
     out = []
-    for el in ctx.iterdescendants():
+    for el in desc_list(ctx):
         if el.tag in tags and pred(el):
             parent = el.getparent()
             key = id(parent)
@@ -160,7 +162,7 @@ def body_xpath_0(ctx: Any) -> List[Any]:
 
 
 def body_xpath_1(ctx: Any) -> List[Any]:
-    for el in ctx.iterdescendants("article"):
+    for el in iter_desc(ctx, "article"):
         return [el]
     return []
 
@@ -176,7 +178,7 @@ def body_xpath_3(ctx: Any) -> List[Any]:
 def body_xpath_4(ctx: Any) -> List[Any]:
     "``(.//*[...][starts-with...])[1]|(.//main)[1]``, in document order."
     first_a = first_main = None
-    for el in ctx.iterdescendants():
+    for el in iter_desc(ctx):
         if first_a is None and el.tag in _ADS and _body4_pred(el):
             first_a = el
         if first_main is None and el.tag == "main":
@@ -188,7 +190,7 @@ def body_xpath_4(ctx: Any) -> List[Any]:
     if first_main is None or first_main is first_a:
         return [first_a]
     # both found: the one met first in document order comes first
-    for el in ctx.iterdescendants():
+    for el in iter_desc(ctx):
         if el is first_a:
             return [first_a, first_main]
         if el is first_main:
@@ -287,7 +289,7 @@ def _raw0_pred(el: Any) -> bool:
     ident, cls = _attr(el, "id"), _attr(el, "class")
     if not (_MVP_OR_SCROLL(ident) or _MVP_OR_SCROLL(cls)):
         return False
-    return next(el.iterdescendants("h1"), None) is None or bool(_MVP(ident) or _MVP(cls))
+    return next(iter_desc(el, "h1"), None) is None or bool(_MVP(ident) or _MVP(cls))
 
 
 def raw_tree_prune_0(ctx: Any) -> List[Any]:
@@ -382,7 +384,7 @@ _LINK = _rx(r"(^|\s)link(\s|$)")
 
 
 def precision_discard_0(ctx: Any) -> List[Any]:
-    return list(ctx.iterdescendants("header"))
+    return [el for el in desc_list(ctx) if el.tag == "header"]
 
 
 def _prec1_pred(el: Any) -> bool:
@@ -412,7 +414,7 @@ _CITE_QUOTE = frozenset(("cite", "quote"))
 
 
 def comments_discard_1(ctx: Any) -> List[Any]:
-    return [el for el in ctx.iterdescendants() if el.tag in _CITE_QUOTE]
+    return [el for el in desc_list(ctx) if el.tag in _CITE_QUOTE]
 
 
 _CD_CLASS = _rx("comments-title|nocomments|-reply-|message|signin")
@@ -464,12 +466,12 @@ def basic_clean_xpath(ctx: Any) -> List[Any]:
 
 def tex_annotation(ctx: Any) -> List[Any]:
     "``.//*[local-name()='annotation'][@encoding='application/x-tex']``"
-    return [el for el in ctx.iterdescendants("annotation") if el.get("encoding") == "application/x-tex"]
+    return [el for el in desc_list(ctx) if el.tag == "annotation" and el.get("encoding") == "application/x-tex"]
 
 
 def hljs_spans(ctx: Any) -> List[Any]:
     "``.//span[starts-with(@class,'hljs')]``"
-    return [el for el in ctx.iterdescendants("span") if _attr(el, "class").startswith("hljs")]
+    return [el for el in desc_list(ctx) if el.tag == "span" and _attr(el, "class").startswith("hljs")]
 
 
 _WILD = frozenset(("code", "p", "quote", "table"))
@@ -480,10 +482,10 @@ def wild_text_elements(ctx: Any, recall: bool) -> List[Any]:
     """``.//code|.//p|.//quote|.//table|.//div[contains(@class, 'w3-code')]``,
     plus ``|.//div|.//lb|.//list`` in recall mode."""
     if recall:
-        return [el for el in ctx.iterdescendants() if el.tag in _WILD_RECALL]
+        return [el for el in desc_list(ctx) if el.tag in _WILD_RECALL]
     return [
         el
-        for el in ctx.iterdescendants()
+        for el in desc_list(ctx)
         if el.tag in _WILD or (el.tag == "div" and "w3-code" in _attr(el, "class"))
     ]
 
@@ -492,9 +494,12 @@ def p_text_length(doc_root: Any) -> int:
     """``len("".join(subtree.xpath('//p//text()')))``: the text inside <p>
     elements of the whole document (``doc_root``), nested ones counted once."""
     total = 0
-    for p in doc_root.iter("p"):
-        # a <p> inside another <p> is already counted by the outer one
-        if any(True for _ in p.iterancestors("p")):
-            continue
-        total += sum(len(t) for t in p.itertext())
+    stack = [doc_root]
+    while stack:
+        node = stack.pop()
+        if node.tag == "p":
+            # nested <p>s are inside this one's text already
+            total += sum(len(t) for t in node.itertext())
+        elif len(node):
+            stack.extend(node[:])
     return total
