@@ -110,6 +110,19 @@ def tree_inputs(seed: int, n: int, bytes_share: float = 0.2) -> Iterator[Tuple[s
             yield f"html#{i}", strategies.random_html(rng)
 
 
+def _clear_cases(out: Path) -> None:
+    """Remove the cases an earlier run with the same seed left in ``out``."""
+    if out.is_dir():
+        for p in list(out.glob("[0-9][0-9][0-9].html")) + list(out.glob("[0-9][0-9][0-9].json")):
+            p.unlink()
+
+
+def _progress(counts: Counter, t0: float, log) -> None:
+    if counts["compared"] % 10000 == 0:
+        diffs = sum(v for k, v in counts.items() if k.endswith("different"))
+        log(f"  {counts['compared']} compared, {diffs} different, {time.time() - t0:.0f} s")
+
+
 def _write_case(out: Path, index: int, label: str, html: Html, info: dict) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     stem = out / f"{index:03d}"
@@ -132,11 +145,13 @@ def run_tree(n: int, seed: int, out: Path, keep: int = 5, timeout: float = 30.0,
     from .treedump import dump_element, first_difference
 
     parser = lxml_parser()
+    _clear_cases(out)
     counts: Counter = Counter()
     written: List[str] = []
     t0 = time.time()
     for label, html in tree_inputs(seed, n, bytes_share):
         counts["compared"] += 1
+        _progress(counts, t0, log)
         kind = label.split("#")[0]
         for what, ours, theirs in (
             ("document", lambda: trafila_document_dump(parse_document(html)),
@@ -219,6 +234,7 @@ def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: P
         cand.reset_dedup(mode)
     counts: Counter = Counter()
     written: List[str] = []
+    _clear_cases(out)
     t0 = time.time()
     try:
         for label, html in text_inputs(seed, n, bundles, every, source):
@@ -226,6 +242,7 @@ def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: P
             want = _call(oracle, opt, html, mode, timeout)
             got = _call(cand, opt, html, mode, timeout)
             counts["compared"] += 1
+            _progress(counts, t0, log)
             if counts["compared"] == 1 and isinstance(got, dict) and got.get("raise") in ("AttributeError", "ImportError", "ModuleNotFoundError", "NotImplementedError") and not (isinstance(want, dict) and "raise" in want):
                 raise SystemExit(f"candidate {candidate!r} raised {got['raise']} on the first input: is it implemented yet?")
             if same(want, got):
