@@ -9,6 +9,10 @@ Both sides get the page as str (UTF-8 pages only). With ``--parser bridge``
 converts the tree with harness.lxml_bridge.from_lxml, so parser differences do
 not count; ``--parser trafila`` uses trafila.html.fromstring.
 The ``*_dedup`` sets run the pages in order from cleared caches (per bundle).
+
+``--ref cache`` compares with trafilatura 1.11.0's recorded results
+(corpora/oracle/1.11.0/<bundle>.json.gz, str form; sha256 + length) instead of
+running it, for the option sets the oracle matrix has.
 """
 
 from __future__ import annotations
@@ -27,6 +31,13 @@ from trafilatura.utils import HTML_PARSER
 from harness.corpora import bundle_name, bundle_paths, iter_pages
 from trafila.v1_11_0 import core, deduplication, utils
 
+# option set -> name in the oracle matrix (harness/matrix.py, mode 1.11.0)
+CACHE_NAMES = {
+    "nofb": "no_fallback", "default": "default", "precision_nocom": "datatrove-nodedup",
+    "precision_nocom_dedup": "datatrove", "recall": "recall", "bare": "bare",
+    "nocom_notab": "no-comments-tables", "nofb_dedup": "no_fallback-dedup",
+}
+
 OPTION_SETS = {
     "nofb": ("extract", dict(no_fallback=True)),
     "nofb_precision": ("extract", dict(no_fallback=True, favor_precision=True)),
@@ -36,7 +47,10 @@ OPTION_SETS = {
     "precision_nocom_dedup": ("extract", dict(favor_precision=True, include_comments=False, deduplicate=True)),
     "recall": ("extract", dict(favor_recall=True)),
     "bare": ("bare", dict()),
+    "nocom_notab": ("extract", dict(include_comments=False, include_tables=False)),
+    "nofb_dedup": ("extract", dict(no_fallback=True, deduplicate=True)),
 }
+DEFAULT_SETS = "nofb,nofb_precision,nofb_nocom_notab,default,precision_nocom,precision_nocom_dedup,recall,bare"
 
 
 def setup(parser: str) -> None:
@@ -69,6 +83,20 @@ def _bare_tuple(result) -> str:
     return repr((result["text"], result["comments"], result["raw_text"], dump(result["body"]), dump(result["commentsbody"])))
 
 
+def _cache_entry(api: str, result):
+    from harness.results import result_entry, text_entry
+    from trafila.readability_1_11_0 import xml_tostring
+
+    if api == "extract":
+        return text_entry(result)
+    if result is None:
+        return None
+    fields = {k: result[k] for k in ("text", "comments", "raw_text")}
+    for k in ("body", "commentsbody"):
+        fields[k] = None if result[k] is None else xml_tostring(result[k])
+    return result_entry(fields)
+
+
 def run_ref(api: str, data, opts):
     if api == "extract":
         return trafilatura.extract(data, **opts)
@@ -86,7 +114,8 @@ def main() -> int:
     ap.add_argument("--bundles", default="goose3,newspaper4k,commoncrawl,go-trafilatura")
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--offset", type=int, default=0)
-    ap.add_argument("--sets", default=",".join(OPTION_SETS))
+    ap.add_argument("--sets", default=DEFAULT_SETS)
+    ap.add_argument("--ref", default="live", help="live (run trafilatura 1.11.0) or cache (the oracle cache)")
     ap.add_argument("--show", type=int, default=3)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--ids", default="", help="only these page ids (comma-separated)")
@@ -109,21 +138,39 @@ def main() -> int:
         ]
         if args.limit:
             pages = pages[: args.limit]
+        cache = None
+        if args.ref == "cache":
+            import gzip
+            import json
+
+            from harness.corpora import CORPORA_DIR
+
+            with gzip.open(CORPORA_DIR / "oracle" / "1.11.0" / f"{bname}.json.gz", "rt", encoding="utf-8") as fh:
+                cache = json.load(fh)["results"]
         for setname in args.sets.split(","):
             api, opts = OPTION_SETS[setname]
+            if cache is not None and setname not in CACHE_NAMES:
+                continue
             trafilatura.deduplication.LRU_TEST.clear()
             deduplication.LRU_TEST.clear()
             key = (bname, setname)
             for page in pages:
                 data = page.html
                 t0 = time.perf_counter()
-                try:
-                    expected = run_ref(api, data, opts)
-                except Exception as err:  # noqa: BLE001
-                    expected = f"<exception {type(err).__name__}>"
+                if cache is not None:
+                    expected = cache[page.id]["str"][CACHE_NAMES[setname]]
+                else:
+                    try:
+                        expected = run_ref(api, data, opts)
+                    except Exception as err:  # noqa: BLE001
+                        expected = f"<exception {type(err).__name__}>"
                 t1 = time.perf_counter()
                 try:
-                    got = run_port(api, data, opts)
+                    if cache is not None:
+                        raw = core.extract(data, **opts) if api == "extract" else core.bare_extraction(data, **opts)
+                        got = _cache_entry(api, raw)
+                    else:
+                        got = run_port(api, data, opts)
                 except NotImplementedError as err:
                     delegated[key] += 1
                     got = f"<delegated {err}>"
