@@ -55,7 +55,17 @@ DEFAULT_SETS = "nofb,nofb_precision,nofb_nocom_notab,default,precision_nocom,pre
 
 def setup(parser: str) -> None:
     if parser == "bridge":
+        import harness.lxml_bridge as bridge
         from harness.lxml_bridge import from_lxml
+
+        # local workaround: dict(lxml attrib) looks every name up again, which
+        # fails ("Invalid tag name") for names like 'a{b'; items() does not
+        original_new = bridge._new
+
+        def _new(tag, attrib, text, tail):
+            return original_new(tag, list(attrib.items()) if attrib else None, text, tail)
+
+        bridge._new = _new
 
         utils.set_parser(lambda s: from_lxml(lxml.html.fromstring(s, parser=HTML_PARSER)))
     else:
@@ -121,6 +131,8 @@ def main() -> int:
     ap.add_argument("--ids", default="", help="only these page ids (comma-separated)")
     ap.add_argument("--parser", default="bridge")
     ap.add_argument("--list", action="store_true", help="print the id of every differing page")
+    ap.add_argument("--mutate", type=int, default=0, help="compare on N mutants of the pages instead (live only)")
+    ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     setup(args.parser)
     ids = set(filter(None, args.ids.split(",")))
@@ -138,6 +150,16 @@ def main() -> int:
         ]
         if args.limit:
             pages = pages[: args.limit]
+        if args.mutate:
+            from types import SimpleNamespace
+
+            from harness.mutate import mutations
+
+            pages = [
+                SimpleNamespace(id=label, index=i, html=html)
+                for i, (label, html) in enumerate(mutations(pages, args.seed, args.mutate))
+                if isinstance(html, str)
+            ]
         cache = None
         if args.ref == "cache":
             import gzip
