@@ -327,6 +327,9 @@ class Recorder:
             # an Extractor overrides every keyword: replay its values as keywords
             if hasattr(opts, "focus"):
                 arguments = extractor_arguments(opts)
+                if "fast" not in sig.parameters and "no_fallback" in sig.parameters:  # 1.11 names it no_fallback
+                    arguments["no_fallback"] = arguments.pop("fast")
+                arguments = {k: v for k, v in arguments.items() if k in sig.parameters}
                 record["options_from"] = "Extractor"
             else:
                 arguments = {"options": opts}
