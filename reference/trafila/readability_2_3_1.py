@@ -434,7 +434,12 @@ def empty_html_element() -> Element:
 
 def try_readability(htmlinput: Element) -> Element:
     """trafilatura 2.3.1 ``external.try_readability``: the re-parsed summary,
-    or an empty ``HtmlElement`` when anything fails."""
+    or an empty ``HtmlElement`` when anything fails.
+
+    A missing serialiser (``trafila.html.serialize``) raises ImportError here
+    instead of passing for a readability failure."""
+    from .html.serialize import tostring  # noqa: F401  (fail loudly, outside the try)
+
     try:
         doc = Document(htmlinput, min_text_length=25)
         summary = reparse_summary(doc.summary())
