@@ -48,6 +48,13 @@ SUITE = textwrap.dedent('''
         extract(DOC, deduplicate=True)
         extract(DOC, deduplicate=True)
         assert first
+
+
+    def test_in_a_subprocess():
+        import subprocess, sys
+        code = "import trafilatura; print(len(trafilatura.extract(%r) or ''))" % DOC
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        assert int(out.stdout) > 250
 ''')
 
 
@@ -73,10 +80,12 @@ def test_recorder_writes_outermost_calls_in_order(recording):
     header, calls = load_recording(calls_path(recording, "2.3.1"))
     assert header["trafilatura"] == "2.3.1"
     assert "site-packages" in header["trafilatura_file"]
-    # 10 calls in the suite; the nested bare_extraction inside extract is not a call of its own
+    # 11 calls in the suite; the nested bare_extraction inside extract is not a call of its own
     assert [c["function"] for c in calls] == ["extract", "bare_extraction", "extract", "extract", "extract",
-                                              "extract", "extract", "extract", "extract", "extract"]
-    assert [c["seq"] for c in calls] == list(range(1, 11))
+                                              "extract", "extract", "extract", "extract", "extract", "extract"]
+    assert [c["seq"] for c in calls] == list(range(1, 11)) + [1]  # the last one counts in its own process
+    assert [c["order"] for c in calls] == list(range(1, 12))
+    assert "subprocess" in calls[10] and calls[10]["test"].endswith("::test_in_a_subprocess")
     assert calls[0]["test"].endswith("::test_plain_calls")
     assert calls[2]["input"]["form"] == "bytes" and calls[0]["input"]["form"] == "str"
     assert calls[3]["config"]["changed"] == {"MIN_EXTRACTED_SIZE": "0", "MIN_OUTPUT_SIZE": "0"}
@@ -90,10 +99,10 @@ def test_trafilatura_reproduces_its_own_recording(recording, tmp_path):
     cand = make_candidate("trafilatura")
     summary = replay(cand, "2.3.1", recording, log=lambda m: None)
     c = summary["counts"]
-    assert c == {"recorded": 10, "replayed": 9, "equal": 9, "skipped": 1}
+    assert c == {"recorded": 11, "replayed": 10, "equal": 10, "skipped": 1}
     assert summary["skipped"] == {"element input": 1}
     md, js = write_report(summary, tmp_path / "replay-2.3.1")
-    assert md.name == "replay-2.3.1.md" and "| 10 | 9 | 9 | 0 | 1 |" in md.read_text()
+    assert md.name == "replay-2.3.1.md" and "| 11 | 10 | 10 | 0 | 1 |" in md.read_text()
 
 
 def test_replay_sees_a_wrong_candidate(recording):

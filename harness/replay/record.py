@@ -89,10 +89,12 @@ def run_recorder(cwd: Path, tests: List[str], out: Path, blobs: Path, python: st
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
-    paths = [str(ROOT)] + list(extra_paths or [])
+    # the site dir makes processes started by the tests record too
+    paths = [str(ROOT), str(Path(__file__).resolve().parent / "site")] + list(extra_paths or [])
     env["PYTHONPATH"] = os.pathsep.join(paths + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["TRAFILA_REPLAY_OUT"] = str(out)
     env["TRAFILA_REPLAY_BLOBS"] = str(blobs)
+    env.pop("TRAFILA_REPLAY_SUBPROCESS", None)
     cmd = [python, "-m", "pytest", *tests, "-p", "harness.replay.recorder", "-p", "no:cacheprovider",
            "-q", "-o", "addopts=", "--continue-on-collection-errors", *(extra_args or [])]
     log(f"recording: {' '.join(cmd)} (cwd {cwd})")

@@ -172,10 +172,14 @@ def plain_result(function: str, result: Any) -> Any:
 
 
 class Recorder:
-    def __init__(self, out: Path, blobs: Path) -> None:
+    def __init__(self, out: Path, blobs: Path, child: bool = False) -> None:
         self.out_path = Path(out)
         self.out_path.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(self.out_path, "w", encoding="utf-8")
+        self.child = child
+        if not child:
+            self.out_path.write_text("")
+        # append mode: processes started by the tests write to the same file, in time order
+        self.fh = open(self.out_path, "a", encoding="utf-8")
         self.blobs = BlobStore(blobs)
         self.local = threading.local()
         self.seq = 0
@@ -207,9 +211,10 @@ class Recorder:
             self.originals[name] = orig
             self.signatures[name] = inspect.signature(orig)
             self.wrappers[id(orig)] = self.wrap(name, orig)
-        self.write({"header": True, "trafilatura": trafilatura.__version__, "trafilatura_file": trafilatura.__file__,
+        if not self.child:
+            self.write({"header": True, "trafilatura": trafilatura.__version__, "trafilatura_file": trafilatura.__file__,
                     "functions": sorted(self.originals), "fresh_config": self.fresh,
-                    "default_lru_maxsize": self.default_lru, "python": sys.version.split()[0]})
+                        "default_lru_maxsize": self.default_lru, "python": sys.version.split()[0]})
         self.patch_modules()
 
     def patch_modules(self, only_new: bool = False) -> int:
@@ -283,6 +288,8 @@ class Recorder:
         self.seq += 1
         record["seq"] = self.seq
         record["test"] = self.test
+        if self.child:
+            record["subprocess"] = " ".join(sys.argv)[:200]
         self.write(record)
 
     def describe_call(self, name: str, args: Tuple, kwargs: Dict[str, Any]) -> dict:
@@ -380,6 +387,19 @@ class Recorder:
             record["result_blobs"] = texts
 
 
+# --------------------------------------------------------------------------- subprocesses
+
+
+def start_child() -> None:
+    """Record the calls of a process started by a test (see site/sitecustomize.py)."""
+    import atexit
+
+    rec = Recorder(Path(os.environ["TRAFILA_REPLAY_OUT"]), Path(os.environ["TRAFILA_REPLAY_BLOBS"]), child=True)
+    rec.test = os.environ.get("TRAFILA_REPLAY_TEST")
+    rec.install()
+    atexit.register(rec.close)
+
+
 # --------------------------------------------------------------------------- pytest hooks
 
 _RECORDER: Optional[Recorder] = None
@@ -393,6 +413,8 @@ def pytest_configure(config: Any) -> None:
         raise RuntimeError("harness.replay.recorder needs TRAFILA_REPLAY_OUT and TRAFILA_REPLAY_BLOBS")
     _RECORDER = Recorder(Path(out), Path(blobs))
     _RECORDER.install()
+    # processes the tests start record into the same file (harness/replay/site/sitecustomize.py)
+    os.environ["TRAFILA_REPLAY_SUBPROCESS"] = "1"
 
 
 def pytest_collection_finish(session: Any) -> None:
@@ -405,6 +427,7 @@ def pytest_collection_finish(session: Any) -> None:
 def pytest_runtest_setup(item: Any) -> None:
     if _RECORDER is not None:
         _RECORDER.test = item.nodeid
+        os.environ["TRAFILA_REPLAY_TEST"] = item.nodeid
         # a test may import trafilatura modules late: patch what appeared since
         _RECORDER.patch_modules(only_new=True)
 

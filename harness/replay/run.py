@@ -20,7 +20,9 @@ REPLAYED_FUNCTIONS = ("extract", "bare_extraction")
 
 
 def load_recording(path: Path) -> Tuple[dict, List[dict]]:
-    """The recording's merged header and its call records in ``seq`` order."""
+    """The recording's merged header and its call records in the order they were
+    written (calls of processes started by the tests interleave in time order);
+    ``order`` numbers them from 1."""
     header: Dict[str, Any] = {}
     calls: List[dict] = []
     with open(path, encoding="utf-8") as fh:
@@ -29,8 +31,8 @@ def load_recording(path: Path) -> Tuple[dict, List[dict]]:
             if rec.get("header"):
                 header.update(rec)
             else:
+                rec["order"] = len(calls) + 1
                 calls.append(rec)
-    calls.sort(key=lambda r: r.get("seq", 0))
     return header, calls
 
 
@@ -117,7 +119,7 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
         else:
             counts["different"] += 1
             by_test[(rec.get("test") or "?").split("::")[0]] += 1
-            differences.append({"seq": rec["seq"], "test": rec.get("test"), "function": fn, "options": option_label(rec),
+            differences.append({"seq": rec["order"], "test": rec.get("test"), "function": fn, "options": option_label(rec),
                                 "form": rec["input"]["form"], "input_sha256": rec["input"]["sha256"],
                                 "expected": describe(rec["result"]), "got": describe(got)})
     counts["skipped"] = sum(skipped.values())
