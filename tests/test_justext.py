@@ -211,3 +211,59 @@ def test_try_justext_error_gives_empty_body():
 
     body = tj.try_justext(Broken(), None, None)
     assert isinstance(body, Element) and body.tag == "body" and len(body) == 0
+
+
+def test_define_stoplist_accepts_tuples_and_refuses_lists_like_justext():
+    from justext.core import define_stoplist
+
+    words = ("The", "AND", "of")
+    assert tj.define_stoplist(words) == define_stoplist(words) == frozenset({"the", "and", "of"})
+    assert tj.define_stoplist(words) is tj.define_stoplist(words)
+    with pytest.raises(TypeError):
+        define_stoplist(list(words))
+    with pytest.raises(TypeError):
+        tj.define_stoplist(list(words))
+
+
+# -- trafilatura 1.11.0's try_justext (run in its own interpreter) -------------
+
+O111_PYTHON = "/work/venvs/o111/bin/python"
+
+_O111_SCRIPT = r"""
+import json, sys
+from lxml import html
+from trafilatura.external import try_justext
+from trafilatura.settings import JUSTEXT_LANGUAGES
+parser = html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True)
+out = []
+for markup, lang in json.loads(sys.stdin.read()):
+    body = try_justext(html.fromstring(markup, parser=parser), None, lang)
+    out.append(None if body is None else [p.text for p in body])
+print(json.dumps({"results": out, "languages": JUSTEXT_LANGUAGES}))
+"""
+
+
+def test_try_justext_1_11_0_equals_trafilatura_1_11_0():
+    import json
+    import os
+    import subprocess
+
+    if not os.path.exists(O111_PYTHON):
+        pytest.skip("no trafilatura 1.11.0 environment")
+    sentence = ("Det här stycket är tillräckligt långt och innehåller många vanliga ord som och, att, det, "
+                "som, en, på, är, av, för, med och så vidare, så att det räknas som text. ")
+    markup = ("<html><body><div><a href='/'>Hem</a> | <a href='/b'>B</a></div>"
+              + "".join(f"<h2>Rubrik {i}</h2><p>{sentence * (1 + i % 2)}</p><p>kort</p>" for i in range(4))
+              + "</body></html>")
+    cases = [(markup, lang) for lang in (None, "sv", "no", "cz", "en", "nb")]
+    done = subprocess.run([O111_PYTHON, "-c", _O111_SCRIPT], input=json.dumps(cases),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert tj.JUSTEXT_LANGUAGES_1_11_0 == answer["languages"]
+    mine = []
+    for markup_, lang in cases:
+        body = tj.try_justext_1_11_0(from_lxml(parse(markup_)), None, lang)
+        mine.append(None if body is None else [p.text for p in body])
+    assert mine == answer["results"]
+    assert any(result for result in mine)
