@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Optional, Sequence, Tuple
 
-from ._tree import Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
+from ._tree import iter_live, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import LINK_FARM_RATIO, image_src, textfilter, trim
@@ -37,7 +37,7 @@ CODE_INDICATORS = ["{", '("', "('", "\n    "]
 
 def recover_math(tree: Any) -> Any:
     "MathML -> its LaTeX source, written into the <math> tail (the subtree is deleted later)."
-    for element in tree.iter("math"):
+    for element in iter_live(tree, "math"):
         annotation = tex_annotation(element)
         latex = trim(annotation[0].text or "") if annotation else trim(element.get("alttext") or "")
         if not latex:
@@ -49,7 +49,7 @@ def recover_math(tree: Any) -> Any:
 
 def _handle_forms(tree: Any) -> None:
     "A form holding more than half of the text becomes a div, other forms go."
-    forms = list(tree.iter("form"))
+    forms = list(iter_live(tree, "form"))
     if not forms:
         return
     total = len(text_content(tree))
@@ -71,7 +71,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
         cleaning_list.extend(["table", "td", "th", "tr"])
     else:
         # figures holding a table and ARIA layout tables become divs
-        for elem in tree.iter("figure", "table"):
+        for elem in iter_live(tree, "figure", "table"):
             if elem.tag == "figure":
                 if next(iter_desc(elem, "table"), None) is not None:
                     elem.tag = "div"
@@ -90,7 +90,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
         and next(iter_desc(tree, "p"), None) is not None
         and (
             "p" in cleaning_list
-            or not any(next(p.iterancestors(*cleaning_list), tree) is tree for p in tree.iter("p"))
+            or not any(next(p.iterancestors(*cleaning_list), tree) is tree for p in iter_live(tree, "p"))
         )
     ):
         tcopy = copy_tree(tree)
@@ -101,7 +101,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
         if expression not in present:
             continue
         # lxml's iterator: the next node is fetched before the current one is deleted
-        for element in tree.iter(expression):
+        for element in iter_live(tree, expression):
             delete_element(element)
     if tcopy is not None and next(iter_desc(tree, "p"), None) is None:
         tree = tcopy
@@ -202,7 +202,7 @@ def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = Fals
     deletions = []
     len_threshold = 200 if favor_precision else 100
     depth_threshold = 1 if favor_precision else 3
-    for elem in subtree.iter(tagname):
+    for elem in iter_live(subtree, tagname):
         result, short_with_links = link_density_test(elem, favor_precision)
         if result or (
             backtracking
@@ -267,7 +267,7 @@ def convert_lists(elem: Any) -> None:
     elem.set("rend", elem.tag)
     elem.tag = "list"
     i = 1
-    for subelem in elem.iter("dd", "dt", "li"):
+    for subelem in iter_live(elem, "dd", "dt", "li"):
         if subelem.tag in ("dd", "dt"):
             subelem.set("rend", f"{subelem.tag!s}-{i}")
             if subelem.tag == "dd":
@@ -303,7 +303,7 @@ def convert_deletions(elem: Any) -> None:
 
 def convert_details(elem: Any) -> None:
     elem.tag = "div"
-    for subelem in elem.iter("summary"):
+    for subelem in iter_live(elem, "summary"):
         subelem.tag = "head"
 
 
@@ -322,20 +322,20 @@ def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
     if not options.links:
         containers = ("div", "li", "p", "table") if options.tables else ("div", "li", "p")
         # the tree root does not count as a container
-        for elem in tree.iter("a"):
+        for elem in iter_live(tree, "a"):
             if next(elem.iterancestors(*containers), tree) is not tree:
                 elem.tag = "ref"
         strip_tags(tree, "a")
     else:
         raise NotImplementedError("delegate: include_links (courlan URL resolution)")
 
-    for elem in tree.iter("strong"):
+    for elem in iter_live(tree, "strong"):
         if "schema-faq-question" in elem.get("class", ""):
             elem.attrib.clear()
             elem.set("rend", "h3")
             elem.tag = "head"
 
-    for elem in tree.iter("sub", "sup"):
+    for elem in iter_live(tree, "sub", "sup"):
         if not elem.text and len(elem) == 0:
             delete_element(elem)
 
@@ -351,9 +351,9 @@ def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
     present.add(tree.tag)
     wanted = [tag for tag in CONVERSIONS if tag in present]
     if wanted:
-        for elem in tree.iter(*wanted):
+        for elem in iter_live(tree, *wanted):
             CONVERSIONS[elem.tag](elem)
     if options.images:
-        for elem in tree.iter("img"):
+        for elem in iter_live(tree, "img"):
             elem.tag = "graphic"
     return tree

@@ -9,7 +9,7 @@ import re
 from typing import Any, List, Optional, Set
 from urllib.parse import urljoin
 
-from ._tree import Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
+from ._tree import iter_live, Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
 from .htmlprocessing import (
     delete_by_link_density,
     handle_textnode,
@@ -67,7 +67,7 @@ def handle_titles(element: Any, options: Any) -> Optional[Any]:
     else:
         title = copy_tree(element)
         strip_elements(title, "done")
-        for child in element.iterdescendants("*"):
+        for child in iter_live(element, "*", inclusive=False):
             child.tag = "done"
     return title if is_text_element(title) else None
 
@@ -88,7 +88,7 @@ def handle_formatting(element: Any, options: Any) -> Optional[Any]:
 def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> None:
     "Rewire the descendants of a list item or quote into the new element."
     new_child_elem.text = child.text
-    for subelem in child.iterdescendants("*"):
+    for subelem in iter_live(child, "*", inclusive=False):
         if subelem.tag == "list":
             _append_block(new_child_elem, handle_lists(subelem, options), subelem)
         elif subelem.tag == "p" and len(subelem) > 0:
@@ -147,7 +147,7 @@ def define_newelem(processed_elem: Optional[Any], orig_elem: Any, keep_children:
             for sub in processed_elem:
                 if sub.tag in INLINE_CARRIED or sub.tag == "lb":
                     define_newelem(sub, childelem, keep_children=True)
-                    for carried in sub.iter("*"):
+                    for carried in iter_live(sub, "*"):
                         carried.tag = "done"
 
 
@@ -159,7 +159,7 @@ def handle_lists(element: Any, options: Any) -> Optional[Any]:
         new_child_elem = SubElement(processed_element, "item")
         new_child_elem.text = element.text
 
-    for child in element.iterdescendants("item"):
+    for child in iter_live(element, "item", inclusive=False):
         # the first item of a nested list is prefetched before the recursive call renames it
         if child.tag == "done":
             continue
@@ -173,7 +173,7 @@ def handle_lists(element: Any, options: Any) -> Optional[Any]:
             if text_chars_test(child.tail) and len(new_child_elem) > 0:
                 last = new_child_elem[-1]
                 last.tail = f"{last.tail} {child.tail}" if text_chars_test(last.tail) else child.tail
-        if is_text_element(new_child_elem) or next(new_child_elem.iter("graphic"), None) is not None:
+        if is_text_element(new_child_elem) or next(iter_live(new_child_elem, "graphic"), None) is not None:
             update_elem_rendition(child, new_child_elem)
             processed_element.append(new_child_elem)
         child.tag = "done"
@@ -196,7 +196,7 @@ def is_code_block_element(element: Any) -> bool:
 
 def handle_code_blocks(element: Any) -> Any:
     processed_element = copy_tree(element)
-    for child in element.iter("*"):
+    for child in iter_live(element, "*"):
         child.tag = "done"
     processed_element.tag = "code"
     return processed_element
@@ -237,7 +237,7 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> O
     unexpected = {str(c.tag) for c in desc_list(element) if c.tag not in potential_tags and c.tag != "done"}
     if unexpected:
         strip_tags(element, *unexpected)
-    for child in element.iter("*"):
+    for child in iter_live(element, "*"):
         processed_child = handle_textnode(child, options, comments_fix=False, preserve_spaces=True)
         if processed_child is not None:
             if processed_child.tag == "p":
@@ -315,7 +315,7 @@ def _fill_cell(new_child_elem: Any, cell: Any, nested_elems: Set[Any], ptags_wit
         return
     new_child_elem.text, new_child_elem.tail = cell.text, cell.tail
     cell.tag = "done"
-    for child in cell.iterdescendants():
+    for child in iter_live(cell, inclusive=False):
         if child.tag == "done":
             continue
         if child in nested_elems:
@@ -369,7 +369,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
             continue
         elif elem.tag == "caption":
             captions.append(" ".join(elem.itertext()).strip())
-            for sub in elem.iterdescendants("*"):
+            for sub in iter_live(elem, "*", inclusive=False):
                 if sub.tag == "graphic":
                     sub.tail = None
                 else:
@@ -613,7 +613,7 @@ def extract_content(cleaned_tree: Any, options: Any) -> Any:
             previous = current
     strip_elements(result_body, "done")
     strip_tags(result_body, "div")
-    for linebreak in result_body.iter("lb"):
+    for linebreak in iter_live(result_body, "lb"):
         if (
             linebreak.tail
             and not text_chars_test(linebreak.tail)
