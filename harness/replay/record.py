@@ -95,6 +95,8 @@ def run_recorder(cwd: Path, tests: List[str], out: Path, blobs: Path, python: st
     env["TRAFILA_REPLAY_OUT"] = str(out)
     env["TRAFILA_REPLAY_BLOBS"] = str(blobs)
     env.pop("TRAFILA_REPLAY_SUBPROCESS", None)
+    # the CLI tests run the `trafilatura` console script of the environment under test
+    env["PATH"] = os.pathsep.join([str(Path(python).parent), env.get("PATH", "")])
     cmd = [python, "-m", "pytest", *tests, "-p", "harness.replay.recorder", "-p", "no:cacheprovider",
            "-q", "-o", "addopts=", "--continue-on-collection-errors", *(extra_args or [])]
     log(f"recording: {' '.join(cmd)} (cwd {cwd})")
