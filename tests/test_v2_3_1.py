@@ -318,3 +318,19 @@ def test_corpus_sample(parser_mode, setname):
     opts = OPTION_SETS[setname]
     for html in pages:
         assert _port(html, **opts) == _ref(html, **opts)
+
+
+def test_compressed_bytes(parser_mode):
+    "gzip (several members too) and zlib input are decompressed as 2.3.1 does."
+    import gzip
+    import zlib
+
+    html = SYNTHETIC["lists"].encode("utf-8")
+    for data in (gzip.compress(html), gzip.compress(html[:40]) + gzip.compress(html[40:]), zlib.compress(html)):
+        assert utils.decode_file(data) == T_utils.decode_file(data)
+        assert _port(data, fast=True) == _ref(data, fast=True)
+    # a broken or oversized stream stays as it is: not UTF-8, so charset detection (delegated) would follow
+    for data, cap in ((b"\x1f\x8b\x08broken" + html, None), (gzip.compress(html), 20)):
+        assert utils.handle_compressed_file(data, cap) == T_utils.handle_compressed_file(data, cap) == data
+        with pytest.raises(NotImplementedError, match="delegate"):
+            utils.decode_file(data, cap)

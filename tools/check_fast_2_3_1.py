@@ -94,6 +94,7 @@ def main() -> int:
     ap.add_argument("--mode", default="lxml")
     ap.add_argument("--bundles", default="goose3,newspaper4k,commoncrawl,go-trafilatura")
     ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--offset", type=int, default=0, help="take pages whose index %% every == offset")
     ap.add_argument("--sets", default=",".join(OPTION_SETS))
     ap.add_argument("--show", type=int, default=3)
     ap.add_argument("--limit", type=int, default=0)
@@ -110,7 +111,7 @@ def main() -> int:
     shown = 0
     for path in bundle_paths(args.bundles.split(",")):
         bname = bundle_name(path)
-        pages = [p for i, p in enumerate(iter_pages(path)) if i % args.every == 0 and p.html is not None]
+        pages = [p for i, p in enumerate(iter_pages(path)) if i % args.every == args.offset and p.html is not None]
         if args.limit:
             pages = pages[: args.limit]
         for setname in sets:
