@@ -448,15 +448,18 @@ class Parser:
             self.skip_blanks()
         return attrs
 
-    def _fast_attributes(self, text: str) -> List[Tuple[str, Optional[str]]]:
-        attrs = []
+    def _fast_attributes(self, text: str) -> Dict[str, Optional[str]]:
+        attrib: Dict[str, Optional[str]] = {}
         for m in _FAST_ATTRS.finditer(text):
             name, dq, sq, bare = m.groups()
+            name = name.lower()
+            if name in attrib:
+                continue  # duplicate attributes: the first wins
             value = dq if dq is not None else sq if sq is not None else bare
             if value is not None and _SPECIAL_IN_TEXT.search(value) is not None:
                 value = decode_refs(normalize_newlines(value), is_attr=True)
-            attrs.append((name.lower(), value))
-        return attrs
+            attrib[name] = value
+        return attrib
 
     def parse_start_tag(self) -> None:
         """# libxml2: htmlParseStartTag"""
@@ -485,19 +488,19 @@ class Parser:
                 if open_name == "body":
                     discard = True
                     tb.depth += 1
+        attrib: Dict[str, Optional[str]]
         if fast is not None:
-            attrs = self._fast_attributes(fast.group(2)) if fast.group(2) else []
+            attrib = self._fast_attributes(fast.group(2)) if fast.group(2) else {}
             self.pos = fast.end()
         else:
-            attrs = self._parse_attributes()
+            attrib = {}
+            for key, value in self._parse_attributes():
+                if key not in attrib:  # duplicate attributes: the first wins
+                    attrib[key] = value
             if self.pos >= self.n:
                 return  # a start tag cut off by the end of input is dropped
         if discard:
             return
-        attrib: Dict[str, Optional[str]] = {}
-        for key, value in attrs:
-            if key not in attrib:  # duplicate attributes: the first wins
-                attrib[key] = value
         tb.start_element(name, attrib)
 
     def parse_element(self) -> None:

@@ -39,6 +39,7 @@ class TreeBuilder:
         self.doc = Document()
         self.names: List[str] = []  # libxml2: ctxt->nameTab
         self.nodes: List[Element] = []  # libxml2: ctxt->nodeTab
+        self._last_child: List[Optional[Element]] = []  # per open node: its last child so far
         self.insert_mode = INSERT_INITIAL  # libxml2: ctxt->html
         self.depth = 0  # libxml2: ctxt->depth (misplaced html/head/body start tags)
         self.stopped = False  # libxml2: PARSER_STOPPED (the depth limit halts)
@@ -51,11 +52,11 @@ class TreeBuilder:
             return
         text = "".join(self._text)
         self._text = []
-        node = self.nodes[-1]
-        if len(node):
-            last = node[-1]
+        last = self._last_child[-1]
+        if last is not None:
             last.tail = text if last.tail is None else last.tail + text
         else:
+            node = self.nodes[-1]
             node.text = text if node.text is None else node.text + text
 
     def characters(self, text: str) -> None:
@@ -79,16 +80,20 @@ class TreeBuilder:
             return
         el = Element(name)
         if attrs:
-            el.attrib = {
-                # libxml2: xmlSAX2HtmlAttribute -- a valueless boolean attribute gets its name
-                k: (v if v is not None else (k if k in BOOLEAN_ATTRIBUTES else ""))
-                for k, v in attrs.items()
-            }
+            if None in attrs.values():
+                attrs = {
+                    # libxml2: xmlSAX2HtmlAttribute -- a valueless boolean attribute gets its name
+                    k: (v if v is not None else (k if k in BOOLEAN_ATTRIBUTES else ""))
+                    for k, v in attrs.items()
+                }
+            el.attrib = attrs  # type: ignore[assignment]
         if self.nodes:
             self.nodes[-1].append(el)
+            self._last_child[-1] = el
         else:
             self.doc.append_root(el)
         self.nodes.append(el)
+        self._last_child.append(None)
 
     def end_element(self) -> None:
         """Pop the current element (libxml2: endElement + htmlnamePop)."""
@@ -97,6 +102,7 @@ class TreeBuilder:
         self.names.pop()
         if self.nodes:
             self.nodes.pop()
+            self._last_child.pop()
 
     def finish(self) -> Document:
         if self._text and self.nodes:
