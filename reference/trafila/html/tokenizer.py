@@ -50,9 +50,10 @@ _FAST_ATTR = (
 _FAST_START_TAG = re.compile(
     rf"<([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})(?![-a-zA-Z0-9_:.])((?:{_FAST_ATTR})*)[{_WSC}]*(?=/?>)"
 )
+# (name, value as written: quoted, bare, or '' when there is no value)
 _FAST_ATTRS = re.compile(
     rf"[{_WSC}]+([a-zA-Z_:][-a-zA-Z0-9_:.]*)"
-    rf"(?:[{_WSC}]*=[{_WSC}]*(?:\"([^\"]*)\"|'([^']*)'|([^{_WSC}>\"'=<`]+)))?"
+    rf"(?:[{_WSC}]*=[{_WSC}]*(\"[^\"]*\"|'[^']*'|[^{_WSC}>\"'=<`]+))?"
 )
 _FAST_END_TAG = re.compile(rf"</([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})[{_WSC}]*>")
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -450,13 +451,15 @@ class Parser:
 
     def _fast_attributes(self, text: str) -> Dict[str, Optional[str]]:
         attrib: Dict[str, Optional[str]] = {}
-        for m in _FAST_ATTRS.finditer(text):
-            name, dq, sq, bare = m.groups()
+        for name, written in _FAST_ATTRS.findall(text):
             name = name.lower()
             if name in attrib:
                 continue  # duplicate attributes: the first wins
-            value = dq if dq is not None else sq if sq is not None else bare
-            if value is not None and _SPECIAL_IN_TEXT.search(value) is not None:
+            if not written:
+                attrib[name] = None
+                continue
+            value = written[1:-1] if written[0] == '"' or written[0] == "'" else written
+            if _SPECIAL_IN_TEXT.search(value) is not None:
                 value = decode_refs(normalize_newlines(value), is_attr=True)
             attrib[name] = value
         return attrib
