@@ -161,6 +161,8 @@ def run_tree(n: int, seed: int, out: Path, keep: int = 5, timeout: float = 30.0,
         ):
             want = _outcome(theirs, timeout)
             got = _outcome(ours, timeout)
+            if want[0] != "ok":
+                counts[f"{what}:lxml-{want[0]}:{want[1]}".rstrip(":")] += 1
             if want == got:
                 counts[f"{what}:equal"] += 1
                 continue
