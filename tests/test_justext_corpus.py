@@ -51,7 +51,14 @@ def _record(p) -> tuple:
     )
 
 
-def compare_page(page) -> Optional[str]:
+def _trafila_tree(page, form):
+    """The page parsed by trafila itself (trafila.v2_3_1.utils.load_html on trafila.html)."""
+    from trafila.v2_3_1.utils import load_html as trafila_load_html
+
+    return trafila_load_html(page.input(form))
+
+
+def compare_page(page, parser: str = "lxml") -> Optional[str]:
     """None when the port agrees with jusText on this page, else the first difference."""
     from justext.core import ParagraphMaker, classify_paragraphs, revise_paragraph_classification
     from justext.utils import get_stoplist
@@ -62,12 +69,25 @@ def compare_page(page) -> Optional[str]:
     from harness.lxml_bridge import from_lxml
     from trafila import justext as tj
 
+    if parser == "trafila" and page.html is None:
+        return "skip"  # trafila's load_html delegates charset detection for non-UTF-8 bytes
     form = "str" if page.html is not None else "bytes"
     lxml_tree = load_html(page.input(form))
     if lxml_tree is None:
         return "skip"
     lxml_tree = basic_cleaning(lxml_tree)
-    tree = from_lxml(lxml_tree)
+    if parser == "lxml":
+        try:
+            tree = from_lxml(lxml_tree)
+        except ValueError as err:
+            return f"bridge-error {err}"  # harness.lxml_bridge could not copy the tree
+    else:
+        from trafila.v2_3_1.baseline import basic_cleaning as trafila_basic_cleaning
+
+        tree = _trafila_tree(page, form)
+        if tree is None:
+            return "trafila's load_html gave None, lxml's a tree"
+        tree = trafila_basic_cleaning(tree)
 
     union = external.JT_STOPLIST or external.jt_stoplist_init()
     for label, real_list, port_list in (
@@ -96,6 +116,7 @@ def compare_page(page) -> Optional[str]:
 
 
 VIA_STATS = {"calls": 0, "paragraphs": 0}
+BRIDGE_ERRORS: List[str] = []
 
 
 def compare_via_extract(page) -> Optional[str]:
@@ -151,16 +172,19 @@ def compare_via_extract(page) -> Optional[str]:
     return "no-call" if VIA_STATS["calls"] == calls_before else None
 
 
-def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool = False) -> Tuple[int, int, int, List[str]]:
+def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool = False, parser: str = "lxml") -> Tuple[int, int, int, List[str]]:
     pages = skipped = 0
     failures: List[str] = []
     for name, page in sample_pages(bundles, step):
         try:
-            outcome = compare_via_extract(page) if via_extract else compare_page(page)
+            outcome = compare_via_extract(page) if via_extract else compare_page(page, parser=parser)
         except Exception as err:  # a crash is a difference too
             outcome = f"error {type(err).__name__}: {err}"
         if outcome in ("skip", "no-call"):
             skipped += 1
+            continue
+        if outcome.startswith("bridge-error") if outcome else False:
+            BRIDGE_ERRORS.append(page.id)
             continue
         pages += 1
         if outcome is not None:
@@ -186,14 +210,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="compare trafila.justext with jusText on corpus pages")
     parser.add_argument("--bundles", default=",".join(DEFAULT_BUNDLES))
     parser.add_argument("--step", type=int, default=5, help="every STEP-th page of each bundle")
+    parser.add_argument("--parser", choices=("lxml", "trafila"), default="lxml",
+                        help="the port's tree: lxml's bridged (default) or trafila's own parse (and basic_cleaning)")
     parser.add_argument("--via-extract", action="store_true",
                         help="capture jusText's input inside trafilatura.extract instead of basic_cleaning(load_html)")
     args = parser.parse_args(argv)
     start = time.time()
     pages, skipped, differing, failures = run(args.bundles.split(","), args.step, verbose=True,
-                                              via_extract=args.via_extract)
-    print(f"bundles={args.bundles} step={args.step} via_extract={args.via_extract}: {pages} pages compared, "
+                                              via_extract=args.via_extract, parser=args.parser)
+    print(f"bundles={args.bundles} step={args.step} via_extract={args.via_extract} parser={args.parser}: {pages} pages compared, "
           f"{differing} differing, {skipped} skipped (no tree / no jusText call), "
+          f"{len(BRIDGE_ERRORS)} not bridged (lxml_bridge error), "
           f"{VIA_STATS['calls']} try_justext calls ({VIA_STATS['paragraphs']} paragraphs) inside extract, "
           f"{time.time() - start:.0f}s")
     return 1 if differing else 0

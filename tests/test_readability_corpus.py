@@ -76,7 +76,14 @@ def serializer_available() -> bool:
     return True
 
 
-def compare_page(page, with_roundtrip: Optional[bool] = None) -> Optional[str]:
+def _trafila_tree(page, form):
+    """The page parsed by trafila itself (trafila.v2_3_1.utils.load_html on trafila.html)."""
+    from trafila.v2_3_1.utils import load_html as trafila_load_html
+
+    return trafila_load_html(page.input(form))
+
+
+def compare_page(page, with_roundtrip: Optional[bool] = None, parser: str = "lxml") -> Optional[str]:
     """None when the port agrees with the fork on this page, else the difference."""
     from trafilatura.utils import fromstring_bytes, load_html
 
@@ -84,11 +91,20 @@ def compare_page(page, with_roundtrip: Optional[bool] = None) -> Optional[str]:
     from harness.treedump import dump_element, first_difference
     from trafila import readability_2_3_1 as rd
 
+    if parser == "trafila" and page.html is None:
+        return "skip"  # trafila's load_html delegates charset detection for non-UTF-8 bytes
     form = "str" if page.html is not None else "bytes"
     lxml_tree = load_html(page.input(form))
     if lxml_tree is None:
         return "skip"
-    tree = from_lxml(lxml_tree)
+    try:
+        tree = from_lxml(lxml_tree) if parser == "lxml" else _trafila_tree(page, form)
+    except ValueError as err:
+        if parser == "lxml":
+            return f"bridge-error {err}"  # harness.lxml_bridge could not copy the tree
+        raise
+    if tree is None:
+        return "trafila's load_html gave None, lxml's a tree"
 
     try:
         real_dump, real_markup = real_summary(lxml_tree)
@@ -131,6 +147,7 @@ def compare_page(page, with_roundtrip: Optional[bool] = None) -> Optional[str]:
 
 
 VIA_STATS = {"calls": 0, "raised": 0}
+BRIDGE_ERRORS: List[str] = []
 
 
 def compare_via_extract(page) -> Optional[str]:
@@ -193,16 +210,19 @@ def compare_via_extract(page) -> Optional[str]:
     return "no-call" if calls[0] == 0 else None
 
 
-def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool = False):
+def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool = False, parser: str = "lxml"):
     pages = skipped = both_raised = 0
     failures: List[str] = []
     for name, page in sample_pages(bundles, step):
         try:
-            outcome = compare_via_extract(page) if via_extract else compare_page(page)
+            outcome = compare_via_extract(page) if via_extract else compare_page(page, parser=parser)
         except Exception as err:
             outcome = f"error {type(err).__name__}: {err}"
         if outcome in ("skip", "no-call"):
             skipped += 1
+            continue
+        if outcome.startswith("bridge-error") if outcome else False:
+            BRIDGE_ERRORS.append(page.id)
             continue
         pages += 1
         if outcome == "both-raised":
@@ -231,14 +251,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="compare trafila's readability port with trafilatura's fork")
     parser.add_argument("--bundles", default=",".join(DEFAULT_BUNDLES))
     parser.add_argument("--step", type=int, default=5, help="every STEP-th page of each bundle")
+    parser.add_argument("--parser", choices=("lxml", "trafila"), default="lxml",
+                        help="the port's tree: lxml's bridged (default) or trafila's own parse (and basic_cleaning)")
     parser.add_argument("--via-extract", action="store_true",
                         help="capture readability's input inside trafilatura.extract instead of load_html's tree")
     args = parser.parse_args(argv)
     start = time.time()
     pages, skipped, both_raised, failures = run(args.bundles.split(","), args.step, verbose=True,
-                                                via_extract=args.via_extract)
-    print(f"bundles={args.bundles} step={args.step} via_extract={args.via_extract}: {pages} pages compared, {len(failures)} differing, "
+                                                via_extract=args.via_extract, parser=args.parser)
+    print(f"bundles={args.bundles} step={args.step} via_extract={args.via_extract} parser={args.parser}: {pages} pages compared, {len(failures)} differing, "
           f"{both_raised} raised on both sides, {skipped} skipped (no tree / no readability call), "
+          f"{len(BRIDGE_ERRORS)} not bridged (lxml_bridge error), "
           f"{VIA_STATS['calls']} readability calls ({VIA_STATS['raised']} raised) inside extract, "
           f"serialiser {'compared' if serializer_available() else 'absent'}, {time.time() - start:.0f}s")
     return 1 if failures else 0
