@@ -17,13 +17,41 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from trafila.dom import Document, Element
+from trafila.dom import NO_VALUE, Document, Element
 
 
-def _new(tag: str, attrib: Any, text: Optional[str], tail: Optional[str]) -> Element:
+def _valueless(lx: Any, attrib: Dict[str, str]) -> Dict[str, str]:
+    """Mark attributes that libxml2 holds without a value node (``<div
+    hidden>``) with NO_VALUE: only lxml's HTML serialiser shows the
+    difference, so read it back from there (start tag only)."""
+    from lxml import etree
+
+    try:
+        text = etree.tostring(lx, method="html", encoding="unicode", with_tail=False)
+    except Exception:  # noqa: BLE001 - leave the values as they are
+        return attrib
+    pos = 1 + len(lx.tag)
+    out = dict(attrib)
+    for name in attrib:
+        # attributes come in document order: " name" or " name=<quoted>"
+        if not text.startswith(" " + name, pos):
+            return attrib
+        pos += 1 + len(name)
+        if text.startswith("=", pos):
+            quote = text[pos + 1]
+            end = text.index(quote, pos + 2)
+            pos = end + 1
+        elif attrib[name] == "":
+            out[name] = NO_VALUE
+    return out
+
+
+def _new(tag: str, attrib: Any, text: Optional[str], tail: Optional[str], lx: Any = None) -> Element:
     el = Element.__new__(Element)
     el.tag = tag
     el.attrib = dict(attrib) if attrib else {}
+    if lx is not None and el.attrib and "" in el.attrib.values():
+        el.attrib = _valueless(lx, el.attrib)
     el.text = text
     el.tail = tail
     el._children = []
@@ -42,7 +70,7 @@ def _join(a: Optional[str], b: Optional[str]) -> Optional[str]:
 
 def _copy_subtree(src: Any, want: Any, found: List[Element]) -> Element:
     """Copy an lxml element subtree (with its tail) into trafila nodes."""
-    root = _new(src.tag, src.attrib, src.text, src.tail)
+    root = _new(src.tag, src.attrib, src.text, src.tail, src)
     if src is want:
         found.append(root)
     stack = [(src, root)]
@@ -59,7 +87,7 @@ def _copy_subtree(src: Any, want: Any, found: List[Element]) -> Element:
                     else:
                         d.text = _join(d.text, c.tail)
                 continue
-            n = _new(tag, c.attrib, c.text, c.tail)
+            n = _new(tag, c.attrib, c.text, c.tail, c)
             n._parent = d
             kids.append(n)
             if c is want:

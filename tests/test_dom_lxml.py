@@ -33,29 +33,33 @@ class Pair:
     def __init__(self) -> None:
         self.lx: List[Any] = []
         self.tr: List[dom.Element] = []
+        # ids are stable: every tracked object stays referenced by the lists
+        # (lxml hands out the same proxy while one is alive)
+        self._lx_pos: dict = {}
+        self._tr_pos: dict = {}
 
     def add(self, lx_el: Any, tr_el: dom.Element) -> None:
         # pair two subtrees node by node, in document order
         for a, b in zip(lx_el.iter(), _tr_iter_static(tr_el)):
+            self._lx_pos[id(a)] = len(self.lx)
+            self._tr_pos[id(b)] = len(self.tr)
             self.lx.append(a)
             self.tr.append(b)
 
     def lx_index(self, el: Any) -> Any:
         if el is None:
             return None
-        for i, x in enumerate(self.lx):
-            if x is el:
-                return i
-        # a node we do not track yet (cannot happen: every node is added)
-        raise AssertionError(f"untracked lxml node {el!r}")
+        i = self._lx_pos.get(id(el))
+        # every node is added when it is created, so this cannot miss
+        assert i is not None and self.lx[i] is el, f"untracked lxml node {el!r}"
+        return i
 
     def tr_index(self, el: Any) -> Any:
         if el is None:
             return None
-        for i, x in enumerate(self.tr):
-            if x is el:
-                return i
-        raise AssertionError(f"untracked trafila node {el!r}")
+        i = self._tr_pos.get(id(el))
+        assert i is not None and self.tr[i] is el, f"untracked trafila node {el!r}"
+        return i
 
     def check(self) -> None:
         for i, (a, b) in enumerate(zip(self.lx, self.tr)):

@@ -53,7 +53,24 @@ __all__ = [
     "strip_elements",
     "iselement",
     "check_xml_text",
+    "NO_VALUE",
 ]
+
+
+class _Valueless(str):
+    """The value of an attribute written without one in the source
+    (``<div hidden>``).  It equals ``''`` everywhere; only lxml's HTML
+    serialiser tells the two apart (libxml2 keeps no value node for it and
+    writes ``hidden``, while ``title=""`` stays ``title=""``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+#: use as the attribute value for a valueless attribute (see _Valueless)
+NO_VALUE = _Valueless()
 
 
 class DocInfo:
