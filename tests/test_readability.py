@@ -169,3 +169,38 @@ def test_is_probably_readerable_equals_fork(markup):
 
     lxml_tree = parse(markup)
     assert rd.is_probably_readerable(from_lxml(lxml_tree)) == is_probably_readerable(lxml_tree)
+
+
+ROUND_TRIP_DOCS = [
+    "<html><body><div class='article'><p>" + LONG * 3 + "</p><p>a &amp; b &lt;c&gt; \"q\" it's</p>"
+    "<iframe src='https://vimeo.com/1'></iframe><br><img src='x.png' alt='a > b'></div></body>\n</html>",
+    "<html><body><span>tiny</span></body>\n</html>",
+    "<html><body><table><tr><td>" + LONG * 3 + "</td></tr></table><ul><li>x</li></ul></body></html>",
+]
+
+
+@pytest.mark.parametrize("markup", ROUND_TRIP_DOCS)
+def test_summary_string_and_reparse_equal_fork(markup):
+    pytest.importorskip("trafila.html.serialize")
+    from trafilatura.external import try_readability
+    from trafilatura.readability_lxml import Document as ForkDocument
+    from trafilatura.utils import fromstring_bytes
+
+    real_markup = ForkDocument(parse(markup), min_text_length=25).summary()
+    port_markup = rd.Document(from_lxml(parse(markup)), min_text_length=25).summary()
+    assert port_markup == real_markup
+    assert dump_element(rd.reparse_summary(port_markup)) == dump_element(fromstring_bytes(real_markup))
+    assert dump_element(rd.try_readability(from_lxml(parse(markup)))) == dump_element(try_readability(parse(markup)))
+
+
+def test_try_readability_falls_back_to_an_empty_html_element():
+    pytest.importorskip("trafila.html.serialize")
+    import copy
+
+    from trafilatura.external import try_readability
+
+    lxml_tree = copy.copy(parse("<div><span>a</span></div><div>b</div>"))  # parentless root: assert
+    real = try_readability(lxml_tree)
+    port = rd.try_readability(copy.copy(from_lxml(parse("<div><span>a</span></div><div>b</div>"))))
+    assert dump_element(port) == dump_element(real)
+    assert port.tag == "HtmlElement" and len(port) == 0 and port.text is None

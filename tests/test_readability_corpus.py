@@ -146,7 +146,7 @@ def compare_page(page, with_roundtrip: Optional[bool] = None, parser: str = "lxm
     return None
 
 
-VIA_STATS = {"calls": 0, "raised": 0}
+VIA_STATS = {"calls": 0, "raised": 0, "try_compared": 0}
 BRIDGE_ERRORS: List[str] = []
 
 
@@ -171,6 +171,7 @@ def compare_via_extract(page) -> Optional[str]:
         calls[0] += 1
         try:
             tree = from_lxml(htmlinput)  # before the fork mutates it
+            tree_for_try = from_lxml(htmlinput) if serializer_available() else None
         except Exception as err:  # trafilatura would mask it: record it
             differences.append(f"call {calls[0]}: bridge raised {err!r}")
             return original(htmlinput)
@@ -197,6 +198,16 @@ def compare_via_extract(page) -> Optional[str]:
                 differences.append(f"call {calls[0]}: port {str(port_dump)[:80]}, fork {str(real_dump)[:80]}")
             else:
                 differences.append(f"call {calls[0]}: {first_difference(port_dump, real_dump)}")
+        if tree_for_try is not None:
+            # the whole try_readability: serialise, re-parse (or the HtmlElement fallback)
+            VIA_STATS["try_compared"] += 1
+            try:
+                port_result = dump_element(rd.try_readability(tree_for_try))
+            except Exception as err:
+                port_result = f"raised {err!r}"
+            if port_result != dump_element(result):
+                differences.append(f"call {calls[0]}: try_readability result differs "
+                                   f"{first_difference(port_result, dump_element(result)) if not isinstance(port_result, str) else port_result}")
         return result
 
     external.try_readability = wrapped
@@ -262,7 +273,8 @@ def main(argv=None) -> int:
     print(f"bundles={args.bundles} step={args.step} via_extract={args.via_extract} parser={args.parser}: {pages} pages compared, {len(failures)} differing, "
           f"{both_raised} raised on both sides, {skipped} skipped (no tree / no readability call), "
           f"{len(BRIDGE_ERRORS)} not bridged (lxml_bridge error), "
-          f"{VIA_STATS['calls']} readability calls ({VIA_STATS['raised']} raised) inside extract, "
+          f"{VIA_STATS['calls']} readability calls ({VIA_STATS['raised']} raised, "
+          f"{VIA_STATS['try_compared']} whole try_readability compared) inside extract, "
           f"serialiser {'compared' if serializer_available() else 'absent'}, {time.time() - start:.0f}s")
     return 1 if failures else 0
 
