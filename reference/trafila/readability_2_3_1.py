@@ -335,6 +335,12 @@ class Document:
                     # a whitespace-only tail stays: drop_tree joins it to the previous text
                     _drop_tree(child)
 
+    def sanitize(self, node: Element, candidates: Dict[Element, Candidate]) -> str:
+        """Upstream ``sanitize``: clean ``node`` and serialise it (XML method, tail included)."""
+        from .html.serialize import tostring
+
+        return tostring(self.sanitize_tree(node, candidates), encoding=str, method="xml")
+
     def sanitize_tree(self, node: Element, candidates: Dict[Element, Candidate]) -> Element:
         """Upstream ``sanitize`` without its final ``tostring``."""
         for header in _preorder(node, HEADING_TAGS):
