@@ -114,3 +114,12 @@ def test_replay_sees_a_wrong_candidate(recording):
 def test_custom_config_is_rebuilt():
     cp = build_config({"MIN_EXTRACTED_SIZE": "250", "MIN_OUTPUT_SIZE": "1"}, {"MIN_OUTPUT_SIZE": "0"})
     assert cp.getint("DEFAULT", "MIN_EXTRACTED_SIZE") == 250 and cp.getint("DEFAULT", "MIN_OUTPUT_SIZE") == 0
+
+
+def test_only_a_refused_option_we_passed_counts_as_unsupported():
+    from harness.replay.run import _unsupported
+
+    err = TypeError("extract() got an unexpected keyword argument 'prune_xpath'")
+    assert _unsupported(err, {"prune_xpath": "//div"}) == "option not supported by the candidate: prune_xpath"
+    # raised deeper inside the candidate: a difference, not a skip
+    assert _unsupported(TypeError("f() got an unexpected keyword argument 'fast'"), {"no_fallback": True}) is None

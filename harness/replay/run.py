@@ -52,10 +52,13 @@ def option_label(rec: dict) -> str:
     return " ".join(parts) or "(defaults)"
 
 
-def _unsupported(exc: BaseException) -> Optional[str]:
+def _unsupported(exc: BaseException, options: Dict[str, Any]) -> Optional[str]:
+    """A TypeError about one of the options we passed (not one raised deeper inside the candidate)."""
     msg = str(exc)
     if "unexpected keyword argument" in msg:
-        return "option not supported by the candidate: " + msg.split("unexpected keyword argument", 1)[1].strip(" '\"")
+        name = msg.split("unexpected keyword argument", 1)[1].strip(" '\"")
+        if name in options:
+            return "option not supported by the candidate: " + name
     return None
 
 
@@ -102,13 +105,13 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
         except HarnessTimeout as exc:
             got = error_entry(f"timeout: {exc}")
         except CandidateRaised as exc:
-            reason = _unsupported(exc) if exc.type_name == "TypeError" else None
+            reason = _unsupported(exc, options) if exc.type_name == "TypeError" else None
             if reason and rec["result"] != {"raise": "TypeError"}:
                 skipped[reason] += 1
                 continue
             got = {"raise": exc.type_name}
         except Exception as exc:
-            reason = _unsupported(exc) if isinstance(exc, TypeError) else None
+            reason = _unsupported(exc, options) if isinstance(exc, TypeError) else None
             if reason and rec["result"] != {"raise": "TypeError"}:
                 skipped[reason] += 1
                 continue
