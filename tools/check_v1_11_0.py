@@ -62,8 +62,8 @@ def setup(parser: str) -> None:
         # fails ("Invalid tag name") for names like 'a{b'; items() does not
         original_new = bridge._new
 
-        def _new(tag, attrib, text, tail):
-            return original_new(tag, list(attrib.items()) if attrib else None, text, tail)
+        def _new(tag, attrib, text, tail, *rest):
+            return original_new(tag, list(attrib.items()) if attrib else None, text, tail, *rest)
 
         bridge._new = _new
 
@@ -79,7 +79,8 @@ def dump(el) -> str:
     out = []
 
     def walk(e, depth):
-        out.append(f"{'  ' * depth}<{e.tag} {sorted(e.attrib.items())}> {e.text!r} tail={e.tail!r}")
+        attrs = sorted((k, str(v)) for k, v in e.attrib.items())
+        out.append(f"{'  ' * depth}<{e.tag} {attrs}> {e.text!r} tail={e.tail!r}")
         for c in e:
             walk(c, depth + 1)
 

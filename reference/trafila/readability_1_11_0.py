@@ -19,7 +19,7 @@ import logging
 import re
 from typing import Any, Dict, List, Optional
 
-from trafila.dom import Element, SubElement
+from trafila.dom import Element, SubElement, check_xml_text
 
 LOGGER = logging.getLogger(__name__)
 
@@ -136,6 +136,25 @@ def _absolute(node: Any, tags: frozenset) -> List[Any]:
     return out
 
 
+def _text(value: Optional[str]) -> Optional[str]:
+    "lxml validates assigned text (ValueError for control characters...)."
+    return value if value is None else check_xml_text(value)
+
+
+def drop_tree(el: Any) -> None:
+    """lxml.html ``drop_tree``: the tail joins the previous sibling's tail or
+    the parent's text (through lxml's validating setters)."""
+    parent = el.getparent()
+    assert parent is not None
+    if el.tail:
+        previous = el.getprevious()
+        if previous is None:
+            parent.text = _text((parent.text or "") + el.tail)
+        else:
+            previous.tail = _text((previous.tail or "") + el.tail)
+    parent.remove(el)
+
+
 class Candidate:
     __slots__ = ["score", "elem"]
 
@@ -160,7 +179,7 @@ class Document:
 
     def summary(self) -> str:
         for elem in self.doc.iter("script", "style"):
-            elem.drop_tree()
+            drop_tree(elem)
         ruthless = True
         while True:
             if ruthless:
@@ -274,7 +293,7 @@ class Document:
                 and REGEXES["unlikelyCandidatesRe"].search(attrs)
                 and not REGEXES["okMaybeItsACandidateRe"].search(attrs)
             ):
-                elem.drop_tree()
+                drop_tree(elem)
 
     def transform_misused_divs_into_paragraphs(self) -> None:
         for elem in list(self.doc.iterdescendants("div")):
@@ -283,27 +302,27 @@ class Document:
         for elem in list(self.doc.iterdescendants("div")):
             if elem.text and elem.text.strip():
                 p_elem = Element("p")
-                p_elem.text, elem.text = elem.text, None
+                p_elem.text, elem.text = _text(elem.text), None
                 elem.insert(0, p_elem)
             for pos, child in reversed(list(enumerate(elem))):
                 if child.tail and child.tail.strip():
                     p_elem = Element("p")
-                    p_elem.text, child.tail = child.tail, None
+                    p_elem.text, child.tail = _text(child.tail), None
                     elem.insert(pos + 1, p_elem)
                 if child.tag == "br":
-                    child.drop_tree()
+                    drop_tree(child)
 
     def sanitize(self, node: Any, candidates: Dict[Any, Candidate]) -> str:
         for header in node.iter("h1", "h2", "h3", "h4", "h5", "h6"):
             if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
-                header.drop_tree()
+                drop_tree(header)
         for elem in node.iter("form", "textarea"):
-            elem.drop_tree()
+            drop_tree(elem)
         for elem in node.iter("iframe"):
             if "src" in elem.attrib and REGEXES["videoRe"].search(elem.attrib["src"]):
                 elem.text = "VIDEO"
             else:
-                elem.drop_tree()
+                drop_tree(elem)
         allowed: set = set()
         for elem in reversed(_absolute(node, _SANITIZE_TAGS)):
             if id(elem) in allowed:
@@ -311,7 +330,7 @@ class Document:
             weight = self.class_weight(elem)
             score = candidates[elem].score if elem in candidates else 0
             if weight + score < 0:
-                elem.drop_tree()
+                drop_tree(elem)
             elif elem.text_content().count(",") < 10:
                 to_remove = False
                 counts = {kind: sum(1 for _ in elem.iterdescendants(kind)) for kind in TEXT_CLEAN_ELEMS}
@@ -354,6 +373,6 @@ class Document:
                         to_remove = False
                         allowed.update(id(e) for e in elem.iter("table", "ul", "div", "section"))
                 if to_remove:
-                    elem.drop_tree()
+                    drop_tree(elem)
         self.doc = node
         return xml_tostring(self.doc)

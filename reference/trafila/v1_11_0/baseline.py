@@ -8,7 +8,7 @@ from typing import Any, Tuple
 
 from trafila.dom import Element, SubElement
 
-from .utils import load_html, trim
+from .utils import load_html, trim, xml_text
 from .xml import delete_element
 
 BASIC_CLEAN_TAGS = ("aside", "footer", "script", "style")
@@ -39,7 +39,7 @@ def baseline(filecontent: Any) -> Tuple[Any, str, int]:
             if json_body:
                 # a body that does not parse as HTML gives None: AttributeError, as upstream
                 text = trim(load_html(json_body).text_content()) if "<p>" in json_body else trim(json_body)
-                SubElement(postbody, "p").text = text
+                SubElement(postbody, "p").text = xml_text(text)
                 temp_text += " " + text if temp_text else text
     if len(temp_text) > 100:
         return postbody, temp_text, len(temp_text)
@@ -48,7 +48,7 @@ def baseline(filecontent: Any) -> Tuple[Any, str, int]:
     for article_elem in tree.iterdescendants("article"):
         text = trim(article_elem.text_content())
         if len(text) > 100:
-            SubElement(postbody, "p").text = text
+            SubElement(postbody, "p").text = xml_text(text)
             temp_text += " " + text if temp_text else text
     if len(postbody) > 0:
         return postbody, temp_text, len(temp_text)
@@ -57,7 +57,7 @@ def baseline(filecontent: Any) -> Tuple[Any, str, int]:
     for element in tree.iter("blockquote", "code", "p", "pre", "q", "quote"):
         entry = trim(element.text_content())
         if entry not in results:
-            SubElement(postbody, "p").text = entry
+            SubElement(postbody, "p").text = xml_text(entry)
             temp_text += " " + entry if temp_text else entry
             results.add(entry)
     if len(temp_text) > 100:
@@ -66,7 +66,7 @@ def baseline(filecontent: Any) -> Tuple[Any, str, int]:
     body_elem = next(tree.iterdescendants("body"), None)
     if body_elem is not None:
         elem = SubElement(postbody, "p")
-        elem.text = "\n".join([trim(e) for e in body_elem.itertext()])
+        elem.text = xml_text("\n".join([trim(e) for e in body_elem.itertext()]))
         return postbody, elem.text, len(elem.text)
     # upstream's html2txt(tree, clean=False) finds no body either: empty text
     SubElement(postbody, "p").text = ""

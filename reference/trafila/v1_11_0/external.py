@@ -8,11 +8,11 @@ import logging
 from typing import Any, List, Tuple
 
 from trafila.dom import Element, strip_tags
-from trafila.justext import try_justext_1_11_0
+from trafila.justext import JUSTEXT_LANGUAGES_1_11_0, all_stoplists, custom_justext_1_11_0, get_stoplist
 from trafila.readability_1_11_0 import Document as ReadabilityDocument
 
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
-from .utils import fromstring_bytes, trim
+from .utils import fromstring_bytes, trim, xml_text
 from .xml import TEI_VALID_TAGS
 from .xpaths import OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, REMOVE_COMMENTS_XPATH
 
@@ -105,8 +105,26 @@ def compare_extraction(tree: Any, backup_tree: Any, body: Any, text: str, len_te
 
 
 def try_justext(tree: Any, url: Any, target_language: Any) -> Any:
-    "1.11.0's try_justext: (50, 200, 0.1, 0.2, 0.2, no headings), revise 200; None on ValueError."
-    return try_justext_1_11_0(tree, url, target_language)
+    """1.11.0's try_justext: (50, 200, 0.1, 0.2, 0.2, no headings), revise 200;
+    None on a ValueError of jusText. The <p> texts are set through lxml's
+    validating setter upstream (a control character raises ValueError here,
+    outside that try)."""
+    result_body = Element("body")
+    if target_language is not None and target_language in JUSTEXT_LANGUAGES_1_11_0:
+        stoplist = get_stoplist(JUSTEXT_LANGUAGES_1_11_0[target_language])
+    else:
+        # 1.11.0 loads a pickled tuple set-equal to the union of jusText's lists
+        stoplist = all_stoplists()
+    try:
+        paragraphs = custom_justext_1_11_0(tree, stoplist)
+    except ValueError as err:
+        LOGGER.error("justext %s %s", err, url)
+        return None
+    for paragraph in [p for p in paragraphs if not p.is_boilerplate]:
+        elem = Element("p")
+        elem.text = xml_text(paragraph.text)
+        result_body.append(elem)
+    return result_body
 
 
 def justext_rescue(tree: Any, options: Any, postbody: Any, len_text: int, text: str) -> Tuple[Any, str, int, bool]:

@@ -12,7 +12,7 @@ from trafila.dom import strip_tags
 
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
-from .utils import textfilter, trim
+from .utils import textfilter, trim, xml_text
 from .xml import delete_element
 from .xpaths import absolute_iter, figures_with_table
 
@@ -40,16 +40,24 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
     strip_tags(tree, *stripping_list)
     if options.focus == "recall" and next(tree.iterdescendants("p"), None) is not None:
         tcopy = deepcopy(tree)
-        for expression in cleaning_list:
-            for element in tree.iter(expression):
-                delete_element(element)
+        _delete_tags(tree, cleaning_list)
         if next(tree.iterdescendants("p"), None) is None:
             tree = tcopy
     else:
-        for expression in cleaning_list:
+        _delete_tags(tree, cleaning_list)
+    return prune_html(tree)
+
+
+def _delete_tags(tree: Any, cleaning_list: List[str]) -> None:
+    """One ``tree.iter(tag)`` walk per tag, in list order (a walk that deletes
+    the element holding its prefetched next match stops inside the deleted
+    subtree, as lxml's does). Tags absent from the tree are skipped: deleting
+    never brings a tag in."""
+    present = {el.tag for el in tree.iter()}
+    for expression in cleaning_list:
+        if expression in present:
             for element in tree.iter(expression):
                 delete_element(element)
-    return prune_html(tree)
 
 
 def prune_html(tree: Any) -> Any:
@@ -76,7 +84,7 @@ def prune_unwanted_nodes(tree: Any, nodelist: Iterable[Any], with_backup: bool =
                 if prev is None:
                     prev = subtree.getparent()
                 if prev is not None:
-                    prev.tail = (prev.tail or "") + " " + subtree.tail
+                    prev.tail = xml_text((prev.tail or "") + " " + subtree.tail)
             subtree.getparent().remove(subtree)
     if with_backup:
         new_len = len(tree.text_content())
@@ -168,16 +176,16 @@ def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve
         return None
     if not comments_fix and elem.tag == "lb":
         if not preserve_spaces:
-            elem.tail = trim(elem.tail)
+            elem.tail = xml_text(trim(elem.tail))
         return elem
     if not elem.text and len(elem) == 0:
-        elem.text, elem.tail = elem.tail, ""
+        elem.text, elem.tail = xml_text(elem.tail), ""
         if comments_fix and elem.tag == "lb":
             elem.tag = "p"
     if not preserve_spaces:
-        elem.text = trim(elem.text)
+        elem.text = xml_text(trim(elem.text))
         if elem.tail:
-            elem.tail = trim(elem.tail)
+            elem.tail = xml_text(trim(elem.tail))
     if not elem.text and textfilter(elem) or (options.dedup and duplicate_test(elem, options)):
         return None
     return elem
@@ -187,9 +195,11 @@ def process_node(elem: Any, options: Any) -> Any:
     "Light version of handle_textnode: trim text and tail, tail moves up when there is no text."
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
-    elem.text, elem.tail = trim(elem.text), trim(elem.tail)
+    new_text, new_tail = trim(elem.text), trim(elem.tail)
+    elem.text = xml_text(new_text)
+    elem.tail = xml_text(new_tail)
     if elem.tag != "lb" and not elem.text and elem.tail:
-        elem.text, elem.tail = elem.tail, None
+        elem.text, elem.tail = xml_text(elem.tail), None
     if elem.text or elem.tail:
         if textfilter(elem) or (options.dedup and duplicate_test(elem, options)):
             return None
@@ -198,7 +208,7 @@ def process_node(elem: Any, options: Any) -> Any:
 
 def convert_lists(elem: Any) -> None:
     "<ul>/<ol>/<dl> become <list rend=...>, their li/dd/dt (nested ones too) <item>."
-    elem.set("rend", elem.tag)
+    elem.set("rend", xml_text(elem.tag))
     elem.tag = "list"
     i = 1
     for subelem in elem.iter("dd", "dt", "li"):
@@ -225,7 +235,7 @@ def convert_quotes(elem: Any) -> None:
 
 def convert_headings(elem: Any) -> None:
     elem.attrib.clear()
-    elem.set("rend", elem.tag)
+    elem.set("rend", xml_text(elem.tag))
     elem.tag = "head"
 
 

@@ -14,7 +14,8 @@ from trafila.dom import Element, SubElement, strip_elements, strip_tags
 from .htmlprocessing import (delete_by_link_density, handle_textnode, link_density_test_tables,
                              process_node, prune_unwanted_nodes)
 from .settings import TAG_CATALOG
-from .utils import FORMATTING_PROTECTED, is_image_file, text_chars_test
+from .utils import (FORMATTING_PROTECTED, check_xml_attribute, check_xml_tag, is_image_file, text_chars_test,
+                    xml_attr_value, xml_text)
 from .xpaths import (BODY_XPATH, COMMENTS_DISCARD_XPATH, COMMENTS_XPATH, DISCARD_IMAGE_ELEMENTS,
                      OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, PRECISION_DISCARD_XPATH,
                      TEASER_DISCARD_XPATH, absolute_iter)
@@ -71,14 +72,16 @@ def handle_formatting(element: Any, options: Any) -> Any:
 
 
 def add_sub_element(new_child_elem: Any, subelem: Any, processed_subchild: Any) -> None:
-    sub_child_elem = SubElement(new_child_elem, processed_subchild.tag)
-    sub_child_elem.text, sub_child_elem.tail = processed_subchild.text, processed_subchild.tail
+    # new_child_elem belongs to an lxml.etree document: strict tag and attribute names
+    sub_child_elem = SubElement(new_child_elem, check_xml_tag(processed_subchild.tag))
+    sub_child_elem.text = xml_text(processed_subchild.text)
+    sub_child_elem.tail = xml_text(processed_subchild.tail)
     for attr in list(subelem.attrib):
-        sub_child_elem.set(attr, subelem.get(attr))
+        sub_child_elem.set(check_xml_attribute(attr), xml_attr_value(subelem.get(attr)))
 
 
 def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> None:
-    new_child_elem.text = child.text
+    new_child_elem.text = xml_text(child.text)
     for subelem in child.iterdescendants("*"):
         if subelem.tag == "list":
             processed_subchild = handle_lists(subelem, options)
@@ -93,7 +96,7 @@ def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> No
 
 def update_elem_rendition(elem: Any, new_elem: Any) -> None:
     if elem.get("rend") is not None:
-        new_elem.set("rend", elem.get("rend"))
+        new_elem.set("rend", xml_attr_value(elem.get("rend")))
 
 
 def is_text_element(elem: Any) -> bool:
@@ -102,8 +105,9 @@ def is_text_element(elem: Any) -> bool:
 
 def define_newelem(processed_elem: Any, orig_elem: Any) -> None:
     if processed_elem is not None:
-        childelem = SubElement(orig_elem, processed_elem.tag)
-        childelem.text, childelem.tail = processed_elem.text, processed_elem.tail
+        childelem = SubElement(orig_elem, check_xml_tag(processed_elem.tag))
+        childelem.text = xml_text(processed_elem.text)
+        childelem.tail = xml_text(processed_elem.tail)
 
 
 def handle_lists(element: Any, options: Any) -> Any:
@@ -111,15 +115,15 @@ def handle_lists(element: Any, options: Any) -> Any:
     processed_element = Element(element.tag)
     if element.text is not None and element.text.strip():
         new_child_elem = SubElement(processed_element, "item")
-        new_child_elem.text = element.text
+        new_child_elem.text = xml_text(element.text)
     for child in element.iterdescendants("item"):
         new_child_elem = Element("item")
         if len(child) == 0:
             processed_child = process_node(child, options)
             if processed_child is not None:
-                new_child_elem.text = processed_child.text
+                new_child_elem.text = xml_text(processed_child.text)
                 if processed_child.tail is not None and processed_child.tail.strip():
-                    new_child_elem.text += " " + processed_child.tail
+                    new_child_elem.text = xml_text(new_child_elem.text + " " + processed_child.tail)
                 # appended here and possibly again below: lxml moves it, no duplicate
                 processed_element.append(new_child_elem)
         else:
@@ -129,9 +133,9 @@ def handle_lists(element: Any, options: Any) -> Any:
                 if new_child_elem_children:
                     last_subchild = new_child_elem_children[-1]
                     if last_subchild.tail is None or not last_subchild.tail.strip():
-                        last_subchild.tail = child.tail
+                        last_subchild.tail = xml_text(child.tail)
                     else:
-                        last_subchild.tail += " " + child.tail
+                        last_subchild.tail = xml_text(last_subchild.tail + " " + child.tail)
         if new_child_elem.text or len(new_child_elem) > 0:
             update_elem_rendition(child, new_child_elem)
             processed_element.append(new_child_elem)
@@ -205,9 +209,9 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> A
         if processed_child is not None:
             if processed_child.tag == "p":
                 if processed_element.text:
-                    processed_element.text += " " + processed_child.text
+                    processed_element.text = xml_text(processed_element.text + " " + processed_child.text)
                 else:
-                    processed_element.text = processed_child.text
+                    processed_element.text = xml_text(processed_child.text)
                 child.tag = "done"
                 continue
             newsub = Element(child.tag)
@@ -215,14 +219,15 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> A
                 if len(processed_child) > 0:
                     for item in processed_child:
                         if text_chars_test(item.text) is True:
-                            item.text = " " + item.text
+                            item.text = xml_text(" " + item.text)
                         strip_tags(processed_child, item.tag)
                 if child.tag == "hi":
-                    newsub.set("rend", child.get("rend"))
+                    # a <hi> without rend: lxml refuses None (TypeError)
+                    newsub.set("rend", xml_attr_value(child.get("rend")))
                 elif child.tag == "ref":
                     if child.get("target") is not None:
-                        newsub.set("target", child.get("target"))
-            newsub.text, newsub.tail = processed_child.text, processed_child.tail
+                        newsub.set("target", xml_attr_value(child.get("target")))
+            newsub.text, newsub.tail = xml_text(processed_child.text), xml_text(processed_child.tail)
             processed_element.append(newsub)
         child.tag = "done"
     if len(processed_element) > 0:
@@ -266,9 +271,11 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Any
             if len(subelement) == 0:
                 processed_cell = process_node(subelement, options)
                 if processed_cell is not None:
-                    new_child_elem.text, new_child_elem.tail = processed_cell.text, processed_cell.tail
+                    new_child_elem.text = xml_text(processed_cell.text)
+                    new_child_elem.tail = xml_text(processed_cell.tail)
             else:
-                new_child_elem.text, new_child_elem.tail = subelement.text, subelement.tail
+                new_child_elem.text = xml_text(subelement.text)
+                new_child_elem.tail = xml_text(subelement.tail)
                 subelement.tag = "done"
                 for child in subelement.iterdescendants():
                     if child.tag in TABLE_ALL:
@@ -302,17 +309,17 @@ def handle_image(element: Any) -> Any:
     for attr in ("data-src", "src"):
         src = element.get(attr)
         if is_image_file(src):
-            processed_element.set("src", src)
+            processed_element.set("src", xml_attr_value(src))
             break
     else:
         for attr, value in element.attrib.items():
             if attr.startswith("data-src") and is_image_file(value):
-                processed_element.set("src", value)
+                processed_element.set("src", xml_attr_value(value))
                 break
     if element.get("alt") is not None:
-        processed_element.set("alt", element.get("alt"))
+        processed_element.set("alt", xml_attr_value(element.get("alt")))
     if element.get("title") is not None:
-        processed_element.set("title", element.get("title"))
+        processed_element.set("title", xml_attr_value(element.get("title")))
     if not processed_element.attrib or not processed_element.get("src"):
         return None
     if not processed_element.get("src").startswith("http"):
@@ -336,7 +343,7 @@ def handle_textelem(element: Any, potential_tags: Set[str], options: Any) -> Any
             element = process_node(element, options)
             if element is not None:
                 new_element = Element("p")
-                new_element.text = element.tail
+                new_element.text = xml_text(element.tail)
     elif element.tag in FORMATTING:
         new_element = handle_formatting(element, options)
     elif element.tag == "table" and "table" in potential_tags:

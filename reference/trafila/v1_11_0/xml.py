@@ -8,7 +8,7 @@ import logging
 from html import unescape
 from typing import Any, List
 
-from .utils import sanitize
+from .utils import sanitize, xml_text
 
 LOGGER = logging.getLogger(__name__)
 
@@ -32,9 +32,9 @@ def delete_element(element: Any) -> None:
     if element.tail:
         previous = element.getprevious()
         if previous is None:
-            parent.text = (parent.text or "") + element.tail
+            parent.text = xml_text((parent.text or "") + element.tail)
         else:
-            previous.tail = (previous.tail or "") + element.tail
+            previous.tail = xml_text((previous.tail or "") + element.tail)
     parent.remove(element)
 
 
