@@ -35,9 +35,15 @@ PRESERVE_IMG_CLEANING = {"figure", "picture", "source"}
 CODE_INDICATORS = ["{", '("', "('", "\n    "]
 
 
+def _tagged(tree: Any, tags: Any) -> List[Any]:
+    "``list(tree.iter(*tags))``: a snapshot, for walks that do not change the tree's shape."
+    return [e for e in (tree, *desc_list(tree)) if e.tag in tags]
+
+
 def recover_math(tree: Any) -> Any:
     "MathML -> its LaTeX source, written into the <math> tail (the subtree is deleted later)."
-    for element in iter_live(tree, "math"):
+    # read-only walk: only tails change
+    for element in _tagged(tree, ("math",)):
         annotation = tex_annotation(element)
         latex = trim(annotation[0].text or "") if annotation else trim(element.get("alttext") or "")
         if not latex:
@@ -49,7 +55,7 @@ def recover_math(tree: Any) -> Any:
 
 def _handle_forms(tree: Any) -> None:
     "A form holding more than half of the text becomes a div, other forms go."
-    forms = list(iter_live(tree, "form"))
+    forms = _tagged(tree, ("form",))
     if not forms:
         return
     total = len(text_content(tree))
@@ -71,7 +77,8 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
         cleaning_list.extend(["table", "td", "th", "tr"])
     else:
         # figures holding a table and ARIA layout tables become divs
-        for elem in iter_live(tree, "figure", "table"):
+        # renaming the current node cannot change which other nodes match: a snapshot walks the same
+        for elem in _tagged(tree, ("figure", "table")):
             if elem.tag == "figure":
                 if next(iter_desc(elem, "table"), None) is not None:
                     elem.tag = "div"
@@ -90,7 +97,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
         and next(iter_desc(tree, "p"), None) is not None
         and (
             "p" in cleaning_list
-            or not any(next(p.iterancestors(*cleaning_list), tree) is tree for p in iter_live(tree, "p"))
+            or not any(next(p.iterancestors(*cleaning_list), tree) is tree for p in _tagged(tree, ("p",)))
         )
     ):
         tcopy = copy_tree(tree)
@@ -202,7 +209,8 @@ def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = Fals
     deletions = []
     len_threshold = 200 if favor_precision else 100
     depth_threshold = 1 if favor_precision else 3
-    for elem in iter_live(subtree, tagname):
+    # the test is read-only, deletions come after the walk: a snapshot walks the same nodes
+    for elem in _tagged(subtree, (tagname,)):
         result, short_with_links = link_density_test(elem, favor_precision)
         if result or (
             backtracking
@@ -319,23 +327,27 @@ CONVERSIONS = {
 
 def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
     "Simplify the markup into trafilatura's XML vocabulary (htmlprocessing.convert_tags)."
+    # no step below creates a tag a later loop looks for: absent tags need no walk (speed only)
+    present = {e.tag for e in desc_list(tree)}
+    present.add(tree.tag)
     if not options.links:
         containers = ("div", "li", "p", "table") if options.tables else ("div", "li", "p")
         # the tree root does not count as a container
-        for elem in iter_live(tree, "a"):
+        for elem in _tagged(tree, ("a",)) if "a" in present else ():
             if next(elem.iterancestors(*containers), tree) is not tree:
                 elem.tag = "ref"
-        strip_tags(tree, "a")
+        if "a" in present:
+            strip_tags(tree, "a")
     else:
         raise NotImplementedError("delegate: include_links (courlan URL resolution)")
 
-    for elem in iter_live(tree, "strong"):
+    for elem in _tagged(tree, ("strong",)) if "strong" in present else ():
         if "schema-faq-question" in elem.get("class", ""):
             elem.attrib.clear()
             elem.set("rend", "h3")
             elem.tag = "head"
 
-    for elem in iter_live(tree, "sub", "sup"):
+    for elem in iter_live(tree, "sub", "sup") if ("sub" in present or "sup" in present) else ():
         if not elem.text and len(elem) == 0:
             delete_element(elem)
 
@@ -345,10 +357,9 @@ def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
             elem.set("rend", REND_TAG_MAPPING[elem.tag])
             elem.tag = "hi"
     else:
-        strip_tags(tree, *REND_TAG_MAPPING.keys())
+        if present.intersection(REND_TAG_MAPPING):
+            strip_tags(tree, *REND_TAG_MAPPING.keys())
 
-    present = {e.tag for e in desc_list(tree)}
-    present.add(tree.tag)
     wanted = [tag for tag in CONVERSIONS if tag in present]
     if wanted:
         for elem in iter_live(tree, *wanted):
