@@ -1,0 +1,222 @@
+"""Named lxml behaviours of trafila.dom, each checked against lxml live."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+lxml_html = pytest.importorskip("lxml.html")
+from lxml import etree  # noqa: E402
+
+from harness.lxml_bridge import from_lxml, to_lxml  # noqa: E402
+from harness.treedump import dump_element, dump_lxml_document, dump_trafila_document, first_difference  # noqa: E402
+from trafila import dom  # noqa: E402
+
+PARSER = lxml_html.HTMLParser(
+    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
+)
+
+
+def both(html: str):
+    lx = lxml_html.fromstring(html, parser=PARSER)
+    return lx, from_lxml(lx)
+
+
+def same(lx, tr) -> None:
+    assert dump_element(lx) == dump_element(tr), first_difference(dump_element(lx), dump_element(tr))
+
+
+def delete_element(el, keep_tail=True) -> None:
+    # trafilatura 2.3.1 xml.delete_element, on the element API
+    parent = el.getparent()
+    if parent is None:
+        return
+    if keep_tail and el.tail:
+        prev = el.getprevious()
+        if prev is None:
+            parent.text = (parent.text or "") + el.tail
+        else:
+            prev.tail = (prev.tail or "") + el.tail
+    parent.remove(el)
+
+
+def test_iter_delete_nested_match_stops_in_detached_subtree() -> None:
+    # the prefetched node sits inside the deleted element: the walk goes on in
+    # the detached subtree and stops, leaving the later <aside> in the tree
+    html = "<div><aside><aside></aside></aside><p>x</p><aside>y</aside></div>"
+    for lx, tr in [both(html)]:
+        for world in (lx, tr):
+            for e in world.iter("aside"):
+                delete_element(e)
+        same(lx, tr)
+        assert [e.tag for e in tr.iter()] == ["div", "p", "aside"]
+
+
+def test_iter_rename_after_prefetch_still_visits() -> None:
+    lx, tr = both("<div><p>a</p><p>b</p><p>c</p></div>")
+    seen = {}
+    for name, world in (("lx", lx), ("tr", tr)):
+        out = []
+        for e in world.iter("p"):
+            out.append(e.text)
+            nxt = e.getnext()
+            if nxt is not None:
+                nxt.tag = "span"  # renamed after it was prefetched
+        seen[name] = out
+    # each renamed node had been prefetched already: all three are visited
+    assert seen["lx"] == seen["tr"] == ["a", "b", "c"]
+    same(lx, tr)
+
+
+def test_remove_keeps_tail_on_removed_element() -> None:
+    lx, tr = both("<div>a<b>b</b>tail<i>i</i></div>")
+    lx.remove(lx[0])
+    tr.remove(tr[0])
+    same(lx, tr)
+    assert tr.text == "a" and tr[0].tag == "i"
+
+
+def test_append_moves_tail_along() -> None:
+    lx, tr = both("<div><p>x<b>b</b>tb</p><section></section></div>")
+    lx[1].append(lx[0][0])
+    tr[1].append(tr[0][0])
+    same(lx, tr)
+    assert tr[1][0].tail == "tb"
+
+
+def test_addnext_keeps_own_tail_and_moves_siblings_tail() -> None:
+    lx, tr = both("<div><a>1</a>t1<b>2</b>t2<c>3</c>t3</div>")
+    lx[0].addnext(lx[2])
+    tr[0].addnext(tr[2])
+    same(lx, tr)
+    lx[2].addprevious(lx[0])
+    tr[2].addprevious(tr[0])
+    same(lx, tr)
+
+
+def test_addnext_on_root_raises_type_error() -> None:
+    with pytest.raises(TypeError):
+        etree.Element("x").addnext(etree.Element("y"))
+    with pytest.raises(TypeError):
+        dom.Element("x").addnext(dom.Element("y"))
+
+
+def test_copy_takes_tail_and_makes_new_document() -> None:
+    lx, tr = both("<div><p>a<b>b</b></p>tail<i/></div>")
+    for f in (copy.copy, copy.deepcopy):
+        cl, ct = f(lx[0]), f(tr[0])
+        same(cl, ct)
+        assert ct.tail == "tail" and ct.getparent() is None
+        assert ct.getroottree().getroot() is ct
+        assert cl.getroottree().getroot() is cl
+
+
+def test_removed_element_stays_in_old_document() -> None:
+    lx, tr = both("<html><body><div><p>x</p></div></body></html>")
+    lp, tp = lx.find(".//p"), tr.find(".//p")
+    lp.getparent().remove(lp)
+    tp.getparent().remove(tp)
+    assert lp.getroottree().getroot() is lx
+    assert tp.getroottree().getroot() is tr
+
+
+def test_strip_tags_merges_text_recursively() -> None:
+    lx, tr = both("<div>a<b>b<b>c</b>d</b>e<i>f</i>g<b></b>h</div>")
+    etree.strip_tags(lx, "b")
+    dom.strip_tags(tr, "b")
+    same(lx, tr)
+    assert tr.text == "abcde"
+
+
+def test_strip_elements_with_and_without_tail() -> None:
+    for wt in (True, False):
+        lx, tr = both("<div>a<b>b</b>t1<b>c</b>t2<i>i<b>x</b>t3</i>t4</div>")
+        etree.strip_elements(lx, "b", with_tail=wt)
+        dom.strip_elements(tr, "b", with_tail=wt)
+        same(lx, tr)
+
+
+def test_strip_does_not_touch_the_element_itself() -> None:
+    lx, tr = both("<b><b>x</b>y</b>")
+    etree.strip_tags(lx, "b")
+    dom.strip_tags(tr, "b")
+    same(lx, tr)
+    assert tr.tag == "b"
+
+
+def test_itertext_and_text_content() -> None:
+    lx, tr = both("<div>a<p>b<span>c</span>d</p>e<p>f</p>g</div>tail")
+    assert list(tr.itertext()) == list(lx.itertext())
+    assert list(tr.itertext("p")) == list(lx.itertext("p"))
+    assert list(tr.itertext(with_tail=False)) == list(lx.itertext(with_tail=False))
+    assert tr.text_content() == lx.text_content()
+    assert tr[0].text_content() == lx[0].text_content()
+
+
+def test_iter_accepts_tag_sequences_and_star() -> None:
+    lx, tr = both("<div><p>a</p><span>b</span><p><i>c</i></p></div>")
+    for args in [("p", "i"), (["p", "i"],), ("*",), (), (None,), (("p",), "span")]:
+        assert [e.tag for e in lx.iter(*args)] == [e.tag for e in tr.iter(*args)], args
+
+
+def test_insert_out_of_range_appends_like_lxml() -> None:
+    lx, tr = both("<div><a></a><b></b></div>")
+    for idx in (-10, 10, -1, 0):
+        lx.insert(idx, etree.Element("x"))
+        tr.insert(idx, dom.Element("x"))
+        same(lx, tr)
+
+
+def test_setitem_drops_old_tail() -> None:
+    lx, tr = both("<div><a></a>ta<b></b>tb</div>")
+    new_l, new_t = lxml_html.Element("n"), dom.Element("n")
+    new_l.tail = new_t.tail = "tn"
+    lx[0] = new_l
+    tr[0] = new_t
+    same(lx, tr)
+
+
+def test_drop_tag_and_drop_tree() -> None:
+    lx, tr = both("<div>a<b>b<i>i</i>x</b>t<u>u</u>v</div>")
+    lx.find("b").drop_tag()
+    tr.find("b").drop_tag()
+    same(lx, tr)
+    lx.find("u").drop_tree()
+    tr.find("u").drop_tree()
+    same(lx, tr)
+
+
+def test_find_paths() -> None:
+    lx, tr = both(
+        '<html><head><meta http-equiv="content-language" content="de"><title>t</title></head>'
+        '<body><div id="data-preloaded"><p>x</p></div><script type="application/ld+json">{}</script>'
+        '<input type="hidden"><a rel="license" href="/l">l</a></body></html>'
+    )
+    for path in [".//p", ".//head//title", './/meta[@http-equiv="content-language"][@content]',
+                 './/script[@type="application/ld+json"]', './/div[@id="data-preloaded"]',
+                 './/input[@type="hidden"]', ".//a[@rel][@href]", "body", ".//body", ".//*", "head/title"]:
+        assert [e.tag for e in lx.findall(path)] == [e.tag for e in tr.findall(path)], path
+        assert (lx.find(path) is None) == (tr.find(path) is None)
+
+
+def test_second_root_and_doctype_are_bridged() -> None:
+    lx = lxml_html.fromstring("<!DOCTYPE html><html><body><p>a</p></body></html>x<p>y</p>", parser=PARSER)
+    tr = from_lxml(lx)
+    a, b = dump_lxml_document(lx), dump_trafila_document(tr)
+    assert a == b, first_difference(a, b)
+    assert len(b["nodes"]) == 2 and b["doctype"] == ("html", None, None)
+    assert tr.getnext() is tr.getroottree().children[1]
+
+
+def test_first_difference_names_the_node() -> None:
+    lx, tr = both("<div><p>a</p><p>b<i>c</i>d</p></div>")
+    tr[1][0].tail = "D"
+    msg = first_difference(dump_element(lx), dump_element(tr))
+    assert msg is not None and "/div[1]/p[0]/i: tail 'd' != 'D'" in msg
+
+
+def test_to_lxml_round_trip() -> None:
+    lx, tr = both("<div a='1' b='2'>x<p>y</p>z<br>w</div>")
+    back = to_lxml(tr)
+    same(back, tr)
