@@ -158,3 +158,23 @@ def main() -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# -- Hypothesis: the harness's parser-stress grammar (failures shrink) ----------
+hypothesis = pytest.importorskip("hypothesis")
+
+
+def _hypothesis_strategies():  # type: ignore[no-untyped-def]
+    from harness.strategies import html_bytes, html_documents
+
+    return html_documents(), html_bytes()
+
+
+@hypothesis.settings(max_examples=300, deadline=None,
+                     suppress_health_check=list(hypothesis.HealthCheck))
+@hypothesis.given(data=hypothesis.strategies.data())
+def test_stress_grammar_matches_lxml(data):
+    pytest.importorskip("lxml.html")
+    documents, as_bytes = _hypothesis_strategies()
+    src = data.draw(documents if data.draw(hypothesis.strategies.booleans()) else as_bytes)
+    assert compare(src, lxml_parser()) is None
