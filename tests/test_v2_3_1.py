@@ -334,3 +334,25 @@ def test_compressed_bytes(parser_mode):
         assert utils.handle_compressed_file(data, cap) == T_utils.handle_compressed_file(data, cap) == data
         with pytest.raises(NotImplementedError, match="delegate"):
             utils.decode_file(data, cap)
+
+
+def test_tag_name_check_matches_lxml():
+    "New elements get lxml's XML-name check (a ValueError that upstream turns into None)."
+    from lxml import etree
+
+    names = ["p", "http:", "a:b", "_x", "x-1.2", "1x", "-x", "é", "aé", "a\u00b7", "\u00b7a", "a b", "{ns}p", "{ns",
+             "{ns}", "", "x\u0300", "\u0300x", "ok\U00010000", "\U000f0000", "a/", "a>", "名字"]
+    for name in names:
+        try:
+            etree.Element(name)
+            expected = None
+        except ValueError:
+            expected = ValueError
+        try:
+            _tree.check_tag_name(name)
+            got = None
+        except ValueError:
+            got = ValueError
+        assert got is expected, repr(name)
+    html = "<html><body><blockquote><http:x>quoted text here</http:x> and more</blockquote>" + P * 4 + "</body></html>"
+    assert _port(html, fast=True) == _ref(html, fast=True)

@@ -35,6 +35,45 @@ def _is_lxml(el: Any) -> bool:
     return type(el).__module__.startswith("lxml")
 
 
+def _in_ranges(cp: int, ranges: Any) -> bool:
+    lo, hi = 0, len(ranges)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        start, end = ranges[mid]
+        if cp < start:
+            hi = mid
+        elif cp > end:
+            lo = mid + 1
+        else:
+            return True
+    return False
+
+
+_VALID_NAMES: dict = {}
+
+
+def check_tag_name(tag: str) -> None:
+    """lxml's check on a new element's tag (no parser, so XML rules): the
+    name must be an XML Name without ':' ("{ns}local" checks the local part);
+    ValueError otherwise. Upstream turns that ValueError into a None result."""
+    if tag in _VALID_NAMES:
+        return
+    name = tag
+    if name[:1] == "{":
+        end = name.find("}")
+        if end < 0:
+            raise ValueError(f"Invalid tag name {tag!r}")
+        name = name[end + 1:]
+    if not name:
+        raise ValueError("Empty tag name")
+    from ._xmlname import FIRST, FOLLOW
+
+    if ":" in name or not _in_ranges(ord(name[0]), FIRST) or not all(_in_ranges(ord(c), FOLLOW) for c in name[1:]):
+        raise ValueError(f"Invalid tag name {tag!r}")
+    if len(_VALID_NAMES) < 4096:
+        _VALID_NAMES[tag] = True
+
+
 def Element(tag: str) -> Any:  # noqa: N802 - lxml's name
     """A new detached element in a new document (lxml.etree.Element)."""
     if _BACKEND == "lxml":
@@ -43,17 +82,20 @@ def Element(tag: str) -> Any:  # noqa: N802 - lxml's name
         return _LE(tag)
     from trafila.dom import Element as _TE
 
+    check_tag_name(tag)
     return _TE(tag)
 
 
 def SubElement(parent: Any, tag: str) -> Any:  # noqa: N802 - lxml's name
-    """A new element appended to ``parent`` (lxml.etree.SubElement)."""
+    """A new element appended to ``parent`` (lxml.etree.SubElement; the
+    parents here are always made by Element, so XML name rules apply)."""
     if _is_lxml(parent):
         from lxml.etree import SubElement as _LS
 
         return _LS(parent, tag)
     from trafila.dom import Element as _TE
 
+    check_tag_name(tag)
     child = _TE(tag)
     parent.append(child)
     return child
