@@ -57,6 +57,7 @@ def _new(tag: str, attrib: Any, text: Optional[str], tail: Optional[str], lx: An
     el._children = []
     el._parent = None
     el._doc = None
+    el._pos = 0
     return el
 
 
@@ -89,6 +90,7 @@ def _copy_subtree(src: Any, want: Any, found: List[Element]) -> Element:
                 continue
             n = _new(tag, c.attrib, c.text, c.tail, c)
             n._parent = d
+            n._pos = len(kids)
             kids.append(n)
             if c is want:
                 found.append(n)

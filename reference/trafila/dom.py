@@ -174,17 +174,33 @@ def _concat(a: Optional[str], b: Optional[str]) -> Optional[str]:
 
 
 def _index_in(seq: List["Element"], node: "Element") -> int:
-    """Position of ``node`` (by identity) in ``seq``, or -1."""
+    """Position of ``node`` (by identity) in ``seq``, or -1.
+
+    Each element remembers where it was last found (``_pos``); the hint and
+    its neighbours are tried first so that walking a wide parent stays linear
+    even while its children are being removed one by one."""
+    i = node._pos
+    n = len(seq)
+    if i < n and seq[i] is node:
+        return i
+    if 0 < i <= n and seq[i - 1] is node:
+        node._pos = i - 1
+        return i - 1
+    if i + 1 < n and seq[i + 1] is node:
+        node._pos = i + 1
+        return i + 1
     try:
         i = seq.index(node)
     except ValueError:
         return -1
-    if seq[i] is node:
-        return i
-    for i, x in enumerate(seq):  # pragma: no cover - Element has no __eq__
-        if x is node:
-            return i
-    return -1
+    if seq[i] is not node:  # pragma: no cover - Element has no __eq__
+        for i, x in enumerate(seq):
+            if x is node:
+                break
+        else:
+            return -1
+    node._pos = i
+    return i
 
 
 def _sibling_list(node: "Element") -> Optional[List["Element"]]:
@@ -218,7 +234,11 @@ def _next_element(node: "Element") -> Optional["Element"]:
     if sib is None:
         return None
     i = _index_in(sib, node) + 1
-    return sib[i] if i < len(sib) else None
+    if i < len(sib):
+        nxt = sib[i]
+        nxt._pos = i
+        return nxt
+    return None
 
 
 def _previous_element(node: "Element") -> Optional["Element"]:
@@ -227,7 +247,11 @@ def _previous_element(node: "Element") -> Optional["Element"]:
     if sib is None:
         return None
     i = _index_in(sib, node) - 1
-    return sib[i] if i >= 0 else None
+    if i >= 0:
+        prev = sib[i]
+        prev._pos = i
+        return prev
+    return None
 
 
 def _document_of(node: "Element") -> Document:
@@ -333,7 +357,9 @@ def _traverse_next(node: "Element", top: "Element") -> Optional["Element"]:
     until it climbs to the document."""
     ch = node._children
     if ch:
-        return ch[0]
+        first = ch[0]
+        first._pos = 0
+        return first
     if node is top:
         return None
     while True:
@@ -343,12 +369,16 @@ def _traverse_next(node: "Element", top: "Element") -> Optional["Element"]:
             if sib is not None:
                 i = _index_in(sib, node) + 1
                 if i < len(sib):
-                    return sib[i]
+                    nxt = sib[i]
+                    nxt._pos = i
+                    return nxt
             return None
         sib = p._children
         i = _index_in(sib, node) + 1
         if i < len(sib):
-            return sib[i]
+            nxt = sib[i]
+            nxt._pos = i
+            return nxt
         if p is top:
             return None
         node = p
@@ -400,7 +430,7 @@ def check_xml_text(value: Any) -> str:
 class Element:
     """An element node with lxml's text/tail semantics."""
 
-    __slots__ = ("tag", "attrib", "text", "tail", "_children", "_parent", "_doc", "__weakref__")
+    __slots__ = ("tag", "attrib", "text", "tail", "_children", "_parent", "_doc", "_pos", "__weakref__")
 
     def __init__(
         self,
@@ -418,6 +448,7 @@ class Element:
         self._children: List[Element] = []
         self._parent: Optional[Element] = None
         self._doc: Optional[Document] = None
+        self._pos: int = 0  # hint: last known index among its siblings
 
     # -- sequence protocol -----------------------------------------------
     def __len__(self) -> int:
@@ -588,6 +619,7 @@ class Element:
                 if i >= 0:
                     del d.children[i]
         child._parent = self
+        child._pos = len(self._children)
         self._children.append(child)
 
     def extend(self, elements: Iterable["Element"]) -> None:
@@ -869,6 +901,7 @@ def _copy_tree(src: Element) -> Element:
     new._children = []
     new._parent = None
     new._doc = None
+    new._pos = 0
     stack = [(src, new)]
     while stack:
         s, d = stack.pop()
@@ -882,6 +915,7 @@ def _copy_tree(src: Element) -> Element:
             n._children = []
             n._parent = d
             n._doc = None
+            n._pos = len(dch)
             dch.append(n)
             if c._children:
                 stack.append((c, n))

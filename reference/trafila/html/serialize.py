@@ -84,35 +84,48 @@ def _ascii_lower(s: str) -> str:
 
 # -- escaping (xmlsave.c xmlEscapeTab / xmlEscapeTabAttr) ---------------------
 
-_C0 = [chr(c) for c in range(0x20) if c not in (0x09, 0x0A, 0x0D)]
-_XML_TEXT_TABLE = {ord(c): "&#xFFFD;" for c in _C0}
-_XML_TEXT_TABLE.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord("\r"): "&#13;"})
-_XML_ATTR_TABLE = dict(_XML_TEXT_TABLE)
-_XML_ATTR_TABLE.update({ord('"'): "&quot;", ord("\t"): "&#9;", ord("\n"): "&#10;"})
-_XML_TEXT_SPECIAL = re.compile("[\x00-\x08\x0b-\x1f&<>]")
-_XML_ATTR_SPECIAL = re.compile('[\x00-\x1f&<>"]')
-
-# HTML: xmlEncodeEntitiesReentrant on an HTML document escapes only these
-_HTML_TEXT_TABLE = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord("\r"): "&#13;"}
-_HTML_TEXT_SPECIAL = re.compile("[&<>\r]")
+# text: & < > and CR become references, the other C0 controls (not TAB/LF)
+# become U+FFFD; attributes also escape " TAB LF.  HTML method text (an HTML
+# document's xmlEncodeEntitiesReentrant) escapes & < > CR only.
+_C0_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 def _escape_text(s: str) -> str:
-    if _XML_TEXT_SPECIAL.search(s) is None:
-        return s
-    return s.translate(_XML_TEXT_TABLE)
+    # str.replace per character beats str.translate on long script text
+    if "&" in s:
+        s = s.replace("&", "&amp;")
+    if "<" in s:
+        s = s.replace("<", "&lt;")
+    if ">" in s:
+        s = s.replace(">", "&gt;")
+    if "\r" in s:
+        s = s.replace("\r", "&#13;")
+    if _C0_CONTROLS.search(s) is not None:
+        s = _C0_CONTROLS.sub("&#xFFFD;", s)
+    return s
 
 
 def _escape_attr(s: str) -> str:
-    if _XML_ATTR_SPECIAL.search(s) is None:
-        return s
-    return s.translate(_XML_ATTR_TABLE)
+    s = _escape_text(s)
+    if '"' in s:
+        s = s.replace('"', "&quot;")
+    if "\t" in s:
+        s = s.replace("\t", "&#9;")
+    if "\n" in s:
+        s = s.replace("\n", "&#10;")
+    return s
 
 
 def _escape_html_text(s: str) -> str:
-    if _HTML_TEXT_SPECIAL.search(s) is None:
-        return s
-    return s.translate(_HTML_TEXT_TABLE)
+    if "&" in s:
+        s = s.replace("&", "&amp;")
+    if "<" in s:
+        s = s.replace("<", "&lt;")
+    if ">" in s:
+        s = s.replace(">", "&gt;")
+    if "\r" in s:
+        s = s.replace("\r", "&#13;")
+    return s
 
 
 # uri.c xmlURIEscapeStr: unreserved characters and the given list stay, every
@@ -292,10 +305,46 @@ class _XmlWriter:
                 self.out.append("\n")
 
 
+def _xml_plain(root: Element) -> str:
+    """The common case of xmlNodeDumpOutputInternal (XML, not pretty):
+    a flat loop over an explicit stack of elements and closing strings."""
+    out: List[str] = []
+    w = out.append
+    esc = _escape_text
+    esc_attr = _escape_attr
+    stack: List[Any] = [root]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        el = pop()
+        if el.__class__ is str:
+            w(el)
+            continue
+        tag = el.tag
+        attrib = el.attrib
+        if attrib:
+            w("<" + tag + "".join([f' {k}="{esc_attr(v)}"' for k, v in attrib.items()]))
+        else:
+            w("<" + tag)
+        tail = el.tail if el is not root else None
+        children = el._children
+        text = el.text
+        if text is None and not children:
+            w("/>" if tail is None else "/>" + esc(tail))
+            continue
+        w(">" if text is None else ">" + esc(text))
+        push(f"</{tag}>" if tail is None else f"</{tag}>" + esc(tail))
+        if children:
+            stack.extend(reversed(children))
+    return "".join(out)
+
+
 def _xml(el: Element, pretty: bool, charset: str) -> str:
     doc = _document_of(el)
     info = doc.docinfo
     xhtml = info.has_doctype() and is_xhtml_doctype(info.public_id, info.system_url)
+    if not xhtml and not pretty:
+        return _xml_plain(el)
     writer = _XmlWriter(xhtml, pretty, charset)
     writer.element(el)
     return "".join(writer.out)
