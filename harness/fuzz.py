@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -277,7 +278,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         p = sub.add_parser(name)
         p.add_argument("--n", type=int, default=1000)
         p.add_argument("--seed", type=int, default=None, help="default: random (printed)")
-        p.add_argument("--out", type=Path, default=None, help="where differing inputs go (default .cache/fuzz/<what>-<seed>)")
+        p.add_argument("--out", type=Path, default=None,
+                       help="where differing inputs go (default .cache/fuzz/tree-<seed> or text-<candidate>-<mode>-<set>-<seed>)")
         p.add_argument("--keep", type=int, default=5, help="how many differing inputs to write")
         p.add_argument("--timeout", type=float, default=60.0)
         p.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -292,7 +294,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             p.add_argument("--source", choices=("both", "articles", "mutants"), default="both")
     args = ap.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    out = args.out or DEFAULT_OUT / f"{args.what}-{seed}"
+    if args.what == "tree":
+        name = f"tree-{seed}"
+    else:
+        name = "text-" + re.sub(r"[^A-Za-z0-9._-]+", "_", f"{args.candidate}-{args.mode}-{args.set}-{seed}")[:100]
+    out = args.out or DEFAULT_OUT / name
     print(f"fuzz {args.what}: seed {seed}, n {args.n}", flush=True)
     if args.what == "tree":
         summary = run_tree(args.n, seed, out, args.keep, args.timeout, args.bytes_share)
