@@ -67,3 +67,26 @@ def test_command_line_writes_a_repro(tmp_path, capsys):
     assert "<!-- repro: python -m harness.minimise" in text
     assert len(text) < len(src.read_text())
     assert "wrote" in capsys.readouterr().out
+
+
+def test_tree_target_minimises_a_parser_difference(monkeypatch):
+    import lxml.etree as etree
+    import lxml.html
+
+    from harness import fuzz
+
+    parser = fuzz.lxml_parser()
+
+    def broken_fromstring(html):
+        # a parser that loses the text of <em> elements
+        el = lxml.html.fromstring(html, parser=parser)
+        for em in el.iter("em"):
+            em.text = None
+        return el
+
+    monkeypatch.setattr(fuzz, "trafila_parsers", lambda: (lambda h: etree.fromstring(h, parser), broken_fromstring))
+    pred = mm.tree_predicate()
+    html = "<html><body>\n<div><p>a <b>b</b></p>\n<p>c <em>d</em> e</p>\n</div>\n</body></html>"
+    assert pred(html) and not pred("<p>no em here</p>")
+    small, _ = mm.minimise(html, pred)
+    assert small == "<em>d" or (len(small) <= 6 and "<em>" in small)
