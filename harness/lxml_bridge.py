@@ -112,10 +112,13 @@ def from_lxml(lxml_element: Any) -> Element:
     attached = top is not None and (el is top or any(a is top for a in el.iterancestors()))
     doc = Document()
     info = tree.docinfo
-    if info.doctype or info.internalDTD is not None:
-        doc.docinfo.root_name = info.root_name
-        doc.docinfo.public_id = info.public_id
-        doc.docinfo.system_url = info.system_url
+    dtd = info.internalDTD
+    if dtd is not None:
+        # DocInfo.root_name is the name in the doctype (lxml's
+        # docinfo.root_name is the root element's name instead)
+        doc.docinfo.root_name = dtd.name
+        doc.docinfo.public_id = dtd.external_id
+        doc.docinfo.system_url = dtd.system_url
     found: List[Element] = []
     if attached:
         before = list(top.itersiblings(preceding=True))

@@ -101,10 +101,12 @@ def dump_lxml_document(root: Any) -> dict:
         before.reverse()
         for n in before + [top] + list(top.itersiblings()):
             nodes.append(_dump_lxml(n, True))
-    info = tree.docinfo
+    dtd = tree.docinfo.internalDTD
     doctype = None
-    if info.doctype or info.internalDTD is not None:
-        doctype = (info.root_name, info.public_id, info.system_url)
+    if dtd is not None:
+        # the name as written in the doctype (docinfo.root_name would give
+        # the root element's name)
+        doctype = (dtd.name, dtd.external_id, dtd.system_url)
     return {"doctype": doctype, "nodes": nodes}
 
 

@@ -182,3 +182,24 @@ def test_random_documents_every_element(body: str) -> None:
         return
     for lx, tr in _pairs(root):
         _compare(lx, tr)
+
+
+DOCUMENTS = [
+    "<!DOCTYPE html><html><body>x</body></html>",
+    '<!DOCTYPE html PUBLIC "" ""><p>',
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html><body>x</body></html>',
+    '<!doctype HTML SYSTEM "about:legacy-compat"><p>x',
+    "<html><body>x</body></html>t",
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x"><html><head></head></html>',
+    "<!DOCTYPE html SYSTEM \"a'b\"><p>x",
+]
+
+
+@pytest.mark.parametrize("html", DOCUMENTS)
+def test_whole_document_serialisation(html: str) -> None:
+    # tostring(tree): the doctype is written when its name matches the root
+    # (exactly for XML, ignoring case for HTML)
+    lx = _parse(html)
+    tr = from_lxml(lx)
+    for kw in [dict(encoding="unicode"), dict(method="html", encoding="unicode"), dict(), dict(encoding="utf-8")]:
+        assert tostring(tr.getroottree(), **kw) == etree.tostring(lx.getroottree(), **kw), kw

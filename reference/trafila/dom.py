@@ -74,7 +74,9 @@ NO_VALUE = _Valueless()
 
 
 class DocInfo:
-    """The doctype as libxml2 keeps it (``root_name``, public and system ids)."""
+    """The doctype as libxml2 keeps it: ``root_name`` is the name written in
+    the doctype (case kept; lxml's ``docinfo.root_name`` would answer the root
+    element's name), ``public_id`` and ``system_url`` the identifiers."""
 
     __slots__ = ("root_name", "public_id", "system_url")
 

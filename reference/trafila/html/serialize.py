@@ -444,6 +444,31 @@ def _text(el: Element, with_tail: bool) -> str:
     return "".join(parts)
 
 
+def _dtd_line(info: Any, root_tag: str, method: str) -> str:
+    """lxml's _writeDtdToBuffer: the doctype of a whole-document
+    serialisation, only when its name matches the root tag (exactly for XML,
+    ignoring ASCII case for HTML)."""
+    name = info.root_name
+    if not name:
+        return ""
+    if method == "html":
+        if _ascii_lower(name) != _ascii_lower(root_tag):
+            return ""
+    elif name != root_tag:
+        return ""
+    public_id = info.public_id or None
+    system_url = info.system_url or None
+    out = "<!DOCTYPE " + name
+    if public_id:
+        out += ' PUBLIC "' + public_id + ('" ' if system_url else '"')
+    elif system_url:
+        out += " SYSTEM "
+    if system_url:
+        q = "'" if '"' in system_url else '"'
+        out += q + system_url + q
+    return out + ">\n"
+
+
 # -- entry point ------------------------------------------------------------------
 
 def _is_unicode(encoding: Any) -> bool:
@@ -507,9 +532,7 @@ def tostring(
     if doctype is not None:
         parts.append(doctype + "\n")
     elif complete:
-        info = element_or_tree.docinfo  # type: ignore[union-attr]
-        if info.has_doctype():
-            parts.append(info.doctype + "\n")
+        parts.append(_dtd_line(element_or_tree.docinfo, el.tag, method))  # type: ignore[union-attr]
     if method == "html":
         parts.extend(_html(el, pretty_print))
         if with_tail and el.tail is not None:
