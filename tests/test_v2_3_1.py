@@ -356,3 +356,14 @@ def test_tag_name_check_matches_lxml():
         assert got is expected, repr(name)
     html = "<html><body><blockquote><http:x>quoted text here</http:x> and more</blockquote>" + P * 4 + "</body></html>"
     assert _port(html, fast=True) == _ref(html, fast=True)
+
+
+@pytest.mark.parametrize("ref", ["&#1;", "&#x80;", "&#0;", "&#xFFFE;", "&#xD800;", "\x7f", "&#11;"])
+def test_control_characters_in_text(parser_mode, ref):
+    "lxml refuses to write such text: upstream then returns None, the port must too."
+    body = P + f"<p>a {ref} b</p>" + P
+    for html in (f"<html><body><article>{body}</article></body></html>",
+                 f"<html><body><div class='entry-content'><ul><li>x {ref}<b>y</b></li></ul>{body}</div></body></html>",
+                 f"<html><body><aside>x</aside>{ref} tail<article>{body}</article></body></html>"):
+        for opts in ({"fast": True}, {"fast": True, "favor_recall": True}):
+            assert _port(html, **opts) == _ref(html, **opts)

@@ -314,3 +314,22 @@ def _live(top: Any, names: Optional[frozenset], inclusive: bool) -> Any:
             nxt = step(nxt)
         yield node
         node = nxt
+
+
+_NOT_XML_TEXT = None
+
+
+def xt(value: Optional[str]) -> Optional[str]:
+    """lxml's check on text/tail assignment: a ValueError for C0 controls
+    (other than TAB/LF/CR), U+FFFE/U+FFFF and lone surrogates. Parsed text may
+    hold them; upstream fails (and returns None) when it writes such a string."""
+    global _NOT_XML_TEXT
+    if value is None or value.isprintable():
+        return value
+    if _NOT_XML_TEXT is None:
+        import re
+
+        _NOT_XML_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+    if _NOT_XML_TEXT.search(value):
+        raise ValueError("All strings must be XML compatible: Unicode or ASCII, no NULL bytes or control characters")
+    return value

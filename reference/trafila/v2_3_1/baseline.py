@@ -8,7 +8,7 @@ import re
 from html import unescape
 from typing import Any, Iterable, List, Optional, Tuple
 
-from ._tree import Element, SubElement, copy_tree, desc_list, iter_desc
+from ._tree import Element, SubElement, copy_tree, desc_list, iter_desc, xt
 from .settings import DEDUPE_SCAN_CAP, MIN_DUPLICATE_LENGTH
 from .utils import load_html, parse_fragment, remove_control_characters, trim
 from .xml import delete_element
@@ -236,15 +236,20 @@ def _spaced_text_readonly(element: Any) -> str:
         block = el.tag in _BLOCK_ELEMS
         text = el.text
         if block:
-            parts.append(f" {remove_control_characters(text)}" if text else " ")
+            # upstream writes this string into the tree: lxml's text check applies
+            parts.append(xt(f" {remove_control_characters(text)}") if text else " ")
         elif text:
             parts.append(text)
-        for child in el:
+        for child in el[:]:
             walk(child, False)
-        if not is_top:
+        if is_top:
+            # the root's tail is written too (then left out of text_content)
+            if block and el.tail:
+                xt(f" {remove_control_characters(el.tail)}")
+        else:
             tail = el.tail
             if block:
-                parts.append(f" {remove_control_characters(tail)}" if tail else " ")
+                parts.append(xt(f" {remove_control_characters(tail)}") if tail else " ")
             elif tail:
                 parts.append(tail)
 

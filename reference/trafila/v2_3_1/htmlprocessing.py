@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Optional, Sequence, Tuple
 
-from ._tree import iter_live, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
+from ._tree import xt, iter_live, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import LINK_FARM_RATIO, image_src, textfilter, trim
@@ -49,7 +49,7 @@ def recover_math(tree: Any) -> Any:
         if not latex:
             continue
         opening, closing = ("\\[", "\\]") if element.get("display") == "block" else ("\\(", "\\)")
-        element.tail = f"{opening}{latex}{closing}{element.tail or ''}"
+        element.tail = xt(f"{opening}{latex}{closing}{element.tail or ''}")
     return tree
 
 
@@ -238,19 +238,19 @@ def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve
 
     if not comments_fix and elem.tag == "lb":
         if not preserve_spaces:
-            elem.tail = trim(elem.tail) or None
+            elem.tail = xt(trim(elem.tail) or None)
         return elem
 
     if not elem.text and len(elem) == 0:
         # try the tail
-        elem.text, elem.tail = elem.tail, ""
+        elem.text, elem.tail = xt(elem.tail), ""
         if comments_fix and elem.tag == "lb":
             elem.tag = "p"
 
     if not preserve_spaces:
-        elem.text = trim(elem.text) or None
+        elem.text = xt(trim(elem.text) or None)
         if elem.tail:
-            elem.tail = trim(elem.tail) or None
+            elem.tail = xt(trim(elem.tail) or None)
 
     if (not elem.text and textfilter(elem)) or (options.dedup and duplicate_test(elem, options)):
         return None
@@ -261,9 +261,9 @@ def process_node(elem: Any, options: Any) -> Optional[Any]:
     "Light version of handle_textnode."
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
-    elem.text, elem.tail = trim(elem.text) or None, trim(elem.tail) or None
+    elem.text, elem.tail = xt(trim(elem.text) or None), xt(trim(elem.tail) or None)
     if elem.tag != "lb" and not elem.text and elem.tail and len(elem) == 0:
-        elem.text, elem.tail = elem.tail, None
+        elem.text, elem.tail = xt(elem.tail), None
     if elem.text or elem.tail:
         if textfilter(elem) or (options.dedup and duplicate_test(elem, options)):
             return None

@@ -7,6 +7,7 @@ import re
 from html import unescape
 from typing import Any, List, Optional
 
+from ._tree import xt
 from .settings import INLINE_CARRIED, INLINE_CONSUMING, INLINE_FORMATTABLE
 from .utils import sanitize, text_chars_test
 
@@ -24,9 +25,9 @@ def delete_element(element: Any, keep_tail: bool = True) -> None:
     if keep_tail and element.tail:
         previous = element.getprevious()
         if previous is None:
-            parent.text = (parent.text or "") + element.tail
+            parent.text = xt((parent.text or "") + element.tail)
         else:
-            previous.tail = (previous.tail or "") + element.tail
+            previous.tail = xt((previous.tail or "") + element.tail)
     parent.remove(element)
 
 
