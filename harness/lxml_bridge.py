@@ -49,8 +49,9 @@ def _valueless(lx: Any, attrib: Dict[str, str]) -> Dict[str, str]:
 def _new(tag: str, attrib: Any, text: Optional[str], tail: Optional[str], lx: Any = None) -> Element:
     el = Element.__new__(Element)
     el.tag = tag
+    # lxml's element.items() is much faster than dict(element.attrib)
     el.attrib = dict(attrib) if attrib else {}
-    if lx is not None and el.attrib and "" in el.attrib.values():
+    if lx is not None and attrib and "" in el.attrib.values():
         el.attrib = _valueless(lx, el.attrib)
     el.text = text
     el.tail = tail
@@ -71,7 +72,7 @@ def _join(a: Optional[str], b: Optional[str]) -> Optional[str]:
 
 def _copy_subtree(src: Any, want: Any, found: List[Element]) -> Element:
     """Copy an lxml element subtree (with its tail) into trafila nodes."""
-    root = _new(src.tag, src.attrib, src.text, src.tail, src)
+    root = _new(src.tag, src.items(), src.text, src.tail, src)
     if src is want:
         found.append(root)
     stack = [(src, root)]
@@ -88,7 +89,7 @@ def _copy_subtree(src: Any, want: Any, found: List[Element]) -> Element:
                     else:
                         d.text = _join(d.text, c.tail)
                 continue
-            n = _new(tag, c.attrib, c.text, c.tail, c)
+            n = _new(tag, c.items(), c.text, c.tail, c)
             n._parent = d
             n._pos = len(kids)
             kids.append(n)
