@@ -220,3 +220,18 @@ def test_to_lxml_round_trip() -> None:
     lx, tr = both("<div a='1' b='2'>x<p>y</p>z<br>w</div>")
     back = to_lxml(tr)
     same(back, tr)
+
+
+def test_set_none_makes_valueless_attribute() -> None:
+    from trafila.html.serialize import tostring
+
+    lx, tr = lxml_html.Element("div"), dom.Element("div")
+    lx.set("hidden", None)
+    tr.set("hidden", None)
+    assert tr.get("hidden") == lx.get("hidden") == ""
+    for kw in [dict(method="html"), dict()]:
+        assert tostring(tr, **kw) == etree.tostring(lx, **kw)
+    with pytest.raises(TypeError):
+        lx.set("x", 1)
+    with pytest.raises(TypeError):
+        tr.set("x", 1)

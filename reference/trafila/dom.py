@@ -759,7 +759,16 @@ class Element:
     def get(self, key: str, default: Any = None) -> Any:
         return self.attrib.get(key, default)
 
-    def set(self, key: str, value: str) -> None:
+    def set(self, key: str, value: Any) -> None:
+        """Set an attribute (lxml: None makes a valueless HTML attribute,
+        other non-strings raise TypeError; bytes must be ASCII)."""
+        if value is None:
+            value = NO_VALUE
+        elif not isinstance(value, str):
+            if isinstance(value, bytes):
+                value = value.decode("ascii")
+            else:
+                raise TypeError(f"Argument must be bytes or unicode, got '{type(value).__name__}'")
         self.attrib[key] = value
 
     def keys(self) -> List[str]:
