@@ -49,6 +49,10 @@ OPTION_SETS = {
     "bare": ("bare", dict()),
     "nocom_notab": ("extract", dict(include_comments=False, include_tables=False)),
     "nofb_dedup": ("extract", dict(no_fallback=True, deduplicate=True)),
+    "formatting": ("extract", dict(include_formatting=True)),
+    "markdown": ("extract", dict(output_format="markdown")),
+    "nofb_markdown": ("extract", dict(no_fallback=True, output_format="markdown")),
+    "bare_formatting": ("bare", dict(include_formatting=True)),
 }
 DEFAULT_SETS = "nofb,nofb_precision,nofb_nocom_notab,default,precision_nocom,precision_nocom_dedup,recall,bare"
 
@@ -63,7 +67,9 @@ def setup(parser: str) -> None:
         original_new = bridge._new
 
         def _new(tag, attrib, text, tail, *rest):
-            return original_new(tag, list(attrib.items()) if attrib else None, text, tail, *rest)
+            if attrib is not None and hasattr(attrib, "items"):
+                attrib = list(attrib.items())
+            return original_new(tag, attrib or None, text, tail, *rest)
 
         bridge._new = _new
 

@@ -1,7 +1,8 @@
 """Entry points of trafilatura 1.11.0 (core.py): ``bare_extraction`` and
 ``extract`` with 1.11.0's signatures and semantics.
 
-Natively: output ``txt`` (extract) / ``python`` (bare_extraction), no_fallback,
+Natively: output ``txt`` and ``markdown`` (extract; in 1.11.0 markdown is txt
+with formatting) / ``python`` (bare_extraction), include_formatting, no_fallback,
 favor_precision, favor_recall, include_comments, include_tables, deduplicate
 (the global cache :data:`trafila.v1_11_0.deduplication.LRU_TEST`),
 max_tree_size, config/settingsfile. Anything else raises
@@ -38,10 +39,8 @@ __all__ = ["extract", "bare_extraction", "DEFAULT_CONFIG", "LRU_TEST"]
 
 def _check_supported(options: Extractor, prune_xpath: Any) -> None:
     "The options this port does not run natively."
-    if options.format not in ("txt", "python"):
+    if options.format not in ("txt", "markdown", "python"):
         raise NotImplementedError(f"delegate: output format {options.format}")
-    if options.formatting:
-        raise NotImplementedError("delegate: include_formatting")
     if options.links:
         raise NotImplementedError("delegate: include_links")
     if options.images:
@@ -55,7 +54,7 @@ def _check_supported(options: Extractor, prune_xpath: Any) -> None:
 
 
 def determine_returnstring(document: Document, options: Extractor) -> str:
-    "txt: the body's text, then the comments' text; NFC."
+    "txt/markdown: the body's text, then the comments' text; NFC."
     returnstring = xmltotxt(document.body, options.formatting)
     if document.commentsbody is not None:
         returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
