@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Optional, Sequence, Tuple
 
-from ._tree import xt, iter_live, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
+from ._tree import xt, iter_live, root_of, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import LINK_FARM_RATIO, image_src, textfilter, trim
@@ -38,6 +38,36 @@ CODE_INDICATORS = ["{", '("', "('", "\n    "]
 def _tagged(tree: Any, tags: Any) -> List[Any]:
     "``list(tree.iter(*tags))``: a snapshot, for walks that do not change the tree's shape."
     return [e for e in (tree, *desc_list(tree)) if e.tag in tags]
+
+
+def _deletion_walk(tree: Any, tags: List[str]) -> Any:
+    """``for tag in tags: for el in tree.iter(tag)``, when the loop body deletes
+    ``el`` (speed only: the same elements in the same order).
+
+    Deletions never add a tag, so one snapshot of the tree serves every tag;
+    matches already cut off with an earlier subtree are skipped. When no match
+    holds another one, lxml's walk meets exactly the remaining matches in
+    document order; otherwise (nested matches: lxml's walk goes on inside the
+    deleted subtree and then stops) the walk itself is replayed."""
+    by_tag: dict = {}
+    for el in desc_list(tree):
+        by_tag.setdefault(el.tag, []).append(el)
+    for tag in tags:
+        if tree.tag == tag:
+            # the root itself matches: replay the walk
+            for el in iter_live(tree, tag):
+                yield tag, el
+            continue
+        cands = [e for e in by_tag.get(tag, ()) if root_of(e) is tree]
+        if not cands:
+            continue
+        cset = set(cands)
+        if any(a in cset for e in cands for a in e.iterancestors()):
+            for el in iter_live(tree, tag):
+                yield tag, el
+        else:
+            for el in cands:
+                yield tag, el
 
 
 def recover_math(tree: Any) -> Any:
@@ -101,15 +131,8 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
         )
     ):
         tcopy = copy_tree(tree)
-    # deletions never add a tag: those absent now need no walk (speed only)
-    present = {e.tag for e in desc_list(tree)}
-    present.add(tree.tag)
-    for expression in cleaning_list:
-        if expression not in present:
-            continue
-        # lxml's iterator: the next node is fetched before the current one is deleted
-        for element in iter_live(tree, expression):
-            delete_element(element)
+    for expression, element in _deletion_walk(tree, cleaning_list):
+        delete_element(element)
     if tcopy is not None and next(iter_desc(tree, "p"), None) is None:
         tree = tcopy
 
@@ -362,7 +385,9 @@ def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
 
     wanted = [tag for tag in CONVERSIONS if tag in present]
     if wanted:
-        for elem in iter_live(tree, *wanted):
+        # a conversion renames its element and descendants into tags outside CONVERSIONS:
+        # no other node changes its matching, a snapshot walks the same nodes
+        for elem in _tagged(tree, wanted):
             CONVERSIONS[elem.tag](elem)
     if options.images:
         for elem in iter_live(tree, "img"):
