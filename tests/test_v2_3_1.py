@@ -367,3 +367,12 @@ def test_control_characters_in_text(parser_mode, ref):
                  f"<html><body><aside>x</aside>{ref} tail<article>{body}</article></body></html>"):
         for opts in ({"fast": True}, {"fast": True, "favor_recall": True}):
             assert _port(html, **opts) == _ref(html, **opts)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_target_language_meta_check(parser_mode, lang):
+    "target_language: the HTML meta check (no language detector in the reproduced environment)."
+    for meta in ('<meta http-equiv="content-language" content="en-US">', '<meta property="og:locale" content="de_DE">',
+                 '<meta http-equiv="content-language">', ""):
+        html = f"<html><head>{meta}</head><body><article>{P * 3}</article></body></html>"
+        assert _port(html, fast=True, target_language=lang) == _ref(html, fast=True, target_language=lang)
