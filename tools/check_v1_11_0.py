@@ -53,6 +53,11 @@ OPTION_SETS = {
     "markdown": ("extract", dict(output_format="markdown")),
     "nofb_markdown": ("extract", dict(no_fallback=True, output_format="markdown")),
     "bare_formatting": ("bare", dict(include_formatting=True)),
+    "links": ("extract", dict(include_links=True)),
+    "nofb_links": ("extract", dict(no_fallback=True, include_links=True)),
+    "images": ("extract", dict(include_images=True)),
+    "nofb_images": ("extract", dict(no_fallback=True, include_images=True)),
+    "all_markup": ("extract", dict(include_images=True, include_links=True, include_formatting=True)),
 }
 DEFAULT_SETS = "nofb,nofb_precision,nofb_nocom_notab,default,precision_nocom,precision_nocom_dedup,recall,bare"
 

@@ -2,7 +2,9 @@
 ``extract`` with 1.11.0's signatures and semantics.
 
 Natively: output ``txt`` and ``markdown`` (extract; in 1.11.0 markdown is txt
-with formatting) / ``python`` (bare_extraction), include_formatting, no_fallback,
+with formatting) / ``python`` (bare_extraction), include_formatting,
+include_images, include_links (without ``url``: with one, targets are resolved
+by courlan, not ported), no_fallback,
 favor_precision, favor_recall, include_comments, include_tables, deduplicate
 (the global cache :data:`trafila.v1_11_0.deduplication.LRU_TEST`),
 max_tree_size, config/settingsfile. Anything else raises
@@ -41,10 +43,9 @@ def _check_supported(options: Extractor, prune_xpath: Any) -> None:
     "The options this port does not run natively."
     if options.format not in ("txt", "markdown", "python"):
         raise NotImplementedError(f"delegate: output format {options.format}")
-    if options.links:
-        raise NotImplementedError("delegate: include_links")
-    if options.images:
-        raise NotImplementedError("delegate: include_images")
+    if options.links and options.url:
+        # relative links are resolved with courlan (not ported)
+        raise NotImplementedError("delegate: include_links with a url")
     if options.lang:
         raise NotImplementedError("delegate: target_language")
     if options.with_metadata:

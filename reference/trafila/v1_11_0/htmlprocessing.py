@@ -285,8 +285,17 @@ def convert_tags(tree: Any, options: Any, url: Any = None) -> Any:
         for elem in _links_in_containers(tree, containers):
             elem.tag = "ref"
         strip_tags(tree, "a")
-    else:  # pragma: no cover - delegated by core
-        raise NotImplementedError("delegate: include_links")
+    else:
+        # links kept: every a/ref becomes <ref target=href>; core delegates the
+        # case with a url (courlan's get_base_url/fix_relative_urls)
+        if url:
+            raise NotImplementedError("delegate: include_links with a url")
+        for elem in tree.iter("a", "ref"):
+            elem.tag = "ref"
+            target = elem.get("href")
+            elem.attrib.clear()
+            if target:
+                elem.set("target", xml_text(target))
     if options.formatting:
         for elem in tree.iter(*REND_TAG_MAPPING):
             elem.attrib.clear()
