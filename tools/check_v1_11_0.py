@@ -210,6 +210,8 @@ def main() -> int:
                     got = f"<delegated {err}>"
                 except Exception as err:  # noqa: BLE001
                     got = f"<exception {type(err).__name__}>"
+                    if cache is not None:
+                        got = {"raise": type(err).__name__}
                     if got != expected and shown < args.show:
                         traceback.print_exc()
                 t2 = time.perf_counter()
