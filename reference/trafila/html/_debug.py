@@ -4,7 +4,7 @@ Both :func:`dump_document` (a :class:`trafila.dom.Document`) and
 :func:`dump_lxml` (an lxml element or tree; needs lxml, tests only) give the
 same nested form as ``doc_nodes`` in the shared parser vectors::
 
-    ["dtd", root_name, public_id, system_id]             # if there is a doctype (lxml's docinfo)
+    ["dtd", name, public_id, system_id]                  # if there is a doctype (name as written)
     ["e", tag, [[attr, value], ...], child, child, ...]  # one per top-level element
     ["t", text]                                          # text/tail runs among children
 """
@@ -52,10 +52,10 @@ def dump_lxml(el_or_tree: Any) -> List[list]:
     """All top-level nodes of the lxml document holding ``el_or_tree``."""
     tree = el_or_tree.getroottree() if hasattr(el_or_tree, "getroottree") else el_or_tree
     nodes: List[list] = []
-    info = tree.docinfo
-    if info.internalDTD is not None:
-        # lxml's docinfo.root_name is the root element's tag, not the DTD's name
-        nodes.append(["dtd", info.root_name or "", info.public_id or "", info.system_url or ""])
+    dtd = tree.docinfo.internalDTD
+    if dtd is not None:
+        # the DTD's own name (lxml's docinfo.root_name would give the root element's tag)
+        nodes.append(["dtd", dtd.name or "", dtd.external_id or "", dtd.system_url or ""])
     root: Optional[Any] = tree.getroot()
     if root is None:
         return nodes

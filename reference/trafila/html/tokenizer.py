@@ -207,11 +207,11 @@ class Parser:
         self.parse_content()
         doc = self.tb.finish()
         if self.doctype is not None:
-            # lxml's docinfo.root_name is the root element's tag, not the DTD's
-            # name (which is kept as self.doctype[0])
+            # the name as written (case kept), as trafila.dom.DocInfo defines it;
+            # '<!DOCTYPE>' has no name (lxml: DTD.name is None) -- '' keeps
+            # has_doctype() true, as DocInfo has no other way to say "present"
             name, public_id, system_url = self.doctype
-            root = doc.getroot()
-            doc.docinfo = DocInfo(root.tag if root is not None else name, public_id, system_url)
+            doc.docinfo = DocInfo(name if name is not None else "", public_id, system_url)
         return doc
 
     def _parse_prolog_misc(self) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from ..dom import Document, Element
+from ..dom import NO_VALUE, Document, Element
 from .tables import BOOLEAN_ATTRIBUTES, DEFAULT_END_PRIORITY, END_PRIORITY, START_CLOSE
 
 # libxml2: htmlInsertMode
@@ -82,8 +82,9 @@ class TreeBuilder:
         if attrs:
             if None in attrs.values():
                 attrs = {
-                    # libxml2: xmlSAX2HtmlAttribute -- a valueless boolean attribute gets its name
-                    k: (v if v is not None else (k if k in BOOLEAN_ATTRIBUTES else ""))
+                    # libxml2: xmlSAX2HtmlAttribute -- a valueless boolean attribute gets its
+                    # name; any other valueless one has no value node (reads as '')
+                    k: (v if v is not None else (k if k in BOOLEAN_ATTRIBUTES else NO_VALUE))
                     for k, v in attrs.items()
                 }
             el.attrib = attrs  # type: ignore[assignment]
