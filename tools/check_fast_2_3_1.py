@@ -33,7 +33,12 @@ OPTION_SETS = {
     "recall": dict(fast=True, favor_recall=True),
     "nocomments_notables": dict(fast=True, include_comments=False, include_tables=False),
     "dedup": dict(fast=True, deduplicate=True),
+    # the non-fast path: readability and jusText (other helpers' ports) behind compare_extraction
+    "full": dict(),
+    "full_precision": dict(favor_precision=True),
+    "full_recall": dict(favor_recall=True),
 }
+FAST_SETS = "fast,precision,recall,nocomments_notables,dedup"
 
 
 def setup(mode: str) -> None:
@@ -95,7 +100,7 @@ def main() -> int:
     ap.add_argument("--bundles", default="goose3,newspaper4k,commoncrawl,go-trafilatura")
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--offset", type=int, default=0, help="take pages whose index %% every == offset")
-    ap.add_argument("--sets", default=",".join(OPTION_SETS))
+    ap.add_argument("--sets", default=FAST_SETS)
     ap.add_argument("--show", type=int, default=3)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--form", default="str", help="str or bytes (UTF-8 pages only)")

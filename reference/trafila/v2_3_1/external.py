@@ -1,21 +1,169 @@
-"""External fallbacks of trafilatura 2.3.1 (external.py).
+"""External fallbacks of trafilatura 2.3.1 (external.py): ``compare_extraction``
+(readability, then jusText), ``justext_rescue`` and ``sanitize_tree``.
 
-NOT YET PORTED on this path: readability (``try_readability``) and jusText
-(``justext_rescue``/``try_justext``) live in trafila.readability_2_3_1 and
-trafila.justext, owned elsewhere. These entry points are only reached when
-``fast`` is off, and raise NotImplementedError until they are wired.
+readability and jusText themselves are ported elsewhere
+(trafila.readability_2_3_1 and trafila.justext, another helper's files); this
+module only holds trafilatura's glue around them. ``FALLBACKS_AVAILABLE``
+tells whether they import: without them the non-fast path raises
+NotImplementedError("delegate: ...").
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Tuple
 
+from ._tree import Element, desc_list, iter_desc, strip_tags, xt
+from .baseline import basic_cleaning
+from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
+from .main_extractor import handle_image
+from .utils import trim
+from .xml import delete_element
+from .xpaths import OVERALL_DISCARD_XPATH
 
-def compare_extraction(tree: Any, backup_tree: Any, body: Any, text: str, options: Any) -> Tuple[Any, str]:
-    "Readability/jusText comparison (non-fast path) -- not yet ported here."
-    raise NotImplementedError("delegate: compare_extraction (readability/jusText fallback, fast=False)")
+LOGGER = logging.getLogger(__name__)
+
+try:  # pragma: no cover - depends on the other ports being present
+    from trafila.justext.external import try_justext as _try_justext
+    from trafila.readability_2_3_1 import try_readability as _try_readability
+
+    FALLBACKS_AVAILABLE = True
+except ImportError:  # pragma: no cover
+    FALLBACKS_AVAILABLE = False
+
+# xml.TEI_VALID_TAGS
+TEI_VALID_TAGS = {
+    "ab", "body", "cell", "code", "del", "div", "graphic", "head", "hi", "item", "lb", "list", "p", "quote",
+    "ref", "row", "table",
+}
+
+_SANITIZED_TAGS = frozenset((
+    "aside", "audio", "button", "fencedframe", "fieldset", "figure", "footer", "iframe", "input", "label", "link",
+    "nav", "noindex", "noscript", "object", "option", "select", "source", "svg", "time",
+))
+
+# adopt jusText only when the text it replaces is at most this much longer
+JUSTEXT_OVERRIDE_RATIO = 3
+
+
+def _need_fallbacks() -> None:
+    if not FALLBACKS_AVAILABLE:
+        raise NotImplementedError("delegate: readability/jusText ports not available (fast=False)")
+
+
+def try_readability(htmlinput: Any) -> Any:
+    "readability's summary re-parsed as HTML, or an empty HtmlElement."
+    _need_fallbacks()
+    return _try_readability(htmlinput)
+
+
+def _text_serialisation(element: Any) -> str:
+    "lxml's tostring(method='text'): the text content and the element's tail."
+    return "".join(element.itertext()) + (element.tail or "")
+
+
+def _prefer_readability(body: Any, algo_body: Any, algo_text: str, len_text: int, len_algo: int, options: Any) -> bool:
+    "Whether readability's output replaces the own extraction."
+    if len_algo in (0, len_text):
+        return False
+    if len_text > 2 * len_algo:
+        return False
+    if len_text == 0:
+        return True
+    if len_algo > 2 * len_text and not algo_text.startswith("{"):
+        return True
+    if len_algo > options.min_extracted_size * 2:
+        body_desc = desc_list(body)
+        paragraphs = [e for e in body_desc if e.tag == "p"]
+        # .//p//text(): any text node inside a <p>
+        has_p_text = any(t is not None for p in paragraphs for t in p.itertext())
+        tables = sum(1 for e in body_desc if e.tag == "table")
+        if not has_p_text or tables > len(paragraphs):
+            return True
+    if options.focus == "recall" and len_algo > 1.5 * len_text and not algo_text.startswith("{"):
+        return True
+    if (
+        options.focus == "recall"
+        and next(iter_desc(body, "head"), None) is None
+        and any(e.tag in ("h2", "h3", "h4") for e in (algo_body, *desc_list(algo_body)))
+        and len_algo > len_text
+    ):
+        return True
+    return False
+
+
+def compare_extraction(cleaned_tree: Any, raw_tree: Any, body: Any, text: str, options: Any) -> Tuple[Any, str]:
+    "Own extraction vs readability, then jusText for unclean or short results."
+    _need_fallbacks()
+    len_text = len(text)
+    if options.focus == "recall" and len_text > options.min_extracted_size * 10:
+        return body, text
+    if options.focus == "precision":
+        raw_tree = prune_unwanted_nodes(raw_tree, OVERALL_DISCARD_XPATH)
+
+    temppost_algo = try_readability(raw_tree)
+    algo_text = trim(_text_serialisation(temppost_algo))
+    len_algo = len(algo_text)
+
+    use_readability = _prefer_readability(body, temppost_algo, algo_text, len_text, len_algo, options)
+    if use_readability:
+        body, text, len_text = temppost_algo, algo_text, len_algo
+
+    unclean = any(e.tag in _SANITIZED_TAGS for e in desc_list(body))
+    if unclean or len_text < options.min_extracted_size:
+        body2, text2 = justext_rescue(cleaned_tree, options)
+        len_text2 = len(text2)
+        if unclean:
+            accept = len_text <= JUSTEXT_OVERRIDE_RATIO * len_text2 and (
+                len_text2 > len_text or not options.images or next(iter_desc(body, "graphic"), None) is None
+            )
+        else:
+            accept = len_text < len_text2
+        if text2 and accept:
+            body, text, len_text = body2, text2, len_text2
+            use_readability = False
+
+    if use_readability:
+        body, text = sanitize_tree(body, options)
+    return body, text
+
+
+def try_justext(tree: Any, url: Any, target_language: Any) -> Any:
+    _need_fallbacks()
+    return _try_justext(tree, url, target_language)
 
 
 def justext_rescue(tree: Any, options: Any) -> Tuple[Any, str]:
-    "jusText candidate of the recall escalation (non-fast path) -- not yet ported here."
-    raise NotImplementedError("delegate: justext_rescue (fast=False)")
+    "jusText on the basic-cleaned tree."
+    _need_fallbacks()
+    temppost_algo = try_justext(basic_cleaning(tree), options.url, options.lang)
+    return temppost_algo, trim(" ".join(temppost_algo.itertext()))
+
+
+def sanitize_tree(tree: Any, options: Any) -> Tuple[Any, str]:
+    "Clean, convert and restrict readability's output to the TEI tags."
+    cleaned_tree = tree_cleaning(tree, options)
+    strip_tags(cleaned_tree, "span", *(() if options.links else ("a",)))
+    cleaned_tree = convert_tags(cleaned_tree, options, options.url)
+    for elem in [e for e in (cleaned_tree, *desc_list(cleaned_tree)) if e.tag == "graphic"]:
+        image = handle_image(elem, options)
+        if image is None:
+            delete_element(elem)
+        else:
+            elem.attrib.clear()
+            for key, value in image.attrib.items():
+                elem.set(key, value)
+    # the first <th>-holding row of each parent group is the head row
+    seen_group_elems: set = set()
+    for tr in [e for e in (cleaned_tree, *desc_list(cleaned_tree)) if e.tag == "tr"]:
+        parent = tr.getparent()
+        if parent not in seen_group_elems and any(c.tag == "th" for c in tr):
+            seen_group_elems.add(parent)
+            for c in [c for c in tr if c.tag == "th"]:
+                c.set("role", "head")
+    for elem in [e for e in (cleaned_tree, *desc_list(cleaned_tree)) if e.tag in ("td", "th", "tr")]:
+        elem.tag = "row" if elem.tag == "tr" else "cell"
+    unwanted = {str(e.tag) for e in (cleaned_tree, *desc_list(cleaned_tree))} - TEI_VALID_TAGS
+    if unwanted:
+        strip_tags(cleaned_tree, *unwanted)
+    return cleaned_tree, trim(" ".join(cleaned_tree.itertext()))
