@@ -103,7 +103,7 @@ def test_max_tree_size_limits_the_output_tree():
 
 def test_delegation_for_other_options():
     for kwargs in (dict(output_format="xml"), dict(include_links=True, url="https://example.org/"), dict(output_format="json"),
-                   dict(with_metadata=True), dict(target_language="en"), dict(prune_xpath="//p")):
+                   dict(with_metadata=True), dict(prune_xpath="//p")):
         with pytest.raises(NotImplementedError, match="^delegate: "):
             core.extract(ARTICLE, **kwargs)
 

@@ -58,6 +58,9 @@ OPTION_SETS = {
     "images": ("extract", dict(include_images=True)),
     "nofb_images": ("extract", dict(no_fallback=True, include_images=True)),
     "all_markup": ("extract", dict(include_images=True, include_links=True, include_formatting=True)),
+    "lang_en": ("extract", dict(target_language="en")),
+    "nofb_lang_de": ("extract", dict(no_fallback=True, target_language="de")),
+    "lang_fr": ("extract", dict(target_language="fr")),
 }
 DEFAULT_SETS = "nofb,nofb_precision,nofb_nocom_notab,default,precision_nocom,precision_nocom_dedup,recall,bare"
 

@@ -4,7 +4,8 @@
 Natively: output ``txt`` and ``markdown`` (extract; in 1.11.0 markdown is txt
 with formatting) / ``python`` (bare_extraction), include_formatting,
 include_images, include_links (without ``url``: with one, targets are resolved
-by courlan, not ported), no_fallback,
+by courlan, not ported), target_language (as without py3langid: the HTML meta
+check and the jusText stoplist), no_fallback,
 favor_precision, favor_recall, include_comments, include_tables, deduplicate
 (the global cache :data:`trafila.v1_11_0.deduplication.LRU_TEST`),
 max_tree_size, config/settingsfile. Anything else raises
@@ -30,7 +31,9 @@ from .external import compare_extraction
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import extract_comments, extract_content
 from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
-from .utils import load_html, normalize_unicode
+from .utils import check_html_lang, load_html, normalize_unicode
+
+LANGID_FLAG = False
 from .xml import xmltotxt
 from .xpaths import REMOVE_COMMENTS_XPATH
 
@@ -46,8 +49,6 @@ def _check_supported(options: Extractor, prune_xpath: Any) -> None:
     if options.links and options.url:
         # relative links are resolved with courlan (not ported)
         raise NotImplementedError("delegate: include_links with a url")
-    if options.lang:
-        raise NotImplementedError("delegate: target_language")
     if options.with_metadata:
         raise NotImplementedError("delegate: metadata extraction")
     if prune_xpath is not None:
@@ -91,6 +92,12 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
                 date_params=date_extraction_params,
             )
         _check_supported(options, prune_xpath)
+        # LANGID_FLAG is False (py3langid absent in the reference environment):
+        # the meta-language check always runs, language_filter never rejects
+        if options.lang and (options.fast or not LANGID_FLAG):
+            if check_html_lang(tree, options.lang) is False:
+                LOGGER.error("wrong HTML meta language: %s", options.source)
+                raise ValueError
         document = Document()
         tree_backup = copy(tree)
         cleaned_tree = tree_cleaning(tree, options)
