@@ -10,7 +10,19 @@ remove_comments=True, remove_pis=True))`` for ``src`` a ``str`` or ``bytes``:
 * :func:`fromstring` -- the element lxml.html.fromstring returns.
 
 Modules: :mod:`.input` (what text libxml2 reads), :mod:`.entities`,
-:mod:`.tables` (generated data), :mod:`.tokenizer`, :mod:`.treebuilder`.
+:mod:`.tables` (generated data), :mod:`.tokenizer`, :mod:`.treebuilder`;
+:mod:`._debug` dumps trafila and lxml documents in one canonical form.
+
+Exceptions: :class:`ParserError` where lxml raises ``lxml.etree.ParserError``
+(no root element: empty, blank or comment-only input), ``ValueError`` for a
+``str`` with an XML encoding declaration (lxml refuses it before parsing) and
+when fromstring's merging of extra ``<body>`` elements would set text lxml
+refuses (C0 controls, U+FFFE/U+FFFF).
+
+Not ported (unreachable with pages under 5 MiB): libxml2's size limits
+without HUGE -- a text node over 10,000,000 bytes halts the parser, attribute
+values and comments over 10,000,000 bytes and doctype names/literals over
+50,000 bytes are errors.
 """
 
 from __future__ import annotations
