@@ -33,6 +33,10 @@ OPTION_SETS = {
     "recall": dict(fast=True, favor_recall=True),
     "nocomments_notables": dict(fast=True, include_comments=False, include_tables=False),
     "no_fallback": dict(no_fallback=True),
+    # the non-fast path runs the readability and jusText ports (trafila.readability_2_3_1, trafila.justext)
+    "full": dict(),
+    "full_precision": dict(favor_precision=True),
+    "full_recall": dict(favor_recall=True),
 }
 
 
@@ -229,8 +233,6 @@ def test_max_tree_size_argument_raises():
 
 def test_delegations_raise():
     with pytest.raises(NotImplementedError, match="delegate"):
-        core.extract(SYNTHETIC["article"])  # fast=False: readability/jusText
-    with pytest.raises(NotImplementedError, match="delegate"):
         core.extract(SYNTHETIC["article"], fast=True, output_format="xml")
     with pytest.raises(NotImplementedError, match="delegate"):
         core.extract(SYNTHETIC["article"], fast=True, include_links=True)
@@ -376,3 +378,20 @@ def test_target_language_meta_check(parser_mode, lang):
                  '<meta http-equiv="content-language">', ""):
         html = f"<html><head>{meta}</head><body><article>{P * 3}</article></body></html>"
         assert _port(html, fast=True, target_language=lang) == _ref(html, fast=True, target_language=lang)
+
+
+def test_tree_cleaning_on_attached_subtree(parser_mode):
+    "tree_cleaning on an element that still has a parent (readability's re-parsed summary is one)."
+    from trafilatura import htmlprocessing as T_hp
+    from trafilatura.settings import Extractor as T_Extractor
+
+    from harness.lxml_bridge import from_lxml
+    from trafila.v2_3_1 import htmlprocessing
+
+    html = "<html><body><div><p>x</p><nav>n</nav><aside>a<aside>b</aside></aside>t<script>s</script></div></body></html>"
+    lx = lxml_html.fromstring(html, parser=HTML_PARSER)
+    lx_div = lx.find(".//div")
+    tr_div = from_lxml(lx_div)
+    T_hp.tree_cleaning(lx_div, T_Extractor())
+    htmlprocessing.tree_cleaning(tr_div, settings.Extractor())
+    assert _dump(tr_div) == _dump(lx_div)

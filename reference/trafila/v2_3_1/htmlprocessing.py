@@ -40,6 +40,15 @@ def _tagged(tree: Any, tags: Any) -> List[Any]:
     return [e for e in (tree, *desc_list(tree)) if e.tag in tags]
 
 
+def _under(el: Any, top: Any) -> bool:
+    parent = el.getparent()
+    while parent is not None:
+        if parent is top:
+            return True
+        parent = parent.getparent()
+    return False
+
+
 def _deletion_walk(tree: Any, tags: List[str]) -> Any:
     """``for tag in tags: for el in tree.iter(tag)``, when the loop body deletes
     ``el`` (speed only: the same elements in the same order).
@@ -58,7 +67,8 @@ def _deletion_walk(tree: Any, tags: List[str]) -> Any:
             for el in iter_live(tree, tag):
                 yield tag, el
             continue
-        cands = [e for e in by_tag.get(tag, ()) if root_of(e) is tree]
+        # still inside the tree (the tree may itself sit under a parent)
+        cands = [e for e in by_tag.get(tag, ()) if _under(e, tree)]
         if not cands:
             continue
         cset = set(cands)
