@@ -6,14 +6,18 @@ import random
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from harness import fuzz, mutate, strategies
 from harness.strategies import (ARTICLE_FEATURES, CONTENT_CLASSES, STRESS_FEATURES, HypothesisChooser, StressGrammar,
                                 article_classes, features_of)
 
-FAST = settings(max_examples=40, deadline=None, derandomize=True,
+# No shrink phase: documents are made of hundreds of draws and shrinking them can
+# take minutes; a failing document is printed as found (harness.minimise shrinks
+# markup far better than Hypothesis can).
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+FAST = settings(max_examples=40, deadline=None, derandomize=True, phases=NO_SHRINK,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -81,12 +85,15 @@ def test_lxml_parses_every_stress_document(doc):
         pass
 
 
-@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, derandomize=True, phases=NO_SHRINK,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.article_documents())
 def test_article_documents_have_text_and_xpath_vocabulary(doc):
     text = re.sub(r"<[^>]*>", "", doc)
     assert len(text) > 250
-    assert article_classes(doc) & set(CONTENT_CLASSES)
+    # trafilatura's expressions test contains(@class/@id, 'word'): a substring is enough
+    values = article_classes(doc)
+    assert any(word in value for value in values for word in CONTENT_CLASSES)
     assert features_of(doc) >= {"doctype"} or not doc.startswith("<!DOCTYPE")
 
 
@@ -103,7 +110,8 @@ def test_articles_are_extracted_by_trafilatura():
     assert seen >= set(ARTICLE_FEATURES)
 
 
-@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, derandomize=True, phases=NO_SHRINK,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.html_bytes())
 def test_bytes_strategy_gives_bytes(data):
     assert isinstance(data, bytes)
