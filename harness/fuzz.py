@@ -185,7 +185,8 @@ def run_tree(n: int, seed: int, out: Path, keep: int = 5, timeout: float = 30.0,
 # --------------------------------------------------------------------------- text
 
 
-def text_inputs(seed: int, n: int, bundles: Optional[List[str]], every: int, source: str) -> Iterator[Tuple[str, Html]]:
+def text_inputs(seed: int, n: int, bundles: Optional[List[str]], every: int, source: str,
+                bytes_share: float = 0.0) -> Iterator[Tuple[str, Html]]:
     rng = random.Random(seed)
     pages: List[Any] = []
     if source in ("mutants", "both"):
@@ -197,7 +198,11 @@ def text_inputs(seed: int, n: int, bundles: Optional[List[str]], every: int, sou
         mutants = mutations(pages, seed, n)
     for i in range(n):
         if source == "articles" or (source == "both" and (not pages or rng.random() < 0.5)):
-            yield f"article#{i}", strategies.random_article(rng)
+            doc = strategies.random_article(rng)
+            if bytes_share and rng.random() < bytes_share:
+                yield f"article-bytes#{i}", strategies.encode_document(strategies.RandomChooser(rng), doc)
+            else:
+                yield f"article#{i}", doc
         else:
             label, html = next(mutants)
             yield f"mutant#{i}:{label}", html
@@ -220,7 +225,7 @@ def _call(cand, opt, html: Html, mode: str, timeout: float):
 
 def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: Path, keep: int = 5,
              bundles: Optional[List[str]] = None, every: int = 10, source: str = "both", timeout: float = 60.0,
-             log=print) -> dict:
+             log=print, bytes_share: float = 0.0) -> dict:
     from .candidates import TrafilaturaCandidate, make_candidate
     from .matrix import option_sets
     from .results import describe, differing_fields, same
@@ -240,7 +245,7 @@ def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: P
     _clear_cases(out)
     t0 = time.time()
     try:
-        for label, html in text_inputs(seed, n, bundles, every, source):
+        for label, html in text_inputs(seed, n, bundles, every, source, bytes_share):
             kind = label.split("#")[0]
             want = _call(oracle, opt, html, mode, timeout)
             got = _call(cand, opt, html, mode, timeout)
@@ -283,9 +288,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         p.add_argument("--keep", type=int, default=5, help="how many differing inputs to write")
         p.add_argument("--timeout", type=float, default=60.0)
         p.add_argument("--json", action="store_true", help="print the summary as JSON")
-        if name == "tree":
-            p.add_argument("--bytes-share", type=float, default=0.2)
-        else:
+        p.add_argument("--bytes-share", type=float, default=0.2 if name == "tree" else 0.0,
+                       help="share of generated documents given as bytes")
+        if name == "text":
             p.add_argument("--candidate", default="reference")
             p.add_argument("--mode", default="2.3.1")
             p.add_argument("--set", default="fast")
@@ -304,7 +309,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         summary = run_tree(args.n, seed, out, args.keep, args.timeout, args.bytes_share)
     else:
         summary = run_text(args.candidate, args.mode, args.set, args.n, seed, out, args.keep, args.bundles,
-                           args.every, args.source, args.timeout)
+                           args.every, args.source, args.timeout, bytes_share=args.bytes_share)
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
