@@ -252,7 +252,13 @@ def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: P
             counts["compared"] += 1
             _progress(counts, t0, log)
             if counts["compared"] == 1 and isinstance(got, dict) and got.get("raise") in ("AttributeError", "ImportError", "ModuleNotFoundError", "NotImplementedError") and not (isinstance(want, dict) and "raise" in want):
-                raise SystemExit(f"candidate {candidate!r} raised {got['raise']} on the first input: is it implemented yet?")
+                try:  # once more, for the message
+                    cand.call(opt.function, html, dict(opt.options), mode)
+                    why = ""
+                except Exception as exc:
+                    why = f": {exc}"
+                raise SystemExit(f"candidate {candidate!r} raised {got['raise']} on the first input{why} "
+                                 f"(not implemented yet, or a harness adapter problem)")
             if same(want, got):
                 counts["equal"] += 1
                 continue
