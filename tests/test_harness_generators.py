@@ -211,3 +211,11 @@ def test_tree_fuzz_finds_a_broken_parser(tmp_path):
     s = fuzz.run_tree(60, 3, tmp_path, keep=2, parsers=_lxml_parsers(broken=True), log=lambda m: None)
     assert s["counts"].get("fromstring:different", 0) >= 10
     assert len(s["written"]) == 2
+
+
+def test_fuzz_command_line_prints_seed_and_counts(tmp_path, capsys):
+    rc = fuzz.main(["text", "--candidate", "trafilatura", "--set", "fast", "--n", "5", "--seed", "12",
+                    "--source", "articles", "--bytes-share", "0.5", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "seed 12" in out and "compared 5, equal 5" in out
