@@ -229,29 +229,33 @@ def _spaced_text(element: Any) -> str:
 def _spaced_text_readonly(element: Any) -> str:
     """What upstream's _spaced_text returns, without writing into the tree: the
     text and tail of every block element get a space on each side (and lose
-    their control characters), then whitespace runs collapse."""
+    their control characters), then whitespace runs collapse. (Iterative: page
+    trees can be deep.)"""
     parts: List[str] = []
-
-    def walk(el: Any, is_top: bool) -> None:
+    if element.tag in _BLOCK_ELEMS and element.tail:
+        # the root's tail is written too (then left out of text_content)
+        xt(f" {remove_control_characters(element.tail)}")
+    # stack of (element, entering?)
+    stack: List[Any] = [(element, True)]
+    while stack:
+        el, entering = stack.pop()
         block = el.tag in _BLOCK_ELEMS
-        text = el.text
-        if block:
-            # upstream writes this string into the tree: lxml's text check applies
-            parts.append(xt(f" {remove_control_characters(text)}") if text else " ")
-        elif text:
-            parts.append(text)
-        for child in el[:]:
-            walk(child, False)
-        if is_top:
-            # the root's tail is written too (then left out of text_content)
-            if block and el.tail:
-                xt(f" {remove_control_characters(el.tail)}")
+        if entering:
+            text = el.text
+            if block:
+                # upstream writes this string into the tree: lxml's text check applies
+                parts.append(xt(f" {remove_control_characters(text)}") if text else " ")
+            elif text:
+                parts.append(text)
+            if el is not element:
+                stack.append((el, False))
+            children = el[:]
+            for child in reversed(children):
+                stack.append((child, True))
         else:
             tail = el.tail
             if block:
                 parts.append(xt(f" {remove_control_characters(tail)}") if tail else " ")
             elif tail:
                 parts.append(tail)
-
-    walk(element, True)
     return " ".join("".join(parts).split())
