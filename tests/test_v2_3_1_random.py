@@ -175,3 +175,20 @@ def test_random_pages_dedup_order(mode):
         for _ in range(15):
             html = random_page(rng).replace("</body>", "".join(rng.sample(shared, 3)) + "</body>")
             assert core.extract(html, fast=True, deduplicate=True) == trafilatura.extract(html, fast=True, deduplicate=True)
+
+
+def test_baseline_and_html2txt_random(mode):
+    "baseline() and html2txt() alone, on the random pages."
+    import importlib
+
+    t_baseline = importlib.import_module("trafilatura.baseline")
+    from trafila.v2_3_1 import baseline
+
+    rng = random.Random(31)
+    for _ in range(80):
+        html = random_page(rng)
+        lx = lxml_html.fromstring(html, parser=HTML_PARSER)
+        tree = utils.load_html(html)
+        assert baseline.html2txt(tree) == t_baseline.html2txt(lx)
+        got, expected = baseline.baseline(tree), t_baseline.baseline(lx)
+        assert (got[1], got[2]) == (expected[1], expected[2])
