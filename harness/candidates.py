@@ -71,12 +71,38 @@ class Candidate:
         pass
 
 
+def config_from_overrides(base: Any, overrides: Dict[str, Any]) -> Any:
+    """A copy of ``base`` (a ConfigParser) with DEFAULT-section overrides (the protocol's config field)."""
+    from configparser import ConfigParser
+
+    cfg = ConfigParser()
+    cfg.read_dict({section: dict(base[section]) for section in base})
+    for key, value in overrides.items():
+        cfg.set("DEFAULT", key, str(value))
+    return cfg
+
+
+def _with_config(options: Dict[str, Any], default_config: Callable[[], Any]) -> Dict[str, Any]:
+    if isinstance(options.get("config"), dict):
+        options = dict(options, config=config_from_overrides(default_config(), options["config"]))
+    return options
+
+
 def _lxml_xml(el: Any) -> Optional[str]:
     if el is None:
         return None
     from lxml import etree
 
     return etree.tostring(el, encoding="unicode")
+
+
+def _serialise_tree(el: Any) -> str:
+    """XML of a body tree, whichever element model holds it (trafila's or lxml's)."""
+    if type(el).__module__.startswith("lxml"):
+        return _lxml_xml(el)
+    from trafila.html.serialize import tostring
+
+    return tostring(el, encoding="unicode")
 
 
 class TrafilaturaCandidate(Candidate):
@@ -101,6 +127,9 @@ class TrafilaturaCandidate(Candidate):
 
     def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
         self.check_mode(mode)
+        from trafilatura.settings import DEFAULT_CONFIG
+
+        options = _with_config(options, lambda: DEFAULT_CONFIG)
         if function == "extract":
             return self.trafilatura.extract(html, **options)
         if function == "bare_extraction":
@@ -133,20 +162,21 @@ class TrafilaCandidate(Candidate):
 
     def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
         t = self.trafila
+        from trafila import _engine
+
+        options = _with_config(options, lambda: _engine.implementation(mode).DEFAULT_CONFIG)
         if function == "extract":
             return t.extract(html, compat=mode, **options)
         if function == "bare_extraction":
             doc = t.bare_extraction(html, compat=mode, **options)
             if doc is None:
                 return None
-            from trafila.html.serialize import tostring
-
             get = doc.get if isinstance(doc, dict) else (lambda k: getattr(doc, k, None))
             out = {}
             for field in BARE_FIELDS:
-                value = get(field) if field not in ("body", "commentsbody") else doc.__dict__.get("_" + field, get(field))
+                value = get(field)
                 if field in ("body", "commentsbody") and value is not None and not isinstance(value, str):
-                    value = tostring(value, encoding="unicode")
+                    value = _serialise_tree(value)
                 out[field] = value
             return out
         raise ValueError(f"unknown function {function!r}")

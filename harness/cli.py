@@ -12,7 +12,21 @@ def _add_corpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedded", action="store_true", default=None, help="use the committed embedded corpus")
 
 
+#: subcommands whose own modules parse their arguments
+DELEGATED = {
+    "fuzz": ("harness.fuzz", "live differential fuzzing (tree: parser vs lxml; text: candidate vs trafilatura)"),
+    "minimise": ("harness.minimise", "delta-debug a page while a difference persists; writes repros/"),
+    "replay": ("harness.replay.cli", "record trafilatura's own test suite and replay it through a candidate"),
+}
+
+
 def main(argv: Optional[List[str]] = None) -> int:
+    argv_list = list(sys.argv[1:] if argv is None else argv)
+    if argv_list and argv_list[0] in DELEGATED:
+        import importlib
+
+        module = importlib.import_module(DELEGATED[argv_list[0]][0])
+        return module.main(argv_list[1:]) or 0
     parser = argparse.ArgumentParser(prog="python -m harness", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -49,10 +63,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--bundle", action="append", dest="bundles")
     p.add_argument("--no-report", dest="report", action="store_false")
 
+    for name, (_, help_text) in DELEGATED.items():
+        sub.add_parser(name, help=help_text + " (see --help of that command)", add_help=False)
     sub.add_parser("quick", help="CI's quick parity subset (corpora/gate.json)")
     sub.add_parser("make-embedded", help="regenerate corpora/embedded/synthetic.jsonl.gz")
 
-    argv_list = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv_list)
     if args.command == "parity":
         from .parity import main as parity_main
