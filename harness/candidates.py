@@ -60,6 +60,8 @@ class call_timeout:
 
 class Candidate:
     name = "candidate"
+    #: set by candidates that can tell: the last call was not served natively
+    last_delegated = False
 
     def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
         raise NotImplementedError
@@ -163,6 +165,15 @@ class TrafilaCandidate(Candidate):
     def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
         t = self.trafila
         from trafila import _engine
+
+        before = t.delegated_calls
+        try:
+            return self._call(function, html, options, mode, _engine)
+        finally:
+            self.last_delegated = t.delegated_calls != before
+
+    def _call(self, function: str, html: Html, options: Dict[str, Any], mode: str, _engine: Any) -> Any:
+        t = self.trafila
 
         options = _with_config(options, lambda: _engine.implementation(mode).DEFAULT_CONFIG)
         if function == "extract":

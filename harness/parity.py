@@ -65,6 +65,7 @@ class Cell:
     comparisons: int = 0
     differences: int = 0
     errors: int = 0
+    delegated: int = 0  # calls the candidate handed to trafilatura instead of running natively
     candidate_seconds: float = 0.0
     oracle_seconds: float = 0.0
     oracle_calls: int = 0
@@ -145,6 +146,7 @@ def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, se
                         continue
                     entry, seconds, plain = _call(candidate, opt, page, form, mode, timeout)
                     cell.comparisons += 1
+                    cell.delegated += bool(getattr(candidate, "last_delegated", False))
                     cell.candidate_seconds += seconds
                     if isinstance(entry, dict) and "error" in entry:
                         cell.errors += 1
@@ -247,7 +249,7 @@ def section_json(res: RunResult, new: List[Difference], gone: List[dict], detail
     for (bname, sname), c in sorted(res.cells.items()):
         cells.append({
             "bundle": bname, "option_set": sname, "pages": c.pages, "comparisons": c.comparisons,
-            "differences": c.differences, "errors": c.errors,
+            "differences": c.differences, "errors": c.errors, "delegated": c.delegated,
             "candidate_ms_per_call": round(1000 * c.candidate_seconds / c.comparisons, 2) if c.comparisons else None,
             "oracle_ms_per_call": round(1000 * c.oracle_seconds / c.oracle_calls, 2) if c.oracle_calls else None,
         })
@@ -258,6 +260,7 @@ def section_json(res: RunResult, new: List[Difference], gone: List[dict], detail
         "totals": {
             "comparisons": sum(c.comparisons for c in res.cells.values()),
             "differences": len(res.differences), "errors": len(res.errors),
+            "delegated": sum(c.delegated for c in res.cells.values()),
             "new_differences": len(new), "ledger_entries_no_longer_differing": len(gone),
             "stale_or_missing": len(res.stale),
         },
@@ -284,25 +287,26 @@ def render_markdown(data: dict) -> str:
         t = s["totals"]
         lines += [f"## {key}", "",
                   f"- run: {s['date']}, commit {s.get('commit') or '?'}, `{s['command']}`",
-                  f"- comparisons: {t['comparisons']}, differences: {t['differences']}, errors: {t['errors']}, "
+                  f"- comparisons: {t['comparisons']} (of which handed to trafilatura, not native: {t.get('delegated', 0)}), "
+                  f"differences: {t['differences']}, errors: {t['errors']}, "
                   f"new (not in ledger): {t['new_differences']}, ledger entries no longer differing: "
                   f"{t['ledger_entries_no_longer_differing']}, stale/missing caches: {t['stale_or_missing']}", ""]
         by_set: Dict[str, Dict[str, float]] = {}
         for c in s["cells"]:
-            agg = by_set.setdefault(c["option_set"], {"pages": 0, "comparisons": 0, "differences": 0, "errors": 0,
-                                                       "cand": 0.0, "orc": 0.0, "n": 0})
-            for k in ("pages", "comparisons", "differences", "errors"):
-                agg[k] += c[k]
+            agg = by_set.setdefault(c["option_set"], {"pages": 0, "comparisons": 0, "delegated": 0, "differences": 0,
+                                                       "errors": 0, "cand": 0.0, "orc": 0.0, "n": 0})
+            for k in ("pages", "comparisons", "delegated", "differences", "errors"):
+                agg[k] += c.get(k, 0)
             if c["candidate_ms_per_call"] is not None and c["oracle_ms_per_call"] is not None:
                 agg["cand"] += c["candidate_ms_per_call"] * c["comparisons"]
                 agg["orc"] += c["oracle_ms_per_call"] * c["comparisons"]
                 agg["n"] += c["comparisons"]
-        lines += ["| option set | pages | comparisons | differences | errors | candidate ms/call | oracle ms/call (cached run) |",
-                  "|---|---:|---:|---:|---:|---:|---:|"]
+        lines += ["| option set | pages | comparisons | delegated | differences | errors | candidate ms/call | oracle ms/call (cached run) |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for name, a in by_set.items():
             cand = f"{a['cand'] / a['n']:.1f}" if a["n"] else "-"
             orc = f"{a['orc'] / a['n']:.1f}" if a["n"] else "-"
-            lines.append(f"| {name} | {a['pages']} | {a['comparisons']} | {a['differences']} | {a['errors']} | {cand} | {orc} |")
+            lines.append(f"| {name} | {a['pages']} | {a['comparisons']} | {a['delegated']} | {a['differences']} | {a['errors']} | {cand} | {orc} |")
         lines.append("")
         lines += ["<details><summary>per bundle</summary>", "",
                   "| bundle | option set | pages | comparisons | differences | errors |", "|---|---|---:|---:|---:|---:|"]
@@ -347,7 +351,7 @@ def main(args, argv: List[str]) -> int:
     if args.report:
         write_reports(section, Path(args.report_dir))
     t = section["totals"]
-    print(f"{res.candidate} / {res.mode}: {t['comparisons']} comparisons, {t['differences']} differences "
+    print(f"{res.candidate} / {res.mode}: {t['comparisons']} comparisons ({t['delegated']} delegated), {t['differences']} differences "
           f"({t['new_differences']} not in the ledger), {t['errors']} errors, "
           f"{len(gone)} ledger entries no longer differ, {len(res.stale)} stale/missing; {time.time() - t0:.0f} s")
     for d in new[:20]:

@@ -48,6 +48,9 @@ class FallbackWarning(UserWarning):
 
 _warned: Set[tuple] = set()
 
+#: how many calls were handed to trafilatura in this process (the harness reports it)
+delegated_calls = 0
+
 
 def _default_config(mode: str = DEFAULT_MODE) -> ConfigParser:
     return _engine.implementation(mode).DEFAULT_CONFIG
@@ -70,6 +73,8 @@ def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> An
         raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode} installed") from None
     if trafilatura.__version__ != mode:
         raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode}, found {trafilatura.__version__}")
+    global delegated_calls
+    delegated_calls += 1
     key = (function, reason, mode)
     if key not in _warned:
         _warned.add(key)
