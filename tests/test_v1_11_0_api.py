@@ -136,3 +136,10 @@ def test_xml_tostring_matches_lxml(html):
     # an empty text node is kept apart from no text: <b></b> versus <b/>
     tree[0][0].text = ""
     assert rdb.xml_tostring(from_lxml(tree)) == tostring(tree, encoding=str, method="xml")
+
+
+def test_delegation_is_not_swallowed_for_non_utf8_bytes():
+    # NotImplementedError is a RuntimeError, which extract turns into None upstream
+    with pytest.raises(NotImplementedError, match="^delegate: "):
+        core.extract("<html><body><p>caf\u00e9</p></body></html>".encode("latin-1"))
+    assert core.extract(ARTICLE.encode("utf-8"), no_fallback=True) == EXPECTED

@@ -148,6 +148,7 @@ def main() -> int:
     ap.add_argument("--list", action="store_true", help="print the id of every differing page")
     ap.add_argument("--mutate", type=int, default=0, help="compare on N mutants of the pages instead (live only)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--form", default="str", help="str (UTF-8 pages) or bytes (every page, raw)")
     args = ap.parse_args()
     setup(args.parser)
     ids = set(filter(None, args.ids.split(",")))
@@ -161,7 +162,8 @@ def main() -> int:
         bname = bundle_name(path)
         pages = [
             p for i, p in enumerate(iter_pages(path))
-            if i % args.every == args.offset and p.html is not None and (not ids or p.id in ids)
+            if i % args.every == args.offset and (p.html is not None or args.form == "bytes")
+            and (not ids or p.id in ids)
         ]
         if args.limit:
             pages = pages[: args.limit]
@@ -192,7 +194,7 @@ def main() -> int:
             deduplication.LRU_TEST.clear()
             key = (bname, setname)
             for page in pages:
-                data = page.html
+                data = page.raw if args.form == "bytes" and not args.mutate else page.html
                 t0 = time.perf_counter()
                 if cache is not None:
                     expected = cache[page.id]["str"][CACHE_NAMES[setname]]

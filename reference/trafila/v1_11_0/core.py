@@ -173,6 +173,9 @@ def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, 
     _check_supported(options, prune_xpath)
     try:
         document = bare_extraction(filecontent, options=options, as_dict=False, prune_xpath=prune_xpath)
+    except NotImplementedError:
+        # a RuntimeError subclass: the delegation signal must not become None
+        raise
     except RuntimeError:
         document = None
     if document is None:
