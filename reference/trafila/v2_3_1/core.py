@@ -137,8 +137,8 @@ def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = Non
             postbody, temp_text, forum_posts = r_body, r_text, None
 
     if forum_posts is not None:
-        existing = "\n".join(filter(None, (_elem_text(el) for el in postbody)))
-        salvaged = [el for el in forum_posts if (t := _elem_text(el)) and t not in existing]
+        existing = "\n".join(filter(None, (_elem_text(el) for el in postbody[:])))
+        salvaged = [el for el in forum_posts[:] if (t := _elem_text(el)) and t not in existing]
         if salvaged:
             for el in salvaged:
                 postbody.append(el)

@@ -157,9 +157,9 @@ def sanitize_tree(tree: Any, options: Any) -> Tuple[Any, str]:
     seen_group_elems: set = set()
     for tr in [e for e in (cleaned_tree, *desc_list(cleaned_tree)) if e.tag == "tr"]:
         parent = tr.getparent()
-        if parent not in seen_group_elems and any(c.tag == "th" for c in tr):
+        if parent not in seen_group_elems and any(c.tag == "th" for c in tr[:]):
             seen_group_elems.add(parent)
-            for c in [c for c in tr if c.tag == "th"]:
+            for c in [c for c in tr[:] if c.tag == "th"]:
                 c.set("role", "head")
     for elem in [e for e in (cleaned_tree, *desc_list(cleaned_tree)) if e.tag in ("td", "th", "tr")]:
         elem.tag = "row" if elem.tag == "tr" else "cell"

@@ -57,7 +57,7 @@ def _elem_text(element: Any) -> str:
 
 
 def _wraps_inline(element: Any) -> bool:
-    return len(element) > 0 and (element.tag == "ref" or any(c.tag in INLINE_CARRIED for c in element))
+    return len(element) > 0 and (element.tag == "ref" or any(c.tag in INLINE_CARRIED for c in element[:]))
 
 
 def handle_titles(element: Any, options: Any) -> Optional[Any]:
@@ -144,7 +144,7 @@ def define_newelem(processed_elem: Optional[Any], orig_elem: Any, keep_children:
         childelem.text, childelem.tail = xt(processed_elem.text), xt(processed_elem.tail)
         _copy_attrs(processed_elem, childelem)
         if keep_children:
-            for sub in processed_elem:
+            for sub in processed_elem[:]:
                 if sub.tag in INLINE_CARRIED or sub.tag == "lb":
                     define_newelem(sub, childelem, keep_children=True)
                     for carried in iter_live(sub, "*"):
@@ -190,7 +190,7 @@ def is_code_block_element(element: Any) -> bool:
     parent = element.getparent()
     if parent is not None and "highlight" in parent.get("class", ""):
         return True
-    code = next((c for c in element if c.tag == "code"), None)
+    code = next((c for c in element[:] if c.tag == "code"), None)
     return code is not None and len(element) == 1 and not (element.text or "").strip() and not (code.tail or "").strip()
 
 
@@ -250,12 +250,12 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> O
                     define_newelem(processed_child, processed_element, keep_children=True)
                     child.tag = "done"
                     continue
-                for item in processed_child:
+                for item in processed_child[:]:
                     if item.tag == "lb" and item.tail:
                         item.tail = xt(" " + item.tail.lstrip())
                     elif text_chars_test(item.text):
                         item.text = xt(f" {item.text}")
-                subtags = {str(item.tag) for item in processed_child}
+                subtags = {str(item.tag) for item in processed_child[:]}
                 if subtags:
                     strip_tags(processed_child, *subtags)
                 _copy_attrs(child, newsub)
@@ -302,7 +302,7 @@ def _finalize_row(newtable: Any, newrow: Any, rowspan_map: dict, max_cols: int) 
     _flush_rowspan_phantoms(rowspan_map, newrow)
     while len(newrow) < max_cols:
         newrow.append(define_cell_type(False))
-    if any(cell.text or len(cell) > 0 for cell in newrow):
+    if any(cell.text or len(cell) > 0 for cell in newrow[:]):
         newtable.append(newrow)
 
 
@@ -360,9 +360,9 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
     rows: List[List[Any]] = [[]]
     captions: List[str] = []
     max_cols = 0
-    for elem in table_elem:
+    for elem in table_elem[:]:
         if elem.tag == "tr":
-            rows.append([cell for cell in elem if cell.tag in TABLE_ELEMS])
+            rows.append([cell for cell in elem[:] if cell.tag in TABLE_ELEMS])
             max_cols = max(max_cols, sum(_span(cell, "colspan") for cell in rows[-1]))
         elif elem.tag in TABLE_ELEMS:
             rows[-1].append(elem)
@@ -476,7 +476,7 @@ def recover_wild_text(
         potential_tags.update(["div", "lb"])
     search_tree = prune_unwanted_sections(tree, potential_tags, options, keep_teasers=options.fast)
     subelems = wild_text_elements(search_tree, recall)
-    elem_texts = [_elem_text(el) for el in result_body]
+    elem_texts = [_elem_text(el) for el in result_body[:]]
     existing = "\n".join(filter(None, elem_texts))
     existing_elems = set(elem_texts)
     handled: Set[Any] = set()
@@ -585,7 +585,7 @@ def _extract(tree: Any, options: Any) -> Any:
                     result_body.append(tail_elem)
         while len(result_body) > 0 and (result_body[-1].tag in NOT_AT_THE_END):
             delete_element(result_body[-1], keep_tail=False)
-        if sum(e.tag != "graphic" for e in result_body) > 1:
+        if sum(e.tag != "graphic" for e in result_body[:]) > 1:
             if lead is not None:
                 result_body.insert(start, lead)
             break
@@ -605,7 +605,7 @@ def extract_content(cleaned_tree: Any, options: Any) -> Any:
         result_body = recover_wild_text(backup_tree, result_body, options, potential_tags, consumed)
         temp_text = " ".join(result_body.itertext()).strip()
     previous = None
-    for el in list(result_body):
+    for el in result_body[:]:
         current = _elem_text(el)
         if current and current == previous and len(current) > MIN_DUPLICATE_LENGTH:
             delete_element(el, keep_tail=False)

@@ -96,7 +96,7 @@ def _consumes_inline_children(element: Any) -> bool:
 def _collect_inline_text(element: Any, include_formatting: bool) -> str:
     "Direct text plus inline children's rendering, with tails."
     parts: List[str] = [element.text] if element.text else []
-    for child in element:
+    for child in element[:]:
         if child.tag == "graphic":
             parts.append(_image_markup(child, include_formatting))
         elif child.tag == "lb":
@@ -129,7 +129,7 @@ def _opens_item(element: Any) -> bool:
 def _item_needs_marker(item: Any) -> bool:
     if text_chars_test(item.text):
         return True
-    for child in item:
+    for child in item[:]:
         if child.tag == "list":
             return False
         if text_chars_test("".join(child.itertext()) + (child.tail or "")) or next(child.iter("graphic"), None) is not None:
@@ -218,7 +218,7 @@ def process_element(element: Any, returnlist: List[str], include_formatting: boo
         returnlist.append("\n")
 
     if not consumes:
-        for child in element:
+        for child in element[:]:
             process_element(child, returnlist, include_formatting, in_cell, in_item)
 
     if not renders_inline:
