@@ -114,6 +114,7 @@ def main() -> int:
     t_ref = defaultdict(float)
     t_port = defaultdict(float)
     shown = 0
+    per_page = []
     for path in bundle_paths(args.bundles.split(",")):
         bname = bundle_name(path)
         pages = [p for i, p in enumerate(iter_pages(path)) if i % args.every == args.offset and p.html is not None]
@@ -145,6 +146,7 @@ def main() -> int:
                         traceback.print_exc()
                     got = f"<exception {type(err).__name__}: {err}>"
                 t2 = time.perf_counter()
+                per_page.append((t2 - t1) / max(t1 - t0, 1e-9))
                 t_ref[(bname, setname)] += t1 - t0
                 t_port[(bname, setname)] += t2 - t1
                 totals[(bname, setname)] += 1
@@ -167,6 +169,10 @@ def main() -> int:
     tot = sum(totals.values())
     dif = sum(diffs.values())
     tr, tp = sum(t_ref.values()), sum(t_port.values())
+    if per_page:
+        per_page.sort()
+        n = len(per_page)
+        print(f"per-page time ratio port/ref: median {per_page[n // 2]:.2f}, 90th {per_page[int(n * 0.9)]:.2f}, max {per_page[-1]:.2f}")
     print(f"TOTAL pages×sets {tot} diffs {dif} time ref {tr:.2f}s port {tp:.2f}s ratio {tp / tr if tr else 0:.2f}")
     return 1 if dif else 0
 
