@@ -16,11 +16,11 @@ from typing import Any, List, Optional
 
 def _dump_element(el: Any) -> list:
     out: list = ["e", el.tag, [[k, v] for k, v in el.attrib.items()]]
-    if el.text:
+    if el.text is not None:  # '' and None differ (lxml has no empty text nodes)
         out.append(["t", el.text])
     for child in el:
         out.append(_dump_element(child))
-        if child.tail:
+        if child.tail is not None:
             out.append(["t", child.tail])
     return out
 
@@ -39,11 +39,11 @@ def _dump_lxml_element(el: Any) -> list:
     if not isinstance(el.tag, str):
         return ["c", el.text]
     out: list = ["e", el.tag, [[k, v] for k, v in el.attrib.items()]]
-    if el.text:
+    if el.text is not None:  # '' and None differ (lxml has no empty text nodes)
         out.append(["t", el.text])
     for child in el:
         out.append(_dump_lxml_element(child))
-        if child.tail:
+        if child.tail is not None:
             out.append(["t", child.tail])
     return out
 

@@ -60,8 +60,9 @@ class TreeBuilder:
             node.text = text if node.text is None else node.text + text
 
     def characters(self, text: str) -> None:
-        # libxml2: xmlSAX2Text -- dropped when no element is open
-        if self.nodes and not self.stopped:
+        # libxml2: xmlSAX2Text -- dropped when no element is open; an empty
+        # run makes no callback at all (an empty <textarea> has text None)
+        if text and self.nodes and not self.stopped:
             self._text.append(text)
 
     def start_element(self, name: str, attrs: Optional[Dict[str, Optional[str]]]) -> None:
