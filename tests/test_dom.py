@@ -235,3 +235,11 @@ def test_set_none_makes_valueless_attribute() -> None:
         lx.set("x", 1)
     with pytest.raises(TypeError):
         tr.set("x", 1)
+
+
+def test_setitem_cycle_raises() -> None:
+    # lxml creates a cycle (and then loops forever); trafila refuses
+    tr = dom.Element("div")
+    dom.SubElement(tr, "p")
+    with pytest.raises(ValueError):
+        tr[0] = tr

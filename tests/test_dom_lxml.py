@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import os
 from typing import Any, Callable, List
 
 import pytest
@@ -291,6 +292,8 @@ def _mutate(pair: Pair, data: Any) -> None:
         "drop_tag", "strip_tags", "strip_elements", "strip_elements_keep", "text", "tail",
         "copy", "new", "set", "pop", "attrib_clear", "tag", "makeelement", "remove_first",
     ]))
+    if os.environ.get("DOM_TRACE"):
+        print("  op", op, i, j, flush=True)
     if op == "append":
         _same_outcome(lambda: a.append(c), lambda: b.append(d))
     elif op == "insert":
@@ -325,6 +328,10 @@ def _mutate(pair: Pair, data: Any) -> None:
         _same_outcome(lambda: ds(a), lambda: ds(b))
     elif op == "setitem":
         k = data.draw(st.integers(-3, 3))
+        if c is a or any(x is c for x in a.iterancestors()):
+            # lxml does not check for cycles here and loops forever;
+            # trafila raises ValueError (test_setitem_cycle_raises)
+            return
 
         def si(x: Any, v: Any) -> None:
             x[k] = v
@@ -370,6 +377,8 @@ def _mutate(pair: Pair, data: Any) -> None:
         a.tail = t
         b.tail = t
     elif op == "copy":
+        if n > 300:  # repeated copies of a root grow the pool exponentially
+            return
         ca = copy.deepcopy(a) if data.draw(st.booleans()) else copy.copy(a)
         cb = copy.deepcopy(b) if data.draw(st.booleans()) else copy.copy(b)
         pair.add(ca, cb)
@@ -405,6 +414,8 @@ def test_random_operation_sequences_match_lxml(data: Any) -> None:
     pair.check()
     for _ in range(data.draw(st.integers(1, 25))):
         step = data.draw(st.sampled_from(["mutate", "mutate", "query", "loop"]))
+        if os.environ.get("DOM_TRACE"):
+            print(step, len(pair.lx), flush=True)
         if step == "mutate":
             _mutate(pair, data)
         elif step == "query":
