@@ -243,3 +243,13 @@ def test_setitem_cycle_raises() -> None:
     dom.SubElement(tr, "p")
     with pytest.raises(ValueError):
         tr[0] = tr
+
+
+@pytest.mark.parametrize("html", [
+    "<div>a<b>x</b>c<i></i><u>y</u>d</div>", "<div><b>x</b></div>", "<div> <p>q</p> </div>", "<div>t</div>",
+])
+def test_text_nodes_is_xpath_text(html: str) -> None:
+    lx, tr = both(html)
+    for a, b in zip(lx.iter(), tr.iter()):
+        assert dom.text_nodes(b) == [str(t) for t in a.xpath("text()")]
+        assert b.text_content() == a.xpath("string()")

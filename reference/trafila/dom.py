@@ -54,6 +54,7 @@ __all__ = [
     "iselement",
     "check_xml_text",
     "NO_VALUE",
+    "text_nodes",
 ]
 
 
@@ -288,6 +289,11 @@ def _unlink(node: "Element") -> None:
 
 def _is_ancestor_or_self(candidate: "Element", node: "Element") -> bool:
     # lxml: _isAncestorOrSame(c_ancestor, c_node)
+    if candidate is node:
+        return True
+    if not candidate._children:
+        # a leaf is nobody's ancestor (keeps the parser's appends O(1))
+        return False
     while node is not None:
         if node is candidate:
             return True
@@ -899,6 +905,16 @@ def _collect_text(top: Element, names: Optional[frozenset], with_tail: bool) -> 
             stack.pop()
             if with_tail and node is not top and (names is None or node.tag in names) and node.tail is not None:
                 out.append(node.tail)
+    return out
+
+
+def text_nodes(el: Element) -> List[str]:
+    """The element's own text nodes in order (XPath ``text()`` on ``el``):
+    its text, then each child's tail, skipping absent ones."""
+    out = [] if el.text is None else [el.text]
+    for c in el._children:
+        if c.tail is not None:
+            out.append(c.tail)
     return out
 
 
