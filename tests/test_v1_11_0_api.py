@@ -102,7 +102,7 @@ def test_max_tree_size_limits_the_output_tree():
 
 
 def test_delegation_for_other_options():
-    for kwargs in (dict(output_format="xml"), dict(include_links=True, url="https://example.org/"), dict(output_format="json"),
+    for kwargs in (dict(output_format="xml"), dict(output_format="csv"), dict(output_format="json"),
                    dict(with_metadata=True), dict(prune_xpath="//p")):
         with pytest.raises(NotImplementedError, match="^delegate: "):
             core.extract(ARTICLE, **kwargs)
@@ -143,3 +143,26 @@ def test_delegation_is_not_swallowed_for_non_utf8_bytes():
     with pytest.raises(NotImplementedError, match="^delegate: "):
         core.extract("<html><body><p>caf\u00e9</p></body></html>".encode("latin-1"))
     assert core.extract(ARTICLE.encode("utf-8"), no_fallback=True) == EXPECTED
+
+
+URLS = [
+    "https://www.example.org/news/a.html", "http://example.org", "https://ex.org:8080/x/y?q=1#f",
+    "//cdn.example.org/a", "example.org/path", "https://www.example.org/a&amp;b/", "ftp://h/x", "",
+]
+TARGETS = [
+    "/rel/path", "rel", "../up", "?q=2", "#frag", "https://other.org/x", "//other.org/y", "//www.example.org/z",
+    "{template}", "mailto:a@b.c", "javascript:void(0)", "other.org/x", "http://www.example.org/abs", " /space",
+]
+
+
+def test_link_resolution_matches_courlan():
+    urlutils = pytest.importorskip("courlan.urlutils")
+    from trafila.v1_11_0 import htmlprocessing as hp
+
+    for url in URLS:
+        assert hp.get_base_url(url) == urlutils.get_base_url(url), url
+        base = hp.get_base_url(url)
+        if not base:
+            continue
+        for target in TARGETS:
+            assert hp.fix_relative_urls(base, target) == urlutils.fix_relative_urls(base, target), (base, target)

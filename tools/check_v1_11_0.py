@@ -59,6 +59,7 @@ OPTION_SETS = {
     "nofb_images": ("extract", dict(no_fallback=True, include_images=True)),
     "all_markup": ("extract", dict(include_images=True, include_links=True, include_formatting=True)),
     "lang_en": ("extract", dict(target_language="en")),
+    "links_url": ("extract", dict(include_links=True, url="https://www.example.org/news/article.html")),
     "nofb_lang_de": ("extract", dict(no_fallback=True, target_language="de")),
     "lang_fr": ("extract", dict(target_language="fr")),
 }

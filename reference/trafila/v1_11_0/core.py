@@ -3,8 +3,8 @@
 
 Natively: output ``txt`` and ``markdown`` (extract; in 1.11.0 markdown is txt
 with formatting) / ``python`` (bare_extraction), include_formatting,
-include_images, include_links (without ``url``: with one, targets are resolved
-by courlan, not ported), target_language (as without py3langid: the HTML meta
+include_images, include_links (targets resolved as courlan 1.4.0 does),
+target_language (as without py3langid: the HTML meta
 check and the jusText stoplist), no_fallback,
 favor_precision, favor_recall, include_comments, include_tables, deduplicate
 (the global cache :data:`trafila.v1_11_0.deduplication.LRU_TEST`),
@@ -46,9 +46,6 @@ def _check_supported(options: Extractor, prune_xpath: Any) -> None:
     "The options this port does not run natively."
     if options.format not in ("txt", "markdown", "python"):
         raise NotImplementedError(f"delegate: output format {options.format}")
-    if options.links and options.url:
-        # relative links are resolved with courlan (not ported)
-        raise NotImplementedError("delegate: include_links with a url")
     if options.with_metadata:
         raise NotImplementedError("delegate: metadata extraction")
     if prune_xpath is not None:

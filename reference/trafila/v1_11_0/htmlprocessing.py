@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import logging
 from copy import deepcopy
+from html import unescape as html_unescape
 from typing import Any, Iterable, List, Tuple
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from trafila.dom import strip_tags
 
@@ -265,6 +267,29 @@ CONVERSIONS = {
 }
 
 
+# courlan 1.4.0 (the version trafilatura 1.11.0 runs with here): urlutils
+
+def get_base_url(url: str) -> str:
+    "courlan get_base_url: 'scheme://netloc' of the HTML-unescaped URL."
+    parsed_url = urlsplit(html_unescape(url))
+    scheme = parsed_url.scheme + "://" if parsed_url.scheme else ""
+    return scheme + parsed_url.netloc
+
+
+def fix_relative_urls(baseurl: str, url: str) -> str:
+    """courlan fix_relative_urls: a link to another host is kept (given http
+    when it has no scheme); others are joined to the base."""
+    if url.startswith("{"):
+        return url
+    base_netloc = urlsplit(baseurl).netloc
+    split_url = urlsplit(url)
+    if split_url.netloc not in (base_netloc, ""):
+        if split_url.scheme:
+            return url
+        return urlunsplit(split_url._replace(scheme="http"))
+    return urljoin(baseurl, url)
+
+
 def _links_in_containers(tree: Any, containers: frozenset) -> List[Any]:
     "``.//div//a|.//ul//a(|.//table//a)``: links under a container strictly below ``tree``."
     out = []
@@ -286,15 +311,16 @@ def convert_tags(tree: Any, options: Any, url: Any = None) -> Any:
             elem.tag = "ref"
         strip_tags(tree, "a")
     else:
-        # links kept: every a/ref becomes <ref target=href>; core delegates the
-        # case with a url (courlan's get_base_url/fix_relative_urls)
-        if url:
-            raise NotImplementedError("delegate: include_links with a url")
+        # links kept: every a/ref becomes <ref target=href>, relative targets
+        # resolved against the page's scheme://host
+        base_url = url and get_base_url(url)
         for elem in tree.iter("a", "ref"):
             elem.tag = "ref"
             target = elem.get("href")
             elem.attrib.clear()
             if target:
+                if base_url:
+                    target = fix_relative_urls(base_url, target)
                 elem.set("target", xml_text(target))
     if options.formatting:
         for elem in tree.iter(*REND_TAG_MAPPING):
