@@ -166,3 +166,11 @@ def test_link_resolution_matches_courlan():
             continue
         for target in TARGETS:
             assert hp.fix_relative_urls(base, target) == urlutils.fix_relative_urls(base, target), (base, target)
+
+
+def test_compressed_input_is_inflated():
+    import gzip
+    import zlib
+
+    assert core.extract(gzip.compress(ARTICLE.encode("utf-8")), no_fallback=True) == EXPECTED
+    assert core.extract(zlib.compress(ARTICLE.encode("utf-8")), no_fallback=True) == EXPECTED

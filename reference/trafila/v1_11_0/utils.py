@@ -3,6 +3,7 @@ with an injectable parser, ``trim``, ``sanitize``, the text filters."""
 
 from __future__ import annotations
 
+import gzip
 import logging
 import re
 import zlib
@@ -68,19 +69,29 @@ def get_parser() -> Callable[[Any], Any]:
 
 # --- decoding and loading ---------------------------------------------------------
 
-def decode_file(filecontent: Any) -> str:
-    """Bytes to str: 1.11.0 first tries gzip and zlib inflation, then UTF-8,
-    then charset guesses; only the plain UTF-8 case is ported."""
-    if isinstance(filecontent, str):
+def handle_compressed_file(filecontent: Any) -> Any:
+    """gzip (by its magic number), then zlib; brotli and zstandard are not
+    installed in the reference environment, so those steps never run."""
+    if not isinstance(filecontent, bytes):
         return filecontent
     if filecontent[:3] == b"\x1f\x8b\x08":
-        raise NotImplementedError("delegate: compressed input")
+        try:
+            return gzip.decompress(filecontent)
+        except Exception:  # noqa: BLE001 - EOFError, OSError, BadGzipFile
+            LOGGER.warning("invalid GZ file")
     try:
-        zlib.decompress(filecontent)
+        return zlib.decompress(filecontent)
     except zlib.error:
         pass
-    else:
-        raise NotImplementedError("delegate: zlib-compressed input")
+    return filecontent
+
+
+def decode_file(filecontent: Any) -> str:
+    """Bytes to str: decompression, then UTF-8; other encodings are guessed by
+    charset_normalizer upstream (not ported: delegated)."""
+    if isinstance(filecontent, str):
+        return filecontent
+    filecontent = handle_compressed_file(filecontent)
     try:
         return filecontent.decode("utf-8")
     except UnicodeDecodeError:
