@@ -17,7 +17,11 @@ import warnings
 from configparser import ConfigParser
 from typing import Any, Dict, Optional, Set, Union
 
-from . import _engine
+from . import _engine, api
+from .patch import PatchWarning, patch, unpatch
+from .simhash import Simhash, content_fingerprint
+from .v2_3_1.deduplication import LRU_TEST, LRUCache, duplicate_test
+from .v2_3_1.utils import sanitize, trim
 
 __version__ = "0.1.0.dev0"
 
@@ -33,10 +37,11 @@ REPRODUCED_VERSIONS: Dict[str, Dict[str, str]] = {
 DEFAULT_MODE = "2.3.1"
 
 __all__ = [
-    "extract", "bare_extraction", "extract_with_metadata", "reset_caches",
-    "TrafilaError", "FallbackWarning", "TRAFILATURA_VERSIONS", "REPRODUCED_VERSIONS",
+    "extract", "bare_extraction", "extract_with_metadata", "reset_caches", "patch", "unpatch",
+    "Document", "LRUCache", "LRU_TEST", "DEFAULT_CONFIG", "DEFAULT_CONFIGS",
+    "sanitize", "trim", "duplicate_test", "Simhash", "content_fingerprint",
+    "TrafilaError", "FallbackWarning", "PatchWarning", "TRAFILATURA_VERSIONS", "REPRODUCED_VERSIONS",
 ]
-
 
 class TrafilaError(RuntimeError):
     """A call trafila cannot serve natively and cannot delegate (trafilatura missing or another release)."""
@@ -67,35 +72,50 @@ DEFAULT_CONFIG: Any = _DefaultConfig()
 
 
 def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> Any:
+    """Hand one call to the installed trafilatura of release ``mode`` (one
+    FallbackWarning per function and reason), or raise TrafilaError."""
     try:
-        import trafilatura
+        trafilatura = api.real_trafilatura()
     except ImportError:
-        raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode} installed") from None
+        raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode} installed (pip install trafilatura=={mode})") from None
     if trafilatura.__version__ != mode:
-        raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode}, found {trafilatura.__version__}")
+        raise TrafilaError(
+            f"{function}: {reason} needs trafilatura=={mode} installed, found {trafilatura.__version__}"
+        )
     global delegated_calls
     delegated_calls += 1
     key = (function, reason, mode)
     if key not in _warned:
         _warned.add(key)
-        warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=3)
-    if isinstance(args.get("config"), _DefaultConfig):
+        warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=4)
+    if isinstance(args.get("config"), _DefaultConfig) or args.get("config") is _engine.implementation(mode).DEFAULT_CONFIG:
         del args["config"]
+    if mode == "2.3.1":
+        with api.lend_cache(args):
+            return getattr(trafilatura, function)(**args)
     return getattr(trafilatura, function)(**args)
 
 
 def _run(function: str, compat: str, args: Dict[str, Any]) -> Any:
     impl = _engine.implementation(compat)
+    if compat == "2.3.1":
+        reason = api.boundary_reason(function, args, DEFAULT_CONFIG)
+        if reason is not None:
+            return _delegate(function, reason, compat, args)
     if isinstance(args.get("config"), _DefaultConfig):
         args["config"] = impl.DEFAULT_CONFIG
     try:
-        return getattr(impl, function)(**args)
+        result = getattr(impl, function)(**args)
     except NotImplementedError as err:
         msg = str(err)
         if not msg.startswith("delegate: "):
             raise
-        args["config"] = args["config"] if args.get("config") is not impl.DEFAULT_CONFIG else DEFAULT_CONFIG
         return _delegate(function, msg[len("delegate: "):], compat, args)
+    if compat == "2.3.1" and function == "bare_extraction" and result is not None:
+        if isinstance(result, dict):
+            return {k: api._public_tree(v) if k in ("body", "commentsbody") else v for k, v in result.items()}
+        return api.wrap_document(result)
+    return result
 
 
 def extract(
@@ -211,12 +231,31 @@ def extract_with_metadata(
 
 
 def reset_caches() -> None:
-    """Empty the module deduplication caches of every mode (trafilatura's LRU_TEST)."""
+    """Empty trafila's caches: the module deduplication caches of every mode
+    (trafilatura's LRU_TEST) and the text helpers' memo caches."""
     import importlib
 
-    for mod in ("trafila.v2_3_1.deduplication", "trafila.v1_11_0.deduplication"):
-        try:
-            m = importlib.import_module(mod)
-        except ModuleNotFoundError:
-            continue
-        m.LRU_TEST.clear()
+    for name in ("trafila.v2_3_1", "trafila.v1_11_0"):
+        for sub, caches in (("deduplication", ()), ("utils", ("trim", "line_processing", "return_printables_and_spaces"))):
+            try:
+                m = importlib.import_module(f"{name}.{sub}")
+            except ModuleNotFoundError:
+                continue
+            if sub == "deduplication":
+                m.LRU_TEST.clear()
+            for cache in caches:
+                fn = getattr(m, cache, None)
+                if hasattr(fn, "cache_clear"):
+                    fn.cache_clear()
+    from . import simhash
+
+    simhash.reset_caches()
+
+
+def __getattr__(name: str) -> Any:
+    # Document and DEFAULT_CONFIGS are built on first use (Document may subclass the installed trafilatura's)
+    if name == "Document":
+        return api.document_class()
+    if name == "DEFAULT_CONFIGS":
+        return {mode: _engine.implementation(mode).DEFAULT_CONFIG for mode in TRAFILATURA_VERSIONS}
+    raise AttributeError(f"module 'trafila' has no attribute {name!r}")

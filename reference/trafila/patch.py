@@ -1,0 +1,152 @@
+"""``trafila.patch("trafilatura")``: code that imports trafilatura gets trafila.
+
+Shims replace ``trafilatura``, ``trafilatura.core``, ``trafilatura.deduplication``
+and ``trafilatura.meta`` in ``sys.modules``. Their extract / bare_extraction /
+extract_with_metadata carry the installed trafilatura's exact signatures and
+route to trafila (2.3.1 mode); LRUCache, LRU_TEST, duplicate_test, Simhash,
+content_fingerprint and reset_caches are trafila's; every other attribute is the
+real module's. ``unpatch()`` puts the real modules back.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+import warnings
+from typing import Any, Callable, Dict, Optional
+
+__all__ = ["patch", "unpatch", "PatchWarning"]
+
+_SHIMMED = ("trafilatura", "trafilatura.core", "trafilatura.deduplication", "trafilatura.meta")
+_FUNCTIONS = ("extract", "bare_extraction", "extract_with_metadata")
+
+
+class PatchWarning(UserWarning):
+    """trafila.patch() found a trafilatura release other than the one trafila reproduces by default."""
+
+
+def _route(name: str, real_function: Optional[Callable[..., Any]], real_default_config: Any) -> Callable[..., Any]:
+    import trafila  # noqa: PLC0415
+
+    ours = getattr(trafila, name)
+    signature = inspect.signature(real_function) if real_function is not None else None
+    if signature is None:
+        params = [p for p in inspect.signature(ours).parameters.values() if p.name != "compat"]
+        signature = inspect.Signature(params, return_annotation=inspect.signature(ours).return_annotation)
+
+    def shim(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(*args, **kwargs)
+        arguments = dict(bound.arguments)
+        if real_default_config is not None and arguments.get("config") is real_default_config:
+            # trafilatura's own default config object stands for "the defaults"
+            arguments["config"] = trafila.DEFAULT_CONFIG
+        return ours(**arguments)
+
+    shim.__name__ = shim.__qualname__ = name
+    shim.__doc__ = ours.__doc__
+    shim.__module__ = "trafilatura.core"
+    shim.__signature__ = signature  # type: ignore[attr-defined]
+    shim.__wrapped_trafila__ = ours  # type: ignore[attr-defined]
+    return shim
+
+
+class _ShimModule(types.ModuleType):
+    """A module whose own attributes are trafila's and whose others are the real module's."""
+
+    def __init__(self, name: str, real: Optional[types.ModuleType]) -> None:
+        super().__init__(name, getattr(real, "__doc__", None))
+        self.__dict__["_trafila_real"] = real
+        if real is not None:
+            for attr in ("__file__", "__path__", "__package__", "__spec__", "__version__"):
+                if hasattr(real, attr):
+                    self.__dict__[attr] = getattr(real, attr)
+
+    def __getattr__(self, attr: str) -> Any:
+        real = self.__dict__.get("_trafila_real")
+        if real is None:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {attr!r} (trafilatura is not installed)")
+        return getattr(real, attr)
+
+
+def _import_real() -> Dict[str, Optional[types.ModuleType]]:
+    import importlib  # noqa: PLC0415
+
+    out: Dict[str, Optional[types.ModuleType]] = {}
+    for name in _SHIMMED:
+        try:
+            out[name] = importlib.import_module(name)
+        except ImportError:
+            out[name] = None
+    return out
+
+
+def patch(target: str = "trafilatura") -> None:
+    """Install the trafilatura shims in sys.modules (idempotent).
+
+    A PatchWarning when the installed trafilatura is not 2.3.1; without
+    trafilatura the shims still route the three functions to trafila.
+    """
+    import trafila  # noqa: PLC0415
+
+    from . import api  # noqa: PLC0415
+
+    if target != "trafilatura":
+        raise ValueError(f"trafila.patch() only replaces 'trafilatura', not {target!r}")
+    if api._REAL_MODULES:
+        return
+    real = _import_real()
+    top = real["trafilatura"]
+    version = getattr(top, "__version__", None)
+    if top is not None and version != trafila.DEFAULT_MODE:
+        warnings.warn(
+            f"trafila.patch(): trafilatura {version} is installed; the shims reproduce {trafila.DEFAULT_MODE}",
+            PatchWarning,
+            stacklevel=2,
+        )
+    real_settings = sys.modules.get("trafilatura.settings")
+    real_default = getattr(real_settings, "DEFAULT_CONFIG", None)
+    shims = {name: _ShimModule(name, real[name]) for name in _SHIMMED}
+    for name in _FUNCTIONS:
+        real_fn = getattr(real["trafilatura.core"], name, None)
+        if real_fn is None and top is not None and name == "extract_with_metadata":
+            continue  # a release without it: keep the real module's absence
+        fn = _route(name, real_fn, real_default)
+        shims["trafilatura"].__dict__[name] = fn
+        shims["trafilatura.core"].__dict__[name] = fn
+    dedup = shims["trafilatura.deduplication"].__dict__
+    dedup.update(
+        LRUCache=trafila.LRUCache, LRU_TEST=trafila.LRU_TEST, duplicate_test=trafila.duplicate_test,
+        Simhash=trafila.Simhash, content_fingerprint=trafila.content_fingerprint,
+    )
+    shims["trafilatura.core"].__dict__["LRUCache"] = trafila.LRUCache
+    shims["trafilatura.meta"].__dict__["reset_caches"] = trafila.reset_caches
+    shims["trafilatura.meta"].__dict__["LRU_TEST"] = trafila.LRU_TEST
+    for name in _SHIMMED:
+        api._REAL_MODULES[name] = real[name]
+    for name in _SHIMMED:
+        sys.modules[name] = shims[name]
+        parent, _, child = name.rpartition(".")
+        if parent:
+            shims[parent].__dict__[child] = shims[name]
+
+
+def unpatch() -> None:
+    """Put the real trafilatura modules back (or remove the shims when it is not installed)."""
+    from . import api  # noqa: PLC0415
+
+    if not api._REAL_MODULES:
+        return
+    for name in _SHIMMED:
+        real = api._REAL_MODULES.get(name)
+        if real is None:
+            sys.modules.pop(name, None)
+        else:
+            sys.modules[name] = real
+    api._REAL_MODULES.clear()
+
+
+def is_patched() -> bool:
+    from . import api  # noqa: PLC0415
+
+    return bool(api._REAL_MODULES)

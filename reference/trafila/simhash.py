@@ -1,0 +1,110 @@
+"""Text fingerprints as trafilatura 2.3.1 computes them (deduplication.py):
+``sample_tokens``, ``generate_bow_hash``, ``Simhash`` and ``content_fingerprint``.
+
+Pure Python, no lxml. Results equal trafilatura 2.3.1's for every string
+(tests/test_api_utils.py checks them on random text with Hypothesis).
+"""
+
+from __future__ import annotations
+
+import string
+import unicodedata
+from functools import lru_cache
+from hashlib import blake2b
+from typing import List, Optional, Union
+
+__all__ = ["sample_tokens", "generate_bow_hash", "Simhash", "content_fingerprint"]
+
+
+def _punctuation_to_space(text: str) -> str:
+    "Every character of a Unicode P* category becomes a space (upstream builds a table over all of Unicode)."
+    return "".join(" " if unicodedata.category(ch)[0] == "P" else ch for ch in text)
+
+
+def sample_tokens(inputstring: str, length: int = 64) -> List[str]:
+    """The alphanumeric tokens of ``inputstring`` (ASCII punctuation stripped at
+    their ends); the longest length class that still gives ``length / 2`` tokens."""
+    tokens = []
+    for token in inputstring.split():
+        stripped = token.strip(string.punctuation)
+        if stripped.isalnum():
+            tokens.append(stripped)
+    if not tokens:
+        # scripts whose punctuation is not ASCII (e.g. "。"): split on any punctuation
+        tokens = [t for t in _punctuation_to_space(inputstring).split() if t.isalnum()]
+    for min_len in (4, 3, 2, 1):
+        sample = [t for t in tokens if len(t) > min_len]
+        if len(sample) >= length / 2:
+            return sample
+    return tokens
+
+
+def generate_bow_hash(inputstring: str, length: int = 24) -> bytes:
+    "blake2b digest (``length`` bytes) of the sampled tokens joined by spaces."
+    return blake2b(" ".join(sample_tokens(inputstring)).encode(), digest_size=length).digest()
+
+
+@lru_cache(maxsize=2**14)
+def _token_votes(token: str, length: int) -> tuple:
+    "+1/-1 per bit of the token's 64-bit blake2b hash, lowest bit first."
+    value = int.from_bytes(blake2b(token.encode(), digest_size=8).digest(), "big")
+    return tuple(1 if (value >> bit) & 1 else -1 for bit in range(length))
+
+
+class Simhash:
+    """Charikar simhash of a text (trafilatura.deduplication.Simhash).
+
+    ``existing_hash`` (an int, a hex string, or an 18–22 digit decimal string)
+    is used when valid and non-zero; otherwise the hash of ``inputstring``.
+    """
+
+    __slots__ = ("hash", "length")
+
+    def __init__(self, inputstring: str = "", length: int = 64, existing_hash: Optional[Union[int, str]] = None) -> None:
+        self.length = length
+        # a valid hash of 0 is falsy, so it is recomputed from the text (as upstream)
+        self.hash = self.validate(existing_hash) or self.create_hash(inputstring)
+
+    def create_hash(self, inputstring: str) -> int:
+        "The simhash: bit i is set when the tokens' votes for bit i sum to >= 0."
+        totals = [0] * self.length
+        for token in sample_tokens(inputstring, self.length):
+            for bit, vote in enumerate(_token_votes(token, self.length)):
+                totals[bit] += vote
+        return sum(1 << bit for bit in range(self.length) if totals[bit] >= 0)
+
+    def to_hex(self) -> str:
+        "The hash in lowercase hexadecimal, no prefix."
+        return format(self.hash, "x")
+
+    def validate(self, inputhash: Optional[Union[int, str]]) -> Optional[int]:
+        "The hash as an int when it fits in ``length`` bits, else None."
+        if isinstance(inputhash, str):
+            if inputhash.isdecimal() and 18 <= len(inputhash) <= 22:
+                inputhash = int(inputhash)
+            else:
+                try:
+                    inputhash = int(inputhash, 16)
+                except ValueError:
+                    return None
+        # exactly int: bool is refused
+        if type(inputhash) is int and 0 <= inputhash < (1 << self.length):
+            return inputhash
+        return None
+
+    def hamming_distance(self, other_hash: "Simhash") -> int:
+        "Number of differing bits (a trafila addition; upstream only has similarity)."
+        return bin(self.hash ^ other_hash.hash).count("1")
+
+    def similarity(self, other_hash: "Simhash") -> float:
+        "1 - hamming distance / length, from 0.0 to 1.0."
+        return (self.length - self.hamming_distance(other_hash)) / self.length
+
+
+def content_fingerprint(content: str) -> str:
+    "Hex simhash of the content (trafilatura.deduplication.content_fingerprint)."
+    return Simhash(content).to_hex()
+
+
+def reset_caches() -> None:
+    _token_votes.cache_clear()
