@@ -13,6 +13,7 @@ a :class:`TrafilaError` names what is needed.
 
 from __future__ import annotations
 
+import logging
 import warnings
 from configparser import ConfigParser
 from typing import Any, Dict, Optional, Set, Union
@@ -24,6 +25,9 @@ from .v2_3_1.deduplication import LRU_TEST, LRUCache, duplicate_test
 from .v2_3_1.utils import sanitize, trim
 
 __version__ = "0.1.0.dev0"
+
+# as trafilatura does for its logger: nothing printed unless the application configures logging
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 #: the trafilatura releases trafila reproduces, default first
 TRAFILATURA_VERSIONS = ("2.3.1", "1.11.0")

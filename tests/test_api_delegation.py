@@ -1,0 +1,185 @@
+"""The delegation matrix of 2.3.1 mode, option by option: one FallbackWarning
+naming the reason, then trafilatura 2.3.1's own result; TrafilaError without
+trafilatura or with another release."""
+
+from __future__ import annotations
+
+import gzip
+import sys
+import warnings
+import zlib
+from configparser import ConfigParser
+
+import pytest
+
+import trafila
+
+from .conftest import needs_trafilatura_231
+
+pytestmark = needs_trafilatura_231
+
+PAGE = (
+    "<html><head><title>A title here</title><meta name='author' content='Jane Doe'>"
+    "<meta property='article:published_time' content='2021-03-04'>"
+    "<link rel='canonical' href='https://example.org/post'></head><body>"
+    "<div id='side'><p>Side text that is not the article but long enough to count for something.</p></div>"
+    "<article><h1>A title here</h1>"
+    + "".join(
+        f"<p>Paragraph {i} has <b>bold words</b>, a <a href='/l{i}'>link number {i}</a> and "
+        f"an image <img src='/i{i}.jpg' alt='pic'> with plenty of plain words to keep.</p>"
+        for i in range(8)
+    )
+    + "</article><div class='comments'><p>A comment that says something nice.</p></div></body></html>"
+)
+
+
+def _native_cases():
+    import lxml.html
+    import trafilatura
+    from trafilatura.deduplication import LRUCache as TLRU
+    from trafilatura.settings import Extractor
+    from trafilatura.utils import Response
+
+    neg = ConfigParser()
+    neg.read_dict({"DEFAULT": dict(trafilatura.settings.DEFAULT_CONFIG["DEFAULT"])})
+    neg["DEFAULT"]["MIN_EXTRACTED_SIZE"] = "-1"
+    raw = PAGE.encode()
+    cases = [(f"output format {fmt}", {"output_format": fmt}) for fmt in ("csv", "json", "html", "markdown", "xml", "xmltei")]
+    cases += [
+        ("include_formatting", {"include_formatting": True}),
+        ("include_links", {"include_links": True}),
+        ("include_images", {"include_images": True}),
+        ("metadata extraction", {"with_metadata": True}),
+        ("metadata extraction", {"only_with_metadata": True}),
+        ("url_blacklist", {"url_blacklist": {"https://example.org/post"}}),
+        ("author_blacklist", {"author_blacklist": {"Jane Doe"}}),
+        ("target_language", {"target_language": "en"}),
+        ("prune_xpath (user XPath)", {"prune_xpath": "//div[@id='side']"}),
+        ("options= a trafilatura Extractor", {"options": Extractor(output_format="txt", fast=True)}),
+        ("deduplicate= trafilatura's own LRUCache", {"deduplicate": TLRU(maxsize=8)}),
+        ("lxml tree input", {"filecontent": lxml.html.fromstring(PAGE)}),
+        ("HTTP response input", {"filecontent": Response(raw, 200, "https://example.org/post")}),
+        ("compressed bytes", {"filecontent": gzip.compress(raw)}),
+        ("compressed bytes", {"filecontent": zlib.compress(raw)}),
+        ("non-UTF-8 bytes (charset detection)", {"filecontent": PAGE.replace("plain", "plàin").encode("latin-1")}),
+        ("negative MIN_EXTRACTED_SIZE", {"config": neg}),
+    ]
+    return cases
+
+
+CASE_IDS = [
+    "csv", "json", "html", "markdown", "xml", "xmltei", "formatting", "links", "images", "with_metadata",
+    "only_with_metadata", "url_blacklist", "author_blacklist", "target_language", "prune_xpath", "options",
+    "trafilatura_lru", "lxml_tree", "response", "gzip", "zlib", "latin1", "negative_size",
+]
+
+
+@pytest.fixture(autouse=True)
+def fresh_warnings():
+    trafila._warned.clear()
+    trafila.reset_caches()
+    yield
+    trafila._warned.clear()
+
+
+def _call(module, function, kwargs):
+    kwargs = dict(kwargs)
+    filecontent = kwargs.pop("filecontent", PAGE)
+    return getattr(module, function)(filecontent, **kwargs)
+
+
+def _comparable(function, result):
+    if function == "extract" or result is None:
+        return result
+    if isinstance(result, dict):
+        return {k: result[k] for k in ("text", "comments", "raw_text", "title", "author")}
+    return {k: getattr(result, k) for k in ("text", "comments", "raw_text", "title", "author")}
+
+
+@pytest.mark.parametrize("index", range(len(CASE_IDS)), ids=CASE_IDS)
+@pytest.mark.parametrize("function", ["extract", "bare_extraction"])
+def test_delegated_once_with_trafilaturas_result(function, index):
+    import trafilatura
+
+    reason, kwargs = _native_cases()[index]
+    if function == "bare_extraction" and kwargs.get("output_format") == "xmltei":
+        kwargs = dict(kwargs, output_format="xml")
+        reason = "output format xml"
+    before = trafila.delegated_calls
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = _call(trafila, function, kwargs)
+        ours_again = _call(trafila, function, kwargs)
+    fallback = [w for w in caught if issubclass(w.category, trafila.FallbackWarning)]
+    assert len(fallback) == 1, [str(w.message) for w in fallback]
+    assert str(fallback[0].message).endswith(f"{function} handed to trafilatura 2.3.1: {reason}")
+    assert trafila.delegated_calls == before + 2
+    trafila.reset_caches()
+    if "deduplicate" in kwargs:
+        kwargs = dict(kwargs, deduplicate=type(kwargs["deduplicate"])(maxsize=8))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = _call(trafilatura, function, kwargs)
+    assert _comparable(function, ours) == _comparable(function, theirs)
+    del ours_again
+
+
+@pytest.mark.parametrize("index", [0, 6, 9, 17, 20, 22], ids=[CASE_IDS[i] for i in (0, 6, 9, 17, 20, 22)])
+def test_trafila_error_without_trafilatura(monkeypatch, index):
+    reason, kwargs = _native_cases()[index]
+    monkeypatch.setitem(sys.modules, "trafilatura", None)
+    with pytest.raises(trafila.TrafilaError, match="trafilatura==2.3.1 installed"):
+        _call(trafila, "extract", kwargs)
+
+
+def test_trafila_error_with_another_release(monkeypatch):
+    import trafilatura
+
+    monkeypatch.setattr(trafilatura, "__version__", "2.0.0")
+    with pytest.raises(trafila.TrafilaError, match="found 2.0.0"):
+        trafila.extract(PAGE, output_format="xml")
+
+
+def test_extract_with_metadata_is_delegated(monkeypatch):
+    import trafilatura
+
+    with pytest.warns(trafila.FallbackWarning, match="metadata extraction"):
+        ours = trafila.extract_with_metadata(PAGE)
+    theirs = trafilatura.extract_with_metadata(PAGE)
+    assert (ours.text, ours.title, ours.author, ours.date) == (theirs.text, theirs.title, theirs.author, theirs.date)
+    monkeypatch.setitem(sys.modules, "trafilatura", None)
+    with pytest.raises(trafila.TrafilaError):
+        trafila.extract_with_metadata(PAGE)
+
+
+def test_int_max_str_digits_other_than_4300_is_delegated():
+    import json
+
+    import trafilatura
+
+    body = "Body text " * 30 + "&#" + "0" * 4300 + "65;"
+    page = ('<html><head><script type="application/ld+json">'
+            + json.dumps({"@type": "NewsArticle", "articleBody": body})
+            + "</script></head><body><p>short</p></body></html>")
+    # the limit in force: the reference's int() conversion fails and the page is discarded, as upstream
+    assert trafila.extract(page) is None and trafilatura.extract(page) is None
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        with pytest.warns(trafila.FallbackWarning, match=r"set_int_max_str_digits\(0\)"):
+            ours = trafila.extract(page)
+        theirs = trafilatura.extract(page)
+    finally:
+        sys.set_int_max_str_digits(old)
+    assert ours == theirs and ours.endswith("A")
+
+
+def test_native_calls_are_not_delegated():
+    before = trafila.delegated_calls
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", trafila.FallbackWarning)
+        trafila.extract(PAGE)
+        trafila.extract(PAGE.encode(), fast=True, favor_precision=True, include_comments=False)
+        trafila.bare_extraction(PAGE, include_tables=False, deduplicate=True)
+        trafila.extract(PAGE, output_format="txt", url_blacklist=set(), author_blacklist=set(), include_formatting=False)
+    assert trafila.delegated_calls == before
