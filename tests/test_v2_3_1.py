@@ -37,6 +37,9 @@ OPTION_SETS = {
     "full": dict(),
     "full_precision": dict(favor_precision=True),
     "full_recall": dict(favor_recall=True),
+    "formatting": dict(fast=True, include_formatting=True),
+    "markdown": dict(fast=True, output_format="markdown"),
+    "markdown_precision": dict(fast=True, output_format="markdown", favor_precision=True),
 }
 
 
@@ -107,6 +110,13 @@ SYNTHETIC = {
     "xml_decl": f'<?xml version="1.0" encoding="utf-8"?><html><body>{P}</body></html>',
     "fragment_rejected": "<div><p>not a document</p></div>",
     "fragment_accepted": "<p>x<p>y<div>z</div>",
+    "markdown_specials": "<html><body><article><h2>Title *with* _marks_</h2><p>1. not a list; # nor a heading "
+    "a [link] and `code` x<y</p><p><b>bold</b> <b>again</b><i><i>twice</i></i> <u>u</u><sub>2</sub> "
+    "<kbd>k`b</kbd> <del>gone</del></p><ol><li>one</li><li>two<ul><li>inner</li></ul>after</li></ol>"
+    "<pre>line1\nline2<br>line3</pre><p>math <math alttext='a_1'><mi>a</mi></math> and "
+    "<math display='block'><annotation encoding='application/x-tex'>b^2</annotation></math></p>"
+    "<table><tr><th>h|1</th><th>h2</th></tr><tr><td>c<br>1</td><td><ul><li>l</li></ul></td></tr></table>"
+    + P * 2 + "</article></body></html>",
     "dup_paragraphs": "<html><body><article>" + "<p>" + "the very same repeated paragraph text " * 4 + "</p>" * 6
     + "</article></body></html>",
 }

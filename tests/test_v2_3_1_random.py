@@ -129,6 +129,7 @@ SETS = [
     dict(fast=True, favor_precision=True),
     dict(fast=True, favor_recall=True),
     dict(fast=True, include_comments=False, include_tables=False),
+    dict(fast=True, output_format="markdown"),
 ]
 
 

@@ -37,6 +37,9 @@ OPTION_SETS = {
     "full": dict(),
     "full_precision": dict(favor_precision=True),
     "full_recall": dict(favor_recall=True),
+    "formatting": dict(fast=True, include_formatting=True),
+    "markdown": dict(fast=True, output_format="markdown"),
+    "markdown_recall": dict(fast=True, output_format="markdown", favor_recall=True),
 }
 FAST_SETS = "fast,precision,recall,nocomments_notables,dedup"
 

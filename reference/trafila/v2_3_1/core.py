@@ -1,9 +1,10 @@
 """trafilatura 2.3.1's extraction sequence (core.py): ``extract``,
 ``bare_extraction``, ``trafilatura_sequence`` and the txt output.
 
-Native: output_format txt/python, fast=True (or no_fallback), favor_precision,
-favor_recall, include_comments, include_tables, deduplicate (bool or LRUCache),
-target_language's HTML meta check. Everything else raises
+Native: output_format txt/markdown/python, include_formatting, fast=True (or
+no_fallback), favor_precision, favor_recall, include_comments, include_tables,
+deduplicate (bool or LRUCache), target_language's HTML meta check; fast=False
+too when the readability and jusText ports import (see external.py). Everything else raises
 ``NotImplementedError("delegate: <reason>")``.
 """
 
@@ -163,10 +164,8 @@ def _check_native(options: Extractor, prune_xpath: Any) -> None:
     "Raise NotImplementedError for the options this port does not run natively."
     if not options.fast and not FALLBACKS_AVAILABLE:
         raise NotImplementedError("delegate: readability/jusText fallbacks (fast=False)")
-    if options.format not in ("txt", "python"):
+    if options.format not in ("txt", "python", "markdown"):
         raise NotImplementedError(f"delegate: output format {options.format}")
-    if options.formatting:
-        raise NotImplementedError("delegate: include_formatting")
     if options.links:
         raise NotImplementedError("delegate: include_links")
     if options.images:

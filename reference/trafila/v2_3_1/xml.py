@@ -7,13 +7,37 @@ import re
 from html import unescape
 from typing import Any, List, Optional
 
-from ._tree import xt
+from ._tree import copy_tree, desc_list, iter_live, xt
 from .settings import INLINE_CARRIED, INLINE_CONSUMING, INLINE_FORMATTABLE
 from .utils import sanitize, text_chars_test
 
 NEWLINE_ELEMS = {"graphic", "head", "lb", "list", "p", "quote", "row", "table"}
 SPECIAL_FORMATTING = {"code", "del", "head", "hi", "ref", "item", "cell"}
 SEPARATORS = frozenset((" ", "\n", "|", ""))
+
+HI_FORMATTING = {"#b": "**", "#i": "*", "#t": "`"}
+# no markdown syntax for these: inline HTML
+HI_HTML_TAGS = {"#sup": "sup", "#sub": "sub", "#u": "u"}
+# adjacent sup/sub stay apart (often distinct footnote references)
+MERGEABLE_RENDS = {*HI_FORMATTING, "#u"}
+HEADING_LEVELS = frozenset("123456")
+
+# CommonMark inline-syntax characters escaped anywhere in prose
+_INLINE_SPECIAL_CHARS = ("*", "_", "`", "~", "[", "]", "<")
+# that character with the run of backslashes already before it
+_INLINE_SPECIAL_RUN_RES = {ch: re.compile(r"\\*" + re.escape(ch)) for ch in _INLINE_SPECIAL_CHARS}
+
+# block markers, meaningful only at the start of a block line
+_HEADING_START_RE = re.compile(r"^( {0,3})(#{1,6})(?=[ \t]|$)")
+_QUOTE_START_RE = re.compile(r"^( {0,3})(>)")
+_BULLET_START_RE = re.compile(r"^( {0,3})([-+])(?=[ \t]|$)")
+_ORDERED_START_RE = re.compile(r"^( {0,3})(\d{1,9})([.)])(?=[ \t]|$)")
+_BLOCK_START_RES = (_HEADING_START_RE, _QUOTE_START_RE, _BULLET_START_RE, _ORDERED_START_RE)
+
+# block \[...\] and inline \(...\) math, and the same spans as a splitter
+_MATH_BLOCK_RE = re.compile(r"(?<!\S)\\\[(.+?)\\\]", re.DOTALL)
+_MATH_INLINE_RE = re.compile(r"\\\((.+?)\\\)")
+_MATH_SPAN_RE = re.compile(r"((?s:(?<!\S)\\\[.+?\\\])|\\\(.+?\\\))")
 
 
 def delete_element(element: Any, keep_tail: bool = True) -> None:
@@ -55,20 +79,174 @@ def is_padding_cell(element: Any) -> bool:
     return element.tag == "cell" and parent is not None and text_chars_test("".join(parent.itertext())) is True
 
 
+# --- markdown (include_formatting) ----------------------------------------------------
+
+def _code_fence(text: str, min_len: int = 1) -> str:
+    "The shortest backtick run of at least min_len that does not occur in the text."
+    fence_len = min_len
+    run = 0
+    for ch in text:
+        if ch == "`":
+            run += 1
+            if run >= fence_len:
+                fence_len = run + 1
+        else:
+            run = 0
+    return "`" * fence_len
+
+
+def _code_span(text: str) -> str:
+    "Inline code span; an edge backtick gets a padding space."
+    fence = _code_fence(text)
+    if text.startswith("`") or text.endswith("`"):
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
+
+
+def _md_wrap(text: str, opening: str, closing: Optional[str] = None) -> str:
+    "Wrap the stripped text in markers, flanking whitespace left outside."
+    stripped = text.strip()
+    if not stripped:
+        return text
+    closing = opening if closing is None else closing
+    return text.replace(stripped, f"{opening}{stripped}{closing}", 1)
+
+
+def _md_code(text: str) -> str:
+    stripped = text.strip()
+    return text.replace(stripped, _code_span(stripped), 1) if stripped else text
+
+
+def _convert_math(text: str) -> str:
+    "LaTeX delimiters to $$...$$ (block) and $...$ (inline)."
+    text = _MATH_BLOCK_RE.sub(lambda m: f"\n$$\n{m.group(1).strip()}\n$$\n", text)
+    return _MATH_INLINE_RE.sub(lambda m: f"${m.group(1)}$", text)
+
+
+def _collapse_emphasis(element: Any, active: frozenset = frozenset()) -> None:
+    "Splice out repeated emphasis levels in linear hi chains."
+    if element.tag == "hi":
+        here = HI_FORMATTING.get(element.get("rend") or "")
+        if here:
+            active = active | {here}
+        while (
+            not (element.text or "").strip()
+            and len(element) == 1
+            and element[0].tag == "hi"
+            and not (element[0].tail or "").strip()
+            and HI_FORMATTING.get(element[0].get("rend") or "") in active
+        ):
+            child = element[0]
+            element.text = xt((element.text or "") + (child.text or ""))
+            for grandchild in child[:]:
+                element.append(grandchild)
+            element.remove(child)
+    for child in element[:]:
+        _collapse_emphasis(child, active)
+
+
+def _strip_block_whitespace(element: Any) -> None:
+    "Strip the outer whitespace of p, quote and head text."
+    for p in iter_live(element, "p", "quote", "head"):
+        if p.text:
+            p.text = xt(p.text.lstrip() if len(p) > 0 else p.text.strip())
+        if len(p) > 0 and p[-1].tail:
+            p[-1].tail = xt(p[-1].tail.rstrip())
+
+
+def _merge_adjacent_hi(element: Any) -> None:
+    "Merge adjacent childless hi siblings with the same (mergeable) rend."
+    for child in element[:]:
+        _merge_adjacent_hi(child)
+    children = element[:]
+    for i in range(len(children) - 2, -1, -1):
+        curr, nxt = children[i], children[i + 1]
+        if (
+            curr.tag == "hi"
+            and nxt.tag == "hi"
+            and curr.get("rend") == nxt.get("rend")
+            and curr.get("rend") in MERGEABLE_RENDS
+            and len(curr) == 0
+            and len(nxt) == 0
+            and not (curr.tail or "").strip()
+        ):
+            curr.text = xt((curr.text or "") + (curr.tail or "") + (nxt.text or ""))
+            curr.tail = xt(nxt.tail)
+            element.remove(nxt)
+
+
+def _escape_inline_specials(text: str) -> str:
+    "Backslash-escape CommonMark inline characters (doubling backslashes already there)."
+    if not any(ch in text for ch in _INLINE_SPECIAL_CHARS):
+        return text
+
+    def _escape_run(match: Any) -> str:
+        run: str = match.group()
+        return "\\" * (2 * run.count("\\") + 1) + run[-1]
+
+    for ch in _INLINE_SPECIAL_CHARS:
+        if ch in text:
+            text = _INLINE_SPECIAL_RUN_RES[ch].sub(_escape_run, text)
+    return text
+
+
+def _escape_and_convert_math(text: str) -> str:
+    "Escape the prose, convert the formulas (split once on the math spans)."
+    parts = _MATH_SPAN_RE.split(text)
+    parts[::2] = [_escape_inline_specials(part) for part in parts[::2]]
+    parts[1::2] = [_convert_math(part) for part in parts[1::2]]
+    return "".join(parts)
+
+
+def _escape_and_convert_math_tree(element: Any) -> None:
+    "Escape and convert text and tails in place, code subtrees left verbatim."
+    if element.tag == "code" or (element.tag == "hi" and HI_FORMATTING.get(element.get("rend") or "") == "`"):
+        return
+    if element.text:
+        element.text = xt(_escape_and_convert_math(element.text))
+    for child in element[:]:
+        _escape_and_convert_math_tree(child)
+        if child.tail:
+            child.tail = xt(_escape_and_convert_math(child.tail))
+
+
+def _escape_block_start(text: str) -> str:
+    "Escape a leading heading/quote/list marker."
+    for regex in _BLOCK_START_RES:
+        match = regex.match(text)
+        if match and match.lastindex is not None:
+            pos = match.start(match.lastindex)
+            return f"{text[:pos]}\\{text[pos:]}"
+    return text
+
+
+def _heading_prefix(element: Any) -> str:
+    "'#' times the heading level (default 2)."
+    level = element.get("rend") or ""
+    number = int(level[1]) if level[1:2] in HEADING_LEVELS else 2
+    return "#" * number
+
+
 def _last_char(returnlist: List[str]) -> str:
     return returnlist[-1][-1:] if returnlist else ""
 
 
-def _list_marker(item: Any, include_formatting: bool = False) -> str:
+def _list_marker(item: Any, include_formatting: bool = True) -> str:
     "'- ' with two spaces of indent per enclosing list beyond the first."
     indent = "  " * (sum(1 for _ in item.iterancestors("list")) - 1)
-    if include_formatting:  # pragma: no cover - markdown is delegated
-        raise NotImplementedError("delegate: markdown list numbering")
+    parent = item.getparent()
+    # numbering only with formatting: in plain text digits would be new tokens
+    if include_formatting and parent is not None and parent.get("rend") == "ol":
+        return f"{indent}{sum(1 for _ in item.itersiblings('item', preceding=True)) + 1}. "
     return f"{indent}- "
 
 
-def _image_markup(element: Any, include_formatting: bool = False) -> str:
-    raise NotImplementedError("delegate: image markup (include_images)")
+def _image_markup(element: Any, include_formatting: bool = True) -> str:
+    "Markdown image: ![title alt](src)."
+    alt = f"{element.get('title', '')} {element.get('alt', '')}".strip()
+    if include_formatting:
+        alt = _escape_inline_specials(alt)
+    return _md_link(alt, element.get("src", ""), image=True)
 
 
 # an unescaped bracket; code spans are matched first and kept as they are
@@ -143,12 +321,41 @@ def _escape_cell(text: str, in_cell: bool = True) -> str:
 
 def replace_element_text(element: Any, include_formatting: bool, in_cell: bool = False) -> str:
     "The element's own text (inline children folded in for ref/hi/del)."
-    if include_formatting:  # pragma: no cover
-        raise NotImplementedError("delegate: markdown rendering (include_formatting)")
     if _consumes_inline_children(element):
         elem_text = _collect_inline_text(element, include_formatting)
     else:
         elem_text = element.text or ""
+    if include_formatting and elem_text and not in_cell and element.tag in ("p", "quote", "item"):
+        elem_text = _escape_block_start(elem_text)
+    if include_formatting and elem_text:
+        tag = element.tag
+        if tag in ("article", "list", "table"):
+            elem_text = elem_text.strip()
+        elif tag == "head" and not in_cell:
+            elem_text = f"{_heading_prefix(element)} {elem_text}"
+        elif tag == "del":
+            elem_text = _md_wrap(elem_text, "~~")
+        elif tag == "hi":
+            rend = element.get("rend") or ""
+            marker = HI_FORMATTING.get(rend)
+            if marker == "`":
+                elem_text = _md_code(elem_text)
+            elif marker:
+                elem_text = _md_wrap(elem_text, marker)
+            elif rend in HI_HTML_TAGS:
+                html_tag = HI_HTML_TAGS[rend]
+                elem_text = _md_wrap(elem_text, f"<{html_tag}>", f"</{html_tag}>")
+        elif tag == "code":
+            lbs = [e for e in desc_list(element) if e.tag == "lb"]
+            if "\n" in elem_text or lbs:
+                # <br> inside <code> becomes a newline
+                for lb in lbs:
+                    elem_text = f"{elem_text}\n{lb.tail or ''}"
+                    lb.getparent().remove(lb)
+                fence = _code_fence(elem_text, min_len=3)
+                elem_text = f"{fence}\n{elem_text}\n{fence}\n"
+            else:
+                elem_text = _md_code(elem_text)
     if element.tag == "ref":
         stripped = elem_text.strip()
         if stripped:
@@ -171,6 +378,11 @@ def _append_spaced(returnlist: List[str], text: str) -> None:
 def _append_tail(element: Any, returnlist: List[str], in_cell: bool, in_item: bool, include_formatting: bool = False) -> None:
     tail = element.tail
     if not tail:
+        return
+    parent = element.getparent()
+    if include_formatting and element.tag == "list" and in_item and not in_cell and parent is not None and tail.strip():
+        # blank line and the parent item's indent, else CommonMark continues the last sub-item
+        returnlist.append(f"\u2424\n{' ' * len(_list_marker(parent))}{tail.strip()}")
         return
     if in_cell or in_item or element.tag == "list":
         core = tail.strip()
@@ -213,6 +425,9 @@ def process_element(element: Any, returnlist: List[str], include_formatting: boo
 
     if renders_inline and (tag != "item" or consumes or text_chars_test(element.text)):
         returnlist.append(_escape_cell(replace_element_text(element, include_formatting, in_cell), in_cell))
+    elif include_formatting and tag == "head" and not in_cell and len(element):
+        # a heading starting with an inline child still needs its # prefix
+        returnlist.append(f"{_heading_prefix(element)} ")
 
     if tag == "list" and in_item and _last_char(returnlist) not in ("\n", ""):
         returnlist.append("\n")
@@ -241,7 +456,7 @@ def process_element(element: Any, returnlist: List[str], include_formatting: boo
     last_in_item = in_item and _closes_container(element, "item")
     last_in_cell = in_cell and _closes_container(element, "cell")
     if tag in NEWLINE_ELEMS and not in_cell and not in_item:
-        returnlist.append("\n")
+        returnlist.append("\n\u2424\n" if include_formatting and tag != "row" else "\n")
     elif tag == "cell":
         returnlist.append(" | ")
     elif tag in ("head", "item") and in_cell and not last_in_cell:
@@ -260,8 +475,13 @@ def xmltotxt(xmloutput: Optional[Any], include_formatting: bool) -> str:
     "Plain-text rendering of an extracted body (xml.xmltotxt, formatting off)."
     if xmloutput is None:
         return ""
-    if include_formatting:
-        raise NotImplementedError("delegate: markdown rendering (include_formatting)")
     returnlist: List[str] = []
+    if include_formatting:
+        # the rewrites below change the tree: work on a copy
+        xmloutput = copy_tree(xmloutput)
+        _escape_and_convert_math_tree(xmloutput)
+        _collapse_emphasis(xmloutput)
+        _merge_adjacent_hi(xmloutput)
+        _strip_block_whitespace(xmloutput)
     process_element(xmloutput, returnlist, include_formatting)
     return unescape(sanitize("".join(returnlist), True) or "")
