@@ -272,8 +272,11 @@ def document_class() -> type:
             return (_restore_document, ("Document", state))
 
         namespace.update(set_native_tree=set_native_tree, native_tree=native_tree, __reduce__=reduce)
-        _DOCUMENT_CLASS = type("Document", (base,), namespace)
-        return _DOCUMENT_CLASS
+        cls = type("Document", (base,), namespace)
+        # as_dict/clean_and_trim (and readers such as the harness) walk __slots__: show trafilatura's fields only
+        cls.__slots__ = list(DOCUMENT_FIELDS)
+        _DOCUMENT_CLASS = cls
+        return cls
 
 
 def wrap_document(engine_doc: Any) -> Any:

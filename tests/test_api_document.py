@@ -1,0 +1,155 @@
+"""trafila.Document and the input types of 2.3.1 mode, against trafilatura 2.3.1."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import pytest
+
+import trafila
+from trafila import api
+
+from .conftest import needs_trafilatura_231
+
+PAGES = [
+    "<html><body><article>" + "".join(f"<p>Paragraph {i} with <b>bold</b> and <i>italic</i> text, "
+                                     f"long enough to be kept by the extractor.</p>" for i in range(6))
+    + "</article><div id='comments'><p>First comment, friendly and short.</p></div></body></html>",
+    "<html><body><main><h2>Heading</h2><ul><li>one item of a list</li><li>another item</li></ul>"
+    "<table><tr><td>cell a</td><td>cell b</td></tr></table>" + "<p>Some closing words of the page. </p>" * 8
+    + "</main></body></html>",
+    "<!DOCTYPE html><html><head><title>t</title></head><body><div><blockquote>A quote that matters "
+    "quite a lot to someone.</blockquote><pre>code\n  block</pre>" + "<p>text text text text</p>" * 20
+    + "</div></body></html>",
+]
+
+
+def _xml(tree):
+    from lxml import etree
+
+    return etree.tostring(tree, encoding="unicode")
+
+
+@needs_trafilatura_231
+def test_document_subclasses_trafilaturas_and_has_its_fields():
+    from trafilatura.settings import Document as TDocument
+
+    doc = trafila.bare_extraction(PAGES[0])
+    assert isinstance(doc, TDocument) and isinstance(doc, trafila.Document)
+    assert trafila.Document is type(doc) and issubclass(trafila.Document, TDocument)
+    theirs = TDocument()
+    assert list(doc.as_dict()) == list(theirs.as_dict())
+    for field in ("title", "author", "url", "hostname", "date", "fingerprint", "id", "language", "filedate"):
+        assert getattr(doc, field) is None
+    empty = trafila.Document()
+    assert _xml(empty.body) == "<body/>" and empty.text is None
+
+
+@needs_trafilatura_231
+@pytest.mark.parametrize("page", range(len(PAGES)))
+@pytest.mark.parametrize("kwargs", [{}, {"fast": True}, {"include_comments": False}, {"output_format": "txt"}],
+                         ids=["default", "fast", "nocomments", "txt"])
+def test_fields_and_trees_equal_trafilaturas(page, kwargs):
+    import trafilatura
+
+    ours = trafila.bare_extraction(PAGES[page], **kwargs)
+    theirs = trafilatura.bare_extraction(PAGES[page], **kwargs)
+    for field in ("text", "comments", "raw_text"):
+        assert getattr(ours, field) == getattr(theirs, field), field
+    for field in ("body", "commentsbody"):
+        assert type(getattr(ours, field)).__module__.startswith("lxml")
+        assert _xml(getattr(ours, field)) == _xml(getattr(theirs, field)), field
+
+
+@needs_trafilatura_231
+def test_as_dict_gives_lxml_trees():
+    import trafilatura
+
+    with pytest.warns(DeprecationWarning):
+        ours = trafila.bare_extraction(PAGES[0], as_dict=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = trafilatura.bare_extraction(PAGES[0], as_dict=True)
+    assert list(ours) == list(theirs)
+    assert _xml(ours["body"]) == _xml(theirs["body"]) and ours["text"] == theirs["text"]
+
+
+@pytest.mark.parametrize("read_first", [False, True])
+def test_document_pickles(read_first):
+    doc = trafila.bare_extraction(PAGES[0])
+    before = _xml(doc.body) if read_first else None
+    clone = pickle.loads(pickle.dumps(doc))
+    assert type(clone) is type(doc)
+    assert (clone.text, clone.comments, clone.raw_text) == (doc.text, doc.comments, doc.raw_text)
+    assert _xml(clone.body) == _xml(doc.body) and _xml(clone.commentsbody) == _xml(doc.commentsbody)
+    if before is not None:
+        assert before == _xml(doc.body)
+
+
+def test_without_lxml_trees_are_xml_strings(monkeypatch):
+    monkeypatch.setattr(api, "lxml_available", lambda: False)
+    doc = trafila.bare_extraction(PAGES[1])
+    body = doc.body  # built on first read
+    monkeypatch.undo()
+    assert isinstance(body, str) and body.startswith("<body>") and doc.body is body
+    lx = trafila.bare_extraction(PAGES[1])
+    assert doc.body == _xml(lx.body)
+    assert doc.native_tree("body") == doc.body  # already public
+
+
+def test_native_tree_needs_no_conversion():
+    doc = trafila.bare_extraction(PAGES[0])
+    tree = doc.native_tree("body")
+    assert type(tree).__module__ == "trafila.dom"
+    assert "".join(tree.itertext()) == "".join(doc.body.itertext())
+
+
+@needs_trafilatura_231
+@pytest.mark.parametrize("value", [1, None, [1], 3.5, bytearray(b"<html><body><p>x</p></body></html>"),
+                                   memoryview(b"<html></html>"), object(), {"a": 1}],
+                         ids=["int", "None", "list", "float", "bytearray", "memoryview", "object", "dict"])
+@pytest.mark.parametrize("function", ["extract", "bare_extraction"])
+def test_other_input_types_give_none_as_trafilatura(function, value):
+    import trafilatura
+
+    before = trafila.delegated_calls
+    assert getattr(trafilatura, function)(value) is None
+    assert getattr(trafila, function)(value) is None
+    assert trafila.delegated_calls == before
+
+
+@needs_trafilatura_231
+def test_invalid_options_raise_as_trafilatura():
+    import trafilatura
+
+    for kwargs, exc in (({"output_format": "yaml"}, AttributeError), ({"max_tree_size": 5}, ValueError)):
+        with pytest.raises(exc):
+            trafilatura.extract(PAGES[0], **kwargs)
+        with pytest.raises(exc):
+            trafila.extract(PAGES[0], **kwargs)
+    with pytest.raises(ValueError, match="python"):
+        trafilatura.extract(PAGES[0], output_format="python")
+    with pytest.raises(ValueError, match="python"):
+        trafila.extract(PAGES[0], output_format="python")
+
+
+@needs_trafilatura_231
+@pytest.mark.parametrize("digits", [4299, 4300, 4301, 6000])
+def test_long_numeric_references_as_trafilatura(digits):
+    """A &# reference of more than 4,300 digits: html.unescape's int() raises
+    CPython's ValueError inside the JSON-LD rescue; trafilatura (and trafila)
+    discard the page; in the body text libxml2 keeps it as text."""
+    import json
+
+    import trafilatura
+
+    ref = "&#" + "0" * (digits - 2) + "65;"
+    in_json = ('<html><head><script type="application/ld+json">'
+               + json.dumps({"@type": "NewsArticle", "articleBody": "Body text " * 30 + ref})
+               + "</script></head><body><p>short</p></body></html>")
+    in_body = "<html><body><article><p>" + "words here " * 30 + ref + "</p></article></body></html>"
+    for page in (in_json, in_body):
+        assert trafila.extract(page) == trafilatura.extract(page)
+    with pytest.raises(ValueError, match="4300"):
+        int("1" * 4301)
