@@ -19,6 +19,7 @@ from configparser import ConfigParser
 from typing import Any, Dict, Optional, Set, Union
 
 from . import _engine, api
+from . import patch as patch_module
 from .patch import PatchWarning, patch, unpatch
 from .simhash import Simhash, content_fingerprint
 from .v2_3_1.deduplication import LRU_TEST, LRUCache, duplicate_test

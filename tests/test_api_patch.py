@@ -1,0 +1,108 @@
+"""trafila.patch("trafilatura"): shims in sys.modules with trafilatura's exact signatures."""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import warnings
+
+import pytest
+
+import trafila
+
+from .conftest import needs_trafilatura_231
+
+PAGE = "<html><body><article>" + "<p>Words of a paragraph that the extractor keeps, quite a few of them.</p>" * 6 + "</article></body></html>"
+
+
+@pytest.fixture
+def patched():
+    trafila.patch("trafilatura")
+    try:
+        yield
+    finally:
+        trafila.unpatch()
+
+
+@needs_trafilatura_231
+def test_shims_route_to_trafila_with_exact_signatures(patched):
+    import trafilatura.core as real_core
+
+    real_core = trafila.api._REAL_MODULES["trafilatura.core"]
+    import trafilatura
+    from trafilatura import core, deduplication, meta
+
+    assert trafilatura is sys.modules["trafilatura"] and trafilatura is not trafila.api._REAL_MODULES["trafilatura"]
+    for name in ("extract", "bare_extraction", "extract_with_metadata"):
+        assert inspect.signature(getattr(trafilatura, name)) == inspect.signature(getattr(real_core, name))
+        assert getattr(core, name) is getattr(trafilatura, name)
+    assert deduplication.LRUCache is trafila.LRUCache and deduplication.LRU_TEST is trafila.LRU_TEST
+    assert meta.reset_caches is trafila.reset_caches
+    assert deduplication.Simhash is trafila.Simhash and deduplication.content_fingerprint is trafila.content_fingerprint
+    # attributes trafila does not provide are the real modules'
+    assert trafilatura.fetch_url is trafila.api._REAL_MODULES["trafilatura"].fetch_url
+    assert trafilatura.__version__ == "2.3.1"
+
+    before = trafila.delegated_calls
+    doc = trafilatura.bare_extraction(PAGE)
+    assert isinstance(doc, trafila.Document)
+    assert trafilatura.extract(PAGE) == trafila.extract(PAGE)
+    assert trafila.delegated_calls == before
+    # the real default config object is accepted as "the defaults"
+    from trafilatura.settings import DEFAULT_CONFIG
+
+    assert trafilatura.extract(PAGE, config=DEFAULT_CONFIG) == trafila.extract(PAGE)
+    # delegation still reaches the real trafilatura
+    trafila._warned.clear()
+    with pytest.warns(trafila.FallbackWarning, match="output format xml"):
+        xml = trafilatura.extract(PAGE, output_format="xml")
+    assert xml.startswith("<doc")
+
+
+@needs_trafilatura_231
+def test_unpatch_restores_the_real_modules():
+    real = sys.modules.get("trafilatura")
+    import trafilatura as before_mod
+
+    trafila.patch()
+    trafila.patch()  # idempotent
+    assert sys.modules["trafilatura"] is not before_mod
+    trafila.unpatch()
+    for name in ("trafilatura", "trafilatura.core", "trafilatura.deduplication", "trafilatura.meta"):
+        assert type(sys.modules[name]).__name__ == "module", name
+    assert sys.modules["trafilatura"] is before_mod is (real or before_mod)
+    assert not trafila.patch_module.is_patched()
+
+
+@needs_trafilatura_231
+def test_patch_warns_for_another_release(monkeypatch):
+    import trafilatura
+
+    monkeypatch.setattr(trafilatura, "__version__", "2.0.0")
+    with pytest.warns(trafila.PatchWarning, match="2.0.0"):
+        trafila.patch()
+    trafila.unpatch()
+
+
+def test_patch_without_trafilatura(monkeypatch):
+    for name in ("trafilatura", "trafilatura.core", "trafilatura.deduplication", "trafilatura.meta", "trafilatura.settings"):
+        monkeypatch.setitem(sys.modules, name, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", trafila.PatchWarning)
+        trafila.patch()
+    try:
+        import trafilatura
+
+        params = list(inspect.signature(trafilatura.extract).parameters)
+        assert "compat" not in params and params[0] == "filecontent"
+        assert trafilatura.extract(PAGE) == trafila.extract(PAGE)
+        with pytest.raises(AttributeError, match="not installed"):
+            trafilatura.fetch_url
+    finally:
+        trafila.unpatch()
+    assert sys.modules.get("trafilatura") is None
+
+
+def test_patch_only_knows_trafilatura():
+    with pytest.raises(ValueError):
+        trafila.patch("readability")
