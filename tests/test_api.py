@@ -56,3 +56,42 @@ def test_versions_tables():
     for mode, pins in trafila.REPRODUCED_VERSIONS.items():
         assert pins["trafilatura"] == mode
         assert pins["libxml2"] == "2.14.6" and pins["lxml"] == "6.1.3" and pins["justext"] == "3.0.2"
+
+
+@needs_trafilatura_231
+def test_default_configs_are_each_releases_settings():
+    from configparser import ConfigParser
+    from pathlib import Path
+
+    from trafilatura.settings import DEFAULT_CONFIG
+
+    configs = trafila.DEFAULT_CONFIGS
+    assert list(configs) == list(trafila.TRAFILATURA_VERSIONS)
+    assert all(isinstance(c, ConfigParser) for c in configs.values())
+    assert dict(configs["2.3.1"]["DEFAULT"]) == dict(DEFAULT_CONFIG["DEFAULT"])
+    cfg_111 = Path("/work/upstream/trafilatura-1.11.0/trafilatura/settings.cfg")
+    if cfg_111.is_file():
+        expected = ConfigParser()
+        expected.read(cfg_111)
+        assert dict(configs["1.11.0"]["DEFAULT"]) == dict(expected["DEFAULT"])
+
+
+def test_document_class_pickles_by_reference():
+    import pickle
+
+    assert pickle.loads(pickle.dumps(trafila.Document)) is trafila.Document
+    assert trafila.api.Document is trafila.Document
+
+
+def test_engine_switch_from_the_environment():
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TRAFILA_ENGINE="reference", PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", "import trafila._engine as e; print(e.ENGINE)"],
+                         env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "reference"
+    env["TRAFILA_ENGINE"] = "turbo"
+    bad = subprocess.run([sys.executable, "-c", "import trafila"], env=env, capture_output=True, text=True)
+    assert bad.returncode != 0 and "TRAFILA_ENGINE" in bad.stderr

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import warnings
 from configparser import ConfigParser
-from typing import Any, Dict, Optional, Set, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Set, Union
 
 from . import _engine, api
 from . import patch as patch_module
@@ -40,6 +40,11 @@ REPRODUCED_VERSIONS: Dict[str, Dict[str, str]] = {
 }
 
 DEFAULT_MODE = "2.3.1"
+
+if TYPE_CHECKING:  # at run time both are built on first use (module __getattr__ below)
+    from .api import _PlainDocument as Document
+
+    DEFAULT_CONFIGS: Dict[str, ConfigParser]
 
 __all__ = [
     "extract", "bare_extraction", "extract_with_metadata", "reset_caches", "patch", "unpatch",
@@ -262,5 +267,10 @@ def __getattr__(name: str) -> Any:
     if name == "Document":
         return api.document_class()
     if name == "DEFAULT_CONFIGS":
-        return {mode: _engine.implementation(mode).DEFAULT_CONFIG for mode in TRAFILATURA_VERSIONS}
+        import importlib
+
+        return {
+            mode: importlib.import_module(f"trafila.v{mode.replace('.', '_')}.settings").DEFAULT_CONFIG
+            for mode in TRAFILATURA_VERSIONS
+        }
     raise AttributeError(f"module 'trafila' has no attribute {name!r}")

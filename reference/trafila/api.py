@@ -437,3 +437,10 @@ def lend_cache(args: Dict[str, Any]) -> Iterator[None]:
         finally:
             LRU_TEST.cache = OrderedDict(theirs.cache)
             theirs.cache = saved
+
+
+def __getattr__(name: str) -> Any:
+    # trafila.api.Document is the class built on first use (pickling a class looks it up here)
+    if name == "Document":
+        return document_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
