@@ -183,3 +183,23 @@ def test_native_calls_are_not_delegated():
         trafila.bare_extraction(PAGE, include_tables=False, deduplicate=True)
         trafila.extract(PAGE, output_format="txt", url_blacklist=set(), author_blacklist=set(), include_formatting=False)
     assert trafila.delegated_calls == before
+
+
+def test_delegated_documents_are_trafila_documents_and_pickle():
+    import pickle
+
+    import trafilatura
+    from lxml import etree
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        doc = trafila.bare_extraction(PAGE, with_metadata=True)
+        meta = trafila.extract_with_metadata(PAGE)
+    theirs = trafilatura.bare_extraction(PAGE, with_metadata=True)
+    for d in (doc, meta):
+        assert isinstance(d, trafila.Document) and isinstance(d, trafilatura.settings.Document)
+    assert doc.as_dict().keys() == theirs.as_dict().keys()
+    assert (doc.title, doc.author, doc.date, doc.text) == (theirs.title, theirs.author, theirs.date, theirs.text)
+    clone = pickle.loads(pickle.dumps(doc))
+    assert (clone.title, clone.text) == (doc.title, doc.text)
+    assert etree.tostring(clone.body) == etree.tostring(theirs.body)

@@ -102,7 +102,8 @@ def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> An
         del args["config"]
     if mode == "2.3.1":
         with api.lend_cache(args):
-            return getattr(trafilatura, function)(**args)
+            result = getattr(trafilatura, function)(**args)
+        return result if function == "extract" else api.adopt_document(result)
     return getattr(trafilatura, function)(**args)
 
 

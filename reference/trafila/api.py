@@ -63,8 +63,18 @@ def _is_lxml(obj: Any) -> bool:
     return type(obj).__module__.startswith("lxml")
 
 
+_FOUND: Dict[str, bool] = {}
+
+
+def _installed(module: str) -> bool:
+    "Whether a top-level module can be imported (looked up once per process)."
+    if module not in _FOUND:
+        _FOUND[module] = importlib.util.find_spec(module) is not None
+    return _FOUND[module]
+
+
 def lxml_available() -> bool:
-    return importlib.util.find_spec("lxml") is not None
+    return _installed("lxml")
 
 
 def to_lxml(el: Any) -> Any:
@@ -295,6 +305,20 @@ def wrap_document(engine_doc: Any) -> Any:
     return doc
 
 
+def adopt_document(result: Any) -> Any:
+    """A trafilatura Document returned by a delegated call, as a trafila Document
+    (same field values; its trees are already lxml), so results have one type and pickle."""
+    if result is None or isinstance(result, dict) or not hasattr(result, "as_dict"):
+        return result
+    cls = document_class()
+    if isinstance(result, cls):
+        return result
+    doc = cls.__new__(cls)
+    for field in DOCUMENT_FIELDS:
+        setattr(doc, field, getattr(result, field, None))
+    return doc
+
+
 # --- the native/delegated decision -------------------------------------------------
 
 _SIZE_SETTINGS = (
@@ -312,7 +336,7 @@ def _bytes_reason(raw: bytes) -> Optional[str]:
     # a zlib header (CM=8, FCHECK): trafilatura inflates speculatively
     if len(raw) >= 2 and raw[0] & 0x0F == 8 and (raw[0] * 256 + raw[1]) % 31 == 0:
         return "compressed bytes"
-    if importlib.util.find_spec("brotli") is not None:
+    if _installed("brotli"):
         import brotli  # noqa: PLC0415
 
         try:
