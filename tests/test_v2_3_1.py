@@ -40,6 +40,9 @@ OPTION_SETS = {
     "formatting": dict(fast=True, include_formatting=True),
     "markdown": dict(fast=True, output_format="markdown"),
     "markdown_precision": dict(fast=True, output_format="markdown", favor_precision=True),
+    "links": dict(fast=True, include_links=True),
+    "links_url": dict(fast=True, include_links=True, url="https://example.org/dir/page.html"),
+    "links_markdown": dict(fast=True, include_links=True, output_format="markdown", url="http://example.org"),
 }
 
 
@@ -245,7 +248,7 @@ def test_delegations_raise():
     with pytest.raises(NotImplementedError, match="delegate"):
         core.extract(SYNTHETIC["article"], fast=True, output_format="xml")
     with pytest.raises(NotImplementedError, match="delegate"):
-        core.extract(SYNTHETIC["article"], fast=True, include_links=True)
+        core.extract(SYNTHETIC["article"], fast=True, include_images=True)
 
 
 @pytest.mark.parametrize(
@@ -405,3 +408,25 @@ def test_tree_cleaning_on_attached_subtree(parser_mode):
     T_hp.tree_cleaning(lx_div, T_Extractor())
     htmlprocessing.tree_cleaning(tr_div, settings.Extractor())
     assert _dump(tr_div) == _dump(lx_div)
+
+
+@pytest.mark.parametrize(
+    "base, link",
+    [
+        ("https://example.org/a/b.html", "/x"),
+        ("https://example.org/a/b.html", "../y?q=1#f"),
+        ("https://example.org", "//other.net/p"),
+        ("https://example.org", "other.net/p"),
+        ("https://example.org", "https://other.net/p"),
+        ("https://example.org", "{json}"),
+        ("https://exa&amp;mple.org/", "z"),
+        ("http://[::1", "x"),
+        ("https://example.org", "http://[bad"),
+    ],
+)
+def test_url_helpers_match_courlan(base, link):
+    from trafilatura.utils import safe_base_url as t_base
+    from trafilatura.utils import safe_relative_url as t_rel
+
+    assert utils.safe_base_url(base) == t_base(base)
+    assert utils.safe_relative_url(base, link) == t_rel(base, link)

@@ -40,6 +40,9 @@ OPTION_SETS = {
     "formatting": dict(fast=True, include_formatting=True),
     "markdown": dict(fast=True, output_format="markdown"),
     "markdown_recall": dict(fast=True, output_format="markdown", favor_recall=True),
+    # url=None is replaced by the page's URL
+    "links": dict(fast=True, include_links=True, url=None),
+    "links_markdown": dict(fast=True, include_links=True, output_format="markdown", url=None),
 }
 FAST_SETS = "fast,precision,recall,nocomments_notables,dedup"
 
@@ -128,6 +131,8 @@ def main() -> int:
             trafilatura.deduplication.LRU_TEST.clear()
             deduplication.LRU_TEST.clear()
             for page in pages:
+                if "url" in OPTION_SETS[setname]:
+                    opts = dict(OPTION_SETS[setname], url=page.url)
                 data = page.html if args.form == "str" else page.raw
                 ref_fn = trafilatura.extract if args.api == "extract" else _bare_ref
                 port_fn = core.extract if args.api == "extract" else _bare_port

@@ -10,7 +10,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 from ._tree import xt, iter_live, root_of, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
-from .utils import LINK_FARM_RATIO, image_src, textfilter, trim
+from .utils import LINK_FARM_RATIO, image_src, safe_base_url, safe_relative_url, textfilter, trim
 from .xml import delete_element, separates_inline
 from .xpaths import hljs_spans, tex_annotation
 
@@ -358,6 +358,17 @@ CONVERSIONS = {
 }
 
 
+def convert_link(elem: Any, base_url: Optional[str]) -> None:
+    "a -> ref with its href as target (resolved against the base URL), other attributes dropped."
+    elem.tag = "ref"
+    target = elem.get("href")
+    elem.attrib.clear()
+    if target:
+        if base_url:
+            target = safe_relative_url(base_url, target) or target
+        elem.set("target", xt(target))
+
+
 def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
     "Simplify the markup into trafilatura's XML vocabulary (htmlprocessing.convert_tags)."
     # no step below creates a tag a later loop looks for: absent tags need no walk (speed only)
@@ -372,7 +383,10 @@ def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
         if "a" in present:
             strip_tags(tree, "a")
     else:
-        raise NotImplementedError("delegate: include_links (courlan URL resolution)")
+        base_url = url and safe_base_url(url)
+        # renames only: a snapshot walks the same nodes
+        for elem in _tagged(tree, ("a", "ref")):
+            convert_link(elem, base_url)
 
     for elem in _tagged(tree, ("strong",)) if "strong" in present else ():
         if "schema-faq-question" in elem.get("class", ""):

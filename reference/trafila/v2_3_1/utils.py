@@ -8,7 +8,9 @@ import re
 import zlib
 from functools import lru_cache
 from typing import Any, Callable, Optional
+from html import unescape as html_unescape
 from unicodedata import normalize
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 LOGGER = logging.getLogger(__name__)
 
@@ -229,6 +231,45 @@ def load_html(htmlobject: Any, max_size: Optional[int] = None, parse: Optional[C
         LOGGER.error("parsed tree length: %s, wrong data type or not valid HTML", len(tree))
         tree = None
     return tree
+
+
+# --- URLs (courlan 1.4.0's get_base_url and fix_relative_urls) -------------------
+
+def get_base_url(url: str) -> str:
+    "'scheme://netloc' of the HTML-unescaped URL (courlan.urlutils.get_base_url)."
+    parsed_url = urlsplit(html_unescape(url))
+    scheme = parsed_url.scheme + "://" if parsed_url.scheme else ""
+    return scheme + parsed_url.netloc
+
+
+def fix_relative_urls(baseurl: str, url: str) -> str:
+    """Resolve a link against the base (courlan.urlutils.fix_relative_urls): a
+    link to another host is kept as it is, given http when it has no scheme."""
+    if url.startswith("{"):
+        return url
+    base_netloc = urlsplit(baseurl).netloc
+    split_url = urlsplit(url)
+    if split_url.netloc not in (base_netloc, ""):
+        if split_url.scheme:
+            return url
+        return urlunsplit(split_url._replace(scheme="http"))
+    return urljoin(baseurl, url)
+
+
+def safe_base_url(url: str) -> str:
+    "The base URL, '' if malformed."
+    try:
+        return get_base_url(url)
+    except ValueError:
+        return ""
+
+
+def safe_relative_url(baseurl: str, url: str) -> str:
+    "The resolved link, '' if malformed."
+    try:
+        return fix_relative_urls(baseurl, url)
+    except ValueError:
+        return ""
 
 
 # --- text helpers ----------------------------------------------------------------
