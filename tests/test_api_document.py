@@ -12,6 +12,8 @@ from trafila import api
 
 from .conftest import needs_trafilatura_231
 
+needs_lxml = pytest.mark.skipif(not api.lxml_available(), reason="needs lxml")
+
 PAGES = [
     "<html><body><article>" + "".join(f"<p>Paragraph {i} with <b>bold</b> and <i>italic</i> text, "
                                      f"long enough to be kept by the extractor.</p>" for i in range(6))
@@ -75,6 +77,7 @@ def test_as_dict_gives_lxml_trees():
     assert _xml(ours["body"]) == _xml(theirs["body"]) and ours["text"] == theirs["text"]
 
 
+@needs_lxml
 @pytest.mark.parametrize("read_first", [False, True])
 def test_document_pickles(read_first):
     doc = trafila.bare_extraction(PAGES[0])
@@ -87,6 +90,7 @@ def test_document_pickles(read_first):
         assert before == _xml(doc.body)
 
 
+@needs_lxml
 def test_without_lxml_trees_are_xml_strings(monkeypatch):
     monkeypatch.setattr(api, "lxml_available", lambda: False)
     doc = trafila.bare_extraction(PAGES[1])
@@ -98,6 +102,7 @@ def test_without_lxml_trees_are_xml_strings(monkeypatch):
     assert doc.native_tree("body") == doc.body  # already public
 
 
+@needs_lxml
 def test_native_tree_needs_no_conversion():
     doc = trafila.bare_extraction(PAGES[0])
     tree = doc.native_tree("body")
@@ -153,3 +158,42 @@ def test_long_numeric_references_as_trafilatura(digits):
         assert trafila.extract(page) == trafilatura.extract(page)
     with pytest.raises(ValueError, match="4300"):
         int("1" * 4301)
+
+
+@needs_trafilatura_231
+@pytest.mark.parametrize("function,kwargs", [("extract", {"no_fallback": True}), ("bare_extraction", {"no_fallback": True}),
+                                             ("bare_extraction", {"as_dict": True})])
+def test_deprecation_warnings_point_at_the_caller(function, kwargs):
+    import trafilatura
+
+    for module in (trafilatura, trafila):
+        with pytest.warns(DeprecationWarning) as record:
+            result = getattr(module, function)(PAGES[0], **kwargs)
+        assert [w.filename for w in record if w.category is DeprecationWarning] == [__file__], module
+        assert result is not None
+    text = lambda r: r if isinstance(r, str) else (r["text"] if isinstance(r, dict) else r.text)  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert text(getattr(trafila, function)(PAGES[0], **kwargs)) == text(getattr(trafilatura, function)(PAGES[0], **kwargs))
+
+
+@needs_lxml
+def test_plain_document_starts_with_empty_bodies():
+    doc = api._PlainDocument(title="t", idval="x")
+    assert (doc.title, doc.id, doc.text) == ("t", "x", None)
+    assert _xml(doc.body) == "<body/>" and _xml(doc.commentsbody) == "<body/>"
+    assert list(doc.as_dict()) == list(api.DOCUMENT_FIELDS)
+    with pytest.raises(TypeError):
+        api._PlainDocument(id="x")
+
+
+def test_import_and_extract_need_neither_trafilatura_nor_lxml():
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, trafila; t = trafila.extract(%r); "
+            "print(bool(t), 'trafilatura' in sys.modules, 'lxml' in sys.modules)") % PAGES[0]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False", "False"]

@@ -107,12 +107,28 @@ def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> An
     return getattr(trafilatura, function)(**args)
 
 
+def _native_deprecations(function: str, args: Dict[str, Any]) -> bool:
+    """trafilatura's DeprecationWarnings for no_fallback/as_dict, pointing at the
+    caller's line as upstream's do; the engine then gets the modern spelling.
+    Returns whether a dict was asked for."""
+    if args.get("no_fallback"):
+        warnings.warn('"no_fallback" will be removed, use "fast" instead', DeprecationWarning, stacklevel=4)
+        args["fast"], args["no_fallback"] = args.get("fast") or args["no_fallback"], False
+    if function == "bare_extraction" and args.get("as_dict"):
+        warnings.warn('"as_dict" will be removed, use the .as_dict() method instead', DeprecationWarning, stacklevel=4)
+        args["as_dict"] = False
+        return True
+    return False
+
+
 def _run(function: str, compat: str, args: Dict[str, Any]) -> Any:
     impl = _engine.implementation(compat)
+    want_dict = False
     if compat == "2.3.1":
         reason = api.boundary_reason(function, args, DEFAULT_CONFIG)
         if reason is not None:
             return _delegate(function, reason, compat, args)
+        want_dict = _native_deprecations(function, args)
     if isinstance(args.get("config"), _DefaultConfig):
         args["config"] = impl.DEFAULT_CONFIG
     try:
@@ -121,11 +137,11 @@ def _run(function: str, compat: str, args: Dict[str, Any]) -> Any:
         msg = str(err)
         if not msg.startswith("delegate: "):
             raise
-        return _delegate(function, msg[len("delegate: "):], compat, args)
+        result = _delegate(function, msg[len("delegate: "):], compat, args)
+        return result.as_dict() if want_dict and result is not None else result
     if compat == "2.3.1" and function == "bare_extraction" and result is not None:
-        if isinstance(result, dict):
-            return {k: api._public_tree(v) if k in ("body", "commentsbody") else v for k, v in result.items()}
-        return api.wrap_document(result)
+        doc = api.wrap_document(result)
+        return doc.as_dict() if want_dict else doc
     return result
 
 

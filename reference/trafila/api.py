@@ -163,6 +163,15 @@ def _public_tree(value: Any) -> Any:
 
 # --- Document --------------------------------------------------------------------
 
+def _empty_body() -> Any:
+    "An empty <body>, as trafilatura's Document() starts with."
+    if lxml_available():
+        from lxml.etree import Element  # noqa: PLC0415
+
+        return Element("body")
+    return "<body/>"
+
+
 class _PlainDocument:
     """trafilatura 2.3.1's Document without trafilatura (the base when it is absent)."""
 
@@ -174,7 +183,10 @@ class _PlainDocument:
             if key not in allowed:
                 raise TypeError(f"Document() got an unexpected keyword argument {key!r}")
         for keyword, field in allowed.items():
-            setattr(self, field, fields.get(keyword))
+            value = fields.get(keyword)
+            if value is None and field in _TREE_FIELDS:
+                value = _empty_body()
+            setattr(self, field, value)
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> Any:
