@@ -197,3 +197,30 @@ def test_import_and_extract_need_neither_trafilatura_nor_lxml():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False", "False"]
+
+
+@needs_lxml
+def test_copy_and_deepcopy_keep_fields_and_trees():
+    import copy
+
+    doc = trafila.bare_extraction(PAGES[0])
+    for clone in (copy.copy(doc), copy.deepcopy(doc)):
+        assert type(clone) is type(doc) and clone.text == doc.text
+        assert _xml(clone.body) == _xml(doc.body) and clone.body is not doc.body
+
+
+def test_document_without_trafilatura():
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['trafilatura'] = None\n"
+        "import pickle, trafila\n"
+        "doc = trafila.bare_extraction(%r)\n"
+        "print(type(doc).__mro__[1].__name__, bool(doc.text), pickle.loads(pickle.dumps(doc)).text == doc.text)\n"
+        "try:\n    trafila.extract(%r, output_format='xml')\nexcept trafila.TrafilaError as e:\n    print('TrafilaError', 'trafilatura==2.3.1' in str(e))\n"
+    ) % (PAGES[0], PAGES[0])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["_PlainDocument", "True", "True", "TrafilaError", "True"]
