@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import warnings
 from configparser import ConfigParser
-from typing import TYPE_CHECKING, Any, Dict, Optional, Set, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Set, Tuple, Union
 
 from . import _engine, api
 from . import patch as patch_module
@@ -47,7 +47,8 @@ if TYPE_CHECKING:  # at run time both are built on first use (module __getattr__
     DEFAULT_CONFIGS: Dict[str, ConfigParser]
 
 __all__ = [
-    "extract", "bare_extraction", "extract_with_metadata", "reset_caches", "patch", "unpatch",
+    "extract", "bare_extraction", "extract_with_metadata", "baseline", "html2txt",
+    "load_html", "extract_metadata", "fetch_url", "fetch_response", "reset_caches", "patch", "unpatch",
     "Document", "LRUCache", "LRU_TEST", "DEFAULT_CONFIG", "DEFAULT_CONFIGS",
     "sanitize", "trim", "duplicate_test", "Simhash", "content_fingerprint",
     "TrafilaError", "FallbackWarning", "PatchWarning", "TRAFILATURA_VERSIONS", "REPRODUCED_VERSIONS",
@@ -255,6 +256,74 @@ def extract_with_metadata(
     if compat != "2.3.1":
         raise ValueError(f"extract_with_metadata does not exist in trafilatura {compat}")
     return _delegate("extract_with_metadata", "metadata extraction", compat, args)
+
+
+# --- the rest of trafilatura's top-level API ------------------------------------
+
+def baseline(filecontent: Any) -> Tuple[Any, str, int]:
+    """trafilatura 2.3.1's ``baseline``: (body, text, text length) from embedded
+    JSON, article tags, paragraphs or the whole body. ``body`` as in Document."""
+    reason = api.input_reason(filecontent)
+    if reason is None:
+        from .v2_3_1 import baseline as _baseline
+
+        try:
+            body, text, length = _baseline.baseline(filecontent)
+        except NotImplementedError as err:
+            if not str(err).startswith("delegate: "):
+                raise
+            reason = str(err)[len("delegate: "):]
+        else:
+            return api._public_tree(body), text, length
+    return _delegate("baseline", reason, DEFAULT_MODE, {"filecontent": filecontent})
+
+
+def html2txt(content: Any, clean: bool = True) -> str:
+    """trafilatura 2.3.1's ``html2txt``: all the text of the page body ('' when unparsable)."""
+    reason = api.input_reason(content)
+    if reason is None:
+        from .v2_3_1 import baseline as _baseline
+
+        try:
+            return _baseline.html2txt(content, clean)
+        except NotImplementedError as err:
+            if not str(err).startswith("delegate: "):
+                raise
+            reason = str(err)[len("delegate: "):]
+    return _delegate("html2txt", reason, DEFAULT_MODE, {"content": content, "clean": clean})
+
+
+def load_html(htmlobject: Any, max_size: Optional[int] = None) -> Any:
+    """trafilatura's ``load_html`` (an lxml tree): always delegated."""
+    return _delegate("load_html", "lxml tree output", DEFAULT_MODE, {"htmlobject": htmlobject, "max_size": max_size})
+
+
+def extract_metadata(
+    filecontent: Any,
+    default_url: Optional[str] = None,
+    date_config: Optional[Dict[str, Any]] = None,
+    extensive: bool = True,
+    author_blacklist: Optional[Set[str]] = None,
+) -> Any:
+    """trafilatura's ``extract_metadata``: always delegated (a trafila Document)."""
+    return _delegate("extract_metadata", "metadata extraction", DEFAULT_MODE, dict(locals()))
+
+
+def fetch_url(url: str, no_ssl: bool = False, config: ConfigParser = DEFAULT_CONFIG, options: Optional[Any] = None) -> Optional[str]:
+    """trafilatura's ``fetch_url``: downloads are always delegated."""
+    return _delegate("fetch_url", "download", DEFAULT_MODE, dict(locals()))
+
+
+def fetch_response(
+    url: str,
+    *,
+    decode: bool = False,
+    no_ssl: bool = False,
+    with_headers: bool = False,
+    config: ConfigParser = DEFAULT_CONFIG,
+) -> Any:
+    """trafilatura's ``fetch_response``: downloads are always delegated."""
+    return _delegate("fetch_response", "download", DEFAULT_MODE, dict(locals()))
 
 
 def reset_caches() -> None:

@@ -320,7 +320,7 @@ def wrap_document(engine_doc: Any) -> Any:
 def adopt_document(result: Any) -> Any:
     """A trafilatura Document returned by a delegated call, as a trafila Document
     (same field values; its trees are already lxml), so results have one type and pickle."""
-    if result is None or isinstance(result, dict) or not hasattr(result, "as_dict"):
+    if result is None or not isinstance(result, _real_submodule("settings").Document):
         return result
     cls = document_class()
     if isinstance(result, cls):
@@ -387,6 +387,15 @@ def _config_reason(config: Any) -> Optional[str]:
         if value < 0:
             return f"negative {key}"
     return None
+
+
+def input_reason(filecontent: Any) -> Optional[str]:
+    """Why an input alone must be delegated (lxml trees, responses, compressed or
+    non-UTF-8 bytes, another int-digits limit), or None."""
+    limit = getattr(sys, "get_int_max_str_digits", None)
+    if limit is not None and limit() != CPYTHON_INT_DIGITS:
+        return f"sys.set_int_max_str_digits({limit()})"
+    return _input_reason(filecontent)
 
 
 def boundary_reason(function: str, args: Dict[str, Any], default_config: Any) -> Optional[str]:
