@@ -36,6 +36,11 @@ def test_shims_route_to_trafila_with_exact_signatures(patched):
     for name in ("extract", "bare_extraction", "extract_with_metadata"):
         assert inspect.signature(getattr(trafilatura, name)) == inspect.signature(getattr(real_core, name))
         assert getattr(core, name) is getattr(trafilatura, name)
+    real_top = trafila.api._REAL_MODULES["trafilatura"]
+    for name in ("baseline", "html2txt"):
+        assert inspect.signature(getattr(trafilatura, name)) == inspect.signature(getattr(real_top, name))
+        assert getattr(trafilatura, name) is not getattr(real_top, name)
+    assert trafilatura.html2txt(PAGE) == real_top.html2txt(PAGE)
     assert deduplication.LRUCache is trafila.LRUCache and deduplication.LRU_TEST is trafila.LRU_TEST
     assert meta.reset_caches is trafila.reset_caches
     assert deduplication.Simhash is trafila.Simhash and deduplication.content_fingerprint is trafila.content_fingerprint

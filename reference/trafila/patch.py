@@ -45,7 +45,7 @@ def _route(name: str, real_function: Optional[Callable[..., Any]], real_default_
 
     shim.__name__ = shim.__qualname__ = name
     shim.__doc__ = ours.__doc__
-    shim.__module__ = "trafilatura.core"
+    shim.__module__ = getattr(real_function, "__module__", "trafilatura.core")
     shim.__signature__ = signature  # type: ignore[attr-defined]
     shim.__wrapped_trafila__ = ours  # type: ignore[attr-defined]
     return shim
@@ -114,6 +114,10 @@ def patch(target: str = "trafilatura") -> None:
         fn = _route(name, real_fn, real_default)
         shims["trafilatura"].__dict__[name] = fn
         shims["trafilatura.core"].__dict__[name] = fn
+    for name in ("baseline", "html2txt"):
+        real_fn = getattr(top, name, None)
+        if top is None or real_fn is not None:
+            shims["trafilatura"].__dict__[name] = _route(name, real_fn, real_default)
     dedup = shims["trafilatura.deduplication"].__dict__
     dedup.update(
         LRUCache=trafila.LRUCache, LRU_TEST=trafila.LRU_TEST, duplicate_test=trafila.duplicate_test,
