@@ -92,3 +92,17 @@ def test_delegated_helpers():
         got = trafila.baseline(lxml.html.fromstring(PAGES[0]))
     want = trafilatura.baseline(lxml.html.fromstring(PAGES[0]))
     assert got[1:] == want[1:]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: trafila.extract(PAGES[0], output_format="xml"),
+    lambda: trafila.bare_extraction(PAGES[0], include_links=True),
+    lambda: trafila.extract_with_metadata(PAGES[0]),
+    lambda: trafila.load_html(PAGES[0]),
+    lambda: trafila.baseline(PAGES[0].encode("utf-16")),
+], ids=["extract", "bare_extraction", "extract_with_metadata", "load_html", "baseline"])
+def test_fallback_warning_points_at_the_caller(call):
+    trafila._warned.clear()
+    with pytest.warns(trafila.FallbackWarning) as record:
+        call()
+    assert [w.filename for w in record if w.category is trafila.FallbackWarning] == [__file__]

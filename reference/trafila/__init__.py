@@ -82,7 +82,7 @@ class _DefaultConfig:
 DEFAULT_CONFIG: Any = _DefaultConfig()
 
 
-def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> Any:
+def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any], stacklevel: int = 4) -> Any:
     """Hand one call to the installed trafilatura of release ``mode`` (one
     FallbackWarning per function and reason), or raise TrafilaError."""
     try:
@@ -98,7 +98,7 @@ def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> An
     key = (function, reason, mode)
     if key not in _warned:
         _warned.add(key)
-        warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=4)
+        warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=stacklevel)
     if isinstance(args.get("config"), _DefaultConfig) or args.get("config") is _engine.implementation(mode).DEFAULT_CONFIG:
         del args["config"]
     if mode == "2.3.1":
@@ -255,7 +255,7 @@ def extract_with_metadata(
     del args["compat"]
     if compat != "2.3.1":
         raise ValueError(f"extract_with_metadata does not exist in trafilatura {compat}")
-    return _delegate("extract_with_metadata", "metadata extraction", compat, args)
+    return _delegate("extract_with_metadata", "metadata extraction", compat, args, stacklevel=3)
 
 
 # --- the rest of trafilatura's top-level API ------------------------------------
@@ -275,7 +275,7 @@ def baseline(filecontent: Any) -> Tuple[Any, str, int]:
             reason = str(err)[len("delegate: "):]
         else:
             return api._public_tree(body), text, length
-    return _delegate("baseline", reason, DEFAULT_MODE, {"filecontent": filecontent})
+    return _delegate("baseline", reason, DEFAULT_MODE, {"filecontent": filecontent}, stacklevel=3)
 
 
 def html2txt(content: Any, clean: bool = True) -> str:
@@ -290,12 +290,12 @@ def html2txt(content: Any, clean: bool = True) -> str:
             if not str(err).startswith("delegate: "):
                 raise
             reason = str(err)[len("delegate: "):]
-    return _delegate("html2txt", reason, DEFAULT_MODE, {"content": content, "clean": clean})
+    return _delegate("html2txt", reason, DEFAULT_MODE, {"content": content, "clean": clean}, stacklevel=3)
 
 
 def load_html(htmlobject: Any, max_size: Optional[int] = None) -> Any:
     """trafilatura's ``load_html`` (an lxml tree): always delegated."""
-    return _delegate("load_html", "lxml tree output", DEFAULT_MODE, {"htmlobject": htmlobject, "max_size": max_size})
+    return _delegate("load_html", "lxml tree output", DEFAULT_MODE, {"htmlobject": htmlobject, "max_size": max_size}, stacklevel=3)
 
 
 def extract_metadata(
@@ -306,12 +306,12 @@ def extract_metadata(
     author_blacklist: Optional[Set[str]] = None,
 ) -> Any:
     """trafilatura's ``extract_metadata``: always delegated (a trafila Document)."""
-    return _delegate("extract_metadata", "metadata extraction", DEFAULT_MODE, dict(locals()))
+    return _delegate("extract_metadata", "metadata extraction", DEFAULT_MODE, dict(locals()), stacklevel=3)
 
 
 def fetch_url(url: str, no_ssl: bool = False, config: ConfigParser = DEFAULT_CONFIG, options: Optional[Any] = None) -> Optional[str]:
     """trafilatura's ``fetch_url``: downloads are always delegated."""
-    return _delegate("fetch_url", "download", DEFAULT_MODE, dict(locals()))
+    return _delegate("fetch_url", "download", DEFAULT_MODE, dict(locals()), stacklevel=3)
 
 
 def fetch_response(
@@ -323,7 +323,7 @@ def fetch_response(
     config: ConfigParser = DEFAULT_CONFIG,
 ) -> Any:
     """trafilatura's ``fetch_response``: downloads are always delegated."""
-    return _delegate("fetch_response", "download", DEFAULT_MODE, dict(locals()))
+    return _delegate("fetch_response", "download", DEFAULT_MODE, dict(locals()), stacklevel=3)
 
 
 def reset_caches() -> None:
