@@ -269,11 +269,32 @@ def section_json(res: RunResult, new: List[Difference], gone: List[dict], detail
     }
 
 
-def write_reports(section: dict, out_dir: Path = REPORTS_DIR, name: str = "parity") -> None:
+def merge_sections(old: dict, new: dict) -> dict:
+    """A section holding both runs' cells; a bundle x option set run again replaces the old cell."""
+    cells = {(c["bundle"], c["option_set"]): c for c in old.get("cells", [])}
+    cells.update({(c["bundle"], c["option_set"]): c for c in new["cells"]})
+    redone = {(c["bundle"], c["option_set"]) for c in new["cells"]}
+    kept_diffs = [d for d in old.get("first_differences", []) if (d["bundle"], d["option_set"]) not in redone]
+    merged = dict(new)
+    merged["cells"] = [cells[k] for k in sorted(cells)]
+    merged["first_differences"] = (new["first_differences"] + kept_diffs)[:DETAILED]
+    merged["commands"] = old.get("commands", [old.get("command")]) + [new["command"]]
+    totals = dict(new["totals"])
+    for key in ("comparisons", "differences", "errors", "delegated"):
+        totals[key] = sum(c.get(key, 0) for c in merged["cells"])
+    totals["new_differences"] = new["totals"]["new_differences"] + old.get("totals", {}).get("new_differences", 0)
+    merged["totals"] = totals
+    return merged
+
+
+def write_reports(section: dict, out_dir: Path = REPORTS_DIR, name: str = "parity", merge: bool = False) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     jpath = out_dir / f"{name}.json"
     data = json.loads(jpath.read_text()) if jpath.exists() else {"runs": {}}
-    data["runs"][f"{section['candidate']} / {section['mode']}"] = section
+    key = f"{section['candidate']} / {section['mode']}"
+    if merge and key in data["runs"]:
+        section = merge_sections(data["runs"][key], section)
+    data["runs"][key] = section
     jpath.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     (out_dir / f"{name}.md").write_text(render_markdown(data))
 
@@ -286,7 +307,7 @@ def render_markdown(data: dict) -> str:
         s = data["runs"][key]
         t = s["totals"]
         lines += [f"## {key}", "",
-                  f"- run: {s['date']}, commit {s.get('commit') or '?'}, `{s['command']}`",
+                  f"- run: {s['date']}, commit {s.get('commit') or '?'}, " + ", ".join(f"`{c}`" for c in s.get("commands", [s["command"]])),
                   f"- comparisons: {t['comparisons']} (of which handed to trafilatura, not native: {t.get('delegated', 0)}), "
                   f"differences: {t['differences']}, errors: {t['errors']}, "
                   f"new (not in ledger): {t['new_differences']}, ledger entries no longer differing: "
@@ -349,7 +370,7 @@ def main(args, argv: List[str]) -> int:
     details = [detail(d, args.mode, args.embedded) for d in res.differences[:DETAILED]]
     section = section_json(res, new, gone, details, argv)
     if args.report:
-        write_reports(section, Path(args.report_dir))
+        write_reports(section, Path(args.report_dir), merge=getattr(args, "merge", False))
     t = section["totals"]
     print(f"{res.candidate} / {res.mode}: {t['comparisons']} comparisons ({t['delegated']} delegated), {t['differences']} differences "
           f"({t['new_differences']} not in the ledger), {t['errors']} errors, "
