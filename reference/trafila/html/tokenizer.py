@@ -450,6 +450,7 @@ class Parser:
         return attrs
 
     def _fast_attributes(self, text: str) -> Dict[str, Optional[str]]:
+        """The attributes of a start tag _FAST_START_TAG accepted (None: written without value)."""
         attrib: Dict[str, Optional[str]] = {}
         for name, written in _FAST_ATTRS.findall(text):
             name = name.lower()
