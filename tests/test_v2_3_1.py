@@ -43,6 +43,10 @@ OPTION_SETS = {
     "links": dict(fast=True, include_links=True),
     "links_url": dict(fast=True, include_links=True, url="https://example.org/dir/page.html"),
     "links_markdown": dict(fast=True, include_links=True, output_format="markdown", url="http://example.org"),
+    "images": dict(fast=True, include_images=True),
+    "images_links_md": dict(fast=True, include_images=True, include_links=True, output_format="markdown",
+                            url="https://example.org/x/"),
+    "everything_full": dict(include_images=True, include_links=True, include_formatting=True),
 }
 
 
@@ -120,6 +124,10 @@ SYNTHETIC = {
     "<math display='block'><annotation encoding='application/x-tex'>b^2</annotation></math></p>"
     "<table><tr><th>h|1</th><th>h2</th></tr><tr><td>c<br>1</td><td><ul><li>l</li></ul></td></tr></table>"
     + P * 2 + "</article></body></html>",
+    "images_page": "<html><body><article><figure><img src='/a.jpg' alt='A'><figcaption>cap</figcaption></figure>"
+    "<p>text <a href='/x'><img data-src='b.png' title='T'></a> more <img src='c.gif'>tail</p>"
+    "<picture><source srcset='s.webp'><img src='//cdn.example.org/d.jpeg' alt='D'></picture>"
+    "<div class='caption'>cap div</div><ul><li><img src='e.jpg'> item</li></ul>" + P * 3 + "</article></body></html>",
     "dup_paragraphs": "<html><body><article>" + "<p>" + "the very same repeated paragraph text " * 4 + "</p>" * 6
     + "</article></body></html>",
 }
@@ -248,7 +256,7 @@ def test_delegations_raise():
     with pytest.raises(NotImplementedError, match="delegate"):
         core.extract(SYNTHETIC["article"], fast=True, output_format="xml")
     with pytest.raises(NotImplementedError, match="delegate"):
-        core.extract(SYNTHETIC["article"], fast=True, include_images=True)
+        core.extract(SYNTHETIC["article"], fast=True, with_metadata=True)
 
 
 @pytest.mark.parametrize(

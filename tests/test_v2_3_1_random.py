@@ -130,6 +130,7 @@ SETS = [
     dict(fast=True, favor_recall=True),
     dict(fast=True, include_comments=False, include_tables=False),
     dict(fast=True, output_format="markdown"),
+    dict(fast=True, include_images=True, include_links=True, output_format="markdown", url="https://example.org/p/"),
 ]
 
 

@@ -43,6 +43,9 @@ OPTION_SETS = {
     # url=None is replaced by the page's URL
     "links": dict(fast=True, include_links=True, url=None),
     "links_markdown": dict(fast=True, include_links=True, output_format="markdown", url=None),
+    "images": dict(fast=True, include_images=True, url=None),
+    "images_links_markdown": dict(fast=True, include_images=True, include_links=True, output_format="markdown", url=None),
+    "everything": dict(include_images=True, include_links=True, include_formatting=True, url=None),
 }
 FAST_SETS = "fast,precision,recall,nocomments_notables,dedup"
 

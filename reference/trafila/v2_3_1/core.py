@@ -166,10 +166,6 @@ def _check_native(options: Extractor, prune_xpath: Any) -> None:
         raise NotImplementedError("delegate: readability/jusText fallbacks (fast=False)")
     if options.format not in ("txt", "python", "markdown"):
         raise NotImplementedError(f"delegate: output format {options.format}")
-    if options.links and options.images:
-        raise NotImplementedError("delegate: include_links with include_images")
-    if options.images:
-        raise NotImplementedError("delegate: include_images")
     if options.with_metadata:
         raise NotImplementedError("delegate: metadata extraction")
     if prune_xpath is not None:

@@ -414,6 +414,16 @@ def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
         for elem in _tagged(tree, wanted):
             CONVERSIONS[elem.tag](elem)
     if options.images:
-        for elem in iter_live(tree, "img"):
+        for elem in _tagged(tree, ("img",)):
             elem.tag = "graphic"
+        # images out of links: they would be lost or doubled there
+        if options.links:
+            for ref in _tagged(tree, ("ref",)):
+                graphics = _tagged(ref, ("graphic",))
+                # in reverse, so that addnext keeps their order
+                for graphic in reversed(graphics):
+                    ref.addnext(graphic)
+                # a ref left with no text goes (its picture/source leftovers would trigger jusText)
+                if graphics and not text_content(ref).strip():
+                    delete_element(ref)
     return tree
