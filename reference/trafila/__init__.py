@@ -54,6 +54,7 @@ __all__ = [
     "TrafilaError", "FallbackWarning", "PatchWarning", "TRAFILATURA_VERSIONS", "REPRODUCED_VERSIONS",
 ]
 
+
 class TrafilaError(RuntimeError):
     """A call trafila cannot serve natively and cannot delegate (trafilatura missing or another release)."""
 
