@@ -95,3 +95,15 @@ def test_engine_switch_from_the_environment():
     env["TRAFILA_ENGINE"] = "turbo"
     bad = subprocess.run([sys.executable, "-c", "import trafila"], env=env, capture_output=True, text=True)
     assert bad.returncode != 0 and "TRAFILA_ENGINE" in bad.stderr
+
+
+def test_public_names_exist_and_are_documented():
+    import inspect as _inspect
+
+    for name in trafila.__all__:
+        obj = getattr(trafila, name)
+        if _inspect.isfunction(obj) or _inspect.isclass(obj):
+            assert obj.__doc__ and obj.__doc__.strip(), name
+        if _inspect.isfunction(obj):
+            hints = obj.__annotations__
+            assert "return" in hints, name
