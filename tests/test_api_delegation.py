@@ -124,12 +124,18 @@ def test_delegated_once_with_trafilaturas_result(function, index):
     del ours_again
 
 
-@pytest.mark.parametrize("index", [0, 6, 9, 17, 20, 22], ids=[CASE_IDS[i] for i in (0, 6, 9, 17, 20, 22)])
-def test_trafila_error_without_trafilatura(monkeypatch, index):
+@pytest.mark.parametrize("index", range(len(CASE_IDS)), ids=CASE_IDS)
+@pytest.mark.parametrize("function", ["extract", "bare_extraction"])
+def test_trafila_error_without_trafilatura(monkeypatch, function, index):
     reason, kwargs = _native_cases()[index]
+    if function == "bare_extraction" and kwargs.get("output_format") == "xmltei":
+        kwargs = dict(kwargs, output_format="xml")
+    before = trafila.delegated_calls
     monkeypatch.setitem(sys.modules, "trafilatura", None)
-    with pytest.raises(trafila.TrafilaError, match="trafilatura==2.3.1 installed"):
-        _call(trafila, "extract", kwargs)
+    with pytest.raises(trafila.TrafilaError, match="trafilatura==2.3.1 installed") as err:
+        _call(trafila, function, kwargs)
+    assert str(err.value).startswith(f"{function}: ")
+    assert trafila.delegated_calls == before
 
 
 def test_trafila_error_with_another_release(monkeypatch):
