@@ -209,3 +209,17 @@ def test_delegated_documents_are_trafila_documents_and_pickle():
     clone = pickle.loads(pickle.dumps(doc))
     assert (clone.title, clone.text) == (doc.title, doc.text)
     assert etree.tostring(clone.body) == etree.tostring(theirs.body)
+
+
+@pytest.mark.parametrize("value,delegated", [("-5", True), ("0", False), ("400", False)])
+def test_settingsfile_sizes(tmp_path, value, delegated):
+    import trafilatura
+
+    cfg = tmp_path / "settings.cfg"
+    cfg.write_text(f"[DEFAULT]\nMIN_OUTPUT_SIZE = {value}\nMIN_EXTRACTED_SIZE = {value}\n")
+    before = trafila.delegated_calls
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = trafila.extract(PAGE, settingsfile=str(cfg))
+    assert (trafila.delegated_calls == before + 1) is delegated
+    assert ours == trafilatura.extract(PAGE, settingsfile=str(cfg))
