@@ -111,3 +111,16 @@ def test_patch_without_trafilatura(monkeypatch):
 def test_patch_only_knows_trafilatura():
     with pytest.raises(ValueError):
         trafila.patch("readability")
+
+
+@needs_trafilatura_231
+def test_warnings_through_the_shims_point_at_the_caller(patched):
+    import trafilatura
+
+    trafila._warned.clear()
+    with pytest.warns(trafila.FallbackWarning) as record:
+        trafilatura.extract(PAGE, output_format="json")
+    with pytest.warns(DeprecationWarning) as deprecations:
+        trafilatura.extract(PAGE, no_fallback=True)
+    assert {w.filename for w in record if w.category is trafila.FallbackWarning} == {__file__}
+    assert {w.filename for w in deprecations if w.category is DeprecationWarning} == {__file__}

@@ -14,6 +14,7 @@ a :class:`TrafilaError` names what is needed.
 from __future__ import annotations
 
 import logging
+import sys
 import warnings
 from configparser import ConfigParser
 from typing import TYPE_CHECKING, Any, Dict, Optional, Set, Tuple, Union
@@ -83,7 +84,19 @@ class _DefaultConfig:
 DEFAULT_CONFIG: Any = _DefaultConfig()
 
 
-def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any], stacklevel: int = 4) -> Any:
+def _user_stacklevel() -> int:
+    """The warnings stacklevel of the first frame outside trafila, seen from the
+    function calling this one (so warnings point at the user's line, also
+    through patch()'s shims)."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "trafila":
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> Any:
     """Hand one call to the installed trafilatura of release ``mode`` (one
     FallbackWarning per function and reason), or raise TrafilaError."""
     try:
@@ -99,7 +112,7 @@ def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any], stack
     key = (function, reason, mode)
     if key not in _warned:
         _warned.add(key)
-        warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=stacklevel)
+        warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=_user_stacklevel())
     if isinstance(args.get("config"), _DefaultConfig) or args.get("config") is _engine.implementation(mode).DEFAULT_CONFIG:
         del args["config"]
     if mode == "2.3.1":
@@ -114,10 +127,10 @@ def _native_deprecations(function: str, args: Dict[str, Any]) -> bool:
     caller's line as upstream's do; the engine then gets the modern spelling.
     Returns whether a dict was asked for."""
     if args.get("no_fallback"):
-        warnings.warn('"no_fallback" will be removed, use "fast" instead', DeprecationWarning, stacklevel=4)
+        warnings.warn('"no_fallback" will be removed, use "fast" instead', DeprecationWarning, stacklevel=_user_stacklevel())
         args["fast"], args["no_fallback"] = args.get("fast") or args["no_fallback"], False
     if function == "bare_extraction" and args.get("as_dict"):
-        warnings.warn('"as_dict" will be removed, use the .as_dict() method instead', DeprecationWarning, stacklevel=4)
+        warnings.warn('"as_dict" will be removed, use the .as_dict() method instead', DeprecationWarning, stacklevel=_user_stacklevel())
         args["as_dict"] = False
         return True
     return False
@@ -256,7 +269,7 @@ def extract_with_metadata(
     del args["compat"]
     if compat != "2.3.1":
         raise ValueError(f"extract_with_metadata does not exist in trafilatura {compat}")
-    return _delegate("extract_with_metadata", "metadata extraction", compat, args, stacklevel=3)
+    return _delegate("extract_with_metadata", "metadata extraction", compat, args)
 
 
 # --- the rest of trafilatura's top-level API ------------------------------------
@@ -276,7 +289,7 @@ def baseline(filecontent: Any) -> Tuple[Any, str, int]:
             reason = str(err)[len("delegate: "):]
         else:
             return api._public_tree(body), text, length
-    return _delegate("baseline", reason, DEFAULT_MODE, {"filecontent": filecontent}, stacklevel=3)
+    return _delegate("baseline", reason, DEFAULT_MODE, {"filecontent": filecontent})
 
 
 def html2txt(content: Any, clean: bool = True) -> str:
@@ -291,12 +304,12 @@ def html2txt(content: Any, clean: bool = True) -> str:
             if not str(err).startswith("delegate: "):
                 raise
             reason = str(err)[len("delegate: "):]
-    return _delegate("html2txt", reason, DEFAULT_MODE, {"content": content, "clean": clean}, stacklevel=3)
+    return _delegate("html2txt", reason, DEFAULT_MODE, {"content": content, "clean": clean})
 
 
 def load_html(htmlobject: Any, max_size: Optional[int] = None) -> Any:
     """trafilatura's ``load_html`` (an lxml tree): always delegated."""
-    return _delegate("load_html", "lxml tree output", DEFAULT_MODE, {"htmlobject": htmlobject, "max_size": max_size}, stacklevel=3)
+    return _delegate("load_html", "lxml tree output", DEFAULT_MODE, {"htmlobject": htmlobject, "max_size": max_size})
 
 
 def extract_metadata(
@@ -307,12 +320,12 @@ def extract_metadata(
     author_blacklist: Optional[Set[str]] = None,
 ) -> Any:
     """trafilatura's ``extract_metadata``: always delegated (a trafila Document)."""
-    return _delegate("extract_metadata", "metadata extraction", DEFAULT_MODE, dict(locals()), stacklevel=3)
+    return _delegate("extract_metadata", "metadata extraction", DEFAULT_MODE, dict(locals()))
 
 
 def fetch_url(url: str, no_ssl: bool = False, config: ConfigParser = DEFAULT_CONFIG, options: Optional[Any] = None) -> Optional[str]:
     """trafilatura's ``fetch_url``: downloads are always delegated."""
-    return _delegate("fetch_url", "download", DEFAULT_MODE, dict(locals()), stacklevel=3)
+    return _delegate("fetch_url", "download", DEFAULT_MODE, dict(locals()))
 
 
 def fetch_response(
@@ -324,7 +337,7 @@ def fetch_response(
     config: ConfigParser = DEFAULT_CONFIG,
 ) -> Any:
     """trafilatura's ``fetch_response``: downloads are always delegated."""
-    return _delegate("fetch_response", "download", DEFAULT_MODE, dict(locals()), stacklevel=3)
+    return _delegate("fetch_response", "download", DEFAULT_MODE, dict(locals()))
 
 
 def reset_caches() -> None:
