@@ -342,6 +342,10 @@ def _mutate(pair: Pair, data: Any) -> None:
 
         def ss(x: Any, vs: List[Any]) -> None:
             x[s] = vs
+        anc = {id(x) for x in a.iterancestors()} | {id(a)}
+        if any(id(pair.lx[k]) in anc for k in ks):
+            # lxml's slice assignment has no cycle check (it corrupts memory)
+            return
         _same_outcome(lambda: ss(a, [pair.lx[k] for k in ks]), lambda: ss(b, [pair.tr[k] for k in ks]))
     elif op == "extend":
         ks = data.draw(st.lists(st.integers(0, n - 1), max_size=3, unique=True))
