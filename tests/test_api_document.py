@@ -224,3 +224,16 @@ def test_document_without_trafilatura():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["_PlainDocument", "True", "True", "TrafilaError", "True"]
+
+
+@needs_trafilatura_231
+def test_from_dict_and_clean_and_trim_as_trafilatura():
+    from trafilatura.settings import Document as TDocument
+
+    data = {"text": "x", "title": " a &amp; b \n c ", "author": "y" * 10050}
+    ours, theirs = trafila.Document.from_dict(data), TDocument.from_dict(data)
+    ours.clean_and_trim()
+    theirs.clean_and_trim()
+    assert type(ours) is trafila.Document
+    assert {k: v for k, v in ours.as_dict().items() if k not in ("body", "commentsbody")} == {
+        k: v for k, v in theirs.as_dict().items() if k not in ("body", "commentsbody")}
