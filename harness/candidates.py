@@ -185,8 +185,10 @@ class TrafilaCandidate(Candidate):
             get = doc.get if isinstance(doc, dict) else (lambda k: getattr(doc, k, None))
             out = {}
             for field in BARE_FIELDS:
-                value = get(field)
-                if field in ("body", "commentsbody") and value is not None and not isinstance(value, str):
+                tree_field = field in ("body", "commentsbody")
+                # native_tree: trafila's own tree, without building the lxml copy the public field gives
+                value = doc.native_tree(field) if tree_field and hasattr(doc, "native_tree") else get(field)
+                if tree_field and value is not None and not isinstance(value, str):
                     value = _serialise_tree(value)
                 out[field] = value
             return out
