@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
-from ..dom import DocInfo, Document
+from ..dom import NO_VALUE, DocInfo, Document, Element
 from .entities import find_entity_prefix
 from .tables import (
     DATA_MODE,
@@ -24,8 +24,10 @@ from .tables import (
     DATA_SCRIPT_ESC1,
     DATA_SCRIPT_ESC2,
     EMPTY_ELEMENTS,
+    START_CLOSE,
+    BOOLEAN_ATTRIBUTES,
 )
-from .treebuilder import TreeBuilder
+from .treebuilder import INSERT_IN_BODY, MAX_DEPTH, TreeBuilder
 
 NAME_BUFFER = 100  # libxml2: HTML_PARSER_BUFFER_SIZE -- names keep at most 100 UTF-8 bytes
 
@@ -54,6 +56,23 @@ _FAST_START_TAG = re.compile(
 _FAST_ATTRS = re.compile(
     rf"[{_WSC}]+([a-zA-Z_:][-a-zA-Z0-9_:.]*)"
     rf"(?:[{_WSC}]*=[{_WSC}]*(\"[^\"]*\"|'[^']*'|[^{_WSC}>\"'=<`]+))?"
+)
+# the same, with the closing '/>' or '>' as group 3 (parse_content's fast path)
+_FAST_START_TAG_CLOSED = re.compile(
+    rf"<([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})(?![-a-zA-Z0-9_:.])((?:{_FAST_ATTR})*)[{_WSC}]*(/?>)"
+)
+# parse_content's fast path: a run of text without '&', CR or NUL, then
+# optionally a start tag as _FAST_START_TAG accepts it (its name, attributes
+# and closing '/>' or '>') or an end tag as _FAST_END_TAG accepts it
+_TOKEN = re.compile(
+    r"([^<&\r\x00]*)(?:"
+    rf"<([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})(?![-a-zA-Z0-9_:.])((?:{_FAST_ATTR})*)[{_WSC}]*(/?>)"
+    rf"|</([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})[{_WSC}]*>)?"
+)
+# (name, '=' or '', double-quoted value, single-quoted value, bare value)
+_FAST_ATTR_PARTS = re.compile(
+    rf"[{_WSC}]+([a-zA-Z_:][-a-zA-Z0-9_:.]*)"
+    rf"(?:[{_WSC}]*(=)[{_WSC}]*(?:\"([^\"]*)\"|'([^']*)'|([^{_WSC}>\"'=<`]+)))?"
 )
 _FAST_END_TAG = re.compile(rf"</([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})[{_WSC}]*>")
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -144,6 +163,43 @@ def decode_refs(text: str, is_attr: bool) -> str:
     return "".join(out)
 
 
+_new_element = Element.__new__
+_HTML_HEAD_BODY = frozenset(["html", "head", "body"])
+
+
+def _closed_by() -> Dict[str, frozenset]:
+    # libxml2: htmlStartClose, indexed by the new tag: the open elements it closes
+    olds: Dict[str, set] = {}
+    for old, new in START_CLOSE:
+        olds.setdefault(new, set()).add(old)
+    return {new: frozenset(found) for new, found in olds.items()}
+
+
+_CLOSED_BY = _closed_by()
+# what follows '>' of a start tag: -1 closes the element at once (empty), else the text mode
+_AFTER_START: Dict[str, int] = {**DATA_MODE, **{name: -1 for name in EMPTY_ELEMENTS}}
+
+
+def _fast_attrib(text: str) -> Dict[str, str]:
+    """The attributes of a start tag _FAST_START_TAG_CLOSED accepted, as the element gets them.
+    # libxml2: htmlParseAttribute + xmlSAX2HtmlAttribute"""
+    attrib: Dict[str, str] = {}
+    may_decode = _SPECIAL_IN_TEXT.search(text) is not None
+    for name, eq, dq, sq, bare in _FAST_ATTR_PARTS.findall(text):
+        name = name.lower()
+        if name in attrib:
+            continue  # duplicate attributes: the first wins
+        if eq:
+            value = dq or sq or bare
+            if may_decode and _SPECIAL_IN_TEXT.search(value) is not None:
+                value = decode_refs(normalize_newlines(value), is_attr=True)
+        else:
+            # a valueless boolean attribute gets its name; any other one has no value node
+            value = name if name in BOOLEAN_ATTRIBUTES else NO_VALUE
+        attrib[name] = value
+    return attrib
+
+
 def _fix_name(raw: str) -> str:
     """Lowercase A-Z only, NUL -> U+FFFD, keep at most 100 UTF-8 bytes.
     # libxml2: the buffer handling of htmlParseHTMLName"""
@@ -228,11 +284,157 @@ class Parser:
             self.skip_blanks()
 
     def parse_content(self) -> None:
-        """# libxml2: htmlParseContent"""
+        """# libxml2: htmlParseContent
+
+        The common shapes are handled inline, one _TOKEN match at a time: a
+        run of plain text in normal content, then a start tag the fast pattern
+        accepts (in an open body) or an end tag closing the current element.
+        These take the same steps as parse_char_data, parse_element and
+        parse_end_tag, minus the branches that cannot apply; anything else
+        takes one step of the general path (_parse_step)."""
         s = self.s
         n = self.n
         tb = self.tb
-        while not tb.stopped and self.pos < n:
+        names = tb.names
+        nodes = tb.nodes
+        pending = tb._text
+        find = s.find
+        token = _TOKEN.match
+        closed_by = _CLOSED_BY.get
+        after_start = _AFTER_START.get
+        flush = tb.flush_text
+        new_element = _new_element
+        attr_cache: Dict[str, Dict[str, str]] = {}
+        pos = self.pos
+        while pos < n:
+            if self.mode:
+                self.pos = pos
+                self.parse_char_data()
+                pos = self.pos
+                if tb.stopped:
+                    break
+                continue
+            m = token(s, pos)
+            text, raw, attr_text, close, end_raw = m.groups()
+            end = m.end(1)
+            if end < n and s[end] != "<":
+                # a reference, CR or NUL in the run: the whole run is decoded
+                # libxml2: htmlParseCharData
+                end = find("<", pos)
+                if end < 0:
+                    end = n
+                text = decode_refs(normalize_newlines(s[pos:end]), is_attr=False)
+                raw = end_raw = None
+            if end != pos:
+                # libxml2: htmlCharDataSAXCallback
+                pos = end
+                current = names[-1] if names else None
+                if current is None or current == "html" or current == "head":
+                    tb.char_data(text)
+                    if tb.stopped:
+                        break
+                elif nodes:  # libxml2: xmlSAX2Text
+                    if pending:
+                        pending.append(text)
+                    else:
+                        # straight into the slot flush_text would fill, while it is
+                        # empty (filling a non-empty one is left to flush_text, so a
+                        # run cut by many comments is still joined once)
+                        node = nodes[-1]
+                        children = node._children
+                        if children:
+                            last = children[-1]
+                            if last.tail is None:
+                                last.tail = text
+                            else:
+                                pending.append(text)
+                        elif node.text is None:
+                            node.text = text
+                        else:
+                            pending.append(text)
+                if raw is None and end_raw is None:
+                    continue
+            if end_raw is not None:
+                # libxml2: htmlParseEndTag
+                pos = m.end()
+                name = end_raw.lower()
+                if names and names[-1] == name and not (tb.depth and name in _HTML_HEAD_BODY):
+                    # closes the current element: nothing of higher priority in between
+                    if pending:
+                        flush()
+                    names.pop()
+                    if nodes:
+                        nodes.pop()
+                else:
+                    self._end_tag(name)
+                continue
+            if raw is not None and names and tb.insert_mode >= INSERT_IN_BODY:
+                # once a body is open (libxml2: insertMode) htmlCheckImplied adds
+                # nothing; html/head/body tags may be dropped: general path
+                name = raw.lower()
+                if name not in _HTML_HEAD_BODY:
+                    # libxml2: htmlParseStartTag
+                    closers = closed_by(name)
+                    if closers is not None and names[-1] in closers:
+                        tb.auto_close(name)
+                    if attr_text:
+                        # the same attribute text gives the same attributes: each
+                        # element gets its own copy of the dict
+                        attrib = attr_cache.get(attr_text)
+                        if attrib is None:
+                            attrib = attr_cache[attr_text] = _fast_attrib(attr_text)
+                        attrib = attrib.copy()
+                    else:
+                        attrib = {}
+                    # libxml2: htmlnamePush + xmlSAX2StartHtmlElement
+                    if pending:
+                        flush()
+                    names.append(name)
+                    if len(nodes) >= MAX_DEPTH:
+                        # libxml2: nodePush fails -> xmlHaltParser
+                        tb.stopped = True
+                        pos = m.start(4)
+                        break
+                    parent = nodes[-1]
+                    el = new_element(Element)
+                    el.tag = name
+                    el.attrib = attrib
+                    el.text = None
+                    el.tail = None
+                    el._children = []
+                    el._parent = parent
+                    el._doc = None
+                    children = parent._children
+                    el._pos = len(children)
+                    children.append(el)
+                    nodes.append(el)
+                    pos = m.end()
+                    # libxml2: htmlParseElementInternal -- '/>' closes any element
+                    after = after_start(name, 0) if close == ">" else -1
+                    if after:
+                        if after < 0:
+                            if pending:
+                                flush()
+                            names.pop()
+                            nodes.pop()
+                        else:
+                            self.mode = after
+                    continue
+            self.pos = pos
+            self._parse_step()
+            pos = self.pos
+            if tb.stopped:
+                break
+        self.pos = pos
+        if pos >= n:
+            tb.auto_close_on_end()
+
+    def _parse_step(self) -> None:
+        """One step of htmlParseContent by the general path (what parse_content's fast paths do not take)."""
+        s = self.s
+        n = self.n
+        tb = self.tb
+        if True:
             pos = self.pos
             if self.mode == 0 and s[pos] == "<":
                 c1 = s[pos + 1] if pos + 1 < n else ""
@@ -259,8 +461,6 @@ class Parser:
                     self.pos = pos + 1
             else:
                 self.parse_char_data()
-        if self.pos >= n:
-            tb.auto_close_on_end()
 
     # -- text ----------------------------------------------------------------
     def parse_char_data(self) -> None:

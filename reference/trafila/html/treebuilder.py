@@ -32,6 +32,34 @@ _NO_IMPLIED_BODY = frozenset(["noframes", "frame", "frameset"])
 _WS = " \t\n\x0c\r"  # libxml2: IS_WS_HTML (no vertical tab)
 
 
+_new_element = Element.__new__
+
+
+def new_child(parent: Optional[Element], tag: str, attrib: Dict[str, str]) -> Element:
+    """A new element appended to ``parent`` (or unlinked when ``parent`` is None).
+
+    Does what ``Element(tag)`` then ``parent.append(el)`` do, without the
+    checks a parser never needs (a brand-new element is nobody's ancestor and
+    has no parent to be moved from). Sets every slot trafila.dom.Element has.
+    """
+    el = _new_element(Element)
+    el.tag = tag
+    el.attrib = attrib
+    el.text = None
+    el.tail = None
+    el._children = []
+    el._doc = None
+    if parent is None:
+        el._parent = None
+        el._pos = 0
+    else:
+        el._parent = parent
+        children = parent._children
+        el._pos = len(children)
+        children.append(el)
+    return el
+
+
 class TreeBuilder:
     """The parser's element stack (names and nodes) and the document it builds."""
 
@@ -39,7 +67,6 @@ class TreeBuilder:
         self.doc = Document()
         self.names: List[str] = []  # libxml2: ctxt->nameTab
         self.nodes: List[Element] = []  # libxml2: ctxt->nodeTab
-        self._last_child: List[Optional[Element]] = []  # per open node: its last child so far
         self.insert_mode = INSERT_INITIAL  # libxml2: ctxt->html
         self.depth = 0  # libxml2: ctxt->depth (misplaced html/head/body start tags)
         self.stopped = False  # libxml2: PARSER_STOPPED (the depth limit halts)
@@ -51,12 +78,15 @@ class TreeBuilder:
         if not self._text:
             return
         text = "".join(self._text)
-        self._text = []
-        last = self._last_child[-1]
-        if last is not None:
+        # cleared in place: the tokenizer's main loop holds this list
+        self._text.clear()
+        node = self.nodes[-1]
+        # only the parser adds children, so the last one is the last linked
+        children = node._children
+        if children:
+            last = children[-1]
             last.tail = text if last.tail is None else last.tail + text
         else:
-            node = self.nodes[-1]
             node.text = text if node.text is None else node.text + text
 
     def characters(self, text: str) -> None:
@@ -79,7 +109,6 @@ class TreeBuilder:
             # libxml2: nodePush fails -> xmlHaltParser; lxml keeps the tree so far
             self.stopped = True
             return
-        el = Element(name)
         if attrs:
             if None in attrs.values():
                 attrs = {
@@ -88,14 +117,15 @@ class TreeBuilder:
                     k: (v if v is not None else (k if k in BOOLEAN_ATTRIBUTES else NO_VALUE))
                     for k, v in attrs.items()
                 }
-            el.attrib = attrs  # type: ignore[assignment]
-        if self.nodes:
-            self.nodes[-1].append(el)
-            self._last_child[-1] = el
         else:
+            attrs = {}
+        nodes = self.nodes
+        if nodes:
+            nodes.append(new_child(nodes[-1], name, attrs))  # type: ignore[arg-type]
+        else:
+            el = new_child(None, name, attrs)  # type: ignore[arg-type]
             self.doc.append_root(el)
-        self.nodes.append(el)
-        self._last_child.append(None)
+            nodes.append(el)
 
     def end_element(self) -> None:
         """Pop the current element (libxml2: endElement + htmlnamePop)."""
@@ -104,7 +134,6 @@ class TreeBuilder:
         self.names.pop()
         if self.nodes:
             self.nodes.pop()
-            self._last_child.pop()
 
     def finish(self) -> Document:
         if self._text and self.nodes:
