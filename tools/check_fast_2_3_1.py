@@ -157,7 +157,7 @@ def main() -> int:
                         traceback.print_exc()
                     got = f"<exception {type(err).__name__}: {err}>"
                 t2 = time.perf_counter()
-                per_page.append((t2 - t1) / max(t1 - t0, 1e-9))
+                per_page.append(((t2 - t1) / max(t1 - t0, 1e-9), page.id, setname, t2 - t1, t1 - t0))
                 t_ref[(bname, setname)] += t1 - t0
                 t_port[(bname, setname)] += t2 - t1
                 totals[(bname, setname)] += 1
@@ -183,7 +183,10 @@ def main() -> int:
     if per_page:
         per_page.sort()
         n = len(per_page)
-        print(f"per-page time ratio port/ref: median {per_page[n // 2]:.2f}, 90th {per_page[int(n * 0.9)]:.2f}, max {per_page[-1]:.2f}")
+        print(
+            f"per-page time ratio port/ref: median {per_page[n // 2][0]:.2f}, 90th {per_page[int(n * 0.9)][0]:.2f}, "
+            f"max {per_page[-1][0]:.2f} ({per_page[-1][1]} {per_page[-1][2]}: {per_page[-1][3]:.3f}s vs {per_page[-1][4]:.3f}s)"
+        )
     print(f"TOTAL pages×sets {tot} diffs {dif} time ref {tr:.2f}s port {tp:.2f}s ratio {tp / tr if tr else 0:.2f}")
     return 1 if dif else 0
 
