@@ -112,6 +112,11 @@ def from_lxml(lxml_element: Any) -> Element:
     # it is then copied on its own
     attached = top is not None and (el is top or any(a is top for a in el.iterancestors()))
     doc = Document()
+    # lxml.html parses into HTML documents (HtmlElement proxies); a tree from
+    # etree.Element/XML parsing is an XML document
+    from lxml.html import HtmlMixin
+
+    doc.is_html = isinstance(el, HtmlMixin)
     info = tree.docinfo
     dtd = info.internalDTD
     if dtd is not None:

@@ -120,11 +120,14 @@ class Document:
     ``iter``/``find``/``findall``/``iterfind`` on the root).
     """
 
-    __slots__ = ("children", "docinfo")
+    __slots__ = ("children", "docinfo", "is_html")
 
     def __init__(self) -> None:
         self.children: List["Element"] = []
         self.docinfo: DocInfo = DocInfo()
+        # libxml2's document type: HTML (parsed, lxml.html) or XML (a fresh
+        # etree.Element); only the HTML serialiser's escaping looks at it
+        self.is_html: bool = True
 
     def append_root(self, el: "Element") -> None:
         """Attach ``el`` as a top-level node of this document."""
@@ -264,7 +267,9 @@ def _document_of(node: "Element") -> Document:
         top = top._parent
     d = top._doc
     if d is None:
+        # a fresh Element() is the root of its own XML document (etree.Element)
         d = Document()
+        d.is_html = False
         d.children.append(top)
         top._doc = d
     return d
@@ -567,6 +572,7 @@ class Element:
         new = _copy_tree(self)
         new.tail = self.tail
         doc = Document()
+        doc.is_html = _document_of(self).is_html
         doc.children.append(new)
         new._doc = doc
         return new

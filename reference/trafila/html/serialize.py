@@ -85,8 +85,9 @@ def _ascii_lower(s: str) -> str:
 # -- escaping (xmlsave.c xmlEscapeTab / xmlEscapeTabAttr) ---------------------
 
 # text: & < > and CR become references, the other C0 controls (not TAB/LF)
-# become U+FFFD; attributes also escape " TAB LF.  HTML method text (an HTML
-# document's xmlEncodeEntitiesReentrant) escapes & < > CR only.
+# become U+FFFD; attributes also escape " TAB LF.  HTML method text and
+# attribute values (xmlEncodeEntitiesReentrant) escape & < > only in an HTML
+# document, & < > CR in an XML one.
 _C0_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
@@ -117,12 +118,19 @@ def _escape_attr(s: str) -> str:
 
 
 def _escape_html_text(s: str) -> str:
+    # xmlEncodeEntitiesReentrant on an HTML document: & < > only
     if "&" in s:
         s = s.replace("&", "&amp;")
     if "<" in s:
         s = s.replace("<", "&lt;")
     if ">" in s:
         s = s.replace(">", "&gt;")
+    return s
+
+
+def _escape_html_text_xml_doc(s: str) -> str:
+    # the same on an XML document (a fresh etree.Element): CR too
+    s = _escape_html_text(s)
     if "\r" in s:
         s = s.replace("\r", "&#13;")
     return s
@@ -352,13 +360,13 @@ def _xml(el: Element, pretty: bool, charset: str) -> str:
 
 # -- HTML -------------------------------------------------------------------------
 
-def _html_attr(el: Element, k: str, v: str) -> str:
+def _html_attr(el: Element, k: str, v: str, esc: Any) -> str:
     if _ascii_lower(k) in _BOOLEAN_ATTRS:
         return " " + k
     if v is NO_VALUE or (v == "" and isinstance(v, _Valueless)):
         # a valueless attribute from the parser: libxml2 has no value node
         return " " + k
-    value = _escape_html_text(v)
+    value = esc(v)
     lk = _ascii_lower(k)
     if lk in ("href", "action", "src") or (lk == "name" and _ascii_lower(el.tag) == "a"):
         i = 0
@@ -368,7 +376,7 @@ def _html_attr(el: Element, k: str, v: str) -> str:
     return f" {k}={_quoted(value)}"
 
 
-def _html(root: Element, pretty: bool) -> List[str]:
+def _html(root: Element, pretty: bool, esc: Any) -> List[str]:
     out: List[str] = []
     w = out.append
     stack: List[Any] = [(root, root._parent, 0)]
@@ -389,11 +397,11 @@ def _html(root: Element, pretty: bool) -> List[str]:
                 parent is not None and parent.tag[:1] != "p"
             ):
                 w("\n")
-            _html_after(el, root, parent, out)
+            _html_after(el, root, parent, out, esc)
             continue
         w("<" + tag)
         for k, v in el.attrib.items():
-            w(_html_attr(el, k, v))
+            w(_html_attr(el, k, v, esc))
         if ltag in _HTML_EMPTY:
             # void: children, if any, are never written
             w(">")
@@ -409,7 +417,7 @@ def _html(root: Element, pretty: bool) -> List[str]:
             if pretty and block and el.text is None and nodes > 1 and tag[:1] != "p":
                 w("\n")
             if el.text is not None:
-                w(el.text if ltag in ("script", "style") else _escape_html_text(el.text))
+                w(el.text if ltag in ("script", "style") else esc(el.text))
             stack.append((el, parent, 1))
             for c in reversed(el._children):
                 stack.append((c, el, 0))
@@ -418,7 +426,7 @@ def _html(root: Element, pretty: bool) -> List[str]:
             parent is not None and parent.tag[:1] != "p"
         ):
             w("\n")
-        _html_after(el, root, parent, out)
+        _html_after(el, root, parent, out, esc)
     return out
 
 
@@ -427,12 +435,12 @@ def _has_next(el: Element) -> bool:
     return p is not None and p._children[-1] is not el
 
 
-def _html_after(el: Element, root: Element, parent: Optional[Element], out: List[str]) -> None:
+def _html_after(el: Element, root: Element, parent: Optional[Element], out: List[str], esc: Any) -> None:
     if el is root:
         return
     if el.tail is not None:
         raw = parent is not None and _ascii_lower(parent.tag) in ("script", "style")
-        out.append(el.tail if raw else _escape_html_text(el.tail))
+        out.append(el.tail if raw else esc(el.tail))
 
 
 # -- text -------------------------------------------------------------------------
@@ -534,10 +542,11 @@ def tostring(
     elif complete:
         parts.append(_dtd_line(element_or_tree.docinfo, el.tag, method))  # type: ignore[union-attr]
     if method == "html":
-        parts.extend(_html(el, pretty_print))
+        esc = _escape_html_text if _document_of(el).is_html else _escape_html_text_xml_doc
+        parts.extend(_html(el, pretty_print, esc))
         if with_tail and el.tail is not None:
             raw = el._parent is not None and _ascii_lower(el._parent.tag) in ("script", "style")
-            parts.append(el.tail if raw else _escape_html_text(el.tail))
+            parts.append(el.tail if raw else esc(el.tail))
     else:
         parts.append(_xml(el, pretty_print, enc_name))
         if with_tail and el.tail is not None:
