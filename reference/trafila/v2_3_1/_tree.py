@@ -161,27 +161,12 @@ def root_of(el: Any) -> Any:
     return el
 
 
-def first_descendant(el: Any, tag: str) -> Optional[Any]:
-    """``el.find('.//tag')``."""
-    return next(el.iterdescendants(tag), None)
 
 
-def descendants(el: Any, tag: str) -> List[Any]:
-    """``el.findall('.//tag')``."""
-    return list(el.iterdescendants(tag))
 
 
-def concat_text(a: Optional[str], b: Optional[str]) -> Optional[str]:
-    """Text-node concatenation: None only when both sides have no text node."""
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a + b
 
 
-def iter_tags(el: Any, tags: Iterable[str]) -> Any:
-    return el.iter(*tags)
 
 
 # --- read-only traversals -------------------------------------------------------
