@@ -161,14 +161,6 @@ def root_of(el: Any) -> Any:
     return el
 
 
-
-
-
-
-
-
-
-
 # --- read-only traversals -------------------------------------------------------
 # lxml's lookahead iterators matter only when the tree changes during the walk;
 # where it does not (selectors, tests), a plain pre-order walk gives the same
