@@ -39,7 +39,6 @@ _DOCTYPE_NAME = re.compile(r"[^ \t\n\x0c\r>]*")
 _COMMENT_END = re.compile(r"--!?>")
 _NCR = re.compile(r"#(?:[xX]([0-9a-fA-F]+)|([0-9]+));?")
 _SPECIAL_IN_TEXT = re.compile(r"[&\r\x00]")
-_SCRIPT_STOP = re.compile(r"[<-]")
 # Fast paths for the common, unambiguous shapes of tags (plain ASCII names of
 # at most 100 characters, well-formed attributes, a closing '>' or '/>').
 # Anything else takes the general path, which follows libxml2 step by step;
@@ -67,7 +66,8 @@ _FAST_START_TAG_CLOSED = re.compile(
 _TOKEN = re.compile(
     r"([^<&\r\x00]*)(?:"
     rf"<([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})(?![-a-zA-Z0-9_:.])((?:{_FAST_ATTR})*)[{_WSC}]*(/?>)"
-    rf"|</([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})[{_WSC}]*>)?"
+    rf"|</([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})[{_WSC}]*>"
+    r"|([&\r\x00]))?"
 )
 # (name, '=' or '', double-quoted value, single-quoted value, bare value)
 _FAST_ATTR_PARTS = re.compile(
@@ -97,6 +97,23 @@ def _end_tag_re(name: str) -> "re.Pattern[str]":
         pat = re.compile("</" + re.escape(name) + r"(?=[ \t\n\x0c\r/>])", re.I | re.A)
         _END_TAG_RE[name] = pat
     return pat
+
+
+_SCRIPT_STOPS: Dict[str, Dict[int, "re.Pattern[str]"]] = {}
+
+
+def _script_stops(name: str) -> Dict[int, "re.Pattern[str]"]:
+    """Per script state, what changes it: ``<!--``, ``</name``, ``<name`` or ``-->``
+    (``name`` followed by blank, ``/`` or ``>``, ASCII case-insensitively)."""
+    stops = _SCRIPT_STOPS.get(name)
+    if stops is None:
+        tag = re.escape(name) + r"(?=[ \t\n\x0c\r/>])"
+        stops = _SCRIPT_STOPS[name] = {
+            DATA_SCRIPT: re.compile("<!--|</" + tag, re.I | re.A),
+            DATA_SCRIPT_ESC1: re.compile("</" + tag + "|<(?!/)" + tag + "|-->", re.I | re.A),
+            DATA_SCRIPT_ESC2: re.compile("</" + tag + "|-->", re.I | re.A),
+        }
+    return stops
 
 
 def code_point_text(cp: int) -> str:
@@ -179,13 +196,38 @@ _CLOSED_BY = _closed_by()
 # what follows '>' of a start tag: -1 closes the element at once (empty), else the text mode
 _AFTER_START: Dict[str, int] = {**DATA_MODE, **{name: -1 for name in EMPTY_ELEMENTS}}
 
+# a tag name as written -> (lowercased name, open elements its start tag closes
+# or None, what follows '>' of its start tag, whether it is html/head/body)
+_TagInfo = Tuple[str, Optional[frozenset], int, bool]
+_TAG_INFO: Dict[str, _TagInfo] = {}
+
+
+def _tag_info(raw: str) -> _TagInfo:
+    if len(_TAG_INFO) > 5000:
+        _TAG_INFO.clear()  # keep the cache small whatever names documents invent
+    name = raw.lower()
+    info = _TAG_INFO[raw] = (name, _CLOSED_BY.get(name), _AFTER_START.get(name, 0), name in _HTML_HEAD_BODY)
+    return info
+
+
+_VALUELESS = {name: name for name in BOOLEAN_ATTRIBUTES}
+
 
 def _fast_attrib(text: str) -> Dict[str, str]:
     """The attributes of a start tag _FAST_START_TAG_CLOSED accepted, as the element gets them.
     # libxml2: htmlParseAttribute + xmlSAX2HtmlAttribute"""
-    attrib: Dict[str, str] = {}
+    parts = _FAST_ATTR_PARTS.findall(text)
+    # a valueless boolean attribute gets its name; any other one has no value node
+    attrib = {
+        (name := written.lower()): (dq or sq or bare) if eq else _VALUELESS.get(name, NO_VALUE)
+        for written, eq, dq, sq, bare in parts
+    }
+    if len(attrib) == len(parts) and _SPECIAL_IN_TEXT.search(text) is None:
+        return attrib
+    # duplicates (the first wins) or references to decode
+    attrib = {}
     may_decode = _SPECIAL_IN_TEXT.search(text) is not None
-    for name, eq, dq, sq, bare in _FAST_ATTR_PARTS.findall(text):
+    for name, eq, dq, sq, bare in parts:
         name = name.lower()
         if name in attrib:
             continue  # duplicate attributes: the first wins
@@ -300,8 +342,8 @@ class Parser:
         pending = tb._text
         find = s.find
         token = _TOKEN.match
-        closed_by = _CLOSED_BY.get
-        after_start = _AFTER_START.get
+        tag_info = _TAG_INFO.get
+        body_open = False
         flush = tb.flush_text
         new_element = _new_element
         attr_cache: Dict[str, Dict[str, str]] = {}
@@ -315,19 +357,17 @@ class Parser:
                     break
                 continue
             m = token(s, pos)
-            text, raw, attr_text, close, end_raw = m.groups()
-            end = m.end(1)
-            if end < n and s[end] != "<":
+            text, raw, attr_text, close, end_raw, stop = m.groups()
+            if stop is not None:
                 # a reference, CR or NUL in the run: the whole run is decoded
                 # libxml2: htmlParseCharData
                 end = find("<", pos)
                 if end < 0:
                     end = n
                 text = decode_refs(normalize_newlines(s[pos:end]), is_attr=False)
-                raw = end_raw = None
-            if end != pos:
+            if text:
                 # libxml2: htmlCharDataSAXCallback
-                pos = end
+                pos = end if stop is not None else pos + len(text)
                 current = names[-1] if names else None
                 if current is None or current == "html" or current == "head":
                     tb.char_data(text)
@@ -352,13 +392,14 @@ class Parser:
                             node.text = text
                         else:
                             pending.append(text)
-                if raw is None and end_raw is None:
+                if stop is not None:
                     continue
             if end_raw is not None:
                 # libxml2: htmlParseEndTag
                 pos = m.end()
-                name = end_raw.lower()
-                if names and names[-1] == name and not (tb.depth and name in _HTML_HEAD_BODY):
+                info = tag_info(end_raw) or _tag_info(end_raw)
+                name = info[0]
+                if names and names[-1] == name and not (info[3] and tb.depth):
                     # closes the current element: nothing of higher priority in between
                     if pending:
                         flush()
@@ -368,13 +409,14 @@ class Parser:
                 else:
                     self._end_tag(name)
                 continue
-            if raw is not None and names and tb.insert_mode >= INSERT_IN_BODY:
-                # once a body is open (libxml2: insertMode) htmlCheckImplied adds
-                # nothing; html/head/body tags may be dropped: general path
-                name = raw.lower()
-                if name not in _HTML_HEAD_BODY:
+            if raw is not None and names and (body_open or tb.insert_mode >= INSERT_IN_BODY):
+                # once a body is open (libxml2: insertMode, which never goes back)
+                # htmlCheckImplied adds nothing; html/head/body tags may be
+                # dropped: general path
+                body_open = True
+                name, closers, after, html_head_body = tag_info(raw) or _tag_info(raw)
+                if not html_head_body:
                     # libxml2: htmlParseStartTag
-                    closers = closed_by(name)
                     if closers is not None and names[-1] in closers:
                         tb.auto_close(name)
                     if attr_text:
@@ -410,7 +452,8 @@ class Parser:
                     nodes.append(el)
                     pos = m.end()
                     # libxml2: htmlParseElementInternal -- '/>' closes any element
-                    after = after_start(name, 0) if close == ">" else -1
+                    if close != ">":
+                        after = -1
                     if after:
                         if after < 0:
                             if pending:
@@ -420,6 +463,8 @@ class Parser:
                         else:
                             self.mode = after
                     continue
+            if pos >= n:
+                break  # the text ran to the end
             self.pos = pos
             self._parse_step()
             pos = self.pos
@@ -502,35 +547,28 @@ class Parser:
         """Where a script element's content ends, following the escape states.
         # libxml2: the DATA_SCRIPT* branches of htmlParseCharData"""
         s = self.s
-        n = self.n
-        name = self.tb.name or ""
-        name_re = _end_tag_re(name)
-        opener = re.compile("<" + re.escape(name) + r"(?=[ \t\n\x0c\r/>])", re.I | re.A)
+        stops = _script_stops(self.tb.name or "")
         mode = self.mode
         i = self.pos
         while True:
-            m = _SCRIPT_STOP.search(s, i)
+            # only the places where the state changes are looked for
+            m = stops[mode].search(s, i)
             if m is None:
                 self.mode = mode  # unterminated: the state is kept (libxml2: endCheckState)
-                return n
+                return self.n
             k = m.start()
-            if s[k] == "<":
-                if mode == DATA_SCRIPT and s.startswith("!", k + 1):
-                    if s.startswith("--", k + 2):
-                        mode = DATA_SCRIPT_ESC1
-                elif s.startswith("/", k + 1):
-                    if name_re.match(s, k):
-                        if mode == DATA_SCRIPT_ESC2:
-                            mode = DATA_SCRIPT_ESC1
-                        else:
-                            self.mode = 0
-                            return k
-                elif mode == DATA_SCRIPT_ESC1:
-                    if opener.match(s, k):
-                        mode = DATA_SCRIPT_ESC2
-            else:  # '-'
-                if (mode == DATA_SCRIPT_ESC1 or mode == DATA_SCRIPT_ESC2) and s.startswith("->", k + 1):
-                    mode = DATA_SCRIPT
+            c = s[k + 1]
+            if c == "/":  # the end tag
+                if mode != DATA_SCRIPT_ESC2:
+                    self.mode = 0
+                    return k
+                mode = DATA_SCRIPT_ESC1
+            elif c == "!":  # '<!--' (looked for in DATA_SCRIPT only)
+                mode = DATA_SCRIPT_ESC1
+            elif c == "-":  # '-->' (looked for in the escape states only)
+                mode = DATA_SCRIPT
+            else:  # '<name' (looked for in DATA_SCRIPT_ESC1 only)
+                mode = DATA_SCRIPT_ESC2
             i = k + 1
 
     def _parse_data_until(self, stop: str) -> str:
