@@ -37,6 +37,19 @@ tests/test_dom*.py):
   ``copy.deepcopy`` copy the subtree *and its tail* into a new document.
 * Only the top-level node (``_parent is None``) uses ``_doc``; ``_doc`` of an
   attached node is stale and never read.
+
+Known differences from lxml (deliberate or not yet done):
+
+* ``text``/``tail``/attribute values are plain slots: lxml's ValueError on
+  control characters (``check_xml_text``) is not raised on assignment.
+* ``addnext``/``addprevious`` on an unlinked element do nothing (lxml builds a
+  parentless sibling chain).
+* ``el[i] = ancestor`` and slice assignment of an ancestor raise ValueError
+  (lxml creates a cycle and hangs or corrupts memory).
+* ``text_content``/``drop_tree``/``drop_tag`` exist on every element (lxml:
+  only on lxml.html elements).
+* A valueless attribute (``<div hidden>``) must be stored as ``NO_VALUE`` for
+  the HTML serialiser to write it without ``=""``.
 """
 
 from __future__ import annotations
