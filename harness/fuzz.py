@@ -294,6 +294,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         p.add_argument("--keep", type=int, default=5, help="how many differing inputs to write")
         p.add_argument("--timeout", type=float, default=60.0)
         p.add_argument("--json", action="store_true", help="print the summary as JSON")
+        p.add_argument("--report", action="store_true", help="write reports/fuzz-<tree|text-…>.md and .json")
         p.add_argument("--bytes-share", type=float, default=0.2 if name == "tree" else 0.0,
                        help="share of generated documents given as bytes")
         if name == "text":
@@ -323,7 +324,31 @@ def main(argv: Optional[List[str]] = None) -> int:
         if summary["written"]:
             print(f"first differing inputs in {out}/")
     diffs = sum(v for k, v in summary["counts"].items() if k.endswith("different"))
+    if args.report:
+        write_report(args, seed, summary, argv)
     return 1 if diffs else 0
+
+
+def write_report(args, seed: int, summary: dict, argv) -> None:
+    """reports/fuzz-<kind>.{json,md}: the seed, the counts, the command (written by the harness only)."""
+    import datetime as dt
+
+    from .corpora import ROOT
+    from .parity import _git_commit
+
+    kind = "tree" if args.what == "tree" else f"text-{args.mode}-{args.set}"
+    out_dir = ROOT / "reports"
+    out_dir.mkdir(exist_ok=True)
+    command = "python -m harness fuzz " + " ".join(sys.argv[1:] if argv is None else argv)
+    data = {"kind": kind, "seed": seed, "n": args.n, "counts": summary["counts"], "seconds": summary["seconds"],
+            "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": _git_commit(),
+            "command": command}
+    (out_dir / f"fuzz-{kind}.json").write_text(json.dumps(data, indent=1) + "\n")
+    lines = [f"# Fuzz report: {kind}", "", "Written by `python -m harness fuzz … --report` (never by hand).", "",
+             f"- run: {data['date']}, commit {data['commit']}, `{command}`",
+             f"- seed **{seed}**, {args.n} documents, {summary['seconds']} s", "",
+             "| outcome | count |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in summary["counts"].items()]
+    (out_dir / f"fuzz-{kind}.md").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
