@@ -328,12 +328,14 @@ class Parser:
     def parse_content(self) -> None:
         """# libxml2: htmlParseContent
 
-        The common shapes are handled inline, one _TOKEN match at a time: a
-        run of plain text in normal content, then a start tag the fast pattern
-        accepts (in an open body) or an end tag closing the current element.
-        These take the same steps as parse_char_data, parse_element and
-        parse_end_tag, minus the branches that cannot apply; anything else
-        takes one step of the general path (_parse_step)."""
+        The common shapes are handled inline, one _TOKEN match at a time (the
+        matches of normal content follow one another): a run of plain text,
+        then a start tag the fast pattern accepts (in an open body) or an end
+        tag closing the current element. These take the same steps as
+        parse_char_data, parse_element and parse_end_tag, minus the branches
+        that cannot apply. Anything else -- text with references, other
+        markup, a raw-text element's content -- leaves the run of matches for
+        one step of the general path (_parse_step)."""
         s = self.s
         n = self.n
         tb = self.tb
@@ -341,7 +343,7 @@ class Parser:
         nodes = tb.nodes
         pending = tb._text
         find = s.find
-        token = _TOKEN.match
+        tokens = _TOKEN.finditer
         tag_info = _TAG_INFO.get
         body_open = False
         flush = tb.flush_text
@@ -356,115 +358,118 @@ class Parser:
                 if tb.stopped:
                     break
                 continue
-            m = token(s, pos)
-            text, raw, attr_text, close, end_raw, stop = m.groups()
-            if stop is not None:
-                # a reference, CR or NUL in the run: the whole run is decoded
-                # libxml2: htmlParseCharData
-                end = find("<", pos)
-                if end < 0:
-                    end = n
-                text = decode_refs(normalize_newlines(s[pos:end]), is_attr=False)
-            if text:
-                # libxml2: htmlCharDataSAXCallback
-                pos = end if stop is not None else pos + len(text)
-                current = names[-1] if names else None
-                if current is None or current == "html" or current == "head":
-                    tb.char_data(text)
-                    if tb.stopped:
-                        break
-                elif nodes:  # libxml2: xmlSAX2Text
-                    if pending:
-                        pending.append(text)
-                    else:
-                        # straight into the slot flush_text would fill, while it is
-                        # empty (filling a non-empty one is left to flush_text, so a
-                        # run cut by many comments is still joined once)
-                        node = nodes[-1]
-                        children = node._children
-                        if children:
-                            last = children[-1]
-                            if last.tail is None:
-                                last.tail = text
+            for m in tokens(s, pos):
+                text, raw, attr_text, close, end_raw, stop = m.groups()
+                if stop is not None:
+                    # a reference, CR or NUL in the run: the whole run is decoded
+                    # by the general path (libxml2: htmlParseCharData)
+                    pos = m.start()
+                    break
+                if text:
+                    # libxml2: htmlCharDataSAXCallback
+                    current = names[-1] if names else None
+                    if current is None or current == "html" or current == "head":
+                        tb.char_data(text)
+                        if tb.stopped:
+                            pos = m.start() + len(text)
+                            break
+                    elif nodes:  # libxml2: xmlSAX2Text
+                        if pending:
+                            pending.append(text)
+                        else:
+                            # straight into the slot flush_text would fill, while it is
+                            # empty (filling a non-empty one is left to flush_text, so a
+                            # run cut by many comments is still joined once)
+                            node = nodes[-1]
+                            children = node._children
+                            if children:
+                                last = children[-1]
+                                if last.tail is None:
+                                    last.tail = text
+                                else:
+                                    pending.append(text)
+                            elif node.text is None:
+                                node.text = text
                             else:
                                 pending.append(text)
-                        elif node.text is None:
-                            node.text = text
-                        else:
-                            pending.append(text)
-                if stop is not None:
-                    continue
-            if end_raw is not None:
-                # libxml2: htmlParseEndTag
-                pos = m.end()
-                info = tag_info(end_raw) or _tag_info(end_raw)
-                name = info[0]
-                if names and names[-1] == name and not (info[3] and tb.depth):
-                    # closes the current element: nothing of higher priority in between
-                    if pending:
-                        flush()
-                    names.pop()
-                    if nodes:
-                        nodes.pop()
-                else:
-                    self._end_tag(name)
-                continue
-            if raw is not None and names and (body_open or tb.insert_mode >= INSERT_IN_BODY):
-                # once a body is open (libxml2: insertMode, which never goes back)
-                # htmlCheckImplied adds nothing; html/head/body tags may be
-                # dropped: general path
-                body_open = True
-                name, closers, after, html_head_body = tag_info(raw) or _tag_info(raw)
-                if not html_head_body:
-                    # libxml2: htmlParseStartTag
-                    if closers is not None and names[-1] in closers:
-                        tb.auto_close(name)
-                    if attr_text:
-                        # the same attribute text gives the same attributes: each
-                        # element gets its own copy of the dict
-                        attrib = attr_cache.get(attr_text)
-                        if attrib is None:
-                            attrib = attr_cache[attr_text] = _fast_attrib(attr_text)
-                        attrib = attrib.copy()
-                    else:
-                        attrib = {}
-                    # libxml2: htmlnamePush + xmlSAX2StartHtmlElement
-                    if pending:
-                        flush()
-                    names.append(name)
-                    if len(nodes) >= MAX_DEPTH:
-                        # libxml2: nodePush fails -> xmlHaltParser
-                        tb.stopped = True
-                        pos = m.start(4)
-                        break
-                    parent = nodes[-1]
-                    el = new_element(Element)
-                    el.tag = name
-                    el.attrib = attrib
-                    el.text = None
-                    el.tail = None
-                    el._children = []
-                    el._parent = parent
-                    el._doc = None
-                    children = parent._children
-                    el._pos = len(children)
-                    children.append(el)
-                    nodes.append(el)
-                    pos = m.end()
-                    # libxml2: htmlParseElementInternal -- '/>' closes any element
-                    if close != ">":
-                        after = -1
-                    if after:
-                        if after < 0:
-                            if pending:
-                                flush()
-                            names.pop()
+                if end_raw is not None:
+                    # libxml2: htmlParseEndTag
+                    info = tag_info(end_raw) or _tag_info(end_raw)
+                    name = info[0]
+                    if names and names[-1] == name and not (info[3] and tb.depth):
+                        # closes the current element: nothing of higher priority in between
+                        if pending:
+                            flush()
+                        names.pop()
+                        if nodes:
                             nodes.pop()
-                        else:
-                            self.mode = after
+                    else:
+                        self._end_tag(name)
                     continue
-            if pos >= n:
-                break  # the text ran to the end
+                if raw is not None and names and (body_open or tb.insert_mode >= INSERT_IN_BODY):
+                    # once a body is open (libxml2: insertMode, which never goes back)
+                    # htmlCheckImplied adds nothing; html/head/body tags may be
+                    # dropped: general path
+                    body_open = True
+                    name, closers, after, html_head_body = tag_info(raw) or _tag_info(raw)
+                    if not html_head_body:
+                        # libxml2: htmlParseStartTag
+                        if closers is not None and names[-1] in closers:
+                            tb.auto_close(name)
+                        if attr_text:
+                            # the same attribute text gives the same attributes: each
+                            # element gets its own copy of the dict
+                            attrib = attr_cache.get(attr_text)
+                            if attrib is None:
+                                attrib = attr_cache[attr_text] = _fast_attrib(attr_text)
+                            attrib = attrib.copy()
+                        else:
+                            attrib = {}
+                        # libxml2: htmlnamePush + xmlSAX2StartHtmlElement
+                        if pending:
+                            flush()
+                        names.append(name)
+                        if len(nodes) >= MAX_DEPTH:
+                            # libxml2: nodePush fails -> xmlHaltParser
+                            tb.stopped = True
+                            pos = m.start(4)
+                            break
+                        parent = nodes[-1]
+                        el = new_element(Element)
+                        el.tag = name
+                        el.attrib = attrib
+                        el.text = None
+                        el.tail = None
+                        el._children = []
+                        el._parent = parent
+                        el._doc = None
+                        children = parent._children
+                        el._pos = len(children)
+                        children.append(el)
+                        nodes.append(el)
+                        # libxml2: htmlParseElementInternal -- '/>' closes any element
+                        if close != ">":
+                            after = -1
+                        if after:
+                            if after < 0:
+                                if pending:
+                                    flush()
+                                names.pop()
+                                nodes.pop()
+                            else:
+                                self.mode = after  # the content is read by the general path
+                                pos = m.end()
+                                break
+                        continue
+                # the general path reads what follows the text
+                pos = m.start() + len(text)
+                break
+            else:  # pragma: no cover - the last match is always an empty one at the end
+                pos = n
+            if tb.stopped:
+                break
+            if self.mode or pos >= n:
+                continue
             self.pos = pos
             self._parse_step()
             pos = self.pos
