@@ -60,14 +60,14 @@ _FAST_ATTRS = re.compile(
 _FAST_START_TAG_CLOSED = re.compile(
     rf"<([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})(?![-a-zA-Z0-9_:.])((?:{_FAST_ATTR})*)[{_WSC}]*(/?>)"
 )
-# parse_content's fast path: a run of text without '&', CR or NUL, then
+# parse_content's fast path: a run of text without '&' or NUL, then
 # optionally a start tag as _FAST_START_TAG accepts it (its name, attributes
 # and closing '/>' or '>') or an end tag as _FAST_END_TAG accepts it
 _TOKEN = re.compile(
-    r"([^<&\r\x00]*)(?:"
+    r"([^<&\x00]*)(?:"
     rf"<([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})(?![-a-zA-Z0-9_:.])((?:{_FAST_ATTR})*)[{_WSC}]*(/?>)"
     rf"|</([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})[{_WSC}]*>"
-    r"|([&\r\x00]))?"
+    r"|([&\x00]))?"
 )
 # (name, '=' or '', double-quoted value, single-quoted value, bare value)
 _FAST_ATTR_PARTS = re.compile(
@@ -346,6 +346,7 @@ class Parser:
         tokens = _TOKEN.finditer
         tag_info = _TAG_INFO.get
         body_open = False
+        resume = False  # the run of matches stopped only to start again
         flush = tb.flush_text
         new_element = _new_element
         attr_cache: Dict[str, Dict[str, str]] = {}
@@ -361,17 +362,29 @@ class Parser:
             for m in tokens(s, pos):
                 text, raw, attr_text, close, end_raw, stop = m.groups()
                 if stop is not None:
-                    # a reference, CR or NUL in the run: the whole run is decoded
-                    # by the general path (libxml2: htmlParseCharData)
-                    pos = m.start()
+                    # a reference or NUL in the run: the whole run is decoded
+                    # (libxml2: htmlParseCharData), then the matches start again
+                    start = m.start()
+                    pos = find("<", start)
+                    if pos < 0:
+                        pos = n
+                    text = decode_refs(normalize_newlines(s[start:pos]), is_attr=False)
+                    current = names[-1] if names else None
+                    if current is None or current == "html" or current == "head":
+                        tb.char_data(text)
+                    elif nodes:  # libxml2: xmlSAX2Text
+                        pending.append(text)
+                    resume = True
                     break
                 if text:
+                    if "\r" in text:  # CR LF and a lone CR become LF
+                        text = text.replace("\r\n", "\n").replace("\r", "\n")
                     # libxml2: htmlCharDataSAXCallback
                     current = names[-1] if names else None
                     if current is None or current == "html" or current == "head":
                         tb.char_data(text)
                         if tb.stopped:
-                            pos = m.start() + len(text)
+                            pos = m.end(1)
                             break
                     elif nodes:  # libxml2: xmlSAX2Text
                         if pending:
@@ -462,12 +475,15 @@ class Parser:
                                 break
                         continue
                 # the general path reads what follows the text
-                pos = m.start() + len(text)
+                pos = m.end(1)
                 break
             else:  # pragma: no cover - the last match is always an empty one at the end
                 pos = n
             if tb.stopped:
                 break
+            if resume:
+                resume = False
+                continue
             if self.mode or pos >= n:
                 continue
             self.pos = pos
