@@ -67,6 +67,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     for name, (_, help_text) in DELEGATED.items():
         sub.add_parser(name, help=help_text + " (see --help of that command)", add_help=False)
+    p = sub.add_parser("scaling", help="parser time on pathological inputs must be linear (reports/parser-scaling.md)")
+    p.add_argument("--no-report", dest="report", action="store_false")
     sub.add_parser("quick", help="CI's quick parity subset (corpora/gate.json)")
     sub.add_parser("make-embedded", help="regenerate corpora/embedded/synthetic.jsonl.gz")
 
@@ -97,6 +99,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.report:
             bench_report(res, "python -m harness " + " ".join(argv_list))
         return 0
+    if args.command == "scaling":
+        from .scaling import run as scaling_run, write_report as scaling_report
+
+        res = scaling_run()
+        if args.report:
+            scaling_report(res, "python -m harness " + " ".join(argv_list))
+        return 0 if all(r["linear"] and r["same_as_lxml"] for r in res["rows"]) else 1
     if args.command == "quick":
         from .quick import main as quick_main
 

@@ -117,7 +117,8 @@ def dump_trafila_document(doc: Any) -> dict:
     info = doc.docinfo
     doctype = None
     if info.has_doctype():
-        doctype = (info.root_name, info.public_id, info.system_url)
+        # a nameless <!DOCTYPE> is root_name "" in trafila (present, no name); lxml's DTD name is then None
+        doctype = (info.root_name or None, info.public_id, info.system_url)
     return {"doctype": doctype, "nodes": [_dump_trafila(n, True) for n in doc.children]}
 
 
