@@ -419,16 +419,20 @@ class Parser:
                     else:
                         self._end_tag(name)
                     continue
-                if raw is not None and names and (body_open or tb.insert_mode >= INSERT_IN_BODY):
-                    # once a body is open (libxml2: insertMode, which never goes back)
-                    # htmlCheckImplied adds nothing; html/head/body tags may be
-                    # dropped: general path
-                    body_open = True
+                if raw is not None:
                     name, closers, after, html_head_body = tag_info(raw) or _tag_info(raw)
+                    # html/head/body tags may be dropped: general path
                     if not html_head_body:
                         # libxml2: htmlParseStartTag
-                        if closers is not None and names[-1] in closers:
+                        if closers is not None and names and names[-1] in closers:
                             tb.auto_close(name)
+                        # once a body is open (libxml2: insertMode, which never goes
+                        # back) htmlCheckImplied adds nothing while an element is open
+                        if not (names and body_open):
+                            if names and tb.insert_mode >= INSERT_IN_BODY:
+                                body_open = True
+                            else:
+                                tb.check_implied(name)
                         if attr_text:
                             # the same attribute text gives the same attributes: each
                             # element gets its own copy of the dict
