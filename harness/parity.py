@@ -288,15 +288,20 @@ def merge_sections(old: dict, new: dict) -> dict:
 
 
 def write_reports(section: dict, out_dir: Path = REPORTS_DIR, name: str = "parity", merge: bool = False) -> None:
+    import fcntl
+
     out_dir.mkdir(parents=True, exist_ok=True)
     jpath = out_dir / f"{name}.json"
-    data = json.loads(jpath.read_text()) if jpath.exists() else {"runs": {}}
-    key = f"{section['candidate']} / {section['mode']}"
-    if merge and key in data["runs"]:
-        section = merge_sections(data["runs"][key], section)
-    data["runs"][key] = section
-    jpath.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
-    (out_dir / f"{name}.md").write_text(render_markdown(data))
+    # runs of other candidates may write the same report at the same time: read-modify-write under a lock
+    with open(out_dir / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(jpath.read_text()) if jpath.exists() else {"runs": {}}
+        key = f"{section['candidate']} / {section['mode']}"
+        if merge and key in data["runs"]:
+            section = merge_sections(data["runs"][key], section)
+        data["runs"][key] = section
+        jpath.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+        (out_dir / f"{name}.md").write_text(render_markdown(data))
 
 
 def render_markdown(data: dict) -> str:
