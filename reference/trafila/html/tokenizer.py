@@ -56,10 +56,6 @@ _FAST_ATTRS = re.compile(
     rf"[{_WSC}]+([a-zA-Z_:][-a-zA-Z0-9_:.]*)"
     rf"(?:[{_WSC}]*=[{_WSC}]*(\"[^\"]*\"|'[^']*'|[^{_WSC}>\"'=<`]+))?"
 )
-# the same, with the closing '/>' or '>' as group 3 (parse_content's fast path)
-_FAST_START_TAG_CLOSED = re.compile(
-    rf"<([a-zA-Z][-a-zA-Z0-9_:.]{{0,99}})(?![-a-zA-Z0-9_:.])((?:{_FAST_ATTR})*)[{_WSC}]*(/?>)"
-)
 # parse_content's fast path: a run of text without '&' or NUL, then
 # optionally a start tag as _FAST_START_TAG accepts it (its name, attributes
 # and closing '/>' or '>') or an end tag as _FAST_END_TAG accepts it
@@ -214,7 +210,7 @@ _VALUELESS = {name: name for name in BOOLEAN_ATTRIBUTES}
 
 
 def _fast_attrib(text: str) -> Dict[str, str]:
-    """The attributes of a start tag _FAST_START_TAG_CLOSED accepted, as the element gets them.
+    """The attributes of a start tag _TOKEN accepted, as the element gets them.
     # libxml2: htmlParseAttribute + xmlSAX2HtmlAttribute"""
     parts = _FAST_ATTR_PARTS.findall(text)
     # a valueless boolean attribute gets its name; any other one has no value node
