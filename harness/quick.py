@@ -41,13 +41,16 @@ def engines_available() -> List[str]:
 def main(argv: List[str]) -> int:
     from .parity import main as parity_main
 
+    import trafilatura
+
     gate = json.loads(GATE_FILE.read_text())
     bundles = gate["quick_bundles"]
-    runs = [("trafilatura", "2.3.1", None)]
+    mode = trafilatura.__version__  # the env's oracle decides the mode (tox: parity-quick, parity-quick-1.11)
+    runs = [("trafilatura", mode, None)]
     for engine in engines_available():
-        for mode, sets in gate.get("engines", {}).get(engine, {}).items():
-            if sets and mode == "2.3.1":  # this env has the 2.3.1 oracle; 1.11.0 runs in parity-1.11
-                runs.append((engine, mode, sets))
+        sets = gate.get("engines", {}).get(engine, {}).get(mode)
+        if sets:
+            runs.append((engine, mode, sets))
     worst = 0
     for cand, mode, sets in runs:
         t0 = time.time()

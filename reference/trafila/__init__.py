@@ -119,7 +119,8 @@ def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> An
         with api.lend_cache(args):
             result = getattr(trafilatura, function)(**args)
         return result if function == "extract" else api.adopt_document(result)
-    return getattr(trafilatura, function)(**args)
+    with api.lend_module_cache_1_11_0(args):
+        return getattr(trafilatura, function)(**args)
 
 
 def _native_deprecations(function: str, args: Dict[str, Any]) -> bool:
@@ -136,9 +137,40 @@ def _native_deprecations(function: str, args: Dict[str, Any]) -> bool:
     return False
 
 
+class _FalseDefault(int):
+    """``False`` as a default that can be told apart from an explicit ``False``.
+
+    It equals False (so the signatures equal trafilatura 2.3.1's) and is falsy;
+    the 1.11.0 mode needs to know whether ``fast``/``as_dict`` were passed,
+    because 1.11.0's bare_extraction has no ``fast`` and defaults ``as_dict`` to True.
+    """
+
+    def __repr__(self) -> str:
+        return "False"
+
+
+_DEFAULT_FALSE: Any = _FalseDefault(0)
+
+
+def _args_for_1_11_0(function: str, args: Dict[str, Any]) -> Dict[str, Any]:
+    """The 2.3.1-shaped public arguments as trafilatura 1.11.0 takes them."""
+    if function == "bare_extraction":
+        if args.pop("fast") is not _DEFAULT_FALSE:
+            raise TypeError("bare_extraction() got an unexpected keyword argument 'fast'")
+        if args["as_dict"] is _DEFAULT_FALSE:
+            args["as_dict"] = True  # 1.11.0's default
+    else:
+        args["fast"] = bool(args["fast"])  # extract swallows it (**kwargs) and ignores it
+    if args.get("include_formatting") is None:
+        args["include_formatting"] = False  # 1.11.0's default
+    return args
+
+
 def _run(function: str, compat: str, args: Dict[str, Any]) -> Any:
     impl = _engine.implementation(compat)
     want_dict = False
+    if compat == "1.11.0":
+        args = _args_for_1_11_0(function, args)
     if compat == "2.3.1":
         reason = api.boundary_reason(function, args, DEFAULT_CONFIG)
         if reason is not None:
@@ -203,7 +235,7 @@ def extract(
 def bare_extraction(
     filecontent: Any,
     url: Optional[str] = None,
-    fast: bool = False,
+    fast: bool = _DEFAULT_FALSE,
     no_fallback: bool = False,
     favor_precision: bool = False,
     favor_recall: bool = False,
@@ -221,7 +253,7 @@ def bare_extraction(
     max_tree_size: Optional[int] = None,
     url_blacklist: Optional[Set[str]] = None,
     author_blacklist: Optional[Set[str]] = None,
-    as_dict: bool = False,
+    as_dict: bool = _DEFAULT_FALSE,
     prune_xpath: Optional[Union[str, list]] = None,
     config: ConfigParser = DEFAULT_CONFIG,
     options: Optional[Any] = None,

@@ -473,14 +473,57 @@ def lend_cache(args: Dict[str, Any]) -> Iterator[None]:
         yield
         return
     # deduplicate=True: both module caches hold the same counts during the call
-    theirs = theirs_mod.LRU_TEST
+    with _share_module_cache(LRU_TEST, theirs_mod.LRU_TEST):
+        yield
+
+
+@contextmanager
+def lend_module_cache_1_11_0(args: Dict[str, Any]) -> Iterator[None]:
+    """1.11.0 mode: any true ``deduplicate`` means the module cache (1.11.0 has
+    no scoped caches), shared with trafilatura 1.11.0's during a delegated call."""
+    if not args.get("deduplicate"):
+        yield
+        return
+    from .v1_11_0.deduplication import LRU_TEST  # noqa: PLC0415
+
+    theirs = _real_submodule("deduplication").LRU_TEST
     with LRU_TEST.lock, theirs.lock:
-        saved = theirs.cache
-        theirs.cache = OrderedDict(LRU_TEST.cache)
+        saved = _linked_items(theirs)
+        _load_linked(theirs, LRU_TEST.cache.items())
         try:
             yield
         finally:
-            LRU_TEST.cache = OrderedDict(theirs.cache)
+            LRU_TEST.cache = OrderedDict(_linked_items(theirs))
+            _load_linked(theirs, saved)
+
+
+# trafilatura 1.11.0's LRUCache keeps its order in a circular linked list of
+# [prev, next, key, result] links; its state moves in and out through put() in order.
+def _linked_items(cache: Any) -> list:
+    items, root = [], cache.root
+    link = root[1]
+    while link is not root:
+        items.append((link[2], link[3]))
+        link = link[1]
+    return items
+
+
+def _load_linked(cache: Any, items: Any) -> None:
+    cache.clear()
+    for key, value in items:
+        cache.put(key, value)
+
+
+@contextmanager
+def _share_module_cache(ours: Any, theirs: Any) -> Iterator[None]:
+    """trafilatura's module cache holds trafila's counts during the call; they come back after."""
+    with ours.lock, theirs.lock:
+        saved = theirs.cache
+        theirs.cache = OrderedDict(ours.cache)
+        try:
+            yield
+        finally:
+            ours.cache = OrderedDict(theirs.cache)
             theirs.cache = saved
 
 
