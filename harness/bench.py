@@ -87,7 +87,8 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                   commit=_git_commit(), command=command, python=platform.python_version())
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "bench.json").write_text(json.dumps(result, indent=1) + "\n")
+    stem = "bench" if result["mode"] == "2.3.1" else f"bench-{result['mode']}"
+    (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
     lines = ["# Speed against trafilatura (side by side, one run)", "",
              "Written by `python -m harness bench` (never by hand). Speed-up > 1 means faster than trafilatura; "
              "each page is run by trafilatura and each candidate in turn, one thread.", "",
@@ -99,4 +100,4 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
         for cname, c in row["candidates"].items():
             lines.append(f"| {name} | {row['pages']} | {row['trafilatura_seconds']} | {cname} | {c['seconds']} | "
                          f"{c['speedup_total']} | {c['speedup_median_page']} | {c['failed_calls']} |")
-    (out_dir / "bench.md").write_text("\n".join(lines) + "\n")
+    (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")
