@@ -36,6 +36,7 @@ CASES = {
  "minified_doctype": "<!DOCTYPE html><html><head><meta charset='utf-8'/></head><body><article>" + P + Q + "</article></body></html>",
  "fragment_div": "<div><p>" + "fragment paragraph text. " * 12 + "</p></div><div><p>second</p></div>",
  "pre_code": "<html><body><article>" + P + "<pre><span class='hljs-keyword'>def</span> f(): pass</pre><blockquote>a quote here</blockquote>" + Q + "</article></body></html>",
+ "justext_noncharacter": "<div>, Duse while lifeow year? More which to year has could since so more through how these other she are also no most between; Be while the way it before.&#xFFFE</div><p>",
 }
 
 SETS = {"nofb": dict(no_fallback=True), "default": {}, "precision": dict(favor_precision=True, include_comments=False),
@@ -112,6 +113,11 @@ EXPECTED = {
     'pre_code/precision': ['d1af82a941be5ffa', 506],
     'pre_code/recall': ['d1af82a941be5ffa', 506],
     'pre_code/nocom_notab': ['d1af82a941be5ffa', 506],
+    'justext_noncharacter/nofb': None,
+    'justext_noncharacter/default': None,
+    'justext_noncharacter/precision': None,
+    'justext_noncharacter/recall': None,
+    'justext_noncharacter/nocom_notab': None,
 }
 
 

@@ -392,6 +392,17 @@ def test_control_characters_in_text(parser_mode, ref):
             assert _port(html, **opts) == _ref(html, **opts)
 
 
+@pytest.mark.parametrize("opts", [{}, {"favor_precision": True}, {"favor_precision": True, "include_comments": False}])
+def test_noncharacter_in_justext_paragraph(parser_mode, opts):
+    "jusText's paragraph text is written outside upstream's try: lxml's ValueError makes the page None."
+    html = ("<div>, Duse while lifeow year? More which to year has could since so more through how these "
+            "other she are also no most between; Be while the way it before.&#xFFFE</div><p>")
+    expected = _ref(html, **opts)
+    assert _port(html, **opts) == expected
+    if opts.get("favor_precision"):
+        assert expected is None  # the fallbacks run and the paragraph write fails upstream
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_target_language_meta_check(parser_mode, lang):
     "target_language: the HTML meta check (no language detector in the reproduced environment)."

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Optional
 
-from ..dom import Element
+from ..dom import Element, check_xml_text
 from .core import ParagraphMaker, classify_paragraphs, revise_paragraph_classification
 from .paragraph import Paragraph
 from .stoplists import all_stoplists, get_stoplist
@@ -77,7 +77,9 @@ def _paragraphs_body(paragraphs: List[Paragraph]) -> Element:
     for paragraph in paragraphs:
         if not paragraph.is_boilerplate:
             p = Element("p")
-            p.text = paragraph.text
+            # upstream assigns outside its try: lxml's ValueError for U+FFFE,
+            # C0 controls or surrogates in a paragraph reaches bare_extraction
+            p.text = check_xml_text(paragraph.text)
             body.append(p)
     return body
 
