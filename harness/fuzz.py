@@ -186,7 +186,7 @@ def run_tree(n: int, seed: int, out: Path, keep: int = 5, timeout: float = 30.0,
 
 
 def text_inputs(seed: int, n: int, bundles: Optional[List[str]], every: int, source: str,
-                bytes_share: float = 0.0) -> Iterator[Tuple[str, Html]]:
+                bytes_share: float = 0.0, mutant_share: float = 0.5) -> Iterator[Tuple[str, Html]]:
     rng = random.Random(seed)
     pages: List[Any] = []
     if source in ("mutants", "both"):
@@ -197,7 +197,7 @@ def text_inputs(seed: int, n: int, bundles: Optional[List[str]], every: int, sou
             pages.extend(p for i, p in enumerate(iter_pages(path)) if i % every == 0)
         mutants = mutations(pages, seed, n)
     for i in range(n):
-        if source == "articles" or (source == "both" and (not pages or rng.random() < 0.5)):
+        if source == "articles" or (source == "both" and (not pages or rng.random() < 1.0 - mutant_share)):
             doc = strategies.random_article(rng)
             if bytes_share and rng.random() < bytes_share:
                 yield f"article-bytes#{i}", strategies.encode_document(strategies.RandomChooser(rng), doc)
@@ -225,7 +225,7 @@ def _call(cand, opt, html: Html, mode: str, timeout: float):
 
 def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: Path, keep: int = 5,
              bundles: Optional[List[str]] = None, every: int = 10, source: str = "both", timeout: float = 60.0,
-             log=print, bytes_share: float = 0.0) -> dict:
+             log=print, bytes_share: float = 0.0, mutant_share: float = 0.5) -> dict:
     from .candidates import TrafilaturaCandidate, make_candidate
     from .matrix import option_sets
     from .results import describe, differing_fields, same
@@ -245,11 +245,12 @@ def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: P
     _clear_cases(out)
     t0 = time.time()
     try:
-        for label, html in text_inputs(seed, n, bundles, every, source, bytes_share):
+        for label, html in text_inputs(seed, n, bundles, every, source, bytes_share, mutant_share):
             kind = label.split("#")[0]
             want = _call(oracle, opt, html, mode, timeout)
             got = _call(cand, opt, html, mode, timeout)
             counts["compared"] += 1
+            counts[f"compared:{kind}"] += 1
             _progress(counts, t0, log)
             if counts["compared"] == 1 and isinstance(got, dict) and got.get("raise") in ("AttributeError", "ImportError", "ModuleNotFoundError", "NotImplementedError") and not (isinstance(want, dict) and "raise" in want):
                 try:  # once more, for the message
@@ -304,6 +305,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             p.add_argument("--bundle", action="append", dest="bundles", help="bundles whose pages are mutated (default: trafilatura)")
             p.add_argument("--every", type=int, default=10, help="use every k-th page of the bundles")
             p.add_argument("--source", choices=("both", "articles", "mutants"), default="both")
+            p.add_argument("--mutant-share", type=float, default=0.5,
+                           help="with --source both: the share of mutated real pages (the rest are generated)")
     args = ap.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     if args.what == "tree":
@@ -316,7 +319,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         summary = run_tree(args.n, seed, out, args.keep, args.timeout, args.bytes_share)
     else:
         summary = run_text(args.candidate, args.mode, args.set, args.n, seed, out, args.keep, args.bundles,
-                           args.every, args.source, args.timeout, bytes_share=args.bytes_share)
+                           args.every, args.source, args.timeout, bytes_share=args.bytes_share,
+                           mutant_share=args.mutant_share)
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
