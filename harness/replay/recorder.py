@@ -355,6 +355,10 @@ class Recorder:
             record["input"], reason = self.element_input(html)
             if reason:
                 reasons.append(reason)
+        elif isinstance(getattr(html, "data", None), bytes) and type(html).__module__.startswith("trafilatura"):
+            # trafilatura's own Response: its bytes, status and URL rebuild it
+            record["input"] = {"form": "response", "sha256": self.blobs.put(html.data), "len": len(html.data),
+                               "status": getattr(html, "status", None), "url": getattr(html, "url", None)}
         else:
             kind = type(html).__name__
             record["input"] = {"form": kind}
@@ -367,7 +371,11 @@ class Recorder:
         elif arguments.get("settingsfile"):
             from trafilatura.settings import use_config
 
-            config = use_config(arguments["settingsfile"])
+            try:
+                config = use_config(arguments["settingsfile"])
+            except Exception:  # noqa: BLE001 - e.g. a missing file: the call raises it, and so must the replay
+                config = None
+                record["settingsfile_unreadable"] = True
         elif "config" in arguments:
             config = arguments["config"]
         elif "config" in sig.parameters:
@@ -377,6 +385,8 @@ class Recorder:
             values.update(extractor_config_values(opts))
         record["config"] = {"values": values, "changed": {k: v for k, v in values.items() if self.fresh.get(k) != v}}
         for key in ("config", "settingsfile"):
+            if key == "settingsfile" and record.get("settingsfile_unreadable"):
+                continue  # replayed as given
             arguments.pop(key, None)
         # the other options
         options: Dict[str, Any] = {}

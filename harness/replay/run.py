@@ -139,11 +139,18 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
                 continue
             options["config"] = build_config(fresh, rec["config"]["values"])
         form = rec["input"]["form"]
-        if form in ("element", "none") and not in_process:
+        if form in ("element", "none", "response") and not in_process:
             skipped[f"{form} input (not expressible in the protocol)"] += 1
             continue
         if form == "none":
             html = None
+        elif form == "response":
+            try:
+                from trafilatura.utils import Response
+            except ImportError:  # 1.11.0 keeps it in downloads
+                from trafilatura.downloads import Response
+
+            html = Response(blobs.get(rec["input"]["sha256"]), rec["input"]["status"], rec["input"]["url"])
         elif form == "element":
             html = rebuild_element(blobs.get(rec["input"]["sha256"]), rec["input"]["path"], rec["input"]["html_element"])
         else:
