@@ -23,9 +23,9 @@ import os
 import shlex
 import signal
 import subprocess
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
-from .matrix import BARE_FIELDS
+from .matrix import BARE_FIELDS, METADATA_FIELDS
 
 Html = Union[str, bytes]
 
@@ -107,6 +107,18 @@ def _serialise_tree(el: Any) -> str:
     return tostring(el, encoding="unicode")
 
 
+def plain_document(doc: Any, fields: Tuple[str, ...], tree_xml: Callable[[Any, str], Any]) -> Optional[dict]:
+    """A bare_extraction / extract_with_metadata result as the candidate interface
+    gives it: the fields' values, trees as XML strings (``tree_xml(doc, field)``)."""
+    if doc is None:
+        return None
+    get = doc.get if isinstance(doc, dict) else (lambda k: getattr(doc, k, None))
+    out = {}
+    for field in fields:
+        out[field] = tree_xml(doc, field) if field in ("body", "commentsbody") else get(field)
+    return out
+
+
 class TrafilaturaCandidate(Candidate):
     """The installed trafilatura, called as a user calls it."""
 
@@ -129,22 +141,28 @@ class TrafilaturaCandidate(Candidate):
 
     def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
         self.check_mode(mode)
+        self.last_delegated = False  # the oracle runs everything itself
         from trafilatura.settings import DEFAULT_CONFIG
 
         options = _with_config(options, lambda: DEFAULT_CONFIG)
         if function == "extract":
             return self.trafilatura.extract(html, **options)
         if function == "bare_extraction":
-            doc = self.trafilatura.bare_extraction(html, **options)
-            if doc is None:
-                return None
-            get = doc.get if isinstance(doc, dict) else (lambda k: getattr(doc, k, None))
-            out = {}
-            for field in BARE_FIELDS:
-                value = get(field)
-                out[field] = value if field not in ("body", "commentsbody") else _lxml_xml(value)
-            return out
+            return plain_document(self.trafilatura.bare_extraction(html, **options), BARE_FIELDS, self._tree)
+        if function == "extract_with_metadata":
+            return plain_document(self.trafilatura.extract_with_metadata(html, **options), METADATA_FIELDS, self._tree)
         raise ValueError(f"unknown function {function!r}")
+
+    @staticmethod
+    def _tree(doc: Any, field: str) -> Optional[str]:
+        value = doc.get(field) if isinstance(doc, dict) else getattr(doc, field, None)
+        return value if value is None or isinstance(value, str) else _lxml_xml(value)
+
+    def new_lru(self, maxsize: int) -> Any:
+        """A fresh ``deduplicate=`` cache of this implementation."""
+        from trafilatura.deduplication import LRUCache
+
+        return LRUCache(maxsize=maxsize)
 
     def reset_dedup(self, mode: str) -> None:
         self.lru.clear()
@@ -179,20 +197,25 @@ class TrafilaCandidate(Candidate):
         if function == "extract":
             return t.extract(html, compat=mode, **options)
         if function == "bare_extraction":
-            doc = t.bare_extraction(html, compat=mode, **options)
-            if doc is None:
-                return None
-            get = doc.get if isinstance(doc, dict) else (lambda k: getattr(doc, k, None))
-            out = {}
-            for field in BARE_FIELDS:
-                tree_field = field in ("body", "commentsbody")
-                # native_tree: trafila's own tree, without building the lxml copy the public field gives
-                value = doc.native_tree(field) if tree_field and hasattr(doc, "native_tree") else get(field)
-                if tree_field and value is not None and not isinstance(value, str):
-                    value = _serialise_tree(value)
-                out[field] = value
-            return out
+            return plain_document(t.bare_extraction(html, compat=mode, **options), BARE_FIELDS, self._tree)
+        if function == "extract_with_metadata":
+            return plain_document(t.extract_with_metadata(html, compat=mode, **options), METADATA_FIELDS, self._tree)
         raise ValueError(f"unknown function {function!r}")
+
+    @staticmethod
+    def _tree(doc: Any, field: str) -> Optional[str]:
+        # native_tree: trafila's own tree, without building the lxml copy the public field gives
+        if hasattr(doc, "native_tree"):
+            value = doc.native_tree(field)
+        else:
+            value = doc.get(field) if isinstance(doc, dict) else getattr(doc, field, None)
+        if value is not None and not isinstance(value, str):
+            value = _serialise_tree(value)
+        return value
+
+    def new_lru(self, maxsize: int) -> Any:
+        """A fresh ``deduplicate=`` cache: trafila's own (native in 2.3.1 mode)."""
+        return self.trafila.LRUCache(maxsize=maxsize)
 
     def reset_dedup(self, mode: str) -> None:
         self.trafila.reset_caches()

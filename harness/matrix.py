@@ -15,6 +15,10 @@ MODES = ("2.3.1", "1.11.0")
 
 #: bare_extraction fields compared one by one (body/commentsbody serialised as XML)
 BARE_FIELDS = ("text", "comments", "raw_text", "body", "commentsbody")
+#: what extract_with_metadata's result is compared on: the text fields and the metadata
+METADATA_FIELDS = BARE_FIELDS + ("title", "author", "url", "hostname", "description", "sitename", "date",
+                                 "categories", "tags", "fingerprint", "id", "license", "language", "image",
+                                 "pagetype", "filedate")
 
 
 class OptionSet(NamedTuple):

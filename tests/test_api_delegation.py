@@ -223,3 +223,26 @@ def test_settingsfile_sizes(tmp_path, value, delegated):
         ours = trafila.extract(PAGE, settingsfile=str(cfg))
     assert (trafila.delegated_calls == before + 1) is delegated
     assert ours == trafilatura.extract(PAGE, settingsfile=str(cfg))
+
+
+@pytest.mark.parametrize("name", ["MANUALLY_CLEANED", "MANUALLY_STRIPPED", "CUT_EMPTY_ELEMS"])
+def test_settings_lists_changed_in_place_are_delegated(name):
+    "trafilatura documents in-place changes of these lists (#746): its result follows them, so trafila's does."
+    import trafilatura
+    from trafilatura import settings
+
+    page = PAGE.replace("</article>", "<blockquote>Quoted words kept by default here.</blockquote></article>")
+    target = getattr(settings, name)
+    added = {"MANUALLY_CLEANED": "blockquote", "MANUALLY_STRIPPED": "b", "CUT_EMPTY_ELEMS": "img"}[name]
+    (target.add if isinstance(target, set) else target.append)(added)
+    try:
+        with pytest.warns(trafila.FallbackWarning, match=f"trafilatura.settings.{name} changed in place"):
+            ours = trafila.extract(page, fast=True)
+        assert ours == trafilatura.extract(page, fast=True)
+    finally:
+        target.remove(added)
+    if name == "MANUALLY_CLEANED":
+        assert "Quoted words" not in ours and "Quoted words" in trafilatura.extract(page, fast=True)
+    before = trafila.delegated_calls
+    assert trafila.extract(page, fast=True) == trafilatura.extract(page, fast=True)
+    assert trafila.delegated_calls == before  # restored: native again

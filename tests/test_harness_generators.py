@@ -218,4 +218,6 @@ def test_fuzz_command_line_prints_seed_and_counts(tmp_path, capsys):
                     "--source", "articles", "--bytes-share", "0.5", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert rc == 0
-    assert "seed 12" in out and "compared 5, equal 5" in out
+    assert "seed 12" in out and "compared 5, " in out and "equal 5" in out
+    # per kind: generated str and bytes documents, as --bytes-share asks
+    assert "compared:article 3, compared:article-bytes 2" in out

@@ -55,6 +55,31 @@ SUITE = textwrap.dedent('''
         code = "import trafilatura; print(len(trafilatura.extract(%r) or ''))" % DOC
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
         assert int(out.stdout) > 250
+
+
+    def test_scoped_cache_and_reset():
+        from trafilatura.deduplication import LRUCache
+        from trafilatura.meta import reset_caches
+        shared = LRUCache(maxsize=64)
+        results = [extract(DOC, deduplicate=shared) for _ in range(4)]
+        assert results[0] and results[-1] is None
+        reset_caches()
+        assert extract(DOC, deduplicate=True)
+
+
+    def test_settings_lists_in_place():
+        from trafilatura.settings import MANUALLY_CLEANED
+        MANUALLY_CLEANED.append("h1")
+        try:
+            assert "Title" not in extract(DOC, fast=True)
+        finally:
+            MANUALLY_CLEANED.remove("h1")
+
+
+    def test_none_and_metadata():
+        assert extract(None) is None
+        from trafilatura import extract_with_metadata
+        assert extract_with_metadata(DOC).text
 ''')
 
 
@@ -81,17 +106,25 @@ def test_recorder_writes_outermost_calls_in_order(recording):
     assert header["trafilatura"] == "2.3.1"
     assert "site-packages" in header["trafilatura_file"]
     # 11 calls in the suite; the nested bare_extraction inside extract is not a call of its own
-    assert [c["function"] for c in calls] == ["extract", "bare_extraction", "extract", "extract", "extract",
-                                              "extract", "extract", "extract", "extract", "extract", "extract"]
-    assert [c["seq"] for c in calls] == list(range(1, 11)) + [1]  # the last one counts in its own process
-    assert [c["order"] for c in calls] == list(range(1, 12))
+    assert [c["function"] for c in calls] == (["extract", "bare_extraction"] + ["extract"] * 16
+                                              + ["extract_with_metadata"])
+    # the subprocess's call counts in its own process
+    assert [c["seq"] for c in calls] == list(range(1, 11)) + [1] + list(range(11, 19))
+    assert [c["order"] for c in calls] == list(range(1, 20))
     assert "subprocess" in calls[10] and calls[10]["test"].endswith("::test_in_a_subprocess")
     assert calls[0]["test"].endswith("::test_plain_calls")
     assert calls[2]["input"]["form"] == "bytes" and calls[0]["input"]["form"] == "str"
     assert calls[3]["config"]["changed"] == {"MIN_EXTRACTED_SIZE": "0", "MIN_OUTPUT_SIZE": "0"}
     assert calls[4]["options"]["url_blacklist"] == {"__set__": ["https://example.org/b"]}
     assert calls[5]["options_from"] == "Extractor" and calls[5]["options"]["include_comments"] is False
-    assert calls[6]["replayable"] is False and calls[6]["reason"] == "element input"
+    # an element: its whole document as XML and its path
+    assert calls[6]["replayable"] is True and calls[6]["input"]["form"] == "element"
+    assert calls[6]["input"]["path"] == "/html" and calls[6]["input"]["html_element"] is True
+    # a scoped cache: one label per object; the module cache emptied by reset_caches() before a call
+    assert [c["options"]["deduplicate"] for c in calls[11:15]] == [{"__lru__": "lru1", "maxsize": 64}] * 4
+    assert "reset_before" not in calls[7] and calls[15]["reset_before"] is True
+    assert calls[16]["settings_lists"]["MANUALLY_CLEANED"][-1] == "h1"
+    assert "settings_lists" not in calls[17] and calls[17]["input"]["form"] == "none"
     assert (blobs_path(recording) / calls[0]["result_blobs"]["text"][:2] / calls[0]["result_blobs"]["text"]).exists()
 
 
@@ -99,10 +132,21 @@ def test_trafilatura_reproduces_its_own_recording(recording, tmp_path):
     cand = make_candidate("trafilatura")
     summary = replay(cand, "2.3.1", recording, log=lambda m: None)
     c = summary["counts"]
-    assert c == {"recorded": 11, "replayed": 10, "equal": 10, "skipped": 1}
-    assert summary["skipped"] == {"element input": 1}
+    assert c == {"recorded": 19, "replayed": 19, "equal": 19, "native": 19, "equal:native": 19, "skipped": 0}
+    assert summary["skipped"] == {}
     md, js = write_report(summary, tmp_path / "replay-2.3.1")
-    assert md.name == "replay-2.3.1.md" and "| 11 | 10 | 10 | 0 | 1 |" in md.read_text()
+    assert md.name == "replay-2.3.1.md" and "| 19 | 19 | 19 | 0 | 0 |" in md.read_text()
+
+
+def test_reference_replays_every_call_native_or_delegated(recording):
+    import trafila
+
+    cand = make_candidate("reference")
+    trafila._warned.clear()
+    summary = replay(cand, "2.3.1", recording, log=lambda m: None)
+    c = summary["counts"]
+    # delegated: markdown output, url_blacklist, the element input, the changed settings list, extract_with_metadata
+    assert (c["replayed"], c["equal"], c["delegated"], c["native"]) == (19, 19, 5, 14), summary["differences"]
 
 
 def test_replay_sees_a_wrong_candidate(recording):

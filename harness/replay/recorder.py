@@ -33,6 +33,8 @@ FUNCTIONS = ("extract", "bare_extraction", "extract_with_metadata")
 #: the settings that decide extraction results
 CONFIG_PREFIXES = ("MIN_", "MAX_")
 CONFIG_KEYS = ("EXTENSIVE_DATE_SEARCH",)
+#: trafilatura.settings' element lists, documented as changeable in place (trafilatura #746)
+SETTINGS_LISTS = ("MANUALLY_CLEANED", "MANUALLY_STRIPPED", "CUT_EMPTY_ELEMS")
 
 
 # --------------------------------------------------------------------------- blob store and encoding
@@ -88,6 +90,37 @@ def decode_value(value: Any) -> Any:
         if "__dict__" in value:
             return {k: decode_value(v) for k, v in value["__dict__"].items()}
     return value
+
+
+def rebuild_element(data: bytes, path: str, html_element: bool) -> Any:
+    """The lxml element recorded by :meth:`Recorder.element_input`: its whole
+    document re-parsed from XML (HtmlElement classes when the original was an
+    lxml.html element) and the element found again by its path."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, huge_tree=True, strip_cdata=False, remove_blank_text=False)
+    if html_element:
+        from lxml import html as lxml_html
+
+        parser.set_element_class_lookup(lxml_html.HtmlElementClassLookup())
+    root = etree.fromstring(data, parser=parser)
+    found = root.getroottree().xpath(path)
+    if len(found) != 1:
+        raise ValueError(f"path {path!r} finds {len(found)} elements")
+    return found[0]
+
+
+def lru_state(cache: Any) -> str:
+    """A hash of a trafilatura LRUCache's entries in order (to notice a test changing it between calls)."""
+    root = getattr(cache, "root", None)
+    if isinstance(root, list) and len(root) == 4:  # 1.11.0: a circular doubly linked list [prev, next, key, value]
+        entries, link = [], root[1]
+        while link is not root and len(entries) <= len(cache.cache):
+            entries.append((link[2], link[3]))
+            link = link[1]
+    else:
+        entries = list(getattr(cache, "cache", {}).items())
+    return hashlib.sha256(json.dumps(entries, default=str).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def config_values(config: Any) -> Dict[str, str]:
@@ -153,19 +186,11 @@ def plain_result(function: str, result: Any) -> Any:
     """The candidate interface's plain result (see harness.candidates)."""
     if function == "extract":
         return result
-    if result is None:
-        return None
-    from ..candidates import _lxml_xml
-    from ..matrix import BARE_FIELDS
+    from ..candidates import TrafilaturaCandidate, plain_document
+    from ..matrix import BARE_FIELDS, METADATA_FIELDS
 
-    get = result.get if isinstance(result, dict) else (lambda k: getattr(result, k, None))
-    out = {}
-    for field in BARE_FIELDS:
-        value = get(field)
-        if field in ("body", "commentsbody"):
-            value = _lxml_xml(value) if value is not None and not isinstance(value, str) else value
-        out[field] = value
-    return out
+    fields = METADATA_FIELDS if function == "extract_with_metadata" else BARE_FIELDS
+    return plain_document(result, fields, TrafilaturaCandidate._tree)
 
 
 # --------------------------------------------------------------------------- the recorder
@@ -189,7 +214,13 @@ class Recorder:
         self.signatures: Dict[str, inspect.Signature] = {}
         self.fresh: Dict[str, str] = {}
         self.default_lru: Optional[int] = None
+        self.fresh_lists: Dict[str, Any] = {}
         self.scanned: set = set()
+        # scoped LRUCache objects seen: id -> (label, the object (kept alive so ids stay unique), state after the last call)
+        self.caches: Dict[int, list] = {}
+        # the module cache (LRU_TEST) after the last recorded call that used it; replay starts from an empty one
+        self.module_after: Optional[str] = None
+        self.module_empty: Optional[str] = None
 
     # -- setup
     def install(self) -> None:
@@ -198,6 +229,8 @@ class Recorder:
         from trafilatura import settings
 
         self.fresh = config_values(settings.use_config())
+        self.fresh_lists = {name: encode_value(getattr(settings, name)) for name in SETTINGS_LISTS
+                            if hasattr(settings, name)}
         try:
             from trafilatura import deduplication
 
@@ -285,6 +318,17 @@ class Recorder:
         return wrapper
 
     def finish(self, record: dict) -> None:
+        if record.get("module_cache"):
+            try:
+                from trafilatura import deduplication
+
+                self.module_after = lru_state(deduplication.LRU_TEST)
+            except ImportError:
+                pass
+        for label in record.get("scoped_caches", ()):
+            for seen in self.caches.values():
+                if seen[0] == label:
+                    seen[2] = lru_state(seen[1])
         self.seq += 1
         record["seq"] = self.seq
         record["test"] = self.test
@@ -305,10 +349,20 @@ class Recorder:
             record["input"] = {"form": "str", "sha256": self.blobs.put(html.encode("utf-8", "surrogatepass")), "len": len(html)}
         elif isinstance(html, (bytes, bytearray)):
             record["input"] = {"form": "bytes", "sha256": self.blobs.put(bytes(html)), "len": len(html)}
+        elif html is None:
+            record["input"] = {"form": "none"}
+        elif hasattr(html, "tag") and hasattr(html, "getroottree"):
+            record["input"], reason = self.element_input(html)
+            if reason:
+                reasons.append(reason)
+        elif isinstance(getattr(html, "data", None), bytes) and type(html).__module__.startswith("trafilatura"):
+            # trafilatura's own Response: its bytes, status and URL rebuild it
+            record["input"] = {"form": "response", "sha256": self.blobs.put(html.data), "len": len(html.data),
+                               "status": getattr(html, "status", None), "url": getattr(html, "url", None)}
         else:
             kind = type(html).__name__
             record["input"] = {"form": kind}
-            reasons.append("element input" if hasattr(html, "tag") else f"{kind} input")
+            reasons.append(f"{kind} input")
         # the configuration in effect
         config = None
         opts = arguments.get("options")
@@ -317,7 +371,11 @@ class Recorder:
         elif arguments.get("settingsfile"):
             from trafilatura.settings import use_config
 
-            config = use_config(arguments["settingsfile"])
+            try:
+                config = use_config(arguments["settingsfile"])
+            except Exception:  # noqa: BLE001 - e.g. a missing file: the call raises it, and so must the replay
+                config = None
+                record["settingsfile_unreadable"] = True
         elif "config" in arguments:
             config = arguments["config"]
         elif "config" in sig.parameters:
@@ -327,6 +385,8 @@ class Recorder:
             values.update(extractor_config_values(opts))
         record["config"] = {"values": values, "changed": {k: v for k, v in values.items() if self.fresh.get(k) != v}}
         for key in ("config", "settingsfile"):
+            if key == "settingsfile" and record.get("settingsfile_unreadable"):
+                continue  # replayed as given
             arguments.pop(key, None)
         # the other options
         options: Dict[str, Any] = {}
@@ -346,8 +406,9 @@ class Recorder:
                 options[key] = {"__unreplayable__": type(value).__name__}
                 continue
             if key == "deduplicate" and value not in (True, False):
-                reasons.append("scoped LRUCache")
-                options[key] = {"__unreplayable__": type(value).__name__}
+                options[key], reason = self.scoped_cache(value, record)
+                if reason:
+                    reasons.append(reason)
                 continue
             if key == "kwargs" and isinstance(value, dict):  # 1.11: **kwargs (deprecated names)
                 for k, v in value.items():
@@ -359,22 +420,98 @@ class Recorder:
                 reasons.append(f"{key} is a {err}")
                 options[key] = {"__unreplayable__": str(err)}
         record["options"] = options
-        if options.get("deduplicate") is True:
+        changed_lists = self.changed_settings_lists()
+        if changed_lists:
+            record["settings_lists"] = changed_lists
+        if options.get("deduplicate") is True or (options.get("deduplicate") and "fast" not in sig.parameters):
             try:
                 from trafilatura import deduplication
 
-                record["lru"] = getattr(deduplication.LRU_TEST, "maxsize", None)
+                module_cache = deduplication.LRU_TEST
             except ImportError:
-                pass
+                module_cache = None
+            if module_cache is not None:
+                record["lru"] = getattr(module_cache, "maxsize", None)
+                reason = self.module_cache_before(module_cache, record)
+                if reason:
+                    reasons.append(reason)
         if reasons:
             record["replayable"] = False
             record["reason"] = "; ".join(reasons)
         return record
 
+    def changed_settings_lists(self) -> Dict[str, Any]:
+        """The element lists of trafilatura.settings the test changed in place (their values now)."""
+        settings = sys.modules.get("trafilatura.settings")
+        out = {}
+        for name, fresh in self.fresh_lists.items():
+            now = encode_value(getattr(settings, name, None))
+            if now != fresh:
+                out[name] = now
+        return out
+
+    def element_input(self, el: Any) -> Tuple[dict, Optional[str]]:
+        """An lxml element as input: its whole document as XML (XPath like ``//p``
+        in trafilatura searches from the document, not from the element) and the
+        element's path; checked to rebuild to the same tree."""
+        try:
+            from lxml import etree
+            from lxml import html as lxml_html
+        except ImportError:
+            return {"form": type(el).__name__}, "element input"
+        if not isinstance(el, etree._Element):
+            return {"form": type(el).__name__}, "element input (not lxml)"
+        tree = el.getroottree()
+        data = etree.tostring(tree, encoding="utf-8")
+        path = tree.getpath(el)
+        html_element = isinstance(el, lxml_html.HtmlElement)
+        entry = {"form": "element", "sha256": self.blobs.put(data), "len": len(data), "path": path,
+                 "html_element": html_element}
+        try:
+            again = rebuild_element(data, path, html_element)
+            same = (etree.tostring(again.getroottree(), encoding="utf-8") == data
+                    and etree.tostring(again, encoding="utf-8") == etree.tostring(el, encoding="utf-8")
+                    and type(again) is type(el))
+        except Exception as err:  # e.g. a tag name an XML parser refuses
+            return entry, f"element input not rebuildable from XML ({type(err).__name__})"
+        return entry, None if same else "element input not rebuildable from XML (tree differs)"
+
+    def module_cache_before(self, cache: Any, record: dict) -> Optional[str]:
+        """The module dedup cache before a call that uses it: as the recorded calls
+        left it, or emptied by the test (``reset_caches()``: replayed as a reset)."""
+        if self.module_empty is None:
+            self.module_empty = lru_state(type(cache)(getattr(cache, "maxsize", 4096)))
+        if self.module_after is None:
+            self.module_after = self.module_empty
+        state = lru_state(cache)
+        record["module_cache"] = True
+        if state == self.module_after:
+            return None
+        if state == self.module_empty:
+            record["reset_before"] = True
+            return None
+        return "module dedup cache changed by the test outside the recorded calls"
+
+    def scoped_cache(self, cache: Any, record: dict) -> Tuple[Any, Optional[str]]:
+        """A ``deduplicate=`` cache object: replayed as a fresh cache of the same
+        size, one per object, as long as only the recorded calls change it."""
+        maxsize = getattr(cache, "maxsize", None)
+        if not isinstance(maxsize, int) or not hasattr(cache, "cache"):
+            return {"__unreplayable__": type(cache).__name__}, "deduplicate is a " + type(cache).__name__
+        state = lru_state(cache)
+        seen = self.caches.get(id(cache))
+        if seen is None:
+            seen = self.caches[id(cache)] = [f"lru{len(self.caches) + 1}", cache, lru_state(type(cache)(maxsize))]
+        record.setdefault("scoped_caches", []).append(seen[0])
+        value = {"__lru__": seen[0], "maxsize": maxsize}
+        if state != seen[2]:
+            return value, "scoped LRUCache changed outside the recorded calls"
+        return value, None
+
     def store_result(self, record: dict, name: str, result: Any) -> None:
         from ..results import result_entry
 
-        plain = plain_result(name, result) if name != "extract_with_metadata" else plain_result("bare_extraction", result)
+        plain = plain_result(name, result)
         record["result"] = result_entry(plain)
         texts = {}
         if isinstance(plain, str):

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import configparser
+import contextlib
 import json
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..candidates import (Candidate, CandidateRaised, CallableCandidate, HarnessTimeout, SubprocessCandidate,
                           call_timeout)
 from ..results import describe, error_entry, raised_entry, result_entry, same
 from .record import DEFAULT_CACHE, ROOT, blobs_path, calls_path
-from .recorder import BlobStore, decode_value
+from .recorder import BlobStore, decode_value, rebuild_element
 
 REPORTS = ROOT / "reports"
-REPLAYED_FUNCTIONS = ("extract", "bare_extraction")
+REPLAYED_FUNCTIONS = ("extract", "bare_extraction", "extract_with_metadata")
 
 
 def load_recording(path: Path) -> Tuple[dict, List[dict]]:
@@ -52,6 +53,35 @@ def option_label(rec: dict) -> str:
     return " ".join(parts) or "(defaults)"
 
 
+@contextlib.contextmanager
+def settings_lists_as_recorded(changed: Optional[Dict[str, Any]]) -> Iterator[None]:
+    """The installed trafilatura.settings' element lists as the test had changed
+    them in place during the recorded call; restored afterwards."""
+    if not changed:
+        yield
+        return
+    from trafilatura import settings
+
+    saved = {}
+    for name, value in changed.items():
+        target = getattr(settings, name)
+        saved[name] = list(target) if isinstance(target, list) else set(target)
+        _set_in_place(target, decode_value(value))
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            _set_in_place(getattr(settings, name), value)
+
+
+def _set_in_place(target: Any, value: Any) -> None:
+    if isinstance(target, list):
+        target[:] = list(value)
+    else:
+        target.clear()
+        target.update(value)
+
+
 def _unsupported(exc: BaseException, options: Dict[str, Any]) -> Optional[str]:
     """A TypeError about one of the options we passed (not one raised deeper inside the candidate)."""
     msg = str(exc)
@@ -76,6 +106,7 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
     skipped: Counter = Counter()
     differences: List[dict] = []
     by_test: Counter = Counter()
+    caches: Dict[str, Any] = {}
     candidate.reset_dedup(mode)
     t0 = time.time()
     for rec in calls[:limit] if limit else calls:
@@ -90,17 +121,49 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
         if rec.get("lru") is not None and default_lru is not None and rec["lru"] != default_lru:
             skipped[f"module dedup cache replaced by the test (maxsize {rec['lru']})"] += 1
             continue
-        options = {k: decode_value(v) for k, v in (rec.get("options") or {}).items()}
+        raw_options = rec.get("options") or {}
+        lru = raw_options.get("deduplicate")
+        if isinstance(lru, dict) and "__lru__" in lru:
+            new_lru = getattr(candidate, "new_lru", None)
+            if new_lru is None or not in_process:
+                skipped["scoped LRUCache (the candidate has no cache object)"] += 1
+                continue
+            if lru["__lru__"] not in caches:  # one fresh cache per recorded cache object, in first-use order
+                caches[lru["__lru__"]] = new_lru(lru["maxsize"])
+        options = {k: (caches[v["__lru__"]] if isinstance(v, dict) and "__lru__" in v else decode_value(v))
+                   for k, v in raw_options.items()}
         changed = rec.get("config", {}).get("changed") or {}
         if changed:
             if not in_process:
                 skipped["custom config (not expressible in the protocol)"] += 1
                 continue
             options["config"] = build_config(fresh, rec["config"]["values"])
-        data = blobs.get(rec["input"]["sha256"])
-        html = data.decode("utf-8", "surrogatepass") if rec["input"]["form"] == "str" else data
+        form = rec["input"]["form"]
+        if form in ("element", "none", "response") and not in_process:
+            skipped[f"{form} input (not expressible in the protocol)"] += 1
+            continue
+        if form == "none":
+            html = None
+        elif form == "response":
+            try:
+                from trafilatura.utils import Response
+            except ImportError:  # 1.11.0 keeps it in downloads
+                from trafilatura.downloads import Response
+
+            html = Response(blobs.get(rec["input"]["sha256"]), rec["input"]["status"], rec["input"]["url"])
+        elif form == "element":
+            html = rebuild_element(blobs.get(rec["input"]["sha256"]), rec["input"]["path"], rec["input"]["html_element"])
+        else:
+            data = blobs.get(rec["input"]["sha256"])
+            html = data.decode("utf-8", "surrogatepass") if form == "str" else data
+        if rec.get("settings_lists") and not in_process:
+            skipped["trafilatura.settings lists changed by the test (not expressible in the protocol)"] += 1
+            continue
+        if rec.get("reset_before"):  # the test emptied the module cache (reset_caches()) before this call
+            candidate.reset_dedup(mode)
+        candidate.last_delegated = None
         try:
-            with call_timeout(timeout):
+            with call_timeout(timeout), settings_lists_as_recorded(rec.get("settings_lists")):
                 got = result_entry(candidate.call(fn, html, options, mode))
         except HarnessTimeout as exc:
             got = error_entry(f"timeout: {exc}")
@@ -117,13 +180,17 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
                 continue
             got = raised_entry(exc)
         counts["replayed"] += 1
+        route = {True: "delegated", False: "native"}.get(candidate.last_delegated, "route unknown")
+        counts[route] += 1
         if same(rec["result"], got):
             counts["equal"] += 1
+            counts[f"equal:{route}"] += 1
         else:
             counts["different"] += 1
+            counts[f"different:{route}"] += 1
             by_test[(rec.get("test") or "?").split("::")[0]] += 1
             differences.append({"seq": rec["order"], "test": rec.get("test"), "function": fn, "options": option_label(rec),
-                                "form": rec["input"]["form"], "input_sha256": rec["input"]["sha256"],
+                                "form": form, "input_sha256": rec["input"].get("sha256"), "route": route,
                                 "expected": describe(rec["result"]), "got": describe(got)})
     counts["skipped"] = sum(skipped.values())
     return {"mode": mode, "candidate": getattr(candidate, "name", "?"), "recording": str(path),
@@ -148,6 +215,17 @@ def write_report(summary: dict, stem: Path) -> Tuple[Path, Path]:
         "|---:|---:|---:|---:|---:|",
         f"| {c.get('recorded', 0)} | {c.get('replayed', 0)} | {c.get('equal', 0)} | {c.get('different', 0)} | {c.get('skipped', 0)} |",
         "",
+        "Replayed calls by route (native: the candidate's own engine; delegated: handed to the installed trafilatura, "
+        "as the candidate reported it):",
+        "",
+        "| route | replayed | equal | different |",
+        "|---|---:|---:|---:|",
+    ]
+    for route in ("native", "delegated", "route unknown"):
+        if c.get(route):
+            lines.append(f"| {route} | {c[route]} | {c.get('equal:' + route, 0)} | {c.get('different:' + route, 0)} |")
+    lines += [
+        "",
         "## Skipped, by reason",
         "",
     ]
@@ -155,9 +233,11 @@ def write_report(summary: dict, stem: Path) -> Tuple[Path, Path]:
     lines += ["", "## Differences by test module", ""]
     lines += [f"- {n} × `{mod}`" for mod, n in summary["different_by_test_module"].items()] or ["- none"]
     if summary["differences"]:
-        lines += ["", "## First differences", "", "| seq | test | function | options | expected | got |", "|---|---|---|---|---|---|"]
+        lines += ["", "## First differences", "", "| seq | test | function | route | options | expected | got |",
+                  "|---|---|---|---|---|---|---|"]
         for d in summary["differences"][:40]:
-            lines.append(f"| {d['seq']} | `{d['test']}` | {d['function']} | {d['options'][:60]} | {d['expected']} | {d['got']} |")
+            lines.append(f"| {d['seq']} | `{d['test']}` | {d['function']} | {d.get('route', '')} | {d['options'][:60]} "
+                         f"| {d['expected']} | {d['got']} |")
     md = stem.parent / (stem.name + ".md")
     md.write_text("\n".join(lines) + "\n")
     return md, js

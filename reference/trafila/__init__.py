@@ -13,6 +13,7 @@ a :class:`TrafilaError` names what is needed.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import sys
 import warnings
@@ -161,6 +162,7 @@ def _args_for_1_11_0(function: str, args: Dict[str, Any]) -> Dict[str, Any]:
             args["as_dict"] = True  # 1.11.0's default
     else:
         args["fast"] = bool(args["fast"])  # extract swallows it (**kwargs) and ignores it
+        args.update(args.pop("kwargs", None) or {})
     if args.get("include_formatting") is None:
         args["include_formatting"] = False  # 1.11.0's default
     return args
@@ -221,15 +223,29 @@ def extract(
     options: Optional[Any] = None,
     *,
     compat: str = DEFAULT_MODE,
+    **kwargs: Any,
 ) -> Optional[str]:
     """Extract the main text of a page, as trafilatura's ``extract`` does.
 
     Same parameters as trafilatura 2.3.1's ``extract``; ``compat`` selects the
     release reproduced ("2.3.1" or "1.11.0"). Returns the text or None.
+    Other keywords: a TypeError in 2.3.1 mode; ignored in 1.11.0 mode, as
+    1.11.0's ``extract(**kwargs)`` does (its old ``*_output`` names raise NameError).
     """
     args = dict(locals())
     del args["compat"]
+    extra = args.pop("kwargs")
+    if extra:
+        if compat != "1.11.0":
+            raise TypeError(f"extract() got an unexpected keyword argument '{next(iter(extra))}'")
+        args["kwargs"] = extra
     return _run("extract", compat, args)
+
+
+# the public signature is trafilatura 2.3.1's (plus compat): **kwargs exists only for 1.11.0 mode
+extract.__signature__ = inspect.signature(extract).replace(  # type: ignore[attr-defined]
+    parameters=[p for p in inspect.signature(extract).parameters.values() if p.kind is not p.VAR_KEYWORD]
+)
 
 
 def bare_extraction(

@@ -398,6 +398,25 @@ def input_reason(filecontent: Any) -> Optional[str]:
     return _input_reason(filecontent)
 
 
+#: trafilatura.settings' element lists, which trafilatura documents as changeable in place (its issue #746)
+_SETTINGS_LISTS = ("MANUALLY_CLEANED", "MANUALLY_STRIPPED", "CUT_EMPTY_ELEMS")
+
+
+def _settings_reason() -> Optional[str]:
+    """A user changed the installed trafilatura 2.3.1's element lists in place:
+    its extraction changes with them, so the call goes to it."""
+    theirs = sys.modules.get("trafilatura.settings")
+    if theirs is None or _installed_version() != "2.3.1":
+        return None
+    from .v2_3_1 import settings as ours  # noqa: PLC0415
+
+    for name in _SETTINGS_LISTS:
+        value = getattr(theirs, name, None)
+        if value is not None and value != getattr(ours, name):
+            return f"trafilatura.settings.{name} changed in place"
+    return None
+
+
 def boundary_reason(function: str, args: Dict[str, Any], default_config: Any) -> Optional[str]:
     """Why this 2.3.1-mode call must go to the installed trafilatura, or None
     when the native engine serves it. Decided before the engine runs."""
@@ -425,7 +444,7 @@ def boundary_reason(function: str, args: Dict[str, Any], default_config: Any) ->
     dedup = args.get("deduplicate")
     if dedup is not None and type(dedup).__module__.startswith("trafilatura"):
         return "deduplicate= trafilatura's own LRUCache"
-    reason = _input_reason(args.get("filecontent"))
+    reason = _input_reason(args.get("filecontent")) or _settings_reason()
     if reason:
         return reason
     config = args.get("config")

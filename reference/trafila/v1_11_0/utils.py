@@ -136,6 +136,8 @@ def is_element(obj: Any) -> bool:
 def load_html(htmlobject: Any) -> Any:
     """Load a str, bytes or element (trafilatura 1.11.0 utils.load_html)."""
     if is_element(htmlobject):
+        if type(htmlobject).__module__.startswith("lxml"):
+            raise NotImplementedError("delegate: lxml tree input")
         return htmlobject
     if hasattr(htmlobject, "data"):
         htmlobject = htmlobject.data

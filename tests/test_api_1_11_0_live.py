@@ -1,0 +1,167 @@
+"""The public API under ``compat="1.11.0"``, each difference from 2.3.1 checked
+against trafilatura 1.11.0 itself (this module runs where 1.11.0 is installed:
+``tox -e parity-quick-1.11`` runs it before the quick parity subset).
+
+What the port must do in every case is what trafilatura 1.11.0 does: the same
+text, the same None, the same exception type.
+"""
+
+from __future__ import annotations
+
+import configparser
+import warnings
+
+import pytest
+
+import trafila
+
+from .conftest import trafilatura_version
+
+pytestmark = pytest.mark.skipif(trafilatura_version() != "1.11.0",
+                                reason="needs trafilatura 1.11.0 (tox -e parity-quick-1.11)")
+
+P = "<p>" + "A sentence long enough to be kept by the extractor, with words. " * 6 + "</p>"
+PAGE = ("<html><head><meta name='author' content='Jane Doe'></head><body><article><h2>Title</h2>"
+        + P + "<p>Second <b>bold</b> paragraph, with <a href='/x'>a link</a> inside it and more words.</p>"
+        + P.replace("sentence", "phrase") + "</article><div class='comments'><p>A comment here, nice.</p></div>"
+        "</body></html>")
+
+
+def _outcome(fn, *args, **kwargs):
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = fn(*args, **kwargs)
+    except Exception as err:  # noqa: BLE001 - the exception type is the outcome
+        return ("raises", type(err).__name__), []
+    if isinstance(result, dict):
+        result = {k: result[k] for k in ("text", "comments", "raw_text")}
+    elif result is not None and not isinstance(result, str):
+        result = {k: getattr(result, k) for k in ("text", "comments", "raw_text")}
+    return result, [w.category.__name__ for w in caught if issubclass(w.category, DeprecationWarning)]
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    from trafilatura import deduplication
+
+    trafila.reset_caches()
+    trafila._warned.clear()  # one FallbackWarning per function and reason: each test sees its own
+    deduplication.LRU_TEST.clear()
+    yield
+    trafila.reset_caches()
+    deduplication.LRU_TEST.clear()
+
+
+def _same(function, *args, **kwargs):
+    import trafilatura
+
+    theirs = _outcome(getattr(trafilatura, function), *args, **kwargs)
+    ours = _outcome(getattr(trafila, function), *args, compat="1.11.0", **kwargs)
+    assert ours == theirs
+    return theirs[0]
+
+
+@pytest.mark.parametrize("kwargs", [{"some_unknown_option": 3}, {"fast": True}, {"fast": False},
+                                    {"json_output": True}, {"xml_output": True}, {"csv_output": False},
+                                    {"tei_output": True}, {"no_fallback": True, "another": None}])
+def test_extract_keywords_as_1_11_0(kwargs):
+    "Unknown keywords (fast included) are ignored; the old *_output names raise NameError."
+    result = _same("extract", PAGE, **kwargs)
+    if any(k.endswith("_output") for k in kwargs):
+        assert result == ("raises", "NameError")
+    else:
+        assert isinstance(result, str) and result.startswith("Title")
+
+
+def test_unknown_keyword_is_a_type_error_in_2_3_1_mode():
+    with pytest.raises(TypeError, match="some_unknown_option"):
+        trafila.extract(PAGE, some_unknown_option=3)
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_bare_extraction_has_no_fast(value):
+    assert _same("bare_extraction", PAGE, fast=value) == ("raises", "TypeError")
+
+
+@pytest.mark.parametrize("as_dict", [None, True, False])
+def test_bare_extraction_dict_unless_as_dict_false(as_dict):
+    import trafilatura
+
+    kwargs = {} if as_dict is None else {"as_dict": as_dict}
+    _same("bare_extraction", PAGE, **kwargs)
+    ours = trafila.bare_extraction(PAGE, compat="1.11.0", **kwargs)
+    theirs = trafilatura.bare_extraction(PAGE, **kwargs)
+    assert isinstance(ours, dict) == isinstance(theirs, dict) == (as_dict is not False)
+
+
+@pytest.mark.parametrize("function", ["extract", "bare_extraction"])
+def test_no_fallback_without_deprecation_warning(function):
+    result, deprecations = _outcome(getattr(trafila, function), PAGE, no_fallback=True, compat="1.11.0")
+    assert deprecations == [] and result is not None
+    _same(function, PAGE, no_fallback=True)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 50])
+@pytest.mark.parametrize("function", ["extract", "bare_extraction"])
+def test_max_tree_size_limits_the_output_tree(function, size):
+    _same(function, PAGE, max_tree_size=size)
+
+
+@pytest.mark.parametrize("blacklist", [{"Jane Doe"}, {"someone else"}, set()])
+def test_author_blacklist_has_no_effect_on_text(blacklist):
+    before = trafila.delegated_calls
+    assert _same("extract", PAGE, author_blacklist=blacklist).startswith("Title")
+    assert trafila.delegated_calls == before  # native
+
+
+@pytest.mark.parametrize("flag", ["true", "lru", "one"])
+def test_deduplicate_is_a_flag_on_the_module_cache(flag):
+    "Any true value deduplicates against the module cache (1.11.0 has no scoped caches)."
+    import trafilatura
+
+    value = {"true": True, "lru": trafila.LRUCache(maxsize=8), "one": 1}[flag]
+    ours = [trafila.extract(PAGE, deduplicate=value, compat="1.11.0") for _ in range(4)]
+    theirs = [trafilatura.extract(PAGE, deduplicate=value) for _ in range(4)]
+    assert ours == theirs and ours[0] is not None and ours[-1] is None
+    if flag == "lru":
+        assert len(value.cache) == 0  # the given cache is not the one used
+
+
+def test_config_wins_over_settingsfile(tmp_path):
+    import trafilatura
+
+    partial = tmp_path / "partial.cfg"
+    partial.write_text("[DEFAULT]\nMIN_OUTPUT_SIZE = 100000\n")
+    # the default config wins: the file is not read
+    assert _same("extract", PAGE, settingsfile=str(partial)).startswith("Title")
+    # config=None: the file alone is read (its missing keys raise as upstream)
+    assert _same("extract", PAGE, settingsfile=str(partial), config=None) == ("raises", "NoOptionError")
+    full = tmp_path / "full.cfg"
+    cfg = configparser.ConfigParser()
+    cfg.read_dict({"DEFAULT": dict(trafilatura.settings.DEFAULT_CONFIG["DEFAULT"], min_output_size="100000",
+                                  min_output_comm_size="100000")})
+    with open(full, "w") as fh:
+        cfg.write(fh)
+    assert _same("extract", PAGE, settingsfile=str(full), config=None) is None
+    # a config object given explicitly wins over the file
+    assert _same("extract", PAGE, settingsfile=str(full), config=trafilatura.settings.DEFAULT_CONFIG).startswith("Title")
+
+
+@pytest.mark.parametrize("kwargs", [{"output_format": "xml"}, {"output_format": "json"}, {"with_metadata": True},
+                                    {"prune_xpath": "//h2"}, {"include_formatting": True, "output_format": "xml"}])
+def test_delegated_options_give_1_11_0_results(kwargs):
+    with pytest.warns(trafila.FallbackWarning, match="1.11.0"):
+        ours = trafila.extract(PAGE, compat="1.11.0", **kwargs)
+    import trafilatura
+
+    assert ours == trafilatura.extract(PAGE, **kwargs)
+
+
+def test_lxml_tree_input_is_delegated():
+    import lxml.html
+    import trafilatura
+
+    with pytest.warns(trafila.FallbackWarning, match="lxml tree input"):
+        ours = trafila.extract(lxml.html.fromstring(PAGE), compat="1.11.0")
+    assert ours == trafilatura.extract(lxml.html.fromstring(PAGE))
