@@ -9,7 +9,12 @@ import re
 import zlib
 from functools import lru_cache
 from typing import Any, Callable, Optional
-from unicodedata import normalize
+
+from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
+    FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
+    check_html_lang, line_processing, normalize_unicode, remove_control_characters, return_printables_and_spaces,
+    sanitize, text_chars_test, textfilter,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -18,25 +23,8 @@ LOGGER = logging.getLogger(__name__)
 DOCTYPE_TAG = re.compile("^< ?! ?DOCTYPE.+?/ ?>", re.IGNORECASE)
 FAULTY_HTML = re.compile(r"(<html.*?)\s*/>", re.IGNORECASE)
 
-# the character class reads "[p{P}>]": the characters p { P } and >, not \p{P}
-LINES_TRIMMING = re.compile(r"(?<![p{P}>])\n", flags=re.UNICODE | re.MULTILINE)
-
 # case-sensitive in 1.11.0
 IMAGE_EXTENSION = re.compile(r"[^\s]+\.(avif|bmp|gif|hei[cf]|jpe?g|png|webp)(\b|$)")
-
-FORMATTING_PROTECTED = {"cell", "head", "hi", "item", "p", "quote", "ref", "td"}
-SPACING_PROTECTED = {"code", "pre"}
-
-# (attribute, value) pairs of the meta elements checked for the page language
-TARGET_LANG_ATTRS = (("http-equiv", "content-language"), ("property", "og:locale"))
-RE_HTML_LANG = re.compile(r"([a-z]{2})")
-
-RE_FILTER = re.compile(
-    r"\W*(Drucken|E-?Mail|Facebook|Flipboard|Google|Instagram|"
-    "Linkedin|Mail|PDF|Pinterest|Pocket|Print|QQ|Reddit|Twitter|"
-    "WeChat|WeiBo|Whatsapp|Xing|Mehr zum Thema:?|More on this.{,8}$)$",
-    flags=re.IGNORECASE,
-)
 
 
 # --- parser injection -----------------------------------------------------------
@@ -167,50 +155,7 @@ def load_html(htmlobject: Any) -> Any:
     return tree
 
 
-# --- text helpers -------------------------------------------------------------------
-
-@lru_cache(maxsize=2**14)
-def return_printables_and_spaces(char: str) -> str:
-    "Keep printable characters and whitespace (drops Cc/Cf/Cn/Zl/Zp... others)."
-    return char if char.isprintable() or char.isspace() else ""
-
-
-def remove_control_characters(string: str) -> str:
-    if string.isprintable():
-        return string
-    return "".join(map(return_printables_and_spaces, string))
-
-
-def normalize_unicode(string: str, unicodeform: str = "NFC") -> str:
-    return normalize(unicodeform, string)
-
-
-@lru_cache(maxsize=1024)
-def line_processing(line: str, preserve_space: bool = False, trailing_space: bool = False) -> Optional[str]:
-    "Replace literal space entities, drop control characters, trim unless preserving."
-    new_line = remove_control_characters(line.replace("&#13;", "\r").replace("&#10;", "\n").replace("&nbsp;", "\u00a0"))
-    if not preserve_space:
-        new_line = trim(LINES_TRIMMING.sub(r" ", new_line))
-        if all(map(str.isspace, new_line)):
-            new_line = None  # type: ignore[assignment]
-        elif trailing_space:
-            space_before = " " if line[0].isspace() else ""
-            space_after = " " if line[-1].isspace() else ""
-            new_line = "".join([space_before, new_line, space_after])
-    return new_line
-
-
-def sanitize(text: str, preserve_space: bool = False, trailing_space: bool = False) -> Optional[str]:
-    "Line by line (empty lines dropped), then the U+2424 markers removed."
-    if trailing_space:
-        return line_processing(text, preserve_space, True)
-    try:
-        return "\n".join(filter(None, (line_processing(line, preserve_space) for line in text.splitlines()))).replace(
-            "\u2424", ""
-        )
-    except AttributeError:
-        return None
-
+# --- text helpers (the rest are in trafila.text) ---------------------------------
 
 @lru_cache(maxsize=1024)
 def trim(string: Any) -> Optional[str]:
@@ -223,30 +168,6 @@ def trim(string: Any) -> Optional[str]:
 
 def is_image_file(imagesrc: Optional[str]) -> bool:
     return bool(imagesrc is not None and IMAGE_EXTENSION.search(imagesrc))
-
-
-def check_html_lang(tree: Any, target_language: str, strict: bool = False) -> bool:
-    "Meta http-equiv content-language / og:locale (descendants of the root)."
-    for attr, value in TARGET_LANG_ATTRS:
-        elems = [e for e in tree.iterdescendants("meta") if e.get(attr) == value and e.get("content") is not None]
-        if elems:
-            if any(target_language in RE_HTML_LANG.split(elem.get("content", "").lower()) for elem in elems):
-                return True
-            return False
-    if strict:  # pragma: no cover - not on the extraction path
-        raise NotImplementedError("delegate: strict html lang check")
-    return True
-
-
-def textfilter(element: Any) -> bool:
-    "Empty, whitespace-only, or a line matching the social-media filter."
-    testtext = element.tail if element.text is None else element.text
-    return not text_chars_test(testtext) or any(map(RE_FILTER.match, testtext.splitlines()))
-
-
-def text_chars_test(string: Optional[str]) -> bool:
-    "Whether the string has a non-whitespace character."
-    return bool(string) and not string.isspace()  # type: ignore[union-attr]
 
 
 # --- lxml's checks on what is written into a tree ------------------------------------------

@@ -1,0 +1,101 @@
+"""Text helpers that trafilatura 2.3.1 and 1.11.0 share unchanged (utils.py in
+both): control-character removal, NFC, line processing and ``sanitize``, the
+social-media line filter and the page-language meta check.
+
+``trim`` is not here: 1.11.0 gives None for a non-string where 2.3.1 gives '',
+so each mode keeps its own; on strings, which is all the helpers below pass,
+the two agree.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, Optional
+from unicodedata import normalize
+
+# upstream's character class reads "[p{P}>]": the literal characters p { P } and >, not \p{P}
+LINES_TRIMMING = re.compile(r"(?<![p{P}>])\n", flags=re.UNICODE | re.MULTILINE)
+
+FORMATTING_PROTECTED = {"cell", "head", "hi", "item", "p", "quote", "ref", "td"}
+SPACING_PROTECTED = {"code", "pre"}
+
+# (attribute, value) pairs of the meta elements checked for the page language
+TARGET_LANG_ATTRS = (("http-equiv", "content-language"), ("property", "og:locale"))
+RE_HTML_LANG = re.compile(r"([a-z]{2})")
+
+RE_FILTER = re.compile(
+    r"\W*(Drucken|E-?Mail|Facebook|Flipboard|Google|Instagram|"
+    "Linkedin|Mail|PDF|Pinterest|Pocket|Print|QQ|Reddit|Twitter|"
+    "WeChat|WeiBo|Whatsapp|Xing|Mehr zum Thema:?|More on this.{,8}$)$",
+    flags=re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=2**14)
+def return_printables_and_spaces(char: str) -> str:
+    "Keep printable characters and whitespace (drops Cc/Cf/Cn/Zl/Zp... others)."
+    return char if char.isprintable() or char.isspace() else ""
+
+
+def remove_control_characters(string: str) -> str:
+    if string.isprintable():
+        return string
+    return "".join(map(return_printables_and_spaces, string))
+
+
+def normalize_unicode(string: str, unicodeform: str = "NFC") -> str:
+    return normalize(unicodeform, string)
+
+
+def _trim_str(string: str) -> str:
+    return " ".join(string.split()).strip()
+
+
+@lru_cache(maxsize=1024)
+def line_processing(line: str, preserve_space: bool = False, trailing_space: bool = False) -> Optional[str]:
+    "Replace literal space entities, drop control characters, trim unless preserving."
+    new_line = remove_control_characters(line.replace("&#13;", "\r").replace("&#10;", "\n").replace("&nbsp;", "\u00a0"))
+    if not preserve_space:
+        new_line = _trim_str(LINES_TRIMMING.sub(r" ", new_line))
+        if all(map(str.isspace, new_line)):
+            new_line = None  # type: ignore[assignment]
+        elif trailing_space:
+            space_before = " " if line[0].isspace() else ""
+            space_after = " " if line[-1].isspace() else ""
+            new_line = f"{space_before}{new_line}{space_after}"
+    return new_line
+
+
+def sanitize(text: str, preserve_space: bool = False, trailing_space: bool = False) -> Optional[str]:
+    "Line by line: drop empty lines, then remove the U+2424 markers; None for a non-string."
+    if trailing_space:
+        return line_processing(text, preserve_space, True)
+    try:
+        return "\n".join(filter(None, (line_processing(line, preserve_space) for line in text.splitlines()))).replace(
+            "\u2424", ""
+        )
+    except AttributeError:
+        return None
+
+
+def check_html_lang(tree: Any, target_language: str, strict: bool = False) -> bool:
+    "Meta http-equiv content-language / og:locale (descendants of the root)."
+    for attr, value in TARGET_LANG_ATTRS:
+        elems = [e for e in tree.iterdescendants("meta") if e.get(attr) == value and e.get("content") is not None]
+        if elems:
+            return any(target_language in RE_HTML_LANG.split(elem.get("content", "").lower()) for elem in elems)
+    if strict:  # pragma: no cover - not on the extraction path (<html lang> is checked upstream then)
+        raise NotImplementedError("delegate: strict html lang check")
+    return True
+
+
+def text_chars_test(string: Optional[str]) -> bool:
+    "Whether the string has a non-whitespace character."
+    return bool(string) and not string.isspace()  # type: ignore[union-attr]
+
+
+def textfilter(element: Any) -> bool:
+    "Empty, whitespace-only, or a line matching the social-media filter."
+    testtext = element.tail if element.text is None else element.text
+    return not text_chars_test(testtext) or any(map(RE_FILTER.match, testtext.splitlines()))
