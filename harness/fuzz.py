@@ -308,6 +308,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             p.add_argument("--mutant-share", type=float, default=0.5,
                            help="with --source both: the share of mutated real pages (the rest are generated)")
     args = ap.parse_args(argv)
+    from .parity import _git_commit
+
+    commit = _git_commit()  # the code this run loads (HEAD may move while it runs)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     if args.what == "tree":
         name = f"tree-{seed}"
@@ -329,11 +332,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"first differing inputs in {out}/")
     diffs = sum(v for k, v in summary["counts"].items() if k.endswith("different"))
     if args.report:
-        write_report(args, seed, summary, argv)
+        write_report(args, seed, summary, argv, commit)
     return 1 if diffs else 0
 
 
-def write_report(args, seed: int, summary: dict, argv) -> None:
+def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = None) -> None:
     """reports/fuzz-<kind>.{json,md}: the seed, the counts, the command (written by the harness only)."""
     import datetime as dt
 
@@ -345,7 +348,7 @@ def write_report(args, seed: int, summary: dict, argv) -> None:
     out_dir.mkdir(exist_ok=True)
     command = "python -m harness fuzz " + " ".join(sys.argv[1:] if argv is None else argv)
     data = {"kind": kind, "seed": seed, "n": args.n, "counts": summary["counts"], "seconds": summary["seconds"],
-            "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": _git_commit(),
+            "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit or _git_commit(),
             "command": command}
     (out_dir / f"fuzz-{kind}.json").write_text(json.dumps(data, indent=1) + "\n")
     lines = [f"# Fuzz report: {kind}", "", "Written by `python -m harness fuzz … --report` (never by hand).", "",

@@ -244,19 +244,23 @@ def _git_commit() -> Optional[str]:
         return None
 
 
-def section_json(res: RunResult, new: List[Difference], gone: List[dict], details: List[dict], argv: List[str]) -> dict:
+def section_json(res: RunResult, new: List[Difference], gone: List[dict], details: List[dict], argv: List[str],
+                 commit: Optional[str] = None) -> dict:
+    """The report section of a run; ``commit``: HEAD when the run started (the code it loaded)."""
     cells = []
+    commit = commit or _git_commit()
+    date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     for (bname, sname), c in sorted(res.cells.items()):
         cells.append({
-            "bundle": bname, "option_set": sname, "pages": c.pages, "comparisons": c.comparisons,
+            "bundle": bname, "option_set": sname, "commit": commit, "date": date,
+            "pages": c.pages, "comparisons": c.comparisons,
             "differences": c.differences, "errors": c.errors, "delegated": c.delegated,
             "candidate_ms_per_call": round(1000 * c.candidate_seconds / c.comparisons, 2) if c.comparisons else None,
             "oracle_ms_per_call": round(1000 * c.oracle_seconds / c.oracle_calls, 2) if c.oracle_calls else None,
         })
     return {
         "candidate": res.candidate, "mode": res.mode,
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": _git_commit(), "command": "python -m harness " + " ".join(argv),
+        "date": date, "commit": commit, "command": "python -m harness " + " ".join(argv),
         "totals": {
             "comparisons": sum(c.comparisons for c in res.cells.values()),
             "differences": len(res.differences), "errors": len(res.errors),
@@ -276,6 +280,11 @@ def merge_sections(old: dict, new: dict) -> dict:
     redone = {(c["bundle"], c["option_set"]) for c in new["cells"]}
     kept_diffs = [d for d in old.get("first_differences", []) if (d["bundle"], d["option_set"]) not in redone]
     merged = dict(new)
+    # cells written before cells carried their own commit: the run that wrote them was at (or before) the
+    # commit the old section names
+    for cell in cells.values():
+        if "commit" not in cell:
+            cell["commit_at_most"] = old.get("commit")
     merged["cells"] = [cells[k] for k in sorted(cells)]
     merged["first_differences"] = (new["first_differences"] + kept_diffs)[:DETAILED]
     merged["commands"] = old.get("commands", [old.get("command")]) + [new["command"]]
@@ -304,6 +313,11 @@ def write_reports(section: dict, out_dir: Path = REPORTS_DIR, name: str = "parit
         (out_dir / f"{name}.md").write_text(render_markdown(data))
 
 
+def _cell_commit(cell: dict, section: dict) -> str:
+    "The commit a cell was computed at ('≤X': written before cells kept their own, by a run at or before X)."
+    return cell.get("commit") or f"≤{cell.get('commit_at_most') or section.get('commit') or '?'}"
+
+
 def render_markdown(data: dict) -> str:
     lines = ["# Parity report", "",
              "Written by `python -m harness parity` (never by hand). One section per candidate and mode; "
@@ -311,8 +325,11 @@ def render_markdown(data: dict) -> str:
     for key in sorted(data["runs"]):
         s = data["runs"][key]
         t = s["totals"]
+        commits = sorted({_cell_commit(c, s) for c in s["cells"]})
+        runs = s.get("commands", [s["command"]])
         lines += [f"## {key}", "",
-                  f"- run: {s['date']}, commit {s.get('commit') or '?'}, " + ", ".join(f"`{c}`" for c in s.get("commands", [s["command"]])),
+                  f"- {len(runs)} run(s) merged, the latest {s['date']} at commit {s.get('commit') or '?'}; the cells come "
+                  f"from commit(s) {', '.join(commits)} (per bundle below): " + ", ".join(f"`{c}`" for c in runs),
                   f"- comparisons: {t['comparisons']} (of which handed to trafilatura, not native: {t.get('delegated', 0)}), "
                   f"differences: {t['differences']}, errors: {t['errors']}, "
                   f"new (not in ledger): {t['new_differences']}, ledger entries no longer differing: "
@@ -335,9 +352,12 @@ def render_markdown(data: dict) -> str:
             lines.append(f"| {name} | {a['pages']} | {a['comparisons']} | {a['delegated']} | {a['differences']} | {a['errors']} | {cand} | {orc} |")
         lines.append("")
         lines += ["<details><summary>per bundle</summary>", "",
-                  "| bundle | option set | pages | comparisons | differences | errors |", "|---|---|---:|---:|---:|---:|"]
+                  "| bundle | option set | pages | comparisons | differences | errors | commit |",
+                  "|---|---|---:|---:|---:|---:|---|"]
         for c in s["cells"]:
-            lines.append(f"| {c['bundle']} | {c['option_set']} | {c['pages']} | {c['comparisons']} | {c['differences']} | {c['errors']} |")
+            commit = _cell_commit(c, s)
+            lines.append(f"| {c['bundle']} | {c['option_set']} | {c['pages']} | {c['comparisons']} | {c['differences']} "
+                         f"| {c['errors']} | {commit} |")
         lines += ["", "</details>", ""]
         if s["first_differences"]:
             lines += ["### First differences", ""]
@@ -364,6 +384,7 @@ def _short(s: Optional[str], n: int = 120) -> str:
 
 
 def main(args, argv: List[str]) -> int:
+    commit = _git_commit()  # before the candidate's code is loaded: what the run measures
     candidate = make_candidate(args.candidate, timeout=args.timeout)
     forms = tuple(args.forms.split(",")) if args.forms else ("str", "bytes")
     t0 = time.time()
@@ -373,7 +394,7 @@ def main(args, argv: List[str]) -> int:
         candidate.close()
     new, gone = gate(res, load_ledger())
     details = [detail(d, args.mode, args.embedded) for d in res.differences[:DETAILED]]
-    section = section_json(res, new, gone, details, argv)
+    section = section_json(res, new, gone, details, argv, commit)
     if args.report:
         write_reports(section, Path(args.report_dir), merge=getattr(args, "merge", False))
     t = section["totals"]
