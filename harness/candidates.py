@@ -328,6 +328,22 @@ class SubprocessCandidate(Candidate):
                 self.proc.kill()
 
 
+def call_entry(cand: Candidate, function: str, html: Html, options: Dict[str, Any], mode: str, timeout: float) -> Any:
+    """One call as a result entry (harness.results): the result, or the exception
+    type it raised, or a timeout error. Never raises."""
+    from .results import error_entry, raised_entry, result_entry
+
+    try:
+        with call_timeout(timeout):
+            return result_entry(cand.call(function, html, dict(options), mode))
+    except HarnessTimeout as exc:
+        return error_entry(f"timeout: {exc}")
+    except CandidateRaised as exc:
+        return {"raise": exc.type_name}
+    except Exception as exc:  # noqa: BLE001 - the exception is the outcome
+        return raised_entry(exc)
+
+
 def make_candidate(spec: str, timeout: float = 120.0) -> Candidate:
     if spec == "trafilatura":
         return TrafilaturaCandidate()

@@ -209,18 +209,9 @@ def text_inputs(seed: int, n: int, bundles: Optional[List[str]], every: int, sou
 
 
 def _call(cand, opt, html: Html, mode: str, timeout: float):
-    from .results import error_entry, raised_entry, result_entry
-    from .candidates import CandidateRaised
+    from .candidates import call_entry
 
-    try:
-        with call_timeout(timeout):
-            return result_entry(cand.call(opt.function, html, dict(opt.options), mode))
-    except HarnessTimeout as exc:
-        return error_entry(f"timeout: {exc}")
-    except CandidateRaised as exc:
-        return {"raise": exc.type_name}
-    except Exception as exc:
-        return raised_entry(exc)
+    return call_entry(cand, opt.function, html, opt.options, mode, timeout)
 
 
 def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: Path, keep: int = 5,

@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .candidates import HarnessTimeout, call_timeout
 
 Html = Union[str, bytes]
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,20 +137,11 @@ def minimise(html: Html, predicate: Callable[[Html], bool], *, max_tests: int = 
 
 
 def _entry(cand: Any, opt: Any, html: Html, mode: str, timeout: float):
-    from .candidates import CandidateRaised
-    from .results import error_entry, raised_entry, result_entry
+    from .candidates import call_entry
 
-    if opt.dedup:
+    if opt.dedup:  # each probe of the page starts from an empty cache
         cand.reset_dedup(mode)
-    try:
-        with call_timeout(timeout):
-            return result_entry(cand.call(opt.function, html, dict(opt.options), mode))
-    except HarnessTimeout as exc:
-        return error_entry(f"timeout: {exc}")
-    except CandidateRaised as exc:
-        return {"raise": exc.type_name}
-    except Exception as exc:
-        return raised_entry(exc)
+    return call_entry(cand, opt.function, html, opt.options, mode, timeout)
 
 
 def kind(entry: Any) -> str:
