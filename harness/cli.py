@@ -17,6 +17,7 @@ DELEGATED = {
     "fuzz": ("harness.fuzz", "live differential fuzzing (tree: parser vs lxml; text: candidate vs trafilatura)"),
     "minimise": ("harness.minimise", "delta-debug a page while a difference persists; writes repros/"),
     "replay": ("harness.replay.cli", "record trafilatura's own test suite and replay it through a candidate"),
+    "selectors": ("harness.selectors", "the hand-translated XPaths against lxml's on every element (reports/selectors.md)"),
 }
 
 

@@ -6,89 +6,33 @@ Trees: a sample of corpus pages parsed by lxml with trafilatura's parser, both
 raw and after trafilatura's own tree_cleaning + convert_tags (the converted
 vocabulary: list, item, head, quote, ref, lb...), plus synthetic pages that
 exercise the attribute rules (``@id|@class`` order, missing attributes, case).
+The pair table and the check are harness.selectors', which runs them on every
+element of every corpus page (``python -m harness selectors``, reports/selectors.md).
 """
 
 from __future__ import annotations
 
-import copy
 import random
-from typing import Any, Callable, List
+from typing import Any, List
 
 import pytest
 
 lxml_html = pytest.importorskip("lxml.html")
 trafilatura = pytest.importorskip("trafilatura")
 
-from lxml.etree import XPath  # noqa: E402
-from trafilatura import htmlprocessing as T_hp  # noqa: E402
-from trafilatura import settings as T_settings  # noqa: E402
-from trafilatura import xpaths as T_x  # noqa: E402
 from trafilatura.utils import HTML_PARSER  # noqa: E402
 
-from harness.lxml_bridge import from_lxml  # noqa: E402
-from trafila.v2_3_1 import xpaths as X  # noqa: E402
+from harness import selectors  # noqa: E402
 
-REGEXP_NS = {"re": "http://exslt.org/regular-expressions"}
-
-# (name, trafila selector, lxml XPath)
-PAIRS: List[Any] = [
-    *[(f"BODY_XPATH[{i}]", sel, T_x.BODY_XPATH[i]) for i, sel in enumerate(X.BODY_XPATH)],
-    *[(f"COMMENTS_XPATH[{i}]", sel, T_x.COMMENTS_XPATH[i]) for i, sel in enumerate(X.COMMENTS_XPATH)],
-    ("REMOVE_COMMENTS_XPATH", X.REMOVE_COMMENTS_XPATH[0], T_x.REMOVE_COMMENTS_XPATH[0]),
-    ("REMOVE_COMMENTS_AND_LISTS_XPATH", X.REMOVE_COMMENTS_AND_LISTS_XPATH[0], T_x.REMOVE_COMMENTS_AND_LISTS_XPATH[0]),
-    *[(f"RAW_TREE_PRUNE_XPATH[{i}]", sel, T_x.RAW_TREE_PRUNE_XPATH[i]) for i, sel in enumerate(X.RAW_TREE_PRUNE_XPATH)],
-    *[(f"OVERALL_DISCARD_XPATH[{i}]", sel, T_x.OVERALL_DISCARD_XPATH[i]) for i, sel in enumerate(X.OVERALL_DISCARD_XPATH)],
-    ("TEASER_DISCARD_XPATH", X.TEASER_DISCARD_XPATH[0], T_x.TEASER_DISCARD_XPATH[0]),
-    *[(f"PRECISION_DISCARD_XPATH[{i}]", sel, T_x.PRECISION_DISCARD_XPATH[i]) for i, sel in enumerate(X.PRECISION_DISCARD_XPATH)],
-    ("DISCARD_IMAGE_ELEMENTS", X.DISCARD_IMAGE_ELEMENTS[0], T_x.DISCARD_IMAGE_ELEMENTS[0]),
-    *[(f"COMMENTS_DISCARD_XPATH[{i}]", sel, T_x.COMMENTS_DISCARD_XPATH[i]) for i, sel in enumerate(X.COMMENTS_DISCARD_XPATH)],
-    ("BASIC_CLEAN_XPATH", X.basic_clean_xpath, T_settings.BASIC_CLEAN_XPATH),
-    ("TEX_ANNOTATION_XPATH", X.tex_annotation, T_hp.TEX_ANNOTATION_XPATH),
-    ("hljs spans", X.hljs_spans, XPath(".//span[starts-with(@class,'hljs')]")),
-    (
-        "wild text",
-        lambda ctx: X.wild_text_elements(ctx, False),
-        XPath(".//code|.//p|.//quote|.//table|.//div[contains(@class, 'w3-code')]"),
-    ),
-    (
-        "wild text (recall)",
-        lambda ctx: X.wild_text_elements(ctx, True),
-        XPath(".//code|.//p|.//quote|.//table|.//div[contains(@class, 'w3-code')]|.//div|.//lb|.//list"),
-    ),
-]
-
-
-def _elements(root: Any) -> List[Any]:
-    return [e for e in root.iter() if isinstance(e.tag, str)]
+PAIRS = selectors.pairs()
 
 
 def _compare_tree(lx_root: Any, max_contexts: int = 400) -> List[str]:
-    "Run every pair on every element (up to max_contexts, spread over the tree)."
-    tr_root = from_lxml(lx_root)
-    lx_elems = _elements(lx_root)
-    tr_elems = list(tr_root.iter())
-    assert len(lx_elems) == len(tr_elems)
-    index = {id(e): i for i, e in enumerate(tr_elems)}
-    lx_index = {e: i for i, e in enumerate(lx_elems)}
-    step = max(1, len(lx_elems) // max_contexts)
-    problems = []
-    for name, sel, xp in PAIRS:
-        for pos in range(0, len(lx_elems), step):
-            expected = [lx_index[e] for e in xp(lx_elems[pos]) if isinstance(e.tag, str)]
-            got = [index[id(e)] for e in sel(tr_elems[pos])]
-            if expected != got:
-                problems.append(f"{name} at element {pos} <{lx_elems[pos].tag}>: lxml {expected[:8]} trafila {got[:8]}")
-    # //p//text(): the text inside <p>s of the whole document
-    expected_len = len("".join(lx_root.xpath("//p//text()")))
-    if X.p_text_length(tr_root) != expected_len:
-        problems.append(f"//p//text() length: lxml {expected_len} trafila {X.p_text_length(tr_root)}")
-    return problems
+    "Every pair on every element (up to max_contexts, spread over the tree): the harness's check."
+    return selectors.compare_tree(lx_root, PAIRS, max_contexts=max_contexts)
 
 
-def _converted(lx_root: Any, **kw: Any) -> Any:
-    "trafilatura's own cleaning and conversion, on an lxml copy."
-    options = T_settings.Extractor(**kw)
-    return T_hp.convert_tags(T_hp.tree_cleaning(copy.deepcopy(lx_root), options), options)
+_converted = selectors.converted
 
 
 SYNTHETIC = [
