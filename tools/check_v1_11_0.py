@@ -111,7 +111,7 @@ def _bare_tuple(result) -> str:
 
 def _cache_entry(api: str, result):
     from harness.results import result_entry, text_entry
-    from trafila.readability_1_11_0 import xml_tostring
+    from trafila.html.serialize import tostring
 
     if api == "extract":
         return text_entry(result)
@@ -119,7 +119,7 @@ def _cache_entry(api: str, result):
         return None
     fields = {k: result[k] for k in ("text", "comments", "raw_text")}
     for k in ("body", "commentsbody"):
-        fields[k] = None if result[k] is None else xml_tostring(result[k])
+        fields[k] = None if result[k] is None else tostring(result[k], encoding=str, method="xml")
     return result_entry(fields)
 
 

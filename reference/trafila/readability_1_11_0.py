@@ -10,7 +10,7 @@ div-to-p test on the children's XML serialisation, and the absolute
 which for ``get_article``'s output is a ``<html><body><div>`` fragment).
 
 ``Document.summary()`` returns the XML serialisation (``tostring(method="xml",
-encoding=str)``) of the article, see :func:`xml_tostring`.
+encoding=str)``, trafila.html.serialize's) of the article.
 """
 
 from __future__ import annotations
@@ -55,57 +55,6 @@ _DIV_TO_P_TAG = re.compile(r"(?:a|blockquote|dl|div|img|ol|p|pre|table|ul)", re.
 
 FRAME_TAGS = {"body", "html"}
 LIST_TAGS = {"ol", "ul"}
-
-
-# --- XML serialisation (lxml tostring(el, encoding=str, method="xml")) ----------------
-
-def _xml_char_ok(code: int) -> bool:
-    return (
-        code in (0x9, 0xA, 0xD)
-        or 0x20 <= code <= 0xD7FF
-        or 0xE000 <= code <= 0xFFFD
-        or 0x10000 <= code <= 0x10FFFF
-    )
-
-
-_TEXT_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"}
-_ATTR_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#9;"}
-_TEXT_SPECIAL = re.compile(r"[&<>\r]")
-_ATTR_SPECIAL = re.compile(r'[&<>"\r\n\t]')
-_NEEDS_CHECK = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def _escape(text: str, table: Dict[str, str], special: "re.Pattern[str]") -> str:
-    text = special.sub(lambda m: table[m.group(0)], text)
-    if _NEEDS_CHECK.search(text):
-        # libxml2 2.14 writes characters that XML cannot hold as &#xFFFD;
-        text = "".join(c if _xml_char_ok(ord(c)) else "&#xFFFD;" for c in text)
-    return text
-
-
-def _serialize(el: Any, out: List[str], with_tail: bool) -> None:
-    out.append("<" + el.tag)
-    for key, value in el.attrib.items():
-        out.append(f' {key}="{_escape(value, _ATTR_ESCAPES, _ATTR_SPECIAL)}"')
-    if el.text is None and len(el) == 0:
-        out.append("/>")
-    else:
-        out.append(">")
-        if el.text:
-            out.append(_escape(el.text, _TEXT_ESCAPES, _TEXT_SPECIAL))
-        for child in el:
-            _serialize(child, out, True)
-        out.append("</" + el.tag + ">")
-    if with_tail and el.tail:
-        out.append(_escape(el.tail, _TEXT_ESCAPES, _TEXT_SPECIAL))
-
-
-def xml_tostring(el: Any) -> str:
-    """``lxml.etree.tostring(el, encoding=str, method="xml")``: the element
-    and its tail; empty elements (no text node, no child) as ``<tag/>``."""
-    out: List[str] = []
-    _serialize(el, out, True)
-    return "".join(out)
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -375,4 +324,6 @@ class Document:
                 if to_remove:
                     drop_tree(elem)
         self.doc = node
-        return xml_tostring(self.doc)
+        from .html.serialize import tostring
+
+        return tostring(self.doc, encoding=str, method="xml")
