@@ -123,6 +123,8 @@ def test_doctype_quirk_of_1_11_0():
 @pytest.mark.parametrize("html", [
     "<html><body><div class='a&amp;b' title='x\"y\n\tz'>t &lt; u &amp; v<br>tail\r</div><p></p></body></html>",
     "<html><body><div>é\ufffd\u2028 x\r\n&#1;<br></div><span>a<b>b</b>c</span>d</body></html>",
+    # a noncharacter the parser keeps: written so that the re-parse gives it back (not U+FFFD)
+    "<html><body><div>water where!&#xFFFE; Such<i>well</i>&#xFFFF;</div></body></html>",
 ])
 def test_xml_tostring_matches_lxml(html):
     "The serialiser 1.11.0's readability summary goes through (trafila.html.serialize), against lxml's."

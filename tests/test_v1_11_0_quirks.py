@@ -36,6 +36,7 @@ CASES = {
  "minified_doctype": "<!DOCTYPE html><html><head><meta charset='utf-8'/></head><body><article>" + P + Q + "</article></body></html>",
  "fragment_div": "<div><p>" + "fragment paragraph text. " * 12 + "</p></div><div><p>second</p></div>",
  "pre_code": "<html><body><article>" + P + "<pre><span class='hljs-keyword'>def</span> f(): pass</pre><blockquote>a quote here</blockquote>" + Q + "</article></body></html>",
+ "readability_noncharacter": "er wereThe right can most now now not being might in be research this be water where!&#xFFFE Such will is it last be when;some own not, Me most council he first well these more this being see? <i>well</i>, Since so your other how such we her more may?<e>between each",
  "justext_noncharacter": "<div>, Duse while lifeow year? More which to year has could since so more through how these other she are also no most between; Be while the way it before.&#xFFFE</div><p>",
 }
 
@@ -113,6 +114,11 @@ EXPECTED = {
     'pre_code/precision': ['d1af82a941be5ffa', 506],
     'pre_code/recall': ['d1af82a941be5ffa', 506],
     'pre_code/nocom_notab': ['d1af82a941be5ffa', 506],
+    'readability_noncharacter/nofb': None,
+    'readability_noncharacter/default': ['a97bb113990bf4f1', 249],
+    'readability_noncharacter/precision': ['a97bb113990bf4f1', 249],
+    'readability_noncharacter/recall': ['a97bb113990bf4f1', 249],
+    'readability_noncharacter/nocom_notab': ['a97bb113990bf4f1', 249],
     'justext_noncharacter/nofb': None,
     'justext_noncharacter/default': None,
     'justext_noncharacter/precision': None,
