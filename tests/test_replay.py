@@ -167,3 +167,25 @@ def test_only_a_refused_option_we_passed_counts_as_unsupported():
     assert _unsupported(err, {"prune_xpath": "//div"}) == "option not supported by the candidate: prune_xpath"
     # raised deeper inside the candidate: a difference, not a skip
     assert _unsupported(TypeError("f() got an unexpected keyword argument 'fast'"), {"no_fallback": True}) is None
+
+
+def test_deep_element_trees_round_trip_as_node_lists():
+    "Trees deeper than libxml2 reads back as XML are recorded as node lists; they rebuild exactly."
+    from lxml import etree
+    from lxml import html as lh
+
+    from harness.replay.recorder import element_nodes, rebuild_from_nodes
+
+    tree = lh.fromstring("<html><body><p>root <b>text</b> tail</p><!-- c --></body></html>")
+    node = tree.find("body")
+    for i in range(3000):
+        node = etree.SubElement(node, "div", {"class": f"d{i % 7}"})
+    node.text = "Deep text"
+    node.append(etree.ProcessingInstruction("pi", "x"))
+    info = tree.getroottree().docinfo
+    doctype = [info.public_id, info.system_url]
+    nodes = element_nodes(tree)
+    again = rebuild_from_nodes(json.loads(json.dumps(nodes)), True, doctype)
+    assert element_nodes(again) == nodes and type(again) is type(tree)
+    assert again.getroottree().docinfo.doctype == info.doctype
+    assert etree.tostring(again) == etree.tostring(tree)

@@ -27,7 +27,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 FUNCTIONS = ("extract", "bare_extraction", "extract_with_metadata")
 #: the settings that decide extraction results
@@ -108,6 +108,63 @@ def rebuild_element(data: bytes, path: str, html_element: bool) -> Any:
     if len(found) != 1:
         raise ValueError(f"path {path!r} finds {len(found)} elements")
     return found[0]
+
+
+def element_nodes(root: Any) -> List[list]:
+    """A tree as a flat list in document order, ``[depth, kind, tag, attributes,
+    text, tail]`` (kind: element, comment or pi), walked without recursion: the
+    form for trees an XML parser refuses to read back (libxml2 caps nesting)."""
+    from lxml import etree
+
+    out: List[list] = []
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.tag is etree.Comment:
+            out.append([depth, "comment", None, [], node.text, node.tail])
+        elif node.tag is etree.ProcessingInstruction:
+            out.append([depth, "pi", node.target, [], node.text, node.tail])
+        else:
+            out.append([depth, "element", node.tag, list(node.attrib.items()), node.text, node.tail])
+        stack.extend((child, depth + 1) for child in reversed(node))
+    return out
+
+
+def rebuild_from_nodes(nodes: List[list], html_element: bool, doctype: Optional[list] = None) -> Any:
+    "The root of a tree written by :func:`element_nodes` (with its DOCTYPE's public and system ids)."
+    from lxml import etree
+
+    if html_element:
+        from lxml import html as lxml_html
+
+        parser = etree.XMLParser()
+        parser.set_element_class_lookup(lxml_html.HtmlElementClassLookup())
+        make_root, make_child = parser.makeelement, lambda parent, tag: parent.makeelement(tag)
+    else:
+        make_root, make_child = etree.Element, lambda parent, tag: parent.makeelement(tag)
+    stack: List[Any] = []
+    root = None
+    for depth, kind, tag, attributes, text, tail in nodes:
+        del stack[depth:]
+        if kind == "comment":
+            node = etree.Comment(text)
+        elif kind == "pi":
+            node = etree.ProcessingInstruction(tag, text)
+        else:
+            node = make_root(tag) if not stack else make_child(stack[-1], tag)
+            for key, value in attributes:
+                node.set(key, value)
+            node.text = text
+        node.tail = tail
+        if stack:
+            stack[-1].append(node)
+        else:
+            root = node
+        stack.append(node)
+    if doctype and root is not None:
+        info = root.getroottree().docinfo
+        info.public_id, info.system_url = doctype
+    return root
 
 
 def lru_state(cache: Any) -> str:
@@ -472,9 +529,27 @@ class Recorder:
             same = (etree.tostring(again.getroottree(), encoding="utf-8") == data
                     and etree.tostring(again, encoding="utf-8") == etree.tostring(el, encoding="utf-8")
                     and type(again) is type(el))
-        except Exception as err:  # e.g. a tag name an XML parser refuses
-            return entry, f"element input not rebuildable from XML ({type(err).__name__})"
-        return entry, None if same else "element input not rebuildable from XML (tree differs)"
+        except Exception as err:  # e.g. nesting deeper than libxml2 reads back
+            why = f"element input not rebuildable from XML ({type(err).__name__})"
+            same = False
+        else:
+            why = "element input not rebuildable from XML (tree differs)"
+        if same:
+            return entry, None
+        # the node list form, for a lone element tree (no doctype, no siblings of the root)
+        root = tree.getroot()
+        if el is not root or root.getprevious() is not None or root.getnext() is not None:
+            return entry, why
+        nodes = element_nodes(root)
+        doctype = [tree.docinfo.public_id, tree.docinfo.system_url] if tree.docinfo.doctype else None
+        blob = json.dumps(nodes, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        entry = {"form": "element", "format": "nodes", "sha256": self.blobs.put(blob), "len": len(blob), "path": path,
+                 "html_element": html_element, "doctype": doctype}
+        again = rebuild_from_nodes(nodes, html_element, doctype)
+        if (element_nodes(again) != nodes or type(again) is not type(el)
+                or again.getroottree().docinfo.doctype != tree.docinfo.doctype):
+            return entry, why
+        return entry, None
 
     def module_cache_before(self, cache: Any, record: dict) -> Optional[str]:
         """The module dedup cache before a call that uses it: as the recorded calls

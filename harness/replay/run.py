@@ -14,7 +14,7 @@ from ..candidates import (Candidate, CandidateRaised, CallableCandidate, Harness
                           call_timeout)
 from ..results import describe, error_entry, raised_entry, result_entry, same
 from .record import DEFAULT_CACHE, ROOT, blobs_path, calls_path
-from .recorder import BlobStore, decode_value, rebuild_element
+from .recorder import BlobStore, decode_value, rebuild_element, rebuild_from_nodes
 
 REPORTS = ROOT / "reports"
 REPLAYED_FUNCTIONS = ("extract", "bare_extraction", "extract_with_metadata")
@@ -151,6 +151,9 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
                 from trafilatura.downloads import Response
 
             html = Response(blobs.get(rec["input"]["sha256"]), rec["input"]["status"], rec["input"]["url"])
+        elif form == "element" and rec["input"].get("format") == "nodes":
+            html = rebuild_from_nodes(json.loads(blobs.get(rec["input"]["sha256"])), rec["input"]["html_element"],
+                                      rec["input"].get("doctype"))
         elif form == "element":
             html = rebuild_element(blobs.get(rec["input"]["sha256"]), rec["input"]["path"], rec["input"]["html_element"])
         else:
