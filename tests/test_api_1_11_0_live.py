@@ -165,3 +165,35 @@ def test_lxml_tree_input_is_delegated():
     with pytest.warns(trafila.FallbackWarning, match="lxml tree input"):
         ours = trafila.extract(lxml.html.fromstring(PAGE), compat="1.11.0")
     assert ours == trafilatura.extract(lxml.html.fromstring(PAGE))
+
+
+def test_patch_follows_the_installed_release():
+    "In a stock datatrove 0.10.1 environment, trafila.patch() gives 1.11.0's text natively, no PatchWarning."
+    import sys
+
+    import trafilatura as real
+
+    datatrove_call = dict(favor_precision=True, include_comments=False, deduplicate=False)
+    expected = real.extract(PAGE, **datatrove_call)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", trafila.PatchWarning)
+        trafila.patch("trafilatura")
+    try:
+        import trafilatura
+
+        assert sys.modules["trafilatura"] is trafilatura and trafilatura is not real
+        before = trafila.delegated_calls
+        assert trafilatura.extract(PAGE, **datatrove_call) == expected
+        assert trafilatura.extract(PAGE, some_unknown_option=1) == real.extract(PAGE, some_unknown_option=1)
+        assert isinstance(trafilatura.bare_extraction(PAGE), dict)
+        assert trafila.delegated_calls == before  # native
+        with pytest.raises(NameError):
+            trafilatura.extract(PAGE, xml_output=True)
+        from trafilatura.core import extract as core_extract
+
+        assert core_extract(PAGE, no_fallback=True) == real.extract(PAGE, no_fallback=True)
+    finally:
+        trafila.unpatch()
+    import trafilatura
+
+    assert trafilatura is real

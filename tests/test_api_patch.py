@@ -124,3 +124,19 @@ def test_warnings_through_the_shims_point_at_the_caller(patched):
         trafilatura.extract(PAGE, no_fallback=True)
     assert {w.filename for w in record if w.category is trafila.FallbackWarning} == {__file__}
     assert {w.filename for w in deprecations if w.category is DeprecationWarning} == {__file__}
+
+
+@needs_trafilatura_231
+def test_patch_with_another_mode_warns_and_reproduces_it():
+    expected = trafila.extract(PAGE, favor_precision=True, compat="1.11.0")
+    with pytest.warns(trafila.PatchWarning, match="reproduce 1.11.0"):
+        trafila.patch("trafilatura", compat="1.11.0")
+    try:
+        import trafilatura
+
+        assert trafilatura.extract(PAGE, favor_precision=True) == expected
+        assert isinstance(trafilatura.bare_extraction(PAGE), dict)  # 1.11.0's default
+    finally:
+        trafila.unpatch()
+    with pytest.raises(ValueError, match="compat"):
+        trafila.patch("trafilatura", compat="2.0.0")

@@ -3,7 +3,8 @@
 Shims replace ``trafilatura``, ``trafilatura.core``, ``trafilatura.deduplication``
 and ``trafilatura.meta`` in ``sys.modules``. Their extract / bare_extraction /
 extract_with_metadata carry the installed trafilatura's exact signatures and
-route to trafila (2.3.1 mode); LRUCache, LRU_TEST, duplicate_test, Simhash,
+route to trafila in the mode of that release (2.3.1 or 1.11.0; ``compat=`` to
+choose); LRUCache, LRU_TEST (the mode's module cache), duplicate_test, Simhash,
 content_fingerprint and reset_caches are trafila's; every other attribute is the
 real module's. ``unpatch()`` puts the real modules back.
 """
@@ -23,13 +24,15 @@ _FUNCTIONS = ("extract", "bare_extraction", "extract_with_metadata")
 
 
 class PatchWarning(UserWarning):
-    """trafila.patch() found a trafilatura release other than the one trafila reproduces by default."""
+    """trafila.patch() found a trafilatura release other than the one its shims reproduce."""
 
 
-def _route(name: str, real_function: Optional[Callable[..., Any]], real_default_config: Any) -> Callable[..., Any]:
+def _route(name: str, real_function: Optional[Callable[..., Any]], real_default_config: Any,
+           compat: Optional[str] = None) -> Callable[..., Any]:
     import trafila  # noqa: PLC0415
 
     ours = getattr(trafila, name)
+    mode = {"compat": compat} if compat is not None else {}
     signature = inspect.signature(real_function) if real_function is not None else None
     if signature is None:
         params = [p for p in inspect.signature(ours).parameters.values() if p.name != "compat"]
@@ -38,10 +41,13 @@ def _route(name: str, real_function: Optional[Callable[..., Any]], real_default_
     def shim(*args: Any, **kwargs: Any) -> Any:
         bound = signature.bind(*args, **kwargs)
         arguments = dict(bound.arguments)
+        for name, param in signature.parameters.items():
+            if param.kind is param.VAR_KEYWORD:  # 1.11.0's extract(**kwargs): passed on as keywords
+                arguments.update(arguments.pop(name, {}))
         if real_default_config is not None and arguments.get("config") is real_default_config:
             # trafilatura's own default config object stands for "the defaults"
             arguments["config"] = trafila.DEFAULT_CONFIG
-        return ours(**arguments)
+        return ours(**arguments, **mode)
 
     shim.__name__ = shim.__qualname__ = name
     shim.__doc__ = ours.__doc__
@@ -81,11 +87,14 @@ def _import_real() -> Dict[str, Optional[types.ModuleType]]:
     return out
 
 
-def patch(target: str = "trafilatura") -> None:
+def patch(target: str = "trafilatura", compat: Optional[str] = None) -> None:
     """Install the trafilatura shims in sys.modules (idempotent).
 
-    A PatchWarning when the installed trafilatura is not 2.3.1; without
-    trafilatura the shims still route the three functions to trafila.
+    The shims reproduce ``compat``, by default the installed release when trafila
+    has a mode for it (2.3.1 or 1.11.0: a stock datatrove 0.10.1 environment gets
+    1.11.0's text), else 2.3.1. A PatchWarning when the installed trafilatura is
+    not the release reproduced; without trafilatura the shims still route the
+    three functions to trafila.
     """
     import trafila  # noqa: PLC0415
 
@@ -98,9 +107,13 @@ def patch(target: str = "trafilatura") -> None:
     real = _import_real()
     top = real["trafilatura"]
     version = getattr(top, "__version__", None)
-    if top is not None and version != trafila.DEFAULT_MODE:
+    if compat is None:
+        compat = version if version in trafila.TRAFILATURA_VERSIONS else trafila.DEFAULT_MODE
+    elif compat not in trafila.TRAFILATURA_VERSIONS:
+        raise ValueError(f"compat must be one of {', '.join(trafila.TRAFILATURA_VERSIONS)}, not {compat!r}")
+    if top is not None and version != compat:
         warnings.warn(
-            f"trafila.patch(): trafilatura {version} is installed; the shims reproduce {trafila.DEFAULT_MODE}",
+            f"trafila.patch(): trafilatura {version} is installed; the shims reproduce {compat}",
             PatchWarning,
             stacklevel=2,
         )
@@ -111,7 +124,7 @@ def patch(target: str = "trafilatura") -> None:
         real_fn = getattr(real["trafilatura.core"], name, None)
         if real_fn is None and top is not None and name == "extract_with_metadata":
             continue  # a release without it: keep the real module's absence
-        fn = _route(name, real_fn, real_default)
+        fn = _route(name, real_fn, real_default, compat)
         shims["trafilatura"].__dict__[name] = fn
         shims["trafilatura.core"].__dict__[name] = fn
     for name in ("baseline", "html2txt"):
@@ -119,13 +132,16 @@ def patch(target: str = "trafilatura") -> None:
         if top is None or real_fn is not None:
             shims["trafilatura"].__dict__[name] = _route(name, real_fn, real_default)
     dedup = shims["trafilatura.deduplication"].__dict__
+    module_cache = trafila.LRU_TEST
+    if compat == "1.11.0":
+        from .v1_11_0.deduplication import LRU_TEST as module_cache  # noqa: PLC0415
     dedup.update(
-        LRUCache=trafila.LRUCache, LRU_TEST=trafila.LRU_TEST, duplicate_test=trafila.duplicate_test,
+        LRUCache=trafila.LRUCache, LRU_TEST=module_cache, duplicate_test=trafila.duplicate_test,
         Simhash=trafila.Simhash, content_fingerprint=trafila.content_fingerprint,
     )
     shims["trafilatura.core"].__dict__["LRUCache"] = trafila.LRUCache
     shims["trafilatura.meta"].__dict__["reset_caches"] = trafila.reset_caches
-    shims["trafilatura.meta"].__dict__["LRU_TEST"] = trafila.LRU_TEST
+    shims["trafilatura.meta"].__dict__["LRU_TEST"] = module_cache
     for name in _SHIMMED:
         api._REAL_MODULES[name] = real[name]
     for name in _SHIMMED:
