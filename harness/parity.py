@@ -12,6 +12,7 @@ nothing.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
 import subprocess
 import sys
