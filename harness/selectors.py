@@ -90,8 +90,10 @@ def compare_tree(lx_root: Any, table: List[Tuple[str, Any, Any]], max_contexts: 
                 counts["comparisons"] = counts.get("comparisons", 0) + 1
             if expected != got:
                 problems.append(f"{name} at element {pos} <{lx_elems[pos].tag}>: lxml {expected[:8]} trafila {got[:8]}")
-    # //p//text(): the text inside <p>s of the whole document
-    expected_len = len("".join(lx_root.xpath("//p//text()")))
+    # //p//text(): the text inside <p>s of the whole document. Upstream evaluates it only in extract_content,
+    # on the copy(tree) trafilatura_sequence made: a document holding that one root. libxml2 can leave a
+    # second top-level <html> in a raw document (trafilatura/4ac1506047c8); the copy does not carry it.
+    expected_len = len("".join(copy.deepcopy(lx_root).xpath("//p//text()")))
     if X.p_text_length(tr_root) != expected_len:
         problems.append(f"//p//text() length: lxml {expected_len} trafila {X.p_text_length(tr_root)}")
     return problems
