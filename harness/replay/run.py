@@ -108,6 +108,9 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
     by_test: Counter = Counter()
     caches: Dict[str, Any] = {}
     candidate.reset_dedup(mode)
+    from ..parity import _git_commit
+
+    commit = _git_commit()
     t0 = time.time()
     for rec in calls[:limit] if limit else calls:
         counts["recorded"] += 1
@@ -196,7 +199,7 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
                                 "form": form, "input_sha256": rec["input"].get("sha256"), "route": route,
                                 "expected": describe(rec["result"]), "got": describe(got)})
     counts["skipped"] = sum(skipped.values())
-    return {"mode": mode, "candidate": getattr(candidate, "name", "?"), "recording": str(path),
+    return {"mode": mode, "candidate": getattr(candidate, "name", "?"), "recording": str(path), "commit": commit,
             "recorded_with": header.get("trafilatura"), "seconds": round(time.time() - t0, 1),
             "counts": dict(counts), "skipped": dict(skipped.most_common()),
             "different_by_test_module": dict(by_test.most_common()), "differences": differences}
@@ -211,7 +214,7 @@ def write_report(summary: dict, stem: Path) -> Tuple[Path, Path]:
         f"# Replay of trafilatura {summary['mode']}'s test suite: {summary['candidate']}",
         "",
         f"Recording: `{Path(summary['recording']).name}` (made with trafilatura {summary['recorded_with']}), "
-        f"replayed in order from an empty dedup cache. Command: "
+        f"replayed in order from an empty dedup cache, at commit {summary.get('commit') or '?'}. Command: "
         f"`python -m harness.replay run --candidate {summary['candidate']} --mode {summary['mode']}`.",
         "",
         "| recorded | replayed | equal | different | skipped |",
