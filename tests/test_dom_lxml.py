@@ -409,7 +409,11 @@ def _mutate(pair: Pair, data: Any) -> None:
         b.tag = t
 
 
-@settings(max_examples=int(__import__("os").environ.get("DOM_EXAMPLES", "150")), deadline=None, suppress_health_check=list(HealthCheck))
+# derandomize: some operation sequences corrupt lxml's own memory (the oracle then reads garbage:
+# UnicodeDecodeError in its tail getter, "munmap_chunk(): invalid pointer"; seen with DOM_EXAMPLES=4000),
+# so CI runs one fixed set of sequences; DOM_RANDOM=1 draws new ones
+@settings(max_examples=int(__import__("os").environ.get("DOM_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=list(HealthCheck), derandomize=not os.environ.get("DOM_RANDOM"))
 @given(st.data())
 def test_random_operation_sequences_match_lxml(data: Any) -> None:
     pair = Pair()
