@@ -194,8 +194,8 @@ def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool 
     return pages, skipped, len(failures), failures
 
 
-@pytest.mark.skipif(not (ROOT.parent / "shared" / "corpora").is_dir() and not os.environ.get("TRAFILA_CORPORA"),
-                    reason="shared corpora absent")
+@pytest.mark.skipif(not __import__("harness.corpora", fromlist=["corpora_path"]).corpora_path().is_dir(),
+                    reason="shared corpora absent ($TRAFILA_CORPORA or ../shared/corpora)")
 def test_justext_port_equals_justext_on_corpus_sample():
     pytest.importorskip("trafilatura")
     pages, skipped, differing, failures = run(DEFAULT_BUNDLES, DEFAULT_STEP)
