@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import logging
 from copy import deepcopy
-from html import unescape as html_unescape
 from typing import Any, Iterable, List, Tuple
-from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from trafila.dom import strip_tags
+from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
@@ -265,29 +264,6 @@ CONVERSIONS = {
     "del": convert_deletions, "s": convert_deletions, "strike": convert_deletions,
     "details": convert_details,
 }
-
-
-# courlan 1.4.0 (the version trafilatura 1.11.0 runs with here): urlutils
-
-def get_base_url(url: str) -> str:
-    "courlan get_base_url: 'scheme://netloc' of the HTML-unescaped URL."
-    parsed_url = urlsplit(html_unescape(url))
-    scheme = parsed_url.scheme + "://" if parsed_url.scheme else ""
-    return scheme + parsed_url.netloc
-
-
-def fix_relative_urls(baseurl: str, url: str) -> str:
-    """courlan fix_relative_urls: a link to another host is kept (given http
-    when it has no scheme); others are joined to the base."""
-    if url.startswith("{"):
-        return url
-    base_netloc = urlsplit(baseurl).netloc
-    split_url = urlsplit(url)
-    if split_url.netloc not in (base_netloc, ""):
-        if split_url.scheme:
-            return url
-        return urlunsplit(split_url._replace(scheme="http"))
-    return urljoin(baseurl, url)
 
 
 def _links_in_containers(tree: Any, containers: frozenset) -> List[Any]:

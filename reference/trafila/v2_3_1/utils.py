@@ -8,14 +8,13 @@ import re
 import zlib
 from functools import lru_cache
 from typing import Any, Callable, Optional
-from html import unescape as html_unescape
-from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
     check_html_lang, line_processing, normalize_unicode, remove_control_characters, return_printables_and_spaces,
     sanitize, text_chars_test, textfilter,
 )
+from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 
 LOGGER = logging.getLogger(__name__)
 
@@ -224,28 +223,7 @@ def load_html(htmlobject: Any, max_size: Optional[int] = None, parse: Optional[C
     return tree
 
 
-# --- URLs (courlan 1.4.0's get_base_url and fix_relative_urls) -------------------
-
-def get_base_url(url: str) -> str:
-    "'scheme://netloc' of the HTML-unescaped URL (courlan.urlutils.get_base_url)."
-    parsed_url = urlsplit(html_unescape(url))
-    scheme = parsed_url.scheme + "://" if parsed_url.scheme else ""
-    return scheme + parsed_url.netloc
-
-
-def fix_relative_urls(baseurl: str, url: str) -> str:
-    """Resolve a link against the base (courlan.urlutils.fix_relative_urls): a
-    link to another host is kept as it is, given http when it has no scheme."""
-    if url.startswith("{"):
-        return url
-    base_netloc = urlsplit(baseurl).netloc
-    split_url = urlsplit(url)
-    if split_url.netloc not in (base_netloc, ""):
-        if split_url.scheme:
-            return url
-        return urlunsplit(split_url._replace(scheme="http"))
-    return urljoin(baseurl, url)
-
+# --- URLs (courlan 1.4.0's helpers are in trafila.urls) ---------------------------
 
 def safe_base_url(url: str) -> str:
     "The base URL, '' if malformed."
