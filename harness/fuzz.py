@@ -208,16 +208,10 @@ def text_inputs(seed: int, n: int, bundles: Optional[List[str]], every: int, sou
             yield f"mutant#{i}:{label}", html
 
 
-def _call(cand, opt, html: Html, mode: str, timeout: float):
-    from .candidates import call_entry
-
-    return call_entry(cand, opt.function, html, opt.options, mode, timeout)
-
-
 def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: Path, keep: int = 5,
              bundles: Optional[List[str]] = None, every: int = 10, source: str = "both", timeout: float = 60.0,
              log=print, bytes_share: float = 0.0, mutant_share: float = 0.5) -> dict:
-    from .candidates import TrafilaturaCandidate, make_candidate
+    from .candidates import TrafilaturaCandidate, call_entry, make_candidate
     from .matrix import option_sets
     from .results import describe, differing_fields, same
 
@@ -238,8 +232,8 @@ def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: P
     try:
         for label, html in text_inputs(seed, n, bundles, every, source, bytes_share, mutant_share):
             kind = label.split("#")[0]
-            want = _call(oracle, opt, html, mode, timeout)
-            got = _call(cand, opt, html, mode, timeout)
+            want = call_entry(oracle, opt.function, html, opt.options, mode, timeout)
+            got = call_entry(cand, opt.function, html, opt.options, mode, timeout)
             counts["compared"] += 1
             counts[f"compared:{kind}"] += 1
             _progress(counts, t0, log)

@@ -134,14 +134,13 @@ def rebuild_from_nodes(nodes: List[list], html_element: bool, doctype: Optional[
     "The root of a tree written by :func:`element_nodes` (with its DOCTYPE's public and system ids)."
     from lxml import etree
 
+    make_root = etree.Element
     if html_element:
         from lxml import html as lxml_html
 
         parser = etree.XMLParser()
         parser.set_element_class_lookup(lxml_html.HtmlElementClassLookup())
-        make_root, make_child = parser.makeelement, lambda parent, tag: parent.makeelement(tag)
-    else:
-        make_root, make_child = etree.Element, lambda parent, tag: parent.makeelement(tag)
+        make_root = parser.makeelement
     stack: List[Any] = []
     root = None
     for depth, kind, tag, attributes, text, tail in nodes:
@@ -151,7 +150,7 @@ def rebuild_from_nodes(nodes: List[list], html_element: bool, doctype: Optional[
         elif kind == "pi":
             node = etree.ProcessingInstruction(tag, text)
         else:
-            node = make_root(tag) if not stack else make_child(stack[-1], tag)
+            node = make_root(tag) if not stack else stack[-1].makeelement(tag)  # children take the root's lookup
             for key, value in attributes:
                 node.set(key, value)
             node.text = text

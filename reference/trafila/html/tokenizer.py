@@ -448,6 +448,7 @@ class Parser:
                             pos = m.start(4)
                             break
                         parent = nodes[-1]
+                        # treebuilder.new_child, inlined: one call fewer per start tag on the fast path
                         el = new_element(Element)
                         el.tag = name
                         el.attrib = attrib
