@@ -169,37 +169,35 @@ class TrafilaturaCandidate(Candidate):
 
 
 class TrafilaCandidate(Candidate):
-    """trafila with one engine (``reference`` or ``core``)."""
+    """trafila with one engine (``reference`` or ``core``), through ``trafila.engine(name)``:
+    both engines can be candidates in one process."""
 
     def __init__(self, engine: str) -> None:
-        os.environ["TRAFILA_ENGINE"] = engine
         import trafila
 
         self.name = engine
         self.trafila = trafila
-        if hasattr(trafila, "_engine") and getattr(trafila._engine, "ENGINE", engine) != engine:
-            raise RuntimeError(f"engine {engine!r} is not available (got {trafila._engine.ENGINE!r})")
+        self.engine = trafila.engine(engine)  # EngineUnavailable when not built
+        from trafila import _delegation
+
+        self._delegation = _delegation
 
     def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
-        t = self.trafila
-        from trafila import _engine
-
-        before = t.delegated_calls
+        before = self._delegation.delegated_calls
         try:
-            return self._call(function, html, options, mode, _engine)
+            return self._call(function, html, options, mode)
         finally:
-            self.last_delegated = t.delegated_calls != before
+            self.last_delegated = self._delegation.delegated_calls != before
 
-    def _call(self, function: str, html: Html, options: Dict[str, Any], mode: str, _engine: Any) -> Any:
-        t = self.trafila
-
-        options = _with_config(options, lambda: _engine.implementation(mode).DEFAULT_CONFIG)
+    def _call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
+        e = self.engine
+        options = _with_config(options, lambda: e.implementation(mode).DEFAULT_CONFIG)
         if function == "extract":
-            return t.extract(html, compat=mode, **options)
+            return e.extract(html, compat=mode, **options)
         if function == "bare_extraction":
-            return plain_document(t.bare_extraction(html, compat=mode, **options), BARE_FIELDS, self._tree)
+            return plain_document(e.bare_extraction(html, compat=mode, **options), BARE_FIELDS, self._tree)
         if function == "extract_with_metadata":
-            return plain_document(t.extract_with_metadata(html, compat=mode, **options), METADATA_FIELDS, self._tree)
+            return plain_document(e.extract_with_metadata(html, compat=mode, **options), METADATA_FIELDS, self._tree)
         raise ValueError(f"unknown function {function!r}")
 
     @staticmethod
@@ -214,8 +212,8 @@ class TrafilaCandidate(Candidate):
         return value
 
     def new_lru(self, maxsize: int) -> Any:
-        """A fresh ``deduplicate=`` cache: trafila's own (native in 2.3.1 mode)."""
-        return self.trafila.LRUCache(maxsize=maxsize)
+        """A fresh ``deduplicate=`` cache: the engine's own (native in 2.3.1 mode)."""
+        return self.engine.LRUCache(maxsize=maxsize)
 
     def reset_dedup(self, mode: str) -> None:
         self.trafila.reset_caches()

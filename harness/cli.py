@@ -1,4 +1,17 @@
-"""Command line of the harness: oracle, parity, tree, minimise, replay, make-embedded."""
+"""Command line of the harness (``python -m harness COMMAND --help`` for each):
+
+- ``oracle``: (re)generate the oracle cache with the installed trafilatura;
+- ``parity``: diff a candidate against the oracle cache, gated on the ledger;
+- ``quick``: CI's quick parity subset (corpora/gate.json), every engine built;
+- ``tree``: trafila's parser against lxml on every page;
+- ``selectors``: the hand-translated XPaths against lxml's on every element;
+- ``fuzz``: live differential fuzzing (generated and mutated documents);
+- ``minimise``: shrink a page while a difference persists;
+- ``replay``: trafilatura's own test suite recorded, then replayed through a candidate;
+- ``bench``: speed against trafilatura, side by side in one run;
+- ``scaling``: parser time on pathological inputs (must be linear);
+- ``make-embedded``: regenerate the committed embedded corpus.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +25,8 @@ def _add_corpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedded", action="store_true", default=None, help="use the committed embedded corpus")
 
 
-#: subcommands whose own modules parse their arguments
-DELEGATED = {
+#: subcommands whose arguments and code live in their own modules (add_arguments, run)
+MODULE_COMMANDS = {
     "fuzz": ("harness.fuzz", "live differential fuzzing (tree: parser vs lxml; text: candidate vs trafilatura)"),
     "minimise": ("harness.minimise", "delta-debug a page while a difference persists; writes repros/"),
     "replay": ("harness.replay.cli", "record trafilatura's own test suite and replay it through a candidate"),
@@ -22,12 +35,9 @@ DELEGATED = {
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    argv_list = list(sys.argv[1:] if argv is None else argv)
-    if argv_list and argv_list[0] in DELEGATED:
-        import importlib
+    import importlib
 
-        module = importlib.import_module(DELEGATED[argv_list[0]][0])
-        return module.main(argv_list[1:]) or 0
+    argv_list = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(prog="python -m harness", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -62,18 +72,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--mode", default="2.3.1")
     p.add_argument("--set", action="append", dest="sets", help="default: fast and default")
     p.add_argument("--every", type=int, default=20, help="time every Nth page")
-    p.add_argument("--form", default="str")
+    p.add_argument("--forms", default="str", choices=["str", "bytes"], help="the input form timed (one per run)")
     p.add_argument("--bundle", action="append", dest="bundles")
     p.add_argument("--no-report", dest="report", action="store_false")
 
-    for name, (_, help_text) in DELEGATED.items():
-        sub.add_parser(name, help=help_text + " (see --help of that command)", add_help=False)
+    for name, (module_name, help_text) in MODULE_COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        importlib.import_module(module_name).add_arguments(p)
     p = sub.add_parser("scaling", help="parser time on pathological inputs must be linear (reports/parser-scaling.md)")
     p.add_argument("--no-report", dest="report", action="store_false")
     sub.add_parser("quick", help="CI's quick parity subset (corpora/gate.json)")
     sub.add_parser("make-embedded", help="regenerate corpora/embedded/synthetic.jsonl.gz")
 
     args = parser.parse_args(argv_list)
+    if args.command in MODULE_COMMANDS:
+        return importlib.import_module(MODULE_COMMANDS[args.command][0]).run(args, argv_list[1:]) or 0
     if args.command == "parity":
         from .parity import main as parity_main
 
@@ -89,17 +103,23 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"tree: {bad} differences")
         return 1 if bad else 0
     if args.command == "bench":
+        from trafila import _engine
+
         from .bench import run as bench_run, write_report as bench_report
         from .quick import engines_available
 
-        cands = args.candidates or engines_available()
+        # by default every built engine that runs the mode
+        cands = args.candidates or [e for e in engines_available() if args.mode in _engine.modes_of(e)]
         if not cands:
-            print("bench: no trafila engine available yet")
+            print(f"bench: no trafila engine runs mode {args.mode} here")
             return 1
-        res = bench_run(cands, args.mode, args.sets or ["fast", "default"], args.bundles, args.every, args.form)
+        res = bench_run(cands, args.mode, args.sets or ["fast", "default"], args.bundles, args.every, args.forms)
         if args.report:
             bench_report(res, "python -m harness " + " ".join(argv_list))
-        return 0
+        failed = sum(c["failed_calls"] for row in res["sets"].values() for c in row["candidates"].values())
+        if failed:
+            print(f"bench: {failed} calls failed (see the report's failed calls column)")
+        return 1 if failed else 0
     if args.command == "scaling":
         from .scaling import run as scaling_run, write_report as scaling_report
 

@@ -267,9 +267,8 @@ def run_text(candidate: str, mode: str, set_name: str, n: int, seed: int, out: P
 # --------------------------------------------------------------------------- command line
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m harness.fuzz", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The command's arguments (parsed by harness/cli.py, the one command line)."""
     sub = ap.add_subparsers(dest="what", required=True)
     for name in ("tree", "text"):
         p = sub.add_parser(name)
@@ -292,7 +291,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             p.add_argument("--source", choices=("both", "articles", "mutants"), default="both")
             p.add_argument("--mutant-share", type=float, default=0.5,
                            help="with --source both: the share of mutated real pages (the rest are generated)")
-    args = ap.parse_args(argv)
+
+
+def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
+    """Run the command with parsed ``args`` (``argv``: the words, for the report)."""
     from .parity import _git_commit
 
     commit = _git_commit()  # the code this run loads (HEAD may move while it runs)
@@ -319,6 +321,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.report:
         write_report(args, seed, summary, argv, commit)
     return 1 if diffs else 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m harness fuzz", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(ap)
+    return run(ap.parse_args(argv), argv)
 
 
 def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = None) -> None:

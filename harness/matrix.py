@@ -53,6 +53,15 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("no-comments-tables", "extract", dict(_NO_CT)),
         OptionSet("bare", "bare_extraction", {}),
         OptionSet("bare-fast", "bare_extraction", {"fast": True}),
+        OptionSet("links", "extract", {"include_links": True}),
+        OptionSet("formatting", "extract", {"include_formatting": True}),
+        OptionSet("markdown", "extract", {"output_format": "markdown"}),
+        OptionSet("bare-links", "bare_extraction", {"include_links": True}),
+        OptionSet("bare-formatting", "bare_extraction", {"include_formatting": True}),
+        OptionSet("bare-markdown", "bare_extraction", {"output_format": "markdown"}),
+        OptionSet("images", "extract", {"include_images": True}),
+        OptionSet("bare-images", "bare_extraction", {"include_images": True}),
+        OptionSet("target-language", "extract", {"target_language": "en"}),
     ],
     "1.11.0": [
         OptionSet("default", "extract", {}),
@@ -63,6 +72,9 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("recall", "extract", {"favor_recall": True}),
         OptionSet("no-comments-tables", "extract", dict(_NO_CT)),
         OptionSet("bare", "bare_extraction", {}),
+        OptionSet("links", "extract", {"include_links": True}),
+        OptionSet("formatting", "extract", {"include_formatting": True}),
+        OptionSet("markdown", "extract", {"output_format": "markdown"}),
     ],
 }
 

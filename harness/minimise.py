@@ -253,9 +253,8 @@ def _safe_name(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", s)[:120]
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m harness.minimise", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The command's arguments (parsed by harness/cli.py, the one command line)."""
     ap.add_argument("--target", choices=("text", "tree"), default="text")
     ap.add_argument("--candidate", default="reference")
     ap.add_argument("--mode", default="2.3.1")
@@ -264,14 +263,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--page")
     ap.add_argument("--embedded", action="store_true", default=None)
     ap.add_argument("--file", type=Path, help="minimise this file instead of a corpus page")
-    ap.add_argument("--form", choices=("str", "bytes"), default=None, help="input form (default: str when UTF-8)")
+    ap.add_argument("--forms", dest="form", choices=("str", "bytes"), default=None, help="the input form (default: str when UTF-8)")
     ap.add_argument("--out", type=Path, help="default repros/<page>-<set>.html")
     ap.add_argument("--any-difference", action="store_true", help="do not require the same kind of difference")
     ap.add_argument("--max-tests", type=int, default=20000)
     ap.add_argument("--max-seconds", type=float, default=900.0)
     ap.add_argument("--char-limit", type=int, default=4000, help="character-level pass only below this size")
     ap.add_argument("--timeout", type=float, default=60.0, help="per call")
-    args = ap.parse_args(argv)
+
+
+def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
+    """Run the command with parsed ``args`` (``argv``: the words, for the report)."""
 
     if args.file:
         raw = args.file.read_bytes()
@@ -281,7 +283,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         raw = page.raw
         name = page.id
     else:
-        ap.error("give --bundle and --page, or --file")
+        raise SystemExit("minimise: give --bundle and --page, or --file")
     form = args.form or "str"
     if form == "str":
         try:
@@ -332,3 +334,12 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m harness minimise", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(ap)
+    return run(ap.parse_args(argv), argv)
+
+

@@ -79,7 +79,11 @@ def run_call(cand: Candidate, opt: OptionSet, page: Page, form: str, mode: str, 
     return entry, time.perf_counter() - t0
 
 
-def build_bundle(cand: Candidate, mode: str, path: Path, sets: List[OptionSet], timeout: float, log=print) -> dict:
+def build_bundle(cand: Candidate, mode: str, path: Path, sets: List[OptionSet], timeout: float, log=print,
+                 previous: Optional[dict] = None) -> dict:
+    """The cache for one bundle. With ``previous`` (a cache valid for this
+    bundle and these versions), only the option sets it lacks are run; the
+    sets it has, and still defines the same way, are kept as they are."""
     errors: list = []
     pages = load_pages(path, errors)
     keys = [page_key(p) for p in pages]
@@ -87,7 +91,16 @@ def build_bundle(cand: Candidate, mode: str, path: Path, sets: List[OptionSet], 
         raise RuntimeError(f"{path.name}: duplicate page ids")
     results: Dict[str, Dict[str, Dict[str, object]]] = {k: {f: {} for f in p.forms()} for k, p in zip(keys, pages)}
     timing: Dict[str, Dict[str, list]] = {}
-    for opt in sets:
+    kept = _reusable_sets(previous, sets) if previous is not None else set()
+    for name in sorted(kept):
+        timing[name] = previous["timing"].get(name, {})
+        for key, forms in results.items():
+            for form, cell in forms.items():
+                cell[name] = previous["results"][key][form][name]
+    sets_to_run = [o for o in sets if o.name not in kept]
+    if kept:
+        log(f"  {bundle_name(path)}: kept {', '.join(sorted(kept))}; running {', '.join(o.name for o in sets_to_run)}")
+    for opt in sets_to_run:
         for form in ("str", "bytes"):
             todo = [p for p in pages if form in p.forms()]
             if opt.dedup:
@@ -110,6 +123,12 @@ def build_bundle(cand: Candidate, mode: str, path: Path, sets: List[OptionSet], 
         "timing": timing,
         "results": results,
     }
+
+
+def _reusable_sets(previous: dict, sets: List[OptionSet]) -> set:
+    """The option sets of ``previous`` still defined as they were when it was made."""
+    have = previous.get("option_sets", {})
+    return {o.name for o in sets if have.get(o.name, {}).get("key") == o.key()}
 
 
 def write_cache(data: dict, out: Path) -> None:
@@ -145,6 +164,14 @@ def check_cache(data: Optional[dict], path: Path, bundle_file: Path, sets: List[
                 raise StaleCache(f"oracle cache {path.name} was made with {k} {data['oracle'].get(k)}, expected {versions.get(k)}")
 
 
+def _same_inputs(previous: dict, bundle_file: Path) -> bool:
+    """Whether a cache was made for this bundle file and the installed oracle's key versions."""
+    if previous.get("sha256") != sha256_file(bundle_file):
+        return False
+    versions = oracle_versions()
+    return all(previous.get("oracle", {}).get(k) == versions.get(k) for k in KEY_VERSIONS)
+
+
 def build(mode: str, bundles: Optional[List[str]] = None, *, embedded: Optional[bool] = None, timeout: float = 300.0,
           skip_existing: bool = False, base: Path = ORACLE_DIR) -> int:
     from .candidates import TrafilaturaCandidate
@@ -154,16 +181,20 @@ def build(mode: str, bundles: Optional[List[str]] = None, *, embedded: Optional[
     sets = option_sets(mode)
     for path in bundle_paths(bundles, embedded=embedded):
         out = cache_path(mode, bundle_name(path), base)
+        previous = None
         if skip_existing and out.exists():
+            previous = read_cache(out)
             try:
-                check_cache(read_cache(out), out, path, sets, oracle_versions())
+                check_cache(previous, out, path, sets, oracle_versions())
                 print(f"{out.name}: up to date", flush=True)
                 continue
             except StaleCache as err:
                 print(f"{out.name}: {err}", flush=True)
+            if not _same_inputs(previous, path):
+                previous = None  # another bundle or other versions: everything runs again
         t0 = time.time()
         print(f"oracle {mode}: {path.name}", flush=True)
-        data = build_bundle(cand, mode, path, sets, timeout, log=lambda m: print(m, flush=True))
+        data = build_bundle(cand, mode, path, sets, timeout, log=lambda m: print(m, flush=True), previous=previous)
         write_cache(data, out)
         print(f"wrote {out} in {time.time() - t0:.0f} s", flush=True)
     return 0

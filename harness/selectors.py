@@ -176,16 +176,17 @@ def _write_report(results: Dict[str, dict], commands: List[str], commit: Optiona
     return md
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    from .corpora import bundle_paths
-    from .parity import _git_commit
-
-    ap = argparse.ArgumentParser(prog="python -m harness selectors", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The command's arguments (parsed by harness/cli.py, the one command line)."""
     ap.add_argument("--bundle", action="append", dest="bundles", help="bundle name (repeatable); default: all")
     ap.add_argument("--merge", action="store_true", help="keep the other bundles' rows of reports/selectors.json")
     ap.add_argument("--no-report", action="store_true")
-    args = ap.parse_args(argv)
+
+
+def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
+    """Run the command with parsed ``args`` (``argv``: the words, for the report)."""
+    from .corpora import bundle_paths
+    from .parity import _git_commit
     import trafilatura
 
     if trafilatura.__version__ != "2.3.1":
@@ -211,3 +212,12 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m harness selectors", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(ap)
+    return run(ap.parse_args(argv), argv)
+
+

@@ -39,16 +39,26 @@ def test_unknown_compat_names_the_supported_modes():
 
 def test_unknown_engine_is_refused():
     with pytest.raises(ValueError, match="reference"):
-        _engine.set_engine("turbo")
+        trafila.engine("turbo")
+    with pytest.raises(ValueError, match="reference"):
+        _engine.implementation("2.3.1", "turbo")
 
 
-def test_core_engine_only_when_built():
-    if _engine.core_available():
-        _engine.set_engine("core")
-        _engine.set_engine("reference")
+def test_core_engine_is_built_when_the_build_was_asked_for_it():
+    """TRAFILA_REQUIRE_EXTENSIONS=1 (CI) means the core must import; without it,
+    the engines built must say so consistently."""
+    import os
+
+    built = trafila.engines_built()
+    assert built[0] == "reference"
+    if os.environ.get("TRAFILA_REQUIRE_EXTENSIONS") == "1":
+        assert "core" in built, "the build was asked for the compiled core and trafila._core does not import"
+    if "core" in built:
+        assert trafila.engine("core").name == "core"
+        assert set(trafila.engine("core").modes) <= set(trafila.TRAFILATURA_VERSIONS)
     else:
-        with pytest.raises(ImportError, match="not built"):
-            _engine.set_engine("core")
+        with pytest.raises(trafila.EngineUnavailable, match="not built"):
+            trafila.engine("core")
 
 
 def test_versions_tables():
@@ -80,7 +90,9 @@ def test_document_class_pickles_by_reference():
     import pickle
 
     assert pickle.loads(pickle.dumps(trafila.Document)) is trafila.Document
-    assert trafila.api.Document is trafila.Document
+    from trafila import _document
+
+    assert _document.Document is trafila.Document
 
 
 def test_engine_switch_from_the_environment():
@@ -88,13 +100,13 @@ def test_engine_switch_from_the_environment():
     import subprocess
     import sys
 
+    code = "import trafila._engine as e; print(e.default_engine('2.3.1'))"
     env = dict(os.environ, TRAFILA_ENGINE="reference", PYTHONPATH=os.pathsep.join(sys.path))
-    out = subprocess.run([sys.executable, "-c", "import trafila._engine as e; print(e.ENGINE)"],
-                         env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "reference"
     env["TRAFILA_ENGINE"] = "turbo"
-    bad = subprocess.run([sys.executable, "-c", "import trafila"], env=env, capture_output=True, text=True)
-    assert bad.returncode != 0 and "TRAFILA_ENGINE" in bad.stderr
+    bad = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert bad.returncode != 0 and "turbo" in bad.stderr
 
 
 def test_public_names_exist_and_are_documented():

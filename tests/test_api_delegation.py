@@ -13,6 +13,7 @@ from configparser import ConfigParser
 import pytest
 
 import trafila
+from trafila import _delegation
 
 from .conftest import needs_trafilatura_231
 
@@ -44,10 +45,8 @@ def _native_cases():
     neg.read_dict({"DEFAULT": dict(trafilatura.settings.DEFAULT_CONFIG["DEFAULT"])})
     neg["DEFAULT"]["MIN_EXTRACTED_SIZE"] = "-1"
     raw = PAGE.encode()
-    cases = [(f"output format {fmt}", {"output_format": fmt}) for fmt in ("csv", "json", "html", "markdown", "xml", "xmltei")]
+    cases = [(f"output format {fmt}", {"output_format": fmt}) for fmt in ("csv", "json", "html", "xml", "xmltei")]
     cases += [
-        ("include_formatting", {"include_formatting": True}),
-        ("include_links", {"include_links": True}),
         ("include_images", {"include_images": True}),
         ("metadata extraction", {"with_metadata": True}),
         ("metadata extraction", {"only_with_metadata": True}),
@@ -68,7 +67,7 @@ def _native_cases():
 
 
 CASE_IDS = [
-    "csv", "json", "html", "markdown", "xml", "xmltei", "formatting", "links", "images", "with_metadata",
+    "csv", "json", "html", "xml", "xmltei", "images", "with_metadata",
     "only_with_metadata", "url_blacklist", "author_blacklist", "target_language", "prune_xpath", "options",
     "trafilatura_lru", "lxml_tree", "response", "gzip", "zlib", "latin1", "negative_size",
 ]
@@ -76,10 +75,10 @@ CASE_IDS = [
 
 @pytest.fixture(autouse=True)
 def fresh_warnings():
-    trafila._warned.clear()
+    _delegation._warned.clear()
     trafila.reset_caches()
     yield
-    trafila._warned.clear()
+    _delegation._warned.clear()
 
 
 def _call(module, function, kwargs):
@@ -122,6 +121,27 @@ def test_delegated_once_with_trafilaturas_result(function, index):
         theirs = _call(trafilatura, function, kwargs)
     assert _comparable(function, ours) == _comparable(function, theirs)
     del ours_again
+
+
+#: run natively since the harness matrix proved them (sets links, formatting, markdown and bare-*)
+NATIVE_OPTIONS = [{"include_links": True}, {"include_formatting": True}, {"output_format": "markdown"},
+                  {"output_format": "markdown", "include_links": True}]
+
+
+@pytest.mark.parametrize("kwargs", NATIVE_OPTIONS, ids=["links", "formatting", "markdown", "markdown-links"])
+@pytest.mark.parametrize("function", ["extract", "bare_extraction"])
+def test_links_formatting_markdown_are_native(function, kwargs):
+    import trafilatura
+
+    before = trafila.delegated_calls
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", trafila.FallbackWarning)
+        ours = _call(trafila, function, kwargs)
+    assert trafila.delegated_calls == before
+    theirs = _call(trafilatura, function, kwargs)
+    assert _comparable(function, ours) == _comparable(function, theirs)
+    if function == "extract" and "include_links" in kwargs and kwargs.get("output_format") == "markdown":
+        assert "a [link number 0](/l0) and" in ours  # the option took effect natively
 
 
 @pytest.mark.parametrize("index", range(len(CASE_IDS)), ids=CASE_IDS)

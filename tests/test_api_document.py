@@ -8,11 +8,11 @@ import warnings
 import pytest
 
 import trafila
-from trafila import api
+from trafila import _delegation, _document, _trees
 
 from .conftest import needs_trafilatura_231
 
-needs_lxml = pytest.mark.skipif(not api.lxml_available(), reason="needs lxml")
+needs_lxml = pytest.mark.skipif(not _trees.lxml_available(), reason="needs lxml")
 
 PAGES = [
     "<html><body><article>" + "".join(f"<p>Paragraph {i} with <b>bold</b> and <i>italic</i> text, "
@@ -92,7 +92,7 @@ def test_document_pickles(read_first):
 
 @needs_lxml
 def test_without_lxml_trees_are_xml_strings(monkeypatch):
-    monkeypatch.setattr(api, "lxml_available", lambda: False)
+    monkeypatch.setattr(_trees, "lxml_available", lambda: False)
     doc = trafila.bare_extraction(PAGES[1])
     body = doc.body  # built on first read
     monkeypatch.undo()
@@ -179,12 +179,12 @@ def test_deprecation_warnings_point_at_the_caller(function, kwargs):
 
 @needs_lxml
 def test_plain_document_starts_with_empty_bodies():
-    doc = api._PlainDocument(title="t", idval="x")
+    doc = _document._PlainDocument(title="t", idval="x")
     assert (doc.title, doc.id, doc.text) == ("t", "x", None)
     assert _xml(doc.body) == "<body/>" and _xml(doc.commentsbody) == "<body/>"
-    assert list(doc.as_dict()) == list(api.DOCUMENT_FIELDS)
+    assert list(doc.as_dict()) == list(_document.DOCUMENT_FIELDS)
     with pytest.raises(TypeError):
-        api._PlainDocument(id="x")
+        _document._PlainDocument(id="x")
 
 
 def test_import_and_extract_need_neither_trafilatura_nor_lxml():

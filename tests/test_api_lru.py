@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trafila
+from trafila import _delegation
 from trafila.v2_3_1 import deduplication
 
 from .conftest import needs_trafilatura_231
@@ -107,7 +108,7 @@ def test_one_state_across_native_and_delegated_calls():
     from trafilatura.deduplication import LRUCache as TLRU
 
     ours, theirs = trafila.LRUCache(maxsize=16), TLRU(maxsize=16)
-    trafila._warned.clear()
+    _delegation._warned.clear()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got, want = [], []

@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 import trafila
+from trafila import _delegation
 
 from .conftest import needs_trafilatura_231
 
@@ -28,15 +29,15 @@ def patched():
 def test_shims_route_to_trafila_with_exact_signatures(patched):
     import trafilatura.core as real_core
 
-    real_core = trafila.api._REAL_MODULES["trafilatura.core"]
+    real_core = _delegation._REAL_MODULES["trafilatura.core"]
     import trafilatura
     from trafilatura import core, deduplication, meta
 
-    assert trafilatura is sys.modules["trafilatura"] and trafilatura is not trafila.api._REAL_MODULES["trafilatura"]
+    assert trafilatura is sys.modules["trafilatura"] and trafilatura is not _delegation._REAL_MODULES["trafilatura"]
     for name in ("extract", "bare_extraction", "extract_with_metadata"):
         assert inspect.signature(getattr(trafilatura, name)) == inspect.signature(getattr(real_core, name))
         assert getattr(core, name) is getattr(trafilatura, name)
-    real_top = trafila.api._REAL_MODULES["trafilatura"]
+    real_top = _delegation._REAL_MODULES["trafilatura"]
     for name in ("baseline", "html2txt"):
         assert inspect.signature(getattr(trafilatura, name)) == inspect.signature(getattr(real_top, name))
         assert getattr(trafilatura, name) is not getattr(real_top, name)
@@ -45,7 +46,7 @@ def test_shims_route_to_trafila_with_exact_signatures(patched):
     assert meta.reset_caches is trafila.reset_caches
     assert deduplication.Simhash is trafila.Simhash and deduplication.content_fingerprint is trafila.content_fingerprint
     # attributes trafila does not provide are the real modules'
-    assert trafilatura.fetch_url is trafila.api._REAL_MODULES["trafilatura"].fetch_url
+    assert trafilatura.fetch_url is _delegation._REAL_MODULES["trafilatura"].fetch_url
     assert trafilatura.__version__ == "2.3.1"
 
     before = trafila.delegated_calls
@@ -58,7 +59,7 @@ def test_shims_route_to_trafila_with_exact_signatures(patched):
 
     assert trafilatura.extract(PAGE, config=DEFAULT_CONFIG) == trafila.extract(PAGE)
     # delegation still reaches the real trafilatura
-    trafila._warned.clear()
+    _delegation._warned.clear()
     with pytest.warns(trafila.FallbackWarning, match="output format xml"):
         xml = trafilatura.extract(PAGE, output_format="xml")
     assert xml.startswith("<doc")
@@ -117,7 +118,7 @@ def test_patch_only_knows_trafilatura():
 def test_warnings_through_the_shims_point_at_the_caller(patched):
     import trafilatura
 
-    trafila._warned.clear()
+    _delegation._warned.clear()
     with pytest.warns(trafila.FallbackWarning) as record:
         trafilatura.extract(PAGE, output_format="json")
     with pytest.warns(DeprecationWarning) as deprecations:

@@ -10,6 +10,7 @@ import warnings
 import pytest
 
 import trafila
+from trafila import _delegation
 
 from .conftest import needs_trafilatura_231
 
@@ -79,7 +80,7 @@ def test_delegated_helpers():
     import lxml.html
     import trafilatura
 
-    trafila._warned.clear()
+    _delegation._warned.clear()
     with pytest.warns(trafila.FallbackWarning, match="load_html handed"):
         tree = trafila.load_html(PAGES[0])
     assert isinstance(tree, lxml.html.HtmlElement)
@@ -96,13 +97,13 @@ def test_delegated_helpers():
 
 @pytest.mark.parametrize("call", [
     lambda: trafila.extract(PAGES[0], output_format="xml"),
-    lambda: trafila.bare_extraction(PAGES[0], include_links=True),
+    lambda: trafila.bare_extraction(PAGES[0], include_images=True),
     lambda: trafila.extract_with_metadata(PAGES[0]),
     lambda: trafila.load_html(PAGES[0]),
     lambda: trafila.baseline(PAGES[0].encode("utf-16")),
 ], ids=["extract", "bare_extraction", "extract_with_metadata", "load_html", "baseline"])
 def test_fallback_warning_points_at_the_caller(call):
-    trafila._warned.clear()
+    _delegation._warned.clear()
     with pytest.warns(trafila.FallbackWarning) as record:
         call()
     assert [w.filename for w in record if w.category is trafila.FallbackWarning] == [__file__]

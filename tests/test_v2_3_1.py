@@ -25,6 +25,7 @@ import trafilatura.deduplication as T_dedup  # noqa: E402
 import trafilatura.utils as T_utils  # noqa: E402
 from trafilatura.utils import HTML_PARSER  # noqa: E402
 
+from trafila._engine import NotNative  # noqa: E402
 from trafila.v2_3_1 import _tree, core, deduplication, settings, utils  # noqa: E402
 
 OPTION_SETS = {
@@ -253,10 +254,12 @@ def test_max_tree_size_argument_raises():
 
 
 def test_delegations_raise():
-    with pytest.raises(NotImplementedError, match="delegate"):
+    with pytest.raises(NotNative, match="^output format xml$"):
         core.extract(SYNTHETIC["article"], fast=True, output_format="xml")
-    with pytest.raises(NotImplementedError, match="delegate"):
+    with pytest.raises(NotNative, match="^metadata extraction$"):
         core.extract(SYNTHETIC["article"], fast=True, with_metadata=True)
+    with pytest.raises(NotNative, match="^url_blacklist$"):  # before metadata: the Extractor turns it on for a blacklist
+        core.extract(SYNTHETIC["article"], fast=True, url_blacklist={"https://example.org"})
 
 
 @pytest.mark.parametrize(
@@ -355,7 +358,7 @@ def test_compressed_bytes(parser_mode):
     # a broken or oversized stream stays as it is: not UTF-8, so charset detection (delegated) would follow
     for data, cap in ((b"\x1f\x8b\x08broken" + html, None), (gzip.compress(html), 20)):
         assert utils.handle_compressed_file(data, cap) == T_utils.handle_compressed_file(data, cap) == data
-        with pytest.raises(NotImplementedError, match="delegate"):
+        with pytest.raises(NotNative, match="charset detection"):
             utils.decode_file(data, cap)
 
 

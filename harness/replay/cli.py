@@ -11,9 +11,9 @@ from typing import List, Optional
 from .record import DEFAULT_CACHE
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m harness.replay", description=__doc__)
-    sub = ap.add_subparsers(dest="command", required=True)
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The command's arguments (parsed by harness/cli.py, the one command line)."""
+    sub = ap.add_subparsers(dest="what", required=True)
     p = sub.add_parser("record", help="run trafilatura's tests with the recorder")
     p.add_argument("--mode", default="2.3.1")
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
@@ -27,9 +27,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--timeout", type=float, default=120.0, help="per call")
     p.add_argument("--limit", type=int, help="replay only the first N recorded calls")
     p.add_argument("--report", type=Path, help="report stem (default reports/replay-<mode>)")
-    args = ap.parse_args(argv)
 
-    if args.command == "record":
+
+def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
+    """Run ``record`` or ``run`` with parsed ``args``."""
+    if args.what == "record":
         from .record import record
 
         info = record(args.mode, args.cache, args.python, args.timeout, args.pytest_args)
@@ -53,6 +55,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"  skipped {n}: {reason}")
     print(f"wrote {md} and {js}")
     return 0 if not c.get("different") else 1
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m harness replay", description=__doc__)
+    add_arguments(ap)
+    return run(ap.parse_args(argv), argv)
 
 
 if __name__ == "__main__":

@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import inspect
 import logging
-import sys
 import warnings
 from configparser import ConfigParser
-from typing import TYPE_CHECKING, Any, Dict, Optional, Set, Tuple, Union
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Set, Tuple, Union
 
-from . import _engine, api
+from . import _document, _engine, _gate, _trees
 from . import patch as patch_module
+from ._delegation import FallbackWarning, TrafilaError, delegate, user_stacklevel
+from ._engine import EngineUnavailable, NotNative
 from .patch import PatchWarning, patch, unpatch
 from .simhash import Simhash, content_fingerprint
-from .v2_3_1.deduplication import LRU_TEST, LRUCache, duplicate_test
-from .v2_3_1.utils import sanitize, trim
 
 __version__ = "0.1.0.dev0"
 
@@ -33,7 +33,7 @@ __version__ = "0.1.0.dev0"
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 #: the trafilatura releases trafila reproduces, default first
-TRAFILATURA_VERSIONS = ("2.3.1", "1.11.0")
+TRAFILATURA_VERSIONS = _engine.MODES
 
 #: the releases behind each mode
 REPRODUCED_VERSIONS: Dict[str, Dict[str, str]] = {
@@ -43,10 +43,13 @@ REPRODUCED_VERSIONS: Dict[str, Dict[str, str]] = {
 
 DEFAULT_MODE = "2.3.1"
 
-if TYPE_CHECKING:  # at run time both are built on first use (module __getattr__ below)
-    from .api import _PlainDocument as Document
+if TYPE_CHECKING:  # at run time these are looked up on first use (module __getattr__ below)
+    from ._document import _PlainDocument as Document
+    from .v2_3_1.deduplication import LRU_TEST, LRUCache, duplicate_test
+    from .v2_3_1.utils import sanitize, trim
 
     DEFAULT_CONFIGS: Dict[str, ConfigParser]
+    delegated_calls: int
 
 __all__ = [
     "extract", "bare_extraction", "extract_with_metadata", "baseline", "html2txt",
@@ -54,25 +57,19 @@ __all__ = [
     "Document", "LRUCache", "LRU_TEST", "DEFAULT_CONFIG", "DEFAULT_CONFIGS",
     "sanitize", "trim", "duplicate_test", "Simhash", "content_fingerprint",
     "TrafilaError", "FallbackWarning", "PatchWarning", "TRAFILATURA_VERSIONS", "REPRODUCED_VERSIONS",
+    "Engine", "engine", "engines_built", "EngineUnavailable", "NotNative",
 ]
 
-
-class TrafilaError(RuntimeError):
-    """A call trafila cannot serve natively and cannot delegate (trafilatura missing or another release)."""
-
-
-class FallbackWarning(UserWarning):
-    """A call was handed to the installed trafilatura (the message says why)."""
+#: the engine a call runs on: set only for the duration of a call made through an Engine
+_CALL_ENGINE: ContextVar[Optional[str]] = ContextVar("trafila_call_engine", default=None)
 
 
-_warned: Set[tuple] = set()
-
-#: how many calls were handed to trafilatura in this process (the harness reports it)
-delegated_calls = 0
+def _impl(mode: str) -> _engine.Implementation:
+    return _engine.implementation(mode, _CALL_ENGINE.get())
 
 
 def _default_config(mode: str = DEFAULT_MODE) -> ConfigParser:
-    return _engine.implementation(mode).DEFAULT_CONFIG
+    return _impl(mode).DEFAULT_CONFIG
 
 
 class _DefaultConfig:
@@ -85,43 +82,11 @@ class _DefaultConfig:
 DEFAULT_CONFIG: Any = _DefaultConfig()
 
 
-def _user_stacklevel() -> int:
-    """The warnings stacklevel of the first frame outside trafila, seen from the
-    function calling this one (so warnings point at the user's line, also
-    through patch()'s shims)."""
-    frame = sys._getframe(1)
-    level = 1
-    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "trafila":
-        frame = frame.f_back
-        level += 1
-    return level
-
-
 def _delegate(function: str, reason: str, mode: str, args: Dict[str, Any]) -> Any:
-    """Hand one call to the installed trafilatura of release ``mode`` (one
-    FallbackWarning per function and reason), or raise TrafilaError."""
-    try:
-        trafilatura = api.real_trafilatura()
-    except ImportError:
-        raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode} installed (pip install trafilatura=={mode})") from None
-    if trafilatura.__version__ != mode:
-        raise TrafilaError(
-            f"{function}: {reason} needs trafilatura=={mode} installed, found {trafilatura.__version__}"
-        )
-    global delegated_calls
-    delegated_calls += 1
-    key = (function, reason, mode)
-    if key not in _warned:
-        _warned.add(key)
-        warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=_user_stacklevel())
-    if isinstance(args.get("config"), _DefaultConfig) or args.get("config") is _engine.implementation(mode).DEFAULT_CONFIG:
-        del args["config"]
-    if mode == "2.3.1":
-        with api.lend_cache(args):
-            result = getattr(trafilatura, function)(**args)
-        return result if function == "extract" else api.adopt_document(result)
-    with api.lend_module_cache_1_11_0(args):
-        return getattr(trafilatura, function)(**args)
+    impl = _impl(mode)
+    if isinstance(args.get("config"), _DefaultConfig):
+        args["config"] = impl.DEFAULT_CONFIG
+    return delegate(function, reason, mode, args, impl)
 
 
 def _native_deprecations(function: str, args: Dict[str, Any]) -> bool:
@@ -129,10 +94,10 @@ def _native_deprecations(function: str, args: Dict[str, Any]) -> bool:
     caller's line as upstream's do; the engine then gets the modern spelling.
     Returns whether a dict was asked for."""
     if args.get("no_fallback"):
-        warnings.warn('"no_fallback" will be removed, use "fast" instead', DeprecationWarning, stacklevel=_user_stacklevel())
+        warnings.warn('"no_fallback" will be removed, use "fast" instead', DeprecationWarning, stacklevel=user_stacklevel())
         args["fast"], args["no_fallback"] = args.get("fast") or args["no_fallback"], False
     if function == "bare_extraction" and args.get("as_dict"):
-        warnings.warn('"as_dict" will be removed, use the .as_dict() method instead', DeprecationWarning, stacklevel=_user_stacklevel())
+        warnings.warn('"as_dict" will be removed, use the .as_dict() method instead', DeprecationWarning, stacklevel=user_stacklevel())
         args["as_dict"] = False
         return True
     return False
@@ -169,12 +134,13 @@ def _args_for_1_11_0(function: str, args: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _run(function: str, compat: str, args: Dict[str, Any]) -> Any:
-    impl = _engine.implementation(compat)
+    _engine.check_mode(compat)
+    impl = _impl(compat)
     want_dict = False
     if compat == "1.11.0":
         args = _args_for_1_11_0(function, args)
     if compat == "2.3.1":
-        reason = api.boundary_reason(function, args, DEFAULT_CONFIG)
+        reason = _gate.boundary_reason(function, args, DEFAULT_CONFIG)
         if reason is not None:
             return _delegate(function, reason, compat, args)
         want_dict = _native_deprecations(function, args)
@@ -182,14 +148,11 @@ def _run(function: str, compat: str, args: Dict[str, Any]) -> Any:
         args["config"] = impl.DEFAULT_CONFIG
     try:
         result = getattr(impl, function)(**args)
-    except NotImplementedError as err:
-        msg = str(err)
-        if not msg.startswith("delegate: "):
-            raise
-        result = _delegate(function, msg[len("delegate: "):], compat, args)
+    except NotNative as err:
+        result = _delegate(function, err.reason, compat, args)
         return result.as_dict() if want_dict and result is not None else result
     if compat == "2.3.1" and function == "bare_extraction" and result is not None:
-        doc = api.wrap_document(result)
+        doc = _document.wrap_document(result)
         return doc.as_dict() if want_dict else doc
     return result
 
@@ -325,33 +288,25 @@ def extract_with_metadata(
 def baseline(filecontent: Any) -> Tuple[Any, str, int]:
     """trafilatura 2.3.1's ``baseline``: (body, text, text length) from embedded
     JSON, article tags, paragraphs or the whole body. ``body`` as in Document."""
-    reason = api.input_reason(filecontent)
+    reason = _gate.input_reason(filecontent)
     if reason is None:
-        from .v2_3_1 import baseline as _baseline
-
         try:
-            body, text, length = _baseline.baseline(filecontent)
-        except NotImplementedError as err:
-            if not str(err).startswith("delegate: "):
-                raise
-            reason = str(err)[len("delegate: "):]
+            body, text, length = _impl(DEFAULT_MODE).baseline(filecontent)
+        except NotNative as err:
+            reason = err.reason
         else:
-            return api._public_tree(body), text, length
+            return _trees._public_tree(body), text, length
     return _delegate("baseline", reason, DEFAULT_MODE, {"filecontent": filecontent})
 
 
 def html2txt(content: Any, clean: bool = True) -> str:
     """trafilatura 2.3.1's ``html2txt``: all the text of the page body ('' when unparsable)."""
-    reason = api.input_reason(content)
+    reason = _gate.input_reason(content)
     if reason is None:
-        from .v2_3_1 import baseline as _baseline
-
         try:
-            return _baseline.html2txt(content, clean)
-        except NotImplementedError as err:
-            if not str(err).startswith("delegate: "):
-                raise
-            reason = str(err)[len("delegate: "):]
+            return _impl(DEFAULT_MODE).html2txt(content, clean)
+        except NotNative as err:
+            reason = err.reason
     return _delegate("html2txt", reason, DEFAULT_MODE, {"content": content, "clean": clean})
 
 
@@ -389,36 +344,105 @@ def fetch_response(
 
 
 def reset_caches() -> None:
-    """Empty trafila's caches: the module deduplication caches of every mode
-    (trafilatura's LRU_TEST) and the text helpers' memo caches."""
-    import importlib
-
-    for name in ("trafila.v2_3_1", "trafila.v1_11_0"):
-        for sub, caches in (("deduplication", ()), ("utils", ("trim", "line_processing", "return_printables_and_spaces"))):
-            try:
-                m = importlib.import_module(f"{name}.{sub}")
-            except ModuleNotFoundError:
-                continue
-            if sub == "deduplication":
-                m.LRU_TEST.clear()
-            for cache in caches:
-                fn = getattr(m, cache, None)
-                if hasattr(fn, "cache_clear"):
-                    fn.cache_clear()
+    """Empty trafila's caches: the module deduplication caches of every mode and
+    engine in use (trafilatura's LRU_TEST), the text helpers' memo caches."""
+    for impl in _engine.loaded_implementations():
+        impl.reset_caches()
     from . import simhash
 
     simhash.reset_caches()
 
 
+# --- one engine, explicitly ------------------------------------------------------------
+
+class Engine:
+    """trafila's public functions bound to one engine (``"reference"`` or ``"core"``).
+
+    ``trafila.engine("reference").extract(html)`` runs the reference whatever
+    the default is; the functions keep the module-level ones' signatures.
+    Both engines can be used side by side in one process.
+    """
+
+    def __init__(self, name: str) -> None:
+        _engine.check_engine(name)
+        if name not in _engine.engines_built():
+            raise EngineUnavailable(f"engine {name!r} is not built here")
+        self.name = name
+
+    @property
+    def modes(self) -> Tuple[str, ...]:
+        """The release modes whose extraction this engine runs."""
+        return _engine.modes_of(self.name)
+
+    def implementation(self, mode: str = DEFAULT_MODE) -> _engine.Implementation:
+        """The engine's Implementation of ``mode`` (EngineUnavailable when it does not run it)."""
+        return _engine.implementation(mode, self.name)
+
+    @property
+    def parser(self) -> Any:
+        """The engine's HTML parser (parse_document, document_fromstring, fromstring)."""
+        return _engine.parser(self.name)
+
+    def LRUCache(self, maxsize: int = 4096, mode: str = DEFAULT_MODE) -> Any:  # noqa: N802 - trafilatura's name
+        """A fresh deduplication cache of this engine."""
+        return self.implementation(mode).LRUCache(maxsize=maxsize)
+
+    def __repr__(self) -> str:
+        return f"trafila.Engine({self.name!r})"
+
+
+def _bind(function: Callable[..., Any]) -> Callable[..., Any]:
+    def method(self: Engine, *args: Any, **kwargs: Any) -> Any:
+        token = _CALL_ENGINE.set(self.name)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _CALL_ENGINE.reset(token)
+
+    method.__name__ = method.__qualname__ = function.__name__
+    method.__doc__ = function.__doc__
+    signature = inspect.signature(function)
+    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    # bound, the method shows exactly the function's signature
+    method.__signature__ = signature.replace(parameters=[self_param, *signature.parameters.values()])  # type: ignore[attr-defined]
+    return method
+
+
+for _name in ("extract", "bare_extraction", "extract_with_metadata", "baseline", "html2txt"):
+    setattr(Engine, _name, _bind(globals()[_name]))
+del _name
+
+_ENGINES: Dict[str, Engine] = {}
+
+
+def engine(name: Optional[str] = None, mode: str = DEFAULT_MODE) -> Engine:
+    """The :class:`Engine` called ``name`` (default: the one ``mode`` runs on by default)."""
+    if name is None:
+        name = _engine.default_engine(mode)
+    if name not in _ENGINES:
+        _ENGINES[name] = Engine(name)
+    return _ENGINES[name]
+
+
+def engines_built() -> Tuple[str, ...]:
+    """The engines built here, reference first (``core`` only when compiled)."""
+    return _engine.engines_built()
+
+
+#: module attributes that are the default 2.3.1 implementation's (looked up on use)
+_IMPLEMENTATION_EXPORTS = ("LRUCache", "LRU_TEST", "duplicate_test", "trim", "sanitize")
+
+
 def __getattr__(name: str) -> Any:
     # Document and DEFAULT_CONFIGS are built on first use (Document may subclass the installed trafilatura's)
     if name == "Document":
-        return api.document_class()
-    if name == "DEFAULT_CONFIGS":
-        import importlib
+        return _document.document_class()
+    if name in _IMPLEMENTATION_EXPORTS:
+        return getattr(_engine.implementation(DEFAULT_MODE), name)
+    if name == "delegated_calls":
+        from . import _delegation
 
-        return {
-            mode: importlib.import_module(f"trafila.v{mode.replace('.', '_')}.settings").DEFAULT_CONFIG
-            for mode in TRAFILATURA_VERSIONS
-        }
+        return _delegation.delegated_calls
+    if name == "DEFAULT_CONFIGS":
+        return {mode: _engine.implementation(mode).DEFAULT_CONFIG for mode in TRAFILATURA_VERSIONS}
     raise AttributeError(f"module 'trafila' has no attribute {name!r}")

@@ -1,65 +1,205 @@
-"""The one switch between engines.
+"""The engine seam: which implementation runs a release mode.
 
-``TRAFILA_ENGINE=reference`` selects the pure-Python reference;
-``TRAFILA_ENGINE=core`` the compiled core (an error if it was not built);
-unset, the core when it is built, the reference otherwise. Both can be loaded
-in one process (the tests and the harness run them side by side).
+Two engines implement trafila: ``reference`` (the pure-Python packages
+``trafila.v2_3_1`` / ``trafila.v1_11_0``, the specification) and ``core`` (the
+compiled module ``trafila._core``). Both can be used side by side in one
+process: nothing here is switched globally. :func:`implementation` gives the
+:class:`Implementation` of one (engine, mode); ``trafila.engine(name)`` gives
+the public API bound to one engine.
+
+The default engine of a mode is the core when it is built and implements that
+mode, the reference otherwise; ``TRAFILA_ENGINE=reference|core`` (read when a
+default is first needed) forces one.
+
+The core's contract (what ``trafila._core`` must export):
+
+* ``ENGINE_API`` -- ``1``, the version of this contract;
+* ``MODES`` -- the release modes whose extraction it runs (a tuple, may be empty);
+* ``implementation(mode)`` -- for each mode in ``MODES``, an object with the
+  attributes of :data:`IMPLEMENTATION_ATTRIBUTES` (same meaning as the
+  reference's, see :func:`_reference_implementation`);
+* ``parse_document(src)``, ``document_fromstring(src)``, ``fromstring(src)`` --
+  the HTML parser (the :mod:`trafila.html` functions of the same names).
+
+An engine raises :class:`NotNative` for a call it does not serve itself; the
+public API then hands the call to the installed trafilatura of that release.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from types import ModuleType
+import threading
+from types import ModuleType, SimpleNamespace
+from typing import Any, Dict, Optional, Tuple
 
 ENGINES = ("reference", "core")
-#: per mode, the module that implements extract/bare_extraction in the reference engine
-_REFERENCE_MODULES = {"2.3.1": "trafila.v2_3_1.core", "1.11.0": "trafila.v1_11_0.core"}
+MODES = ("2.3.1", "1.11.0")
+CORE_MODULE = "trafila._core"
+ENGINE_API = 1
+
+#: what an Implementation of one (engine, mode) provides
+IMPLEMENTATION_ATTRIBUTES = (
+    "engine", "mode", "extract", "bare_extraction", "baseline", "html2txt", "DEFAULT_CONFIG",
+    "LRUCache", "LRU_TEST", "duplicate_test", "trim", "sanitize", "reset_caches",
+)
+
+#: the reference engine's modules, per mode
+_REFERENCE_PACKAGES = {"2.3.1": "trafila.v2_3_1", "1.11.0": "trafila.v1_11_0"}
 
 
-def core_available() -> bool:
-    """True when the compiled core was built and imports."""
+class NotNative(NotImplementedError):
+    """Raised by an engine for a call it does not serve natively; ``reason``
+    names what (it is the FallbackWarning's text)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class EngineUnavailable(ImportError):
+    """The engine asked for is not built here, or does not implement the mode."""
+
+
+#: an Implementation: a namespace with IMPLEMENTATION_ATTRIBUTES
+Implementation = SimpleNamespace
+
+_lock = threading.Lock()
+_implementations: Dict[Tuple[str, str], Implementation] = {}
+_defaults: Dict[str, str] = {}
+
+
+def check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise ValueError(f"unsupported compat mode {mode!r}; supported: {', '.join(MODES)}")
+
+
+def check_engine(name: str) -> None:
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r}; engines: {', '.join(ENGINES)}")
+
+
+def core_module() -> ModuleType:
+    """The compiled core; :class:`EngineUnavailable` when it is not built (or
+    does not follow this contract). An ImportError raised *inside* a built
+    core is not hidden."""
     try:
-        importlib.import_module("trafila._core")
-    except ImportError:
+        core = importlib.import_module(CORE_MODULE)
+    except ModuleNotFoundError as err:
+        if err.name != CORE_MODULE:
+            raise
+        raise EngineUnavailable("the compiled core (trafila._core) is not built") from None
+    if getattr(core, "ENGINE_API", None) != ENGINE_API:
+        raise EngineUnavailable(f"trafila._core speaks engine API {getattr(core, 'ENGINE_API', None)!r}, expected {ENGINE_API}")
+    return core
+
+
+def core_built() -> bool:
+    """True when the compiled core is built and imports."""
+    try:
+        core_module()
+    except EngineUnavailable:
         return False
     return True
 
 
-def _initial_engine() -> str:
-    wanted = os.environ.get("TRAFILA_ENGINE", "").strip().lower()
-    if wanted in ("", "auto"):
-        return "core" if core_available() else "reference"
-    if wanted not in ENGINES:
-        raise ImportError(f"TRAFILA_ENGINE={wanted!r}: choose one of {', '.join(ENGINES)}")
-    if wanted == "core" and not core_available():
-        raise ImportError("TRAFILA_ENGINE=core but the compiled core (trafila._core) is not built")
-    return wanted
+def engines_built() -> Tuple[str, ...]:
+    """The engines importable here, reference first."""
+    return ("reference", "core") if core_built() else ("reference",)
 
 
-ENGINE = _initial_engine()
+def modes_of(engine: str) -> Tuple[str, ...]:
+    """The modes whose extraction ``engine`` runs (the core may not run every mode yet)."""
+    check_engine(engine)
+    if engine == "reference":
+        return MODES
+    if not core_built():
+        return ()
+    return tuple(m for m in core_module().MODES if m in MODES)
 
 
-def set_engine(name: str) -> None:
-    """Switch the engine for this process."""
-    global ENGINE
-    if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r}; engines: {', '.join(ENGINES)}")
-    if name == "core" and not core_available():
-        raise ImportError("the compiled core (trafila._core) is not built")
-    ENGINE = name
+def default_engine(mode: str) -> str:
+    """The engine the public API uses for ``mode`` (see the module docstring)."""
+    check_mode(mode)
+    name = _defaults.get(mode)
+    if name is None:
+        wanted = os.environ.get("TRAFILA_ENGINE", "").strip().lower()
+        if wanted in ("", "auto"):
+            name = "core" if mode in modes_of("core") else "reference"
+        else:
+            check_engine(wanted)
+            if mode not in modes_of(wanted):
+                raise EngineUnavailable(f"TRAFILA_ENGINE={wanted} but that engine does not run mode {mode} here")
+            name = wanted
+        _defaults[mode] = name
+    return name
 
 
-def implementation(mode: str) -> ModuleType:
-    """The module that runs ``mode`` in the selected engine."""
-    if mode not in _REFERENCE_MODULES:
-        raise ValueError(f"unsupported compat mode {mode!r}; supported: {', '.join(sorted(_REFERENCE_MODULES, reverse=True))}")
-    if ENGINE == "core":
-        core = importlib.import_module("trafila._core")
-        return core.implementation(mode)
-    try:
-        return importlib.import_module(_REFERENCE_MODULES[mode])
-    except ModuleNotFoundError as err:
-        if err.name == _REFERENCE_MODULES[mode]:
-            raise ValueError(f"compat mode {mode!r} is not implemented yet; supported: 2.3.1") from None
-        raise
+def implementation(mode: str, engine: Optional[str] = None) -> Implementation:
+    """The :class:`Implementation` of ``mode`` in ``engine`` (default: :func:`default_engine`)."""
+    check_mode(mode)
+    if engine is None:
+        engine = default_engine(mode)
+    check_engine(engine)
+    key = (engine, mode)
+    impl = _implementations.get(key)
+    if impl is None:
+        with _lock:
+            impl = _implementations.get(key)
+            if impl is None:
+                impl = _load(engine, mode)
+                _implementations[key] = impl
+    return impl
+
+
+def loaded_implementations() -> Tuple[Implementation, ...]:
+    """The implementations built so far in this process (what reset_caches must reach)."""
+    return tuple(_implementations.values())
+
+
+def parser(engine: Optional[str] = None) -> Any:
+    """The HTML parser of ``engine``: a module or object with ``parse_document``,
+    ``document_fromstring`` and ``fromstring`` (default: the reference's)."""
+    if engine is None or engine == "reference":
+        return importlib.import_module("trafila.html")
+    check_engine(engine)
+    return core_module()
+
+
+def _load(engine: str, mode: str) -> Implementation:
+    if engine == "reference":
+        impl = _reference_implementation(mode)
+    else:
+        core = core_module()
+        if mode not in modes_of("core"):
+            raise EngineUnavailable(f"the compiled core does not run mode {mode} yet (it runs: {', '.join(core.MODES) or 'none'})")
+        impl = core.implementation(mode)
+    missing = [a for a in IMPLEMENTATION_ATTRIBUTES if not hasattr(impl, a)]
+    if missing:
+        raise EngineUnavailable(f"engine {engine!r} mode {mode}: the implementation lacks {', '.join(missing)}")
+    return impl
+
+
+def _reference_implementation(mode: str) -> Implementation:
+    package = _REFERENCE_PACKAGES[mode]
+    core = importlib.import_module(f"{package}.core")
+    baseline = importlib.import_module(f"{package}.baseline")
+    dedup = importlib.import_module(f"{package}.deduplication")
+    utils = importlib.import_module(f"{package}.utils")
+    settings = importlib.import_module(f"{package}.settings")
+
+    def reset_caches() -> None:
+        dedup.LRU_TEST.clear()
+        for name in ("trim", "line_processing", "return_printables_and_spaces"):
+            fn = getattr(utils, name, None)
+            if hasattr(fn, "cache_clear"):
+                fn.cache_clear()
+
+    return Implementation(
+        engine="reference", mode=mode,
+        extract=core.extract, bare_extraction=core.bare_extraction,
+        baseline=baseline.baseline, html2txt=getattr(baseline, "html2txt", None),
+        DEFAULT_CONFIG=settings.DEFAULT_CONFIG,
+        LRUCache=getattr(dedup, "LRUCache", None), LRU_TEST=dedup.LRU_TEST, duplicate_test=dedup.duplicate_test,
+        trim=utils.trim, sanitize=utils.sanitize, reset_caches=reset_caches,
+    )

@@ -98,7 +98,7 @@ def patch(target: str = "trafilatura", compat: Optional[str] = None) -> None:
     """
     import trafila  # noqa: PLC0415
 
-    from . import api  # noqa: PLC0415
+    from . import _delegation as api  # noqa: PLC0415
 
     if target != "trafilatura":
         raise ValueError(f"trafila.patch() only replaces 'trafilatura', not {target!r}")
@@ -132,9 +132,8 @@ def patch(target: str = "trafilatura", compat: Optional[str] = None) -> None:
         if top is None or real_fn is not None:
             shims["trafilatura"].__dict__[name] = _route(name, real_fn, real_default)
     dedup = shims["trafilatura.deduplication"].__dict__
-    module_cache = trafila.LRU_TEST
-    if compat == "1.11.0":
-        from .v1_11_0.deduplication import LRU_TEST as module_cache  # noqa: PLC0415
+    # the module cache of the mode's default engine (1.11.0's is its own)
+    module_cache = trafila._engine.implementation(compat).LRU_TEST
     dedup.update(
         LRUCache=trafila.LRUCache, LRU_TEST=module_cache, duplicate_test=trafila.duplicate_test,
         Simhash=trafila.Simhash, content_fingerprint=trafila.content_fingerprint,
@@ -153,7 +152,7 @@ def patch(target: str = "trafilatura", compat: Optional[str] = None) -> None:
 
 def unpatch() -> None:
     """Put the real trafilatura modules back (or remove the shims when it is not installed)."""
-    from . import api  # noqa: PLC0415
+    from . import _delegation as api  # noqa: PLC0415
 
     if not api._REAL_MODULES:
         return
@@ -167,6 +166,6 @@ def unpatch() -> None:
 
 
 def is_patched() -> bool:
-    from . import api  # noqa: PLC0415
+    from . import _delegation as api  # noqa: PLC0415
 
     return bool(api._REAL_MODULES)

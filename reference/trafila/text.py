@@ -14,6 +14,8 @@ from functools import lru_cache
 from typing import Any, Optional
 from unicodedata import normalize
 
+from ._engine import NotNative
+
 # upstream's character class reads "[p{P}>]": the literal characters p { P } and >, not \p{P}
 LINES_TRIMMING = re.compile(r"(?<![p{P}>])\n", flags=re.UNICODE | re.MULTILINE)
 
@@ -86,7 +88,7 @@ def check_html_lang(tree: Any, target_language: str, strict: bool = False) -> bo
         if elems:
             return any(target_language in RE_HTML_LANG.split(elem.get("content", "").lower()) for elem in elems)
     if strict:  # pragma: no cover - not on the extraction path (<html lang> is checked upstream then)
-        raise NotImplementedError("delegate: strict html lang check")
+        raise NotNative("strict html lang check")
     return True
 
 

@@ -36,6 +36,7 @@ from .utils import check_html_lang, load_html, normalize_unicode
 LANGID_FLAG = False
 from .xml import xmltotxt
 from .xpaths import REMOVE_COMMENTS_XPATH
+from .._engine import NotNative
 
 LOGGER = logging.getLogger(__name__)
 
@@ -45,11 +46,11 @@ __all__ = ["extract", "bare_extraction", "DEFAULT_CONFIG", "LRU_TEST"]
 def _check_supported(options: Extractor, prune_xpath: Any) -> None:
     "The options this port does not run natively."
     if options.format not in ("txt", "markdown", "python"):
-        raise NotImplementedError(f"delegate: output format {options.format}")
+        raise NotNative(f"output format {options.format}")
     if options.with_metadata:
-        raise NotImplementedError("delegate: metadata extraction")
+        raise NotNative("metadata extraction")
     if prune_xpath is not None:
-        raise NotImplementedError("delegate: prune_xpath (user XPath)")
+        raise NotNative("prune_xpath (user XPath)")
 
 
 def determine_returnstring(document: Document, options: Extractor) -> str:

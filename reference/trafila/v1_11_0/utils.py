@@ -10,6 +10,7 @@ import zlib
 from functools import lru_cache
 from typing import Any, Callable, Optional
 
+from trafila._engine import NotNative
 from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
     check_html_lang, line_processing, normalize_unicode, remove_control_characters, return_printables_and_spaces,
@@ -38,7 +39,7 @@ def _default_parse(htmlobject: Any) -> Any:
 
     fromstring = getattr(_html, "fromstring", None)
     if fromstring is None:  # pragma: no cover - depends on trafila.html's progress
-        raise NotImplementedError("delegate: trafila.html.fromstring is not available yet")
+        raise NotNative("trafila.html.fromstring is not available yet")
     return fromstring(htmlobject)
 
 
@@ -83,7 +84,7 @@ def decode_file(filecontent: Any) -> str:
     try:
         return filecontent.decode("utf-8")
     except UnicodeDecodeError:
-        raise NotImplementedError("delegate: non-UTF-8 bytes (charset detection)") from None
+        raise NotNative("non-UTF-8 bytes (charset detection)") from None
 
 
 def is_dubious_html(beginning: str) -> bool:
@@ -125,7 +126,7 @@ def load_html(htmlobject: Any) -> Any:
     """Load a str, bytes or element (trafilatura 1.11.0 utils.load_html)."""
     if is_element(htmlobject):
         if type(htmlobject).__module__.startswith("lxml"):
-            raise NotImplementedError("delegate: lxml tree input")
+            raise NotNative("lxml tree input")
         return htmlobject
     if hasattr(htmlobject, "data"):
         htmlobject = htmlobject.data

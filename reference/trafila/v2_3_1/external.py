@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Tuple
 
+from .._engine import NotNative
 from ._tree import Element, desc_list, iter_desc, strip_tags, xt
 from .baseline import basic_cleaning
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
@@ -48,7 +49,7 @@ JUSTEXT_OVERRIDE_RATIO = 3
 
 def _need_fallbacks() -> None:
     if not FALLBACKS_AVAILABLE:
-        raise NotImplementedError("delegate: readability/jusText ports not available (fast=False)")
+        raise NotNative("readability/jusText ports not available (fast=False)")
 
 
 def try_readability(htmlinput: Any) -> Any:

@@ -15,6 +15,7 @@ from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     sanitize, text_chars_test, textfilter,
 )
 from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
+from .._engine import NotNative
 
 LOGGER = logging.getLogger(__name__)
 
@@ -150,7 +151,7 @@ def decode_file(filecontent: Any, max_size: Optional[int] = None) -> str:
     except UnicodeDecodeError:
         pass
     # 2.3.1 would now try zlib inflation and charset_normalizer's guesses
-    raise NotImplementedError("delegate: non-UTF-8 bytes (charset detection)")
+    raise NotNative("non-UTF-8 bytes (charset detection)")
 
 
 def is_dubious_html(beginning: str) -> bool:

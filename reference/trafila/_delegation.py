@@ -1,0 +1,194 @@
+"""Handing a call to the installed trafilatura of the same release.
+
+The installed package (not trafila's shims while ``trafila.patch()`` is on),
+the one warning per function and reason, and the deduplication state lent
+to it for the call, so that native and delegated calls count in one cache.
+Nothing here imports trafilatura before a call needs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import OrderedDict
+from contextlib import contextmanager
+import sys
+import warnings
+from typing import Any, Dict, Iterator, Optional, Set
+
+__all__ = ["TrafilaError", "FallbackWarning", "delegate", "real_trafilatura"]
+
+
+class TrafilaError(RuntimeError):
+    """A call trafila cannot serve natively and cannot delegate (trafilatura missing or another release)."""
+
+    __module__ = "trafila"
+
+
+class FallbackWarning(UserWarning):
+    """A call was handed to the installed trafilatura (the message says why)."""
+
+    __module__ = "trafila"
+
+
+_warned: Set[tuple] = set()
+
+#: how many calls were handed to trafilatura in this process (the harness reports it)
+delegated_calls = 0
+
+
+def user_stacklevel() -> int:
+    """The warnings stacklevel of the first frame outside trafila, seen from the
+    function calling this one (so warnings point at the user's line, also
+    through patch()'s shims)."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "trafila":
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def delegate(function: str, reason: str, mode: str, args: Dict[str, Any], impl: Any = None) -> Any:
+    """Hand one call to the installed trafilatura of release ``mode`` (one
+    FallbackWarning per function and reason), or raise TrafilaError. ``impl``
+    is the engine's Implementation whose deduplication state is lent to the
+    call (and whose DEFAULT_CONFIG stands for trafilatura's own)."""
+    try:
+        trafilatura = real_trafilatura()
+    except ImportError:
+        raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode} installed (pip install trafilatura=={mode})") from None
+    if trafilatura.__version__ != mode:
+        raise TrafilaError(
+            f"{function}: {reason} needs trafilatura=={mode} installed, found {trafilatura.__version__}"
+        )
+    global delegated_calls
+    delegated_calls += 1
+    key = (function, reason, mode)
+    if key not in _warned:
+        _warned.add(key)
+        warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=user_stacklevel())
+    if impl is not None and args.get("config") is impl.DEFAULT_CONFIG:
+        del args["config"]  # trafilatura's own default then
+    if mode == "2.3.1":
+        with lend_cache(args, impl):
+            result = getattr(trafilatura, function)(**args)
+        from ._document import adopt_document  # noqa: PLC0415
+
+        return result if function == "extract" else adopt_document(result)
+    with lend_module_cache_1_11_0(args, impl):
+        return getattr(trafilatura, function)(**args)
+
+# --- the installed trafilatura -------------------------------------------------------
+
+#: the real modules while trafila.patch() has shims in sys.modules
+_REAL_MODULES: Dict[str, Any] = {}
+
+
+def real_trafilatura() -> Any:
+    """The installed trafilatura package (not trafila's shim); ImportError without it."""
+    if "trafilatura" in _REAL_MODULES:
+        return _REAL_MODULES["trafilatura"]
+    import trafilatura  # noqa: PLC0415 - only when a call needs it
+
+    return trafilatura
+
+
+def _installed_version() -> Optional[str]:
+    try:
+        return real_trafilatura().__version__
+    except ImportError:
+        return None
+
+
+def _real_submodule(name: str) -> Any:
+    full = f"trafilatura.{name}"
+    if full in _REAL_MODULES:
+        return _REAL_MODULES[full]
+    real_trafilatura()
+    return importlib.import_module(full)
+
+
+# --- one deduplication state across native and delegated calls --------------------
+
+@contextmanager
+def lend_cache(args: Dict[str, Any], impl: Any) -> Iterator[None]:
+    """Around a delegated call: a trafila LRUCache (or the module cache, for
+    deduplicate=True) is copied into a trafilatura LRUCache, and the counts come
+    back afterwards, so native and delegated calls count in one state.
+    The trafila cache's lock is held for the whole call."""
+    dedup = args.get("deduplicate")
+    options = args.get("options")
+    if not dedup or (options is not None and hasattr(options, "dedup")):
+        yield
+        return
+    theirs_mod = _real_submodule("deduplication")
+    if impl is None:
+        yield
+        return
+    if isinstance(dedup, impl.LRUCache):
+        ours = dedup
+        theirs = theirs_mod.LRUCache(maxsize=ours.maxsize)
+        with ours.lock:
+            theirs.cache = OrderedDict(ours.cache)
+            args["deduplicate"] = theirs
+            try:
+                yield
+            finally:
+                args["deduplicate"] = ours
+                ours.cache = OrderedDict(theirs.cache)
+        return
+    if type(dedup).__module__.startswith("trafilatura"):
+        yield
+        return
+    # deduplicate=True: both module caches hold the same counts during the call
+    with _share_module_cache(impl.LRU_TEST, theirs_mod.LRU_TEST):
+        yield
+
+
+@contextmanager
+def lend_module_cache_1_11_0(args: Dict[str, Any], impl: Any) -> Iterator[None]:
+    """1.11.0 mode: any true ``deduplicate`` means the module cache (1.11.0 has
+    no scoped caches), shared with trafilatura 1.11.0's during a delegated call."""
+    if not args.get("deduplicate") or impl is None:
+        yield
+        return
+    LRU_TEST = impl.LRU_TEST
+    theirs = _real_submodule("deduplication").LRU_TEST
+    with LRU_TEST.lock, theirs.lock:
+        saved = _linked_items(theirs)
+        _load_linked(theirs, LRU_TEST.cache.items())
+        try:
+            yield
+        finally:
+            LRU_TEST.cache = OrderedDict(_linked_items(theirs))
+            _load_linked(theirs, saved)
+
+
+# trafilatura 1.11.0's LRUCache keeps its order in a circular linked list of
+# [prev, next, key, result] links; its state moves in and out through put() in order.
+def _linked_items(cache: Any) -> list:
+    items, root = [], cache.root
+    link = root[1]
+    while link is not root:
+        items.append((link[2], link[3]))
+        link = link[1]
+    return items
+
+
+def _load_linked(cache: Any, items: Any) -> None:
+    cache.clear()
+    for key, value in items:
+        cache.put(key, value)
+
+
+@contextmanager
+def _share_module_cache(ours: Any, theirs: Any) -> Iterator[None]:
+    """trafilatura's module cache holds trafila's counts during the call; they come back after."""
+    with ours.lock, theirs.lock:
+        saved = theirs.cache
+        theirs.cache = OrderedDict(ours.cache)
+        try:
+            yield
+        finally:
+            ours.cache = OrderedDict(theirs.cache)
+            theirs.cache = saved
