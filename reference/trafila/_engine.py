@@ -57,9 +57,4 @@ def implementation(mode: str) -> ModuleType:
     if ENGINE == "core":
         core = importlib.import_module("trafila._core")
         return core.implementation(mode)
-    try:
-        return importlib.import_module(_REFERENCE_MODULES[mode])
-    except ModuleNotFoundError as err:
-        if err.name == _REFERENCE_MODULES[mode]:
-            raise ValueError(f"compat mode {mode!r} is not implemented yet; supported: 2.3.1") from None
-        raise
+    return importlib.import_module(_REFERENCE_MODULES[mode])

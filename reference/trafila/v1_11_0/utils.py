@@ -34,11 +34,8 @@ IMAGE_EXTENSION = re.compile(r"[^\s]+\.(avif|bmp|gif|hei[cf]|jpe?g|png|webp)(\b|
 # picks, raise ValueError for a str carrying an XML encoding declaration.
 
 def _default_parse(htmlobject: Any) -> Any:
-    from trafila import html as _html
+    from trafila.html import fromstring
 
-    fromstring = getattr(_html, "fromstring", None)
-    if fromstring is None:  # pragma: no cover - depends on trafila.html's progress
-        raise NotImplementedError("delegate: trafila.html.fromstring is not available yet")
     return fromstring(htmlobject)
 
 

@@ -20,7 +20,7 @@ from typing import Any, Optional, Tuple
 from ._tree import Element, copy_tree, desc_list, strip_tags
 from .baseline import baseline, html2txt
 from .deduplication import LRUCache, duplicate_test
-from .external import FALLBACKS_AVAILABLE, compare_extraction, justext_rescue
+from .external import compare_extraction, justext_rescue
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import _elem_text, extract_comments, extract_content
 from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
@@ -162,8 +162,6 @@ def _check_deprecation(fast: bool = False, *, no_fallback: bool = False, as_dict
 
 def _check_native(options: Extractor, prune_xpath: Any) -> None:
     "Raise NotImplementedError for the options this port does not run natively."
-    if not options.fast and not FALLBACKS_AVAILABLE:
-        raise NotImplementedError("delegate: readability/jusText fallbacks (fast=False)")
     if options.format not in ("txt", "python", "markdown"):
         raise NotImplementedError(f"delegate: output format {options.format}")
     if options.with_metadata:

@@ -51,9 +51,6 @@ def _default_fragment(htmlobject: str) -> Any:
     the body's children (and non-blank leading text) under a new <div>."""
     from trafila import html as _html
 
-    fragment = getattr(_html, "fragment_fromstring", None)
-    if fragment is not None:
-        return fragment(htmlobject, create_parent="div")
     from ._tree import Element, xt
 
     if not _LOOKS_FULL_HTML.match(htmlobject):
