@@ -26,9 +26,6 @@ CORPORA_DIR = ROOT / "corpora"
 PINS_FILE = CORPORA_DIR / "pins.json"
 EMBEDDED_DIR = CORPORA_DIR / "embedded"
 
-#: the input forms: the page as ``str`` (UTF-8 pages only) and its raw bytes
-FORMS = ("str", "bytes")
-
 
 def corpora_path() -> Path:
     """Where the shared bundles are: ``$TRAFILA_CORPORA`` or ../shared/corpora."""

@@ -63,13 +63,7 @@ def main() -> None:
         "DATA_SCRIPT_ESC1 = 5",
         "DATA_SCRIPT_ESC2 = 6",
         "",
-        "# libxml2: html40ElementTable (95 elements) -- only the names matter for lookups",
-        "KNOWN_ELEMENTS = frozenset([",
     ]
-    for i in range(0, len(names), 8):
-        lines.append("    " + ", ".join(repr(n) for n in names[i:i + 8]) + ",")
-    lines.append("])")
-    lines.append("")
     lines.append("# elements with the 'empty' flag: closed right after their start tag")
     lines.append("EMPTY_ELEMENTS = frozenset([" + ", ".join(repr(n) for n, e, _ in elements if e) + "])")
     lines.append("")

@@ -48,10 +48,6 @@ def set_parser(parse: Optional[Callable[[Any], Any]] = None) -> None:
     _PARSE = parse or _default_parse
 
 
-def get_parser() -> Callable[[Any], Any]:
-    return _PARSE
-
-
 # --- decoding and loading ---------------------------------------------------------
 
 def handle_compressed_file(filecontent: Any) -> Any:

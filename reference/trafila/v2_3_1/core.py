@@ -19,7 +19,7 @@ from typing import Any, Optional, Tuple
 
 from ._tree import Element, copy_tree, desc_list, strip_tags
 from .baseline import baseline, html2txt
-from .deduplication import LRUCache, duplicate_test
+from .deduplication import duplicate_test
 from .external import compare_extraction, justext_rescue
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import _elem_text, extract_comments, extract_content
@@ -34,8 +34,6 @@ ESCALATION_MAX_LENGTH = 3000
 ESCALATION_PAGE_SHARE = 0.2
 ESCALATION_ACCEPT_RATIO = 1.5
 ESCALATION_JUSTEXT_RATIO = 2.0
-
-TXT_FORMATS = {"markdown", "txt"}
 
 _DISCUSSION_FORUM_POSTING_RE = re.compile(
     r'"@type"\s*:\s*"DiscussionForumPosting"|"@type"\s*:\s*\[[^\]]*"DiscussionForumPosting"'

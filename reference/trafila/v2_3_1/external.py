@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Tuple
 
-from ._tree import Element, desc_list, iter_desc, strip_tags, xt
+from ._tree import desc_list, iter_desc, strip_tags
 from .baseline import basic_cleaning
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import handle_image

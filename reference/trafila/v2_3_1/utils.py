@@ -18,8 +18,6 @@ from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-expo
 
 LOGGER = logging.getLogger(__name__)
 
-UNICODE_ALIASES = {"utf-8", "utf_8"}
-
 DOCTYPE_TAG = re.compile("^< ?! ?DOCTYPE[^>]*/[^<>]*>", re.IGNORECASE)
 FAULTY_HTML = re.compile(r"(<html.*?)\s*/>", re.IGNORECASE)
 INVALID_XML_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
