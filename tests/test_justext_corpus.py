@@ -11,7 +11,7 @@ union stoplist and with the English one -- and so is ``try_justext``'s output.
 pytest runs a small sample (``TRAFILA_JT_BUNDLES``, ``TRAFILA_JT_STEP``); the
 full measurement is a command:
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_justext_corpus.py \\
+    PYTHONPATH=reference:. python tests/test_justext_corpus.py \\
         --bundles trafilatura,cleaneval,dragnet,warc-misc --step 5
 """
 

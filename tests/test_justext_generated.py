@@ -4,7 +4,7 @@ Documents come from the harness grammar (``harness.strategies``), are parsed wit
 lxml (trafilatura's parser settings) and bridged into trafila; every paragraph
 record must be equal under trafilatura 2.3.1's and jusText's default parameters.
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_justext_generated.py 2000
+    PYTHONPATH=reference:. python tests/test_justext_generated.py 2000
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ re-parsed tree (``fromstring_bytes``) are compared too.
 pytest runs a small sample (``TRAFILA_RD_BUNDLES``, ``TRAFILA_RD_STEP``); the full
 measurement is a command:
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_readability_corpus.py \\
+    PYTHONPATH=reference:. python tests/test_readability_corpus.py \\
         --bundles trafilatura,cleaneval,dragnet,warc-misc --step 5
 """
 

@@ -5,7 +5,7 @@ soups and article-like pages using trafilatura's class/id vocabulary), are parse
 with lxml (trafilatura's parser settings) and bridged into trafila; the summary
 trees must be equal, for ``min_text_length`` 25 (trafilatura's) and 1.
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_readability_generated.py 2000
+    PYTHONPATH=reference:. python tests/test_readability_generated.py 2000
 """
 
 from __future__ import annotations

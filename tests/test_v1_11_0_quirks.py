@@ -206,7 +206,7 @@ def test_quirk_case(key):
 def test_live_trafilatura_1_11_0_agrees():
     trafilatura = pytest.importorskip("trafilatura")
     if trafilatura.__version__ != "1.11.0":
-        pytest.skip("needs trafilatura 1.11.0 (/work/venvs/o111)")
+        pytest.skip("needs trafilatura 1.11.0 (tox -e parity-quick-1.11)")
     for key in EXPECTED:
         name, setname = key.split("/")
         assert _run(trafilatura.extract, CASES[name], SETS[setname]) == EXPECTED[key], key
