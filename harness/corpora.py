@@ -35,6 +35,15 @@ def corpora_path() -> Path:
     return ROOT.parent / "shared" / "corpora"
 
 
+def vectors_path() -> Path:
+    """Where the shared parser vectors are: ``$TRAFILA_VECTORS``, else ``vectors``
+    beside the corpora (``corpora_path()/../vectors``)."""
+    env = os.environ.get("TRAFILA_VECTORS")
+    if env:
+        return Path(env)
+    return corpora_path().parent / "vectors"
+
+
 @dataclass
 class Page:
     """One page of a bundle, with both input forms."""

@@ -13,12 +13,11 @@ justext = pytest.importorskip("justext")
 lxml_html = pytest.importorskip("lxml.html")
 
 from harness.lxml_bridge import from_lxml  # noqa: E402
+from tests._helpers import trafilatura_html_parser  # noqa: E402
 from trafila import justext as tj  # noqa: E402
 from trafila.dom import Element  # noqa: E402
 
-HTML_PARSER = lxml_html.HTMLParser(
-    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
-)
+HTML_PARSER = trafilatura_html_parser()
 
 
 def parse(markup: str):
