@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from .candidates import Candidate, make_candidate
-from .corpora import ROOT, bundle_name, bundle_paths, iter_pages
+from .corpora import ROOT, bundle_paths, iter_pages
 from .matrix import option_sets
 
 REPORTS_DIR = ROOT / "reports"

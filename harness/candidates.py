@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import importlib
 import json
-import os
 import shlex
 import signal
 import subprocess

@@ -26,9 +26,6 @@ CORPORA_DIR = ROOT / "corpora"
 PINS_FILE = CORPORA_DIR / "pins.json"
 EMBEDDED_DIR = CORPORA_DIR / "embedded"
 
-#: the input forms: the page as ``str`` (UTF-8 pages only) and its raw bytes
-FORMS = ("str", "bytes")
-
 
 def corpora_path() -> Path:
     """Where the shared bundles are: ``$TRAFILA_CORPORA`` or ../shared/corpora."""
@@ -36,6 +33,15 @@ def corpora_path() -> Path:
     if env:
         return Path(env)
     return ROOT.parent / "shared" / "corpora"
+
+
+def vectors_path() -> Path:
+    """Where the shared parser vectors are: ``$TRAFILA_VECTORS``, else ``vectors``
+    beside the corpora (``corpora_path()/../vectors``)."""
+    env = os.environ.get("TRAFILA_VECTORS")
+    if env:
+        return Path(env)
+    return corpora_path().parent / "vectors"
 
 
 @dataclass

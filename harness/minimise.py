@@ -332,10 +332,6 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m harness minimise", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -343,3 +339,5 @@ def main(argv: Optional[List[str]] = None) -> int:
     return run(ap.parse_args(argv), argv)
 
 
+if __name__ == "__main__":
+    sys.exit(main())

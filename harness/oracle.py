@@ -12,7 +12,6 @@ from __future__ import annotations
 import gzip
 import json
 import platform
-import sys
 import time
 import unicodedata
 from pathlib import Path

@@ -12,10 +12,8 @@ nothing.
 from __future__ import annotations
 
 import datetime as _dt
-import functools
 import json
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path

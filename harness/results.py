@@ -8,7 +8,7 @@ An ``extract`` result is a ``str`` or ``None``; a ``bare_extraction`` result is
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Dict, Optional, Union
+from typing import Any, Optional, Union
 
 Entry = Union[None, list, dict]
 

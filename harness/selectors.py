@@ -210,10 +210,6 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     return 1 if any(r["counts"]["differences"] for r in results.values()) else 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m harness selectors", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -221,3 +217,5 @@ def main(argv: Optional[List[str]] = None) -> int:
     return run(ap.parse_args(argv), argv)
 
 
+if __name__ == "__main__":
+    sys.exit(main())

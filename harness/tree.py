@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .candidates import HarnessTimeout, call_timeout
-from .corpora import ROOT, bundle_name, bundle_paths, iter_pages
+from .corpora import ROOT, bundle_name, bundle_paths, iter_pages, vectors_path
 
-VECTORS = ROOT.parent / "shared" / "vectors" / "libxml2-2.14.6-trees.json"
+VECTORS = vectors_path() / "libxml2-2.14.6-trees.json"
 REPORTS_DIR = ROOT / "reports"
 CHECKS = ("document", "fromstring", "xml")
 

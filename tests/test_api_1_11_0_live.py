@@ -53,6 +53,12 @@ def fresh_caches():
     deduplication.LRU_TEST.clear()
 
 
+def test_default_config_is_1_11_0_settings():
+    import trafilatura.settings
+
+    assert dict(trafila.DEFAULT_CONFIGS["1.11.0"]["DEFAULT"]) == dict(trafilatura.settings.DEFAULT_CONFIG["DEFAULT"])
+
+
 def _same(function, *args, **kwargs):
     import trafilatura
 

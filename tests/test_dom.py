@@ -11,11 +11,10 @@ from lxml import etree  # noqa: E402
 
 from harness.lxml_bridge import from_lxml, to_lxml  # noqa: E402
 from harness.treedump import dump_element, dump_lxml_document, dump_trafila_document, first_difference  # noqa: E402
+from tests._helpers import delete_element, trafilatura_html_parser  # noqa: E402
 from trafila import dom  # noqa: E402
 
-PARSER = lxml_html.HTMLParser(
-    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
-)
+PARSER = trafilatura_html_parser()
 
 
 def both(html: str):
@@ -25,20 +24,6 @@ def both(html: str):
 
 def same(lx, tr) -> None:
     assert dump_element(lx) == dump_element(tr), first_difference(dump_element(lx), dump_element(tr))
-
-
-def delete_element(el, keep_tail=True) -> None:
-    # trafilatura 2.3.1 xml.delete_element, on the element API
-    parent = el.getparent()
-    if parent is None:
-        return
-    if keep_tail and el.tail:
-        prev = el.getprevious()
-        if prev is None:
-            parent.text = (parent.text or "") + el.tail
-        else:
-            prev.tail = (prev.tail or "") + el.tail
-    parent.remove(el)
 
 
 def test_iter_delete_nested_match_stops_in_detached_subtree() -> None:

@@ -22,6 +22,7 @@ from lxml import etree  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from tests._helpers import delete_element  # noqa: E402
 from trafila import dom  # noqa: E402
 
 TAGS = ["a", "b", "p", "div"]
@@ -203,20 +204,6 @@ def _query(pair: Pair, data: Any) -> None:
         assert [L(x) for x in a[s]] == [T(x) for x in b[s]]
 
 
-def _delete_element(el: Any, keep_tail: bool = True) -> None:
-    """trafilatura 2.3.1's xml.delete_element, written against the element API."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    if keep_tail and el.tail:
-        previous = el.getprevious()
-        if previous is None:
-            parent.text = (parent.text or "") + el.tail
-        else:
-            previous.tail = (previous.tail or "") + el.tail
-    parent.remove(el)
-
-
 def _loop(pair: Pair, data: Any) -> None:
     """Mutate while iterating: the lookahead semantics decide what is visited."""
     i = data.draw(st.integers(0, len(pair.lx) - 1))
@@ -250,7 +237,7 @@ def _loop(pair: Pair, data: Any) -> None:
                 break
             try:
                 if action == "delete":
-                    _delete_element(e)
+                    delete_element(e)
                 elif action == "drop_tree":
                     if e.getparent() is not None:
                         e.drop_tree()
@@ -269,7 +256,7 @@ def _loop(pair: Pair, data: Any) -> None:
                         e.drop_tag()
                 elif action == "delete_parent":
                     if e.getparent() is not None:
-                        _delete_element(e.getparent(), keep_tail=False)
+                        delete_element(e.getparent(), keep_tail=False)
             except Exception as err:  # noqa: BLE001
                 seen.append(type(err).__name__)
         return seen

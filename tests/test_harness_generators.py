@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 

@@ -4,15 +4,11 @@ candidates are caught with exactly the counts the cache predicts."""
 from __future__ import annotations
 
 import gzip
-import json
 import sys
-
-import pytest
 
 from harness import parity
 from harness.candidates import CallableCandidate, SubprocessCandidate, TrafilaturaCandidate, make_candidate
 from harness.corpora import bundle_paths
-from harness.matrix import option_sets
 from harness.oracle import cache_path, read_cache
 
 from .conftest import needs_trafilatura_231

@@ -13,12 +13,11 @@ justext = pytest.importorskip("justext")
 lxml_html = pytest.importorskip("lxml.html")
 
 from harness.lxml_bridge import from_lxml  # noqa: E402
+from tests._helpers import trafilatura_html_parser  # noqa: E402
 from trafila import justext as tj  # noqa: E402
 from trafila.dom import Element  # noqa: E402
 
-HTML_PARSER = lxml_html.HTMLParser(
-    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
-)
+HTML_PARSER = trafilatura_html_parser()
 
 
 def parse(markup: str):
@@ -227,7 +226,21 @@ def test_define_stoplist_accepts_tuples_and_refuses_lists_like_justext():
 
 # -- trafilatura 1.11.0's try_justext (run in its own interpreter) -------------
 
-O111_PYTHON = "/work/venvs/o111/bin/python"
+def _python_1_11_0():
+    """An interpreter with trafilatura 1.11.0: this one when it has it, else
+    ``$TRAFILA_PYTHON_1_11_0``; None when there is none."""
+    import os
+    import sys
+
+    try:
+        import trafilatura
+
+        if trafilatura.__version__ == "1.11.0":
+            return sys.executable
+    except ImportError:
+        pass
+    return os.environ.get("TRAFILA_PYTHON_1_11_0") or None
+
 
 _O111_SCRIPT = r"""
 import json, sys
@@ -245,18 +258,18 @@ print(json.dumps({"results": out, "languages": JUSTEXT_LANGUAGES}))
 
 def test_try_justext_1_11_0_equals_trafilatura_1_11_0():
     import json
-    import os
     import subprocess
 
-    if not os.path.exists(O111_PYTHON):
-        pytest.skip("no trafilatura 1.11.0 environment")
+    python = _python_1_11_0()
+    if python is None:
+        pytest.skip("no trafilatura 1.11.0 environment (set TRAFILA_PYTHON_1_11_0 to its interpreter)")
     sentence = ("Det här stycket är tillräckligt långt och innehåller många vanliga ord som och, att, det, "
                 "som, en, på, är, av, för, med och så vidare, så att det räknas som text. ")
     markup = ("<html><body><div><a href='/'>Hem</a> | <a href='/b'>B</a></div>"
               + "".join(f"<h2>Rubrik {i}</h2><p>{sentence * (1 + i % 2)}</p><p>kort</p>" for i in range(4))
               + "</body></html>")
     cases = [(markup, lang) for lang in (None, "sv", "no", "cz", "en", "nb")]
-    done = subprocess.run([O111_PYTHON, "-c", _O111_SCRIPT], input=json.dumps(cases),
+    done = subprocess.run([python, "-c", _O111_SCRIPT], input=json.dumps(cases),
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)

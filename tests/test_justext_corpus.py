@@ -11,7 +11,7 @@ union stoplist and with the English one -- and so is ``try_justext``'s output.
 pytest runs a small sample (``TRAFILA_JT_BUNDLES``, ``TRAFILA_JT_STEP``); the
 full measurement is a command:
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_justext_corpus.py \\
+    PYTHONPATH=reference:. python tests/test_justext_corpus.py \\
         --bundles trafilatura,cleaneval,dragnet,warc-misc --step 5
 """
 
@@ -20,42 +20,20 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Iterator, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-for extra in (ROOT, ROOT / "reference"):
+for extra in (ROOT, ROOT / "reference"):  # also run as a script
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
 
+from tests._helpers import (corpus_arguments, needs_corpora, paragraph_record, run_corpus,  # noqa: E402
+                            trafila_tree)
+
 DEFAULT_BUNDLES = os.environ.get("TRAFILA_JT_BUNDLES", "trafilatura,cleaneval").split(",")
 DEFAULT_STEP = int(os.environ.get("TRAFILA_JT_STEP", "40"))
-
-
-def sample_pages(bundles: List[str], step: int) -> Iterator[Tuple[str, object]]:
-    from harness.corpora import bundle_name, bundle_paths, iter_pages
-
-    for path in bundle_paths(bundles):
-        if not path.exists():
-            continue
-        for page in iter_pages(path):
-            if page.index % step == 0:
-                yield bundle_name(path), page
-
-
-def _record(p) -> tuple:
-    return (
-        p.dom_path, p.xpath, tuple(p.text_nodes), p.chars_count_in_links, p.tags_count,
-        p.text, len(p), p.words_count, p.links_density(), p.cf_class, p.class_type, p.heading,
-    )
-
-
-def _trafila_tree(page, form):
-    """The page parsed by trafila itself (trafila.v2_3_1.utils.load_html on trafila.html)."""
-    from trafila.v2_3_1.utils import load_html as trafila_load_html
-
-    return trafila_load_html(page.input(form))
 
 
 def compare_page(page, parser: str = "lxml") -> Optional[str]:
@@ -84,7 +62,7 @@ def compare_page(page, parser: str = "lxml") -> Optional[str]:
     else:
         from trafila.v2_3_1.baseline import basic_cleaning as trafila_basic_cleaning
 
-        tree = _trafila_tree(page, form)
+        tree = trafila_tree(page, form)
         if tree is None:
             return "trafila's load_html gave None, lxml's a tree"
         tree = trafila_basic_cleaning(tree)
@@ -101,7 +79,7 @@ def compare_page(page, parser: str = "lxml") -> Optional[str]:
         if len(real) != len(port):
             return f"{label}: {len(port)} paragraphs, jusText {len(real)}"
         for i, (a, b) in enumerate(zip(port, real)):
-            ra, rb = _record(a), _record(b)
+            ra, rb = paragraph_record(a), paragraph_record(b)
             if ra != rb:
                 fields = [k for k, (x, y) in enumerate(zip(ra, rb)) if x != y]
                 return f"{label}: paragraph {i} fields {fields}: {ra!r} != {rb!r}"[:2000]
@@ -148,7 +126,7 @@ def compare_via_extract(page) -> Optional[str]:
             revise_paragraph_classification(real, 150)
             port = tj.justext_paragraphs(port_tree, tj.choose_stoplist(target_language))
             VIA_STATS["paragraphs"] += len(real)
-            if [_record(p) for p in port] != [_record(p) for p in real]:
+            if [paragraph_record(p) for p in port] != [paragraph_record(p) for p in real]:
                 differences.append(f"call {VIA_STATS['calls']}: paragraphs differ")
         except Exception as err:
             differences.append(f"call {VIA_STATS['calls']}: comparison raised {err!r}")
@@ -172,30 +150,15 @@ def compare_via_extract(page) -> Optional[str]:
     return "no-call" if VIA_STATS["calls"] == calls_before else None
 
 
-def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool = False, parser: str = "lxml") -> Tuple[int, int, int, List[str]]:
-    pages = skipped = 0
-    failures: List[str] = []
-    for name, page in sample_pages(bundles, step):
-        try:
-            outcome = compare_via_extract(page) if via_extract else compare_page(page, parser=parser)
-        except Exception as err:  # a crash is a difference too
-            outcome = f"error {type(err).__name__}: {err}"
-        if outcome in ("skip", "no-call"):
-            skipped += 1
-            continue
-        if outcome.startswith("bridge-error") if outcome else False:
-            BRIDGE_ERRORS.append(page.id)
-            continue
-        pages += 1
-        if outcome is not None:
-            failures.append(f"{page.id}: {outcome}")
-            if verbose:
-                print(failures[-1], flush=True)
+def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool = False,
+        parser: str = "lxml") -> Tuple[int, int, int, List[str]]:
+    """(pages compared, skipped, differing, failures)."""
+    compare = compare_via_extract if via_extract else (lambda page: compare_page(page, parser=parser))
+    pages, skipped, _, failures = run_corpus(bundles, step, compare, BRIDGE_ERRORS, verbose)
     return pages, skipped, len(failures), failures
 
 
-@pytest.mark.skipif(not __import__("harness.corpora", fromlist=["corpora_path"]).corpora_path().is_dir(),
-                    reason="shared corpora absent ($TRAFILA_CORPORA or ../shared/corpora)")
+@needs_corpora
 def test_justext_port_equals_justext_on_corpus_sample():
     pytest.importorskip("trafilatura")
     pages, skipped, differing, failures = run(DEFAULT_BUNDLES, DEFAULT_STEP)
@@ -204,17 +167,10 @@ def test_justext_port_equals_justext_on_corpus_sample():
 
 
 def main(argv=None) -> int:
-    import argparse
     import time
 
-    parser = argparse.ArgumentParser(description="compare trafila.justext with jusText on corpus pages")
-    parser.add_argument("--bundles", default=",".join(DEFAULT_BUNDLES))
-    parser.add_argument("--step", type=int, default=5, help="every STEP-th page of each bundle")
-    parser.add_argument("--parser", choices=("lxml", "trafila"), default="lxml",
-                        help="the port's tree: lxml's bridged (default) or trafila's own parse (and basic_cleaning)")
-    parser.add_argument("--via-extract", action="store_true",
-                        help="capture jusText's input inside trafilatura.extract instead of basic_cleaning(load_html)")
-    args = parser.parse_args(argv)
+    args = corpus_arguments("compare trafila.justext with jusText on corpus pages", "jusText",
+                            DEFAULT_BUNDLES).parse_args(argv)
     start = time.time()
     pages, skipped, differing, failures = run(args.bundles.split(","), args.step, verbose=True,
                                               via_extract=args.via_extract, parser=args.parser)

@@ -4,12 +4,11 @@ Documents come from the harness grammar (``harness.strategies``), are parsed wit
 lxml (trafilatura's parser settings) and bridged into trafila; every paragraph
 record must be equal under trafilatura 2.3.1's and jusText's default parameters.
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_justext_generated.py 2000
+    PYTHONPATH=reference:. python tests/test_justext_generated.py 2000
 """
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -17,16 +16,17 @@ from typing import List, Optional
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-for extra in (ROOT, ROOT / "reference"):
+for extra in (ROOT, ROOT / "reference"):  # also run as a script
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
+
+from tests._helpers import (generated_documents, generated_main, paragraph_record,  # noqa: E402
+                            trafilatura_html_parser)
 
 justext = pytest.importorskip("justext")
 lxml_html = pytest.importorskip("lxml.html")
 
-HTML_PARSER = lxml_html.HTMLParser(
-    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
-)
+HTML_PARSER = trafilatura_html_parser()
 
 PARAMETER_SETS = [
     ((50, 150, 0.1, 0.2, 0.25, True), 150),  # trafilatura 2.3.1
@@ -34,20 +34,11 @@ PARAMETER_SETS = [
 ]
 
 
-def documents(seed: int, count: int):
-    from harness.strategies import random_article, random_html
-
-    rng = random.Random(seed)
-    for i in range(count):
-        yield (random_article if i % 2 == 0 else random_html)(rng)
-
-
 def compare_markup(markup: str) -> Optional[str]:
     from justext.core import ParagraphMaker, classify_paragraphs, revise_paragraph_classification
     from justext.utils import get_stoplist
 
     from harness.lxml_bridge import from_lxml
-    from tests.test_justext_corpus import _record
     from trafila import justext as tj
 
     try:
@@ -62,8 +53,8 @@ def compare_markup(markup: str) -> Optional[str]:
         port = tj.ParagraphMaker.make_paragraphs(tree)
         tj.classify_paragraphs(port, tj.get_stoplist("English"), *params)
         tj.revise_paragraph_classification(port, distance)
-        a = [_record(p) for p in port]
-        b = [_record(p) for p in real]
+        a = [paragraph_record(p) for p in port]
+        b = [paragraph_record(p) for p in real]
         if a != b:
             first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
             return f"{params}: paragraph {first}: {a[first:first + 1]!r} != {b[first:first + 1]!r}"
@@ -72,7 +63,7 @@ def compare_markup(markup: str) -> Optional[str]:
 
 def run(seed: int, count: int) -> List[str]:
     failures = []
-    for i, markup in enumerate(documents(seed, count)):
+    for i, markup in enumerate(generated_documents(seed, count)):
         outcome = compare_markup(markup)
         if outcome not in (None, "skip"):
             failures.append(f"seed {seed} doc {i}: {outcome}"[:1500])
@@ -84,14 +75,7 @@ def test_generated_documents_seed_1():
 
 
 def main(argv=None) -> int:
-    args = argv if argv is not None else sys.argv[1:]
-    count = int(args[0]) if args else 1000
-    seed = int(args[1]) if len(args) > 1 else 7
-    failures = run(seed, count)
-    for line in failures[:20]:
-        print(line)
-    print(f"seed {seed}: {count} documents x {len(PARAMETER_SETS)} parameter sets, {len(failures)} differing")
-    return 1 if failures else 0
+    return generated_main(run, f"{len(PARAMETER_SETS)} parameter sets", argv)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests._helpers import trafilatura_html_parser
 from trafila.dom import NO_VALUE
 from trafila.html import parse_document
 from trafila.html._debug import dump_document, dump_lxml
@@ -19,8 +20,7 @@ from trafila.html._debug import dump_document, dump_lxml
 etree = pytest.importorskip("lxml.etree")
 lxml_html = pytest.importorskip("lxml.html")
 
-PARSER = lxml_html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
-                              remove_comments=True, remove_pis=True)
+PARSER = trafilatura_html_parser()
 
 
 def same_as_lxml(src):  # type: ignore[no-untyped-def]

@@ -7,7 +7,7 @@ tag names, raw-text elements), in str and bytes form, and compares whole
 documents and fromstring()'s element.
 
     pytest tests/test_parser_fuzz.py                       # 4 seeds x 1000 documents
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_parser_fuzz.py --n 20000 --seed 1
+    PYTHONPATH=reference:. python tests/test_parser_fuzz.py --n 20000 --seed 1
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests._helpers import trafilatura_html_parser
 import trafila.html as thtml
 from trafila.html import ParserError, fromstring, parse_document
 from trafila.html._debug import dump_document, dump_element, dump_lxml
@@ -17,8 +18,7 @@ from trafila.html.input import decode_bytes, decode_str
 etree = pytest.importorskip("lxml.etree")
 lxml_html = pytest.importorskip("lxml.html")
 
-PARSER = lxml_html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
-                              remove_comments=True, remove_pis=True)
+PARSER = trafilatura_html_parser()
 
 
 def doc_of(src):  # type: ignore[no-untyped-def]

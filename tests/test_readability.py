@@ -15,12 +15,10 @@ lxml_html = pytest.importorskip("lxml.html")
 
 from harness.lxml_bridge import from_lxml  # noqa: E402
 from harness.treedump import dump_element  # noqa: E402
-from tests.test_readability_corpus import real_summary  # noqa: E402
+from tests._helpers import real_summary, trafilatura_html_parser  # noqa: E402
 from trafila import readability_2_3_1 as rd  # noqa: E402
 
-HTML_PARSER = lxml_html.HTMLParser(
-    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
-)
+HTML_PARSER = trafilatura_html_parser()
 
 LONG = "This sentence is long enough, with commas, to be counted as a real paragraph of text. "
 
@@ -181,7 +179,6 @@ ROUND_TRIP_DOCS = [
 
 @pytest.mark.parametrize("markup", ROUND_TRIP_DOCS)
 def test_summary_string_and_reparse_equal_fork(markup):
-    pytest.importorskip("trafila.html.serialize")
     from trafilatura.external import try_readability
     from trafilatura.readability_lxml import Document as ForkDocument
     from trafilatura.utils import fromstring_bytes
@@ -194,7 +191,6 @@ def test_summary_string_and_reparse_equal_fork(markup):
 
 
 def test_try_readability_falls_back_to_an_empty_html_element():
-    pytest.importorskip("trafila.html.serialize")
     import copy
 
     from trafilatura.external import try_readability

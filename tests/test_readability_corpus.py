@@ -7,13 +7,13 @@ The real ``Document(tree, min_text_length=25).summary()`` runs with its module's
 ``Document(...).summary_tree()`` must give the same tree (canonical dump: tag,
 attributes in order, text, tail, children -- the root's tail included, since
 ``tostring`` writes it).  An exception must happen on both sides or neither.
-When ``trafila.html.serialize.tostring`` exists the serialised string and the
-re-parsed tree (``fromstring_bytes``) are compared too.
+The serialised string (``trafila.html.serialize.tostring``) and the re-parsed
+tree (``fromstring_bytes``) are compared too.
 
 pytest runs a small sample (``TRAFILA_RD_BUNDLES``, ``TRAFILA_RD_STEP``); the full
 measurement is a command:
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_readability_corpus.py \\
+    PYTHONPATH=reference:. python tests/test_readability_corpus.py \\
         --bundles trafilatura,cleaneval,dragnet,warc-misc --step 5
 """
 
@@ -22,74 +22,29 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import List, Optional
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-for extra in (ROOT, ROOT / "reference"):
+for extra in (ROOT, ROOT / "reference"):  # also run as a script
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
+
+from tests._helpers import corpus_arguments, needs_corpora, real_summary, run_corpus, trafila_tree  # noqa: E402
 
 DEFAULT_BUNDLES = os.environ.get("TRAFILA_RD_BUNDLES", "trafilatura,cleaneval").split(",")
 DEFAULT_STEP = int(os.environ.get("TRAFILA_RD_STEP", "40"))
 
 
-def sample_pages(bundles: List[str], step: int) -> Iterator[Tuple[str, Any]]:
-    from harness.corpora import bundle_name, bundle_paths, iter_pages
-
-    for path in bundle_paths(bundles):
-        if not path.exists():
-            continue
-        for page in iter_pages(path):
-            if page.index % step == 0:
-                yield bundle_name(path), page
-
-
-def real_summary(lxml_tree, min_text_length: int = 25):
-    """(dump of the element summary() serialises, the string it returns) or the exception."""
-    from lxml.etree import tostring as lxml_tostring
-    from trafilatura import readability_lxml
-
-    from harness.treedump import dump_element
-
-    captured = []
-
-    def capturing_tostring(node, *args, **kwargs):
-        captured.append(dump_element(node, with_tail=True))
-        return lxml_tostring(node, *args, **kwargs)
-
-    saved = readability_lxml.tostring
-    readability_lxml.tostring = capturing_tostring
-    try:
-        markup = readability_lxml.Document(lxml_tree, min_text_length=min_text_length).summary()
-    finally:
-        readability_lxml.tostring = saved
-    return captured[0], markup
-
-
-def serializer_available() -> bool:
-    try:
-        from trafila.html.serialize import tostring  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _trafila_tree(page, form):
-    """The page parsed by trafila itself (trafila.v2_3_1.utils.load_html on trafila.html)."""
-    from trafila.v2_3_1.utils import load_html as trafila_load_html
-
-    return trafila_load_html(page.input(form))
-
-
-def compare_page(page, with_roundtrip: Optional[bool] = None, parser: str = "lxml") -> Optional[str]:
+def compare_page(page, parser: str = "lxml") -> Optional[str]:
     """None when the port agrees with the fork on this page, else the difference."""
     from trafilatura.utils import fromstring_bytes, load_html
 
     from harness.lxml_bridge import from_lxml
     from harness.treedump import dump_element, first_difference
     from trafila import readability_2_3_1 as rd
+    from trafila.html.serialize import tostring
 
     if parser == "trafila" and page.html is None:
         return "skip"  # trafila's load_html delegates charset detection for non-UTF-8 bytes
@@ -98,7 +53,7 @@ def compare_page(page, with_roundtrip: Optional[bool] = None, parser: str = "lxm
     if lxml_tree is None:
         return "skip"
     try:
-        tree = from_lxml(lxml_tree) if parser == "lxml" else _trafila_tree(page, form)
+        tree = from_lxml(lxml_tree) if parser == "lxml" else trafila_tree(page, form)
     except ValueError as err:
         if parser == "lxml":
             return f"bridge-error {err}"  # harness.lxml_bridge could not copy the tree
@@ -125,24 +80,19 @@ def compare_page(page, with_roundtrip: Optional[bool] = None, parser: str = "lxm
     if port_dump != real_dump:
         return f"summary tree: {first_difference(port_dump, real_dump)}"
 
-    if with_roundtrip is None:
-        with_roundtrip = serializer_available()
-    if with_roundtrip:
-        from trafila.html.serialize import tostring
-
-        port_markup = tostring(port_node, encoding=str, method="xml")
-        if port_markup != real_markup:
-            at = next((i for i, (x, y) in enumerate(zip(port_markup, real_markup)) if x != y),
-                      min(len(port_markup), len(real_markup)))
-            return f"serialised summary differs at {at}: {port_markup[at-40:at+40]!r} != {real_markup[at-40:at+40]!r}"
-        real_back = fromstring_bytes(real_markup)
-        port_back = rd.reparse_summary(port_markup)
-        if (real_back is None) != (port_back is None):
-            return f"re-parse: port {port_back!r}, fork {real_back!r}"
-        if real_back is not None:
-            a, b = dump_element(port_back), dump_element(real_back)
-            if a != b:
-                return f"re-parsed summary: {first_difference(a, b)}"
+    port_markup = tostring(port_node, encoding=str, method="xml")
+    if port_markup != real_markup:
+        at = next((i for i, (x, y) in enumerate(zip(port_markup, real_markup)) if x != y),
+                  min(len(port_markup), len(real_markup)))
+        return f"serialised summary differs at {at}: {port_markup[at-40:at+40]!r} != {real_markup[at-40:at+40]!r}"
+    real_back = fromstring_bytes(real_markup)
+    port_back = rd.reparse_summary(port_markup)
+    if (real_back is None) != (port_back is None):
+        return f"re-parse: port {port_back!r}, fork {real_back!r}"
+    if real_back is not None:
+        a, b = dump_element(port_back), dump_element(real_back)
+        if a != b:
+            return f"re-parsed summary: {first_difference(a, b)}"
     return None
 
 
@@ -171,7 +121,7 @@ def compare_via_extract(page) -> Optional[str]:
         calls[0] += 1
         try:
             tree = from_lxml(htmlinput)  # before the fork mutates it
-            tree_for_try = from_lxml(htmlinput) if serializer_available() else None
+            tree_for_try = from_lxml(htmlinput)
         except Exception as err:  # trafilatura would mask it: record it
             differences.append(f"call {calls[0]}: bridge raised {err!r}")
             return original(htmlinput)
@@ -222,32 +172,12 @@ def compare_via_extract(page) -> Optional[str]:
 
 
 def run(bundles: List[str], step: int, verbose: bool = False, via_extract: bool = False, parser: str = "lxml"):
-    pages = skipped = both_raised = 0
-    failures: List[str] = []
-    for name, page in sample_pages(bundles, step):
-        try:
-            outcome = compare_via_extract(page) if via_extract else compare_page(page, parser=parser)
-        except Exception as err:
-            outcome = f"error {type(err).__name__}: {err}"
-        if outcome in ("skip", "no-call"):
-            skipped += 1
-            continue
-        if outcome.startswith("bridge-error") if outcome else False:
-            BRIDGE_ERRORS.append(page.id)
-            continue
-        pages += 1
-        if outcome == "both-raised":
-            both_raised += 1
-            continue
-        if outcome is not None:
-            failures.append(f"{page.id}: {outcome}"[:3000])
-            if verbose:
-                print(failures[-1], flush=True)
-    return pages, skipped, both_raised, failures
+    """(pages compared, skipped, raised on both sides, failures)."""
+    compare = compare_via_extract if via_extract else (lambda page: compare_page(page, parser=parser))
+    return run_corpus(bundles, step, compare, BRIDGE_ERRORS, verbose)
 
 
-@pytest.mark.skipif(not __import__("harness.corpora", fromlist=["corpora_path"]).corpora_path().is_dir(),
-                    reason="shared corpora absent ($TRAFILA_CORPORA or ../shared/corpora)")
+@needs_corpora
 def test_readability_port_equals_fork_on_corpus_sample():
     pytest.importorskip("trafilatura")
     pages, skipped, both_raised, failures = run(DEFAULT_BUNDLES, DEFAULT_STEP)
@@ -256,17 +186,10 @@ def test_readability_port_equals_fork_on_corpus_sample():
 
 
 def main(argv=None) -> int:
-    import argparse
     import time
 
-    parser = argparse.ArgumentParser(description="compare trafila's readability port with trafilatura's fork")
-    parser.add_argument("--bundles", default=",".join(DEFAULT_BUNDLES))
-    parser.add_argument("--step", type=int, default=5, help="every STEP-th page of each bundle")
-    parser.add_argument("--parser", choices=("lxml", "trafila"), default="lxml",
-                        help="the port's tree: lxml's bridged (default) or trafila's own parse (and basic_cleaning)")
-    parser.add_argument("--via-extract", action="store_true",
-                        help="capture readability's input inside trafilatura.extract instead of load_html's tree")
-    args = parser.parse_args(argv)
+    args = corpus_arguments("compare trafila's readability port with trafilatura's fork", "readability",
+                            DEFAULT_BUNDLES).parse_args(argv)
     start = time.time()
     pages, skipped, both_raised, failures = run(args.bundles.split(","), args.step, verbose=True,
                                                 via_extract=args.via_extract, parser=args.parser)
@@ -275,7 +198,7 @@ def main(argv=None) -> int:
           f"{len(BRIDGE_ERRORS)} not bridged (lxml_bridge error), "
           f"{VIA_STATS['calls']} readability calls ({VIA_STATS['raised']} raised, "
           f"{VIA_STATS['try_compared']} whole try_readability compared) inside extract, "
-          f"serialiser {'compared' if serializer_available() else 'absent'}, {time.time() - start:.0f}s")
+          f"{time.time() - start:.0f}s")
     return 1 if failures else 0
 
 

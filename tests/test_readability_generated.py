@@ -5,12 +5,11 @@ soups and article-like pages using trafilatura's class/id vocabulary), are parse
 with lxml (trafilatura's parser settings) and bridged into trafila; the summary
 trees must be equal, for ``min_text_length`` 25 (trafilatura's) and 1.
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tests/test_readability_generated.py 2000
+    PYTHONPATH=reference:. python tests/test_readability_generated.py 2000
 """
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -18,24 +17,16 @@ from typing import List, Optional
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-for extra in (ROOT, ROOT / "reference"):
+for extra in (ROOT, ROOT / "reference"):  # also run as a script
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
+
+from tests._helpers import generated_documents, generated_main, real_summary, trafilatura_html_parser  # noqa: E402
 
 pytest.importorskip("trafilatura")
 lxml_html = pytest.importorskip("lxml.html")
 
-HTML_PARSER = lxml_html.HTMLParser(
-    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
-)
-
-
-def documents(seed: int, count: int):
-    from harness.strategies import random_article, random_html
-
-    rng = random.Random(seed)
-    for i in range(count):
-        yield (random_article if i % 2 == 0 else random_html)(rng)
+HTML_PARSER = trafilatura_html_parser()
 
 
 def compare_markup(markup: str, min_text_length: int = 25) -> Optional[str]:
@@ -43,7 +34,6 @@ def compare_markup(markup: str, min_text_length: int = 25) -> Optional[str]:
 
     from harness.lxml_bridge import from_lxml
     from harness.treedump import dump_element, first_difference
-    from tests.test_readability_corpus import real_summary
     from trafila import readability_2_3_1 as rd
 
     try:
@@ -73,7 +63,7 @@ def compare_markup(markup: str, min_text_length: int = 25) -> Optional[str]:
 
 def run(seed: int, count: int) -> List[str]:
     failures = []
-    for i, markup in enumerate(documents(seed, count)):
+    for i, markup in enumerate(generated_documents(seed, count)):
         for length in (25, 1):
             outcome = compare_markup(markup, length)
             if outcome not in (None, "skip"):
@@ -86,14 +76,7 @@ def test_generated_documents_seed_1():
 
 
 def main(argv=None) -> int:
-    args = argv if argv is not None else sys.argv[1:]
-    count = int(args[0]) if args else 1000
-    seed = int(args[1]) if len(args) > 1 else 7
-    failures = run(seed, count)
-    for line in failures[:20]:
-        print(line)
-    print(f"seed {seed}: {count} documents x 2 min_text_length, {len(failures)} differing")
-    return 1 if failures else 0
+    return generated_main(run, "2 min_text_length", argv)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ every bundle, SERIALIZE_ELEMENT_STEP (default 25) every n-th element.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any, List
 
 import pytest
@@ -18,14 +17,14 @@ import pytest
 lxml_html = pytest.importorskip("lxml.html")
 from lxml import etree  # noqa: E402
 
+from harness.corpora import corpora_path  # noqa: E402
 from harness.lxml_bridge import from_lxml  # noqa: E402
 from harness.treedump import dump_element, dump_lxml_document, dump_trafila_document, first_difference  # noqa: E402
+from tests._helpers import trafilatura_html_parser  # noqa: E402
 from trafila.html.serialize import tostring  # noqa: E402
 
-PARSER = lxml_html.HTMLParser(
-    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
-)
-CORPORA = Path(os.environ.get("TRAFILA_CORPORA", Path(__file__).resolve().parents[2] / "shared" / "corpora"))
+PARSER = trafilatura_html_parser()
+CORPORA = corpora_path()
 PAGE_STEP = int(os.environ.get("SERIALIZE_PAGE_STEP", "40"))
 ELEMENT_STEP = int(os.environ.get("SERIALIZE_ELEMENT_STEP", "25"))
 

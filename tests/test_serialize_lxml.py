@@ -20,12 +20,11 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from harness.lxml_bridge import from_lxml  # noqa: E402
+from tests._helpers import trafilatura_html_parser  # noqa: E402
 from trafila import dom  # noqa: E402
 from trafila.html.serialize import tostring  # noqa: E402
 
-PARSER = lxml_html.HTMLParser(
-    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
-)
+PARSER = trafilatura_html_parser()
 
 # (kwargs) combinations trafilatura, its readability fork and the harness use,
 # and a few more

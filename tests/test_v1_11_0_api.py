@@ -9,6 +9,7 @@ import inspect
 
 import pytest
 
+from tests._helpers import bridged_v1_11_0_parser
 from trafila._engine import NotNative
 from trafila.v1_11_0 import core, deduplication, settings, utils
 
@@ -19,16 +20,8 @@ EXPECTED = ("Hello world, this is a sentence of the test. " * 12).strip()
 @pytest.fixture(autouse=True)
 def _lxml_parser():
     """Parse with lxml (trafilatura's parser options) + the bridge, as the driver does."""
-    lxml_html = pytest.importorskip("lxml.html")
-    from harness.lxml_bridge import from_lxml
-
-    parser = lxml_html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
-                                  remove_comments=True, remove_pis=True)
-    utils.set_parser(lambda s: from_lxml(lxml_html.fromstring(s, parser=parser)))
-    deduplication.LRU_TEST.clear()
-    yield
-    utils.set_parser(None)
-    deduplication.LRU_TEST.clear()
+    with bridged_v1_11_0_parser():
+        yield
 
 
 def test_extract_basic_text():

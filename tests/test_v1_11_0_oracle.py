@@ -15,7 +15,8 @@ import pytest
 
 from harness.corpora import CORPORA_DIR, bundle_paths, iter_pages
 from harness.results import result_entry, text_entry
-from trafila.v1_11_0 import core, deduplication, utils
+from tests._helpers import bridged_v1_11_0_parser
+from trafila.v1_11_0 import core, deduplication
 
 BUNDLE = "goose3"
 CACHE = CORPORA_DIR / "oracle" / "1.11.0" / f"{BUNDLE}.json.gz"
@@ -47,14 +48,8 @@ def oracle():
 
 @pytest.fixture(autouse=True)
 def _bridge_parser():
-    lxml_html = pytest.importorskip("lxml.html")
-    from harness.lxml_bridge import from_lxml
-
-    parser = lxml_html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
-                                  remove_comments=True, remove_pis=True)
-    utils.set_parser(lambda s: from_lxml(lxml_html.fromstring(s, parser=parser)))
-    yield
-    utils.set_parser(None)
+    with bridged_v1_11_0_parser():
+        yield
 
 
 @pytest.mark.parametrize("setname", list(EXTRACT_SETS))

@@ -17,7 +17,8 @@ import hashlib
 
 import pytest
 
-from trafila.v1_11_0 import core, deduplication, utils
+from tests._helpers import bridged_v1_11_0_parser
+from trafila.v1_11_0 import core
 
 P = "<p>" + "This is a fairly long sentence that should be kept by the extractor. " * 4 + "</p>"
 Q = "<p>" + "Another paragraph, with commas, and more words, to score well here. " * 3 + "</p>"
@@ -186,15 +187,8 @@ def _run(fn, html, opts):
 
 @pytest.fixture(autouse=True)
 def _bridge_parser():
-    lxml_html = pytest.importorskip("lxml.html")
-    from harness.lxml_bridge import from_lxml
-
-    parser = lxml_html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
-                                  remove_comments=True, remove_pis=True)
-    utils.set_parser(lambda s: from_lxml(lxml_html.fromstring(s, parser=parser)))
-    deduplication.LRU_TEST.clear()
-    yield
-    utils.set_parser(None)
+    with bridged_v1_11_0_parser():
+        yield
 
 
 @pytest.mark.parametrize("key", list(EXPECTED))
@@ -206,7 +200,7 @@ def test_quirk_case(key):
 def test_live_trafilatura_1_11_0_agrees():
     trafilatura = pytest.importorskip("trafilatura")
     if trafilatura.__version__ != "1.11.0":
-        pytest.skip("needs trafilatura 1.11.0 (/work/venvs/o111)")
+        pytest.skip("needs trafilatura 1.11.0 (tox -e parity-quick-1.11)")
     for key in EXPECTED:
         name, setname = key.split("/")
         assert _run(trafilatura.extract, CASES[name], SETS[setname]) == EXPECTED[key], key

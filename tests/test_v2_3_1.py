@@ -66,7 +66,6 @@ def parser_mode(request):
             lambda s: from_lxml(_lxml_fragment(s)),
         )
     else:
-        pytest.importorskip("trafila.html")
         utils.set_parser(None, None)
     _tree.set_backend("trafila")
     yield request.param

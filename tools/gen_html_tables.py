@@ -1,6 +1,9 @@
 """Generate reference/trafila/html/tables.py from libxml2 2.14.6's HTMLparser.c.
 
-Usage: python tools/gen_html_tables.py [/path/to/HTMLparser.c] [/path/to/HTMLtree.c]
+Usage: python tools/gen_html_tables.py LIBXML2_SOURCE_DIR
+       python tools/gen_html_tables.py HTMLparser.c HTMLtree.c
+
+(the libxml2 2.14.6 source tree: https://download.gnome.org/sources/libxml2/2.14/)
 
 Only data is extracted (the element table's ``empty`` flag and ``dataMode``,
 the ``htmlStartClose`` pairs, the end-tag priorities and HTMLtree.c's boolean
@@ -18,8 +21,13 @@ DATA_MODES = {"0": 0, "DATA_RCDATA": 1, "DATA_RAWTEXT": 2, "DATA_PLAINTEXT": 3, 
 
 
 def main() -> None:
-    src_c = Path(sys.argv[1] if len(sys.argv) > 1 else "/work/upstream/libxml2/HTMLparser.c").read_text()
-    tree_c = Path(sys.argv[2] if len(sys.argv) > 2 else "/work/upstream/libxml2/HTMLtree.c").read_text()
+    args = sys.argv[1:]
+    if len(args) == 1 and Path(args[0]).is_dir():
+        args = [str(Path(args[0]) / "HTMLparser.c"), str(Path(args[0]) / "HTMLtree.c")]
+    if len(args) != 2:
+        raise SystemExit(__doc__)
+    src_c = Path(args[0]).read_text()
+    tree_c = Path(args[1]).read_text()
 
     body = src_c.split("html40ElementTable[] = {", 1)[1].split("\n};", 1)[0]
     elements = []
@@ -63,13 +71,7 @@ def main() -> None:
         "DATA_SCRIPT_ESC1 = 5",
         "DATA_SCRIPT_ESC2 = 6",
         "",
-        "# libxml2: html40ElementTable (95 elements) -- only the names matter for lookups",
-        "KNOWN_ELEMENTS = frozenset([",
     ]
-    for i in range(0, len(names), 8):
-        lines.append("    " + ", ".join(repr(n) for n in names[i:i + 8]) + ",")
-    lines.append("])")
-    lines.append("")
     lines.append("# elements with the 'empty' flag: closed right after their start tag")
     lines.append("EMPTY_ELEMENTS = frozenset([" + ", ".join(repr(n) for n, e, _ in elements if e) + "])")
     lines.append("")

@@ -1,6 +1,6 @@
 """Generate trafila's jusText stoplist data file from the installed justext 3.0.2.
 
-    PYTHONPATH=reference:. /work/venvs/o231/bin/python tools/gen_stoplists.py [--check]
+    PYTHONPATH=reference:. python tools/gen_stoplists.py [--check]
 
 Reads every stoplist through jusText's own ``get_stoplists()`` / ``get_stoplist(name)``
 (so the words are exactly what jusText hands to ``classify_paragraphs``: the lines of

@@ -1,9 +1,10 @@
 """Generate reference/trafila/v2_3_1/_xmlname.py: the characters libxml2's
 xmlValidateNameValue accepts in an element name (first and following
 positions), measured on the installed lxml (lxml.etree.Element raises
-ValueError for an invalid XML tag name). Run with the o231 venv:
+ValueError for an invalid XML tag name). Run in an environment with the
+pinned lxml (6.1.3, as tox.ini's oracle environments):
 
-  /work/venvs/o231/bin/python tools/gen_xmlname_table.py
+  python tools/gen_xmlname_table.py
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -18,6 +19,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", default="2.3.1")
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     p.add_argument("--python", help="interpreter with trafilatura==mode (default: this one)")
+    p.add_argument("--sdist", type=Path, default=os.environ.get("TRAFILA_REPLAY_SDIST") or None,
+                   help="trafilatura-<mode>.tar.gz from `pip download --no-deps --no-binary :all: "
+                        "trafilatura==<mode>` (or its directory; default $TRAFILA_REPLAY_SDIST, else downloaded)")
     p.add_argument("--timeout", type=float, default=1800.0, help="for the whole pytest run")
     p.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     p = sub.add_parser("run", help="replay the recorded calls through a candidate")
@@ -34,7 +38,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     if args.what == "record":
         from .record import record
 
-        info = record(args.mode, args.cache, args.python, args.timeout, args.pytest_args)
+        info = record(args.mode, args.cache, args.python, args.timeout, args.pytest_args, sdist=args.sdist)
         print(json.dumps(info, indent=1))
         return 0 if info.get("calls") else 1
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-DEFAULT_CACHE = ROOT / ".cache" / "replay"
+#: ``$TRAFILA_REPLAY_CACHE``, or ``.cache/replay`` in the checkout
+DEFAULT_CACHE = Path(os.environ.get("TRAFILA_REPLAY_CACHE") or ROOT / ".cache" / "replay")
 
 
 def calls_path(cache: Path, mode: str) -> Path:
@@ -25,15 +26,34 @@ def blobs_path(cache: Path) -> Path:
     return Path(cache) / "blobs"
 
 
-def ensure_sdist(mode: str, cache: Path, python: str, log=print) -> Path:
-    """The extracted sdist of trafilatura==mode in ``<cache>/sdist`` (downloaded at run time)."""
+def symbolic(path: Path, cache: Path) -> str:
+    """``path`` as committed reports may show it: relative to the checkout, or
+    ``<cache>/...`` inside the cache, or only its name (no machine path)."""
+    path = Path(path).resolve()
+    for base, prefix in ((Path(cache).resolve(), "<cache>/"), (ROOT, "")):
+        try:
+            return prefix + path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return path.name
+
+
+def ensure_sdist(mode: str, cache: Path, python: str, log=print, sdist: Optional[Path] = None) -> Path:
+    """The extracted sdist of trafilatura==mode in ``<cache>/sdist``: from ``sdist``
+    (the ``.tar.gz`` that ``pip download --no-deps --no-binary :all: trafilatura==<mode>``
+    writes, or the directory it was downloaded into), else downloaded at run time."""
     sdist_dir = Path(cache) / "sdist"
     target = sdist_dir / f"trafilatura-{mode}"
     if (target / "tests").is_dir():
         return target
     sdist_dir.mkdir(parents=True, exist_ok=True)
     tar = sdist_dir / f"trafilatura-{mode}.tar.gz"
-    if not tar.exists():
+    if sdist is not None:
+        sdist = Path(sdist)
+        tar = sdist / f"trafilatura-{mode}.tar.gz" if sdist.is_dir() else sdist
+        if not tar.is_file():
+            raise SystemExit(f"no trafilatura {mode} sdist at {tar}")
+    elif not tar.exists():
         log(f"downloading the trafilatura {mode} sdist into {sdist_dir}")
         subprocess.run([python, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
                         f"trafilatura=={mode}", "-d", str(sdist_dir)], check=True)
@@ -113,14 +133,14 @@ def run_recorder(cwd: Path, tests: List[str], out: Path, blobs: Path, python: st
 
 
 def record(mode: str, cache: Path = DEFAULT_CACHE, python: Optional[str] = None, timeout: float = 1800.0,
-           extra_args: Optional[List[str]] = None, log=print) -> dict:
+           extra_args: Optional[List[str]] = None, log=print, sdist: Optional[Path] = None) -> dict:
     python = python or sys.executable
     have = installed_version(python)
     if have != mode:
         raise SystemExit(f"{python} has trafilatura {have}, not {mode}; pass --python with the right environment "
-                         f"(1.11.0: /work/venvs/o111/bin/python)")
+                         f"(an environment with trafilatura=={mode} installed)")
     cache = Path(cache).resolve()
-    sdist = ensure_sdist(mode, cache, python, log)
+    sdist = ensure_sdist(mode, cache, python, log, sdist)
     out = calls_path(cache, mode)
     tests = sorted(str(p.relative_to(sdist)) for p in (sdist / "tests").glob("*test*.py") if p.name != "conftest.py")
     extra = pytest_path(python, mode, cache, log)
@@ -128,8 +148,9 @@ def record(mode: str, cache: Path = DEFAULT_CACHE, python: Optional[str] = None,
     rc, summary_line, logfile = run_recorder(sdist, tests, out, blobs_path(cache), python, timeout,
                                              [str(extra)] if extra else [], extra_args, log)
     secs = time.time() - t0
-    info = {"mode": mode, "python": python, "sdist": str(sdist), "pytest_exit": rc, "pytest_summary": summary_line.strip("= "),
-            "seconds": round(secs, 1), "calls_file": str(out), "log": str(logfile)}
+    info = {"mode": mode, "python": python, "sdist": symbolic(sdist, cache), "pytest_exit": rc,
+            "pytest_summary": summary_line.strip("= "), "seconds": round(secs, 1),
+            "calls_file": symbolic(out, cache), "log": symbolic(logfile, cache)}
     info.update(summarise_calls(out) if out.exists() else {"calls": 0})
     (out.parent / "record.json").write_text(json.dumps(info, indent=1) + "\n")
     return info

@@ -13,7 +13,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 from ..candidates import (Candidate, CandidateRaised, CallableCandidate, HarnessTimeout, SubprocessCandidate,
                           call_timeout)
 from ..results import describe, error_entry, raised_entry, result_entry, same
-from .record import DEFAULT_CACHE, ROOT, blobs_path, calls_path
+from .record import DEFAULT_CACHE, ROOT, blobs_path, calls_path, symbolic
 from .recorder import BlobStore, decode_value, rebuild_element, rebuild_from_nodes
 
 REPORTS = ROOT / "reports"
@@ -199,7 +199,7 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
                                 "form": form, "input_sha256": rec["input"].get("sha256"), "route": route,
                                 "expected": describe(rec["result"]), "got": describe(got)})
     counts["skipped"] = sum(skipped.values())
-    return {"mode": mode, "candidate": getattr(candidate, "name", "?"), "recording": str(path), "commit": commit,
+    return {"mode": mode, "candidate": getattr(candidate, "name", "?"), "recording": symbolic(path, cache), "commit": commit,
             "recorded_with": header.get("trafilatura"), "seconds": round(time.time() - t0, 1),
             "counts": dict(counts), "skipped": dict(skipped.most_common()),
             "different_by_test_module": dict(by_test.most_common()), "differences": differences}

@@ -21,7 +21,6 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Set, Tuple, Union
 
 from . import _document, _engine, _gate, _trees
-from . import patch as patch_module
 from ._delegation import FallbackWarning, TrafilaError, delegate, user_stacklevel
 from ._engine import EngineUnavailable, NotNative
 from .patch import PatchWarning, patch, unpatch

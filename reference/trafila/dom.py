@@ -358,10 +358,6 @@ def _tag_set(tag: Any, tags: Tuple[Any, ...]) -> Optional[frozenset]:
     return frozenset(names)
 
 
-def _matches(node: "Element", names: Optional[frozenset]) -> bool:
-    return names is None or node.tag in names
-
-
 def _walk(first: Optional["Element"], step: Callable[["Element"], Optional["Element"]],
           names: Optional[frozenset]) -> Iterator["Element"]:
     """lxml's ``_ElementMatchIterator``: the next match is fetched before the
@@ -592,10 +588,6 @@ class Element:
 
     def __deepcopy__(self, memo: Any) -> "Element":
         return self.__copy__()
-
-    # -- kept from the construction core ---------------------------------
-    def _set_doc(self, doc: Optional[Document]) -> None:
-        self._doc = doc
 
     # -- navigation ------------------------------------------------------
     def getparent(self) -> Optional["Element"]:

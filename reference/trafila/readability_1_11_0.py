@@ -20,6 +20,7 @@ import re
 from typing import Any, Dict, List, Optional
 
 from trafila.dom import Element, SubElement, check_xml_text
+from trafila.html.serialize import tostring
 
 LOGGER = logging.getLogger(__name__)
 
@@ -324,6 +325,4 @@ class Document:
                 if to_remove:
                     drop_tree(elem)
         self.doc = node
-        from .html.serialize import tostring
-
         return tostring(self.doc, encoding=str, method="xml")

@@ -12,8 +12,8 @@ each stage:
 
 * :meth:`Document.summary_tree` -- the element ``summary()`` serialises (the
   tree before serialisation; it may keep a tail, which ``tostring`` includes);
-* :meth:`Document.summary` -- the serialised string (needs
-  ``trafila.html.serialize.tostring``);
+* :meth:`Document.summary` -- the serialised string
+  (``trafila.html.serialize.tostring``);
 * :func:`reparse_summary` -- ``fromstring_bytes`` of that string;
 * :func:`try_readability` -- the whole of trafilatura 2.3.1's ``try_readability``.
 
@@ -32,6 +32,8 @@ from typing import Dict, Iterable, List, Optional
 
 from .dom import Document as _DomDocument
 from .dom import Element, check_xml_text
+from .html import fromstring
+from .html.serialize import tostring
 
 LOGGER = logging.getLogger(__name__)
 
@@ -212,8 +214,6 @@ class Document:
 
     def summary(self) -> str:
         """``tostring(summary_tree(), encoding=str, method="xml")`` (the tail included)."""
-        from .html.serialize import tostring  # provided by trafila.html
-
         return tostring(self.summary_tree(), encoding=str, method="xml")
 
     # -- steps ---------------------------------------------------------------
@@ -337,8 +337,6 @@ class Document:
 
     def sanitize(self, node: Element, candidates: Dict[Element, Candidate]) -> str:
         """Upstream ``sanitize``: clean ``node`` and serialise it (XML method, tail included)."""
-        from .html.serialize import tostring
-
         return tostring(self.sanitize_tree(node, candidates), encoding=str, method="xml")
 
     def sanitize_tree(self, node: Element, candidates: Dict[Element, Candidate]) -> Element:
@@ -424,8 +422,6 @@ def summary_tree(doc: Element, min_text_length: int = 25) -> Element:
 def reparse_summary(markup: str) -> Optional[Element]:
     """trafilatura 2.3.1 ``utils.fromstring_bytes``: parse the UTF-8 bytes of
     ``markup`` (surrogates passed through) with the HTML parser; None on error."""
-    from .html import fromstring
-
     try:
         return fromstring(markup.encode("utf8", "surrogatepass"))
     except Exception as err:  # upstream logs any parser error and returns None
@@ -440,12 +436,7 @@ def empty_html_element() -> Element:
 
 def try_readability(htmlinput: Element) -> Element:
     """trafilatura 2.3.1 ``external.try_readability``: the re-parsed summary,
-    or an empty ``HtmlElement`` when anything fails.
-
-    A missing serialiser (``trafila.html.serialize``) raises ImportError here
-    instead of passing for a readability failure."""
-    from .html.serialize import tostring  # noqa: F401  (fail loudly, outside the try)
-
+    or an empty ``HtmlElement`` when anything fails."""
     try:
         doc = Document(htmlinput, min_text_length=25)
         summary = reparse_summary(doc.summary())

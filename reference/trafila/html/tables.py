@@ -14,22 +14,6 @@ DATA_SCRIPT = 4
 DATA_SCRIPT_ESC1 = 5
 DATA_SCRIPT_ESC2 = 6
 
-# libxml2: html40ElementTable (95 elements) -- only the names matter for lookups
-KNOWN_ELEMENTS = frozenset([
-    'a', 'abbr', 'acronym', 'address', 'applet', 'area', 'b', 'base',
-    'basefont', 'bdo', 'big', 'blockquote', 'body', 'br', 'button', 'caption',
-    'center', 'cite', 'code', 'col', 'colgroup', 'dd', 'del', 'dfn',
-    'dir', 'div', 'dl', 'dt', 'em', 'embed', 'fieldset', 'font',
-    'form', 'frame', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5',
-    'h6', 'head', 'hr', 'html', 'i', 'iframe', 'img', 'input',
-    'ins', 'isindex', 'kbd', 'label', 'legend', 'li', 'link', 'map',
-    'menu', 'meta', 'noembed', 'noframes', 'noscript', 'object', 'ol', 'optgroup',
-    'option', 'p', 'param', 'plaintext', 'pre', 'q', 's', 'samp',
-    'script', 'select', 'small', 'span', 'strike', 'strong', 'style', 'sub',
-    'sup', 'table', 'tbody', 'td', 'textarea', 'tfoot', 'th', 'thead',
-    'title', 'tr', 'tt', 'u', 'ul', 'var', 'xmp',
-])
-
 # elements with the 'empty' flag: closed right after their start tag
 EMPTY_ELEMENTS = frozenset(['area', 'base', 'basefont', 'br', 'col', 'frame', 'hr', 'img', 'input', 'isindex', 'link', 'meta', 'param'])
 

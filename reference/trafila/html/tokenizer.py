@@ -501,33 +501,32 @@ class Parser:
         s = self.s
         n = self.n
         tb = self.tb
-        if True:
-            pos = self.pos
-            if self.mode == 0 and s[pos] == "<":
-                c1 = s[pos + 1] if pos + 1 < n else ""
-                if c1 == "/":
-                    self.parse_end_tag()
-                elif c1 == "!":
-                    if self._looking_at_doctype():
-                        # a doctype after the prolog is parsed and ignored
-                        self.parse_doctype(in_prolog=False)
-                    elif s.startswith("--", pos + 2):
-                        self.pos = pos + 4
-                        self.parse_comment(bogus=False)
-                    else:
-                        self.pos = pos + 2
-                        self.parse_comment(bogus=True)
-                elif c1 == "?":
-                    self.pos = pos + 1
-                    self.parse_comment(bogus=True)
-                elif c1 in _ASCII_LETTERS:
-                    self.parse_element()
+        pos = self.pos
+        if self.mode == 0 and s[pos] == "<":
+            c1 = s[pos + 1] if pos + 1 < n else ""
+            if c1 == "/":
+                self.parse_end_tag()
+            elif c1 == "!":
+                if self._looking_at_doctype():
+                    # a doctype after the prolog is parsed and ignored
+                    self.parse_doctype(in_prolog=False)
+                elif s.startswith("--", pos + 2):
+                    self.pos = pos + 4
+                    self.parse_comment(bogus=False)
                 else:
-                    tb.start_char_data()
-                    tb.characters("<")
-                    self.pos = pos + 1
+                    self.pos = pos + 2
+                    self.parse_comment(bogus=True)
+            elif c1 == "?":
+                self.pos = pos + 1
+                self.parse_comment(bogus=True)
+            elif c1 in _ASCII_LETTERS:
+                self.parse_element()
             else:
-                self.parse_char_data()
+                tb.start_char_data()
+                tb.characters("<")
+                self.pos = pos + 1
+        else:
+            self.parse_char_data()
 
     # -- text ----------------------------------------------------------------
     def parse_char_data(self) -> None:

@@ -36,10 +36,6 @@ class JustextError(Exception):
     "Base class for jusText exceptions."
 
 
-class JustextInvalidOptions(JustextError):
-    pass
-
-
 class ParagraphMaker:
     """Turns a tree into a list of :class:`Paragraph` (jusText ``ParagraphMaker``)."""
 

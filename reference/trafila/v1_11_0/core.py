@@ -9,7 +9,7 @@ check and the jusText stoplist), no_fallback,
 favor_precision, favor_recall, include_comments, include_tables, deduplicate
 (the global cache :data:`trafila.v1_11_0.deduplication.LRU_TEST`),
 max_tree_size, config/settingsfile. Anything else raises
-``NotImplementedError("delegate: <reason>")``.
+``NotNative(reason)``.
 
 1.11.0 behaviours kept: unknown keywords to ``extract`` are ignored (only the
 old ``*_output`` names raise NameError); ``settingsfile`` is read only when
@@ -171,7 +171,7 @@ def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, 
     _check_supported(options, prune_xpath)
     try:
         document = bare_extraction(filecontent, options=options, as_dict=False, prune_xpath=prune_xpath)
-    except NotImplementedError:
+    except NotNative:
         # a RuntimeError subclass: the delegation signal must not become None
         raise
     except RuntimeError:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Tuple
 
+from trafila._engine import NotNative
 from trafila.dom import Element, strip_tags
 from trafila.justext import JUSTEXT_LANGUAGES_1_11_0, all_stoplists, custom_justext_1_11_0, get_stoplist
 from trafila.readability_1_11_0 import Document as ReadabilityDocument
@@ -32,7 +33,7 @@ def try_readability(htmlinput: Any) -> Any:
     try:
         doc = ReadabilityDocument(htmlinput, min_text_length=25, retry_length=250)
         return fromstring_bytes(doc.summary())
-    except NotImplementedError:
+    except NotNative:
         raise
     except Exception as err:  # noqa: BLE001 - as upstream
         LOGGER.warning("readability_lxml failed: %s", err)

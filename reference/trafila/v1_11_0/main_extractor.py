@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import re
 from copy import deepcopy
-from typing import Any, List, Optional, Set, Tuple
+from typing import Any, List, Set, Tuple
 
 from trafila.dom import Element, SubElement, strip_elements, strip_tags
 

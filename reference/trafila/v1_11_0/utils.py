@@ -35,11 +35,8 @@ IMAGE_EXTENSION = re.compile(r"[^\s]+\.(avif|bmp|gif|hei[cf]|jpe?g|png|webp)(\b|
 # picks, raise ValueError for a str carrying an XML encoding declaration.
 
 def _default_parse(htmlobject: Any) -> Any:
-    from trafila import html as _html
+    from trafila.html import fromstring
 
-    fromstring = getattr(_html, "fromstring", None)
-    if fromstring is None:  # pragma: no cover - depends on trafila.html's progress
-        raise NotNative("trafila.html.fromstring is not available yet")
     return fromstring(htmlobject)
 
 
@@ -50,10 +47,6 @@ def set_parser(parse: Optional[Callable[[Any], Any]] = None) -> None:
     """Inject the document parser (None: trafila.html.fromstring)."""
     global _PARSE
     _PARSE = parse or _default_parse
-
-
-def get_parser() -> Callable[[Any], Any]:
-    return _PARSE
 
 
 # --- decoding and loading ---------------------------------------------------------
@@ -111,7 +104,7 @@ def fromstring_bytes(htmlobject: str) -> Any:
     "Parse the UTF-8 encoding of the string; None on failure."
     try:
         return _PARSE(htmlobject.encode("utf8", "surrogatepass"))
-    except NotImplementedError:
+    except NotNative:
         raise
     except Exception as err:  # noqa: BLE001 - as upstream
         LOGGER.error("lxml parser bytestring %s", err)
@@ -144,7 +137,7 @@ def load_html(htmlobject: Any) -> Any:
         # "Unicode strings with encoding declaration are not supported."
         tree = fromstring_bytes(htmlobject)
         fallback_parse = True
-    except NotImplementedError:
+    except NotNative:
         raise
     except Exception as err:  # noqa: BLE001 - as upstream
         LOGGER.error("lxml parsing failed: %s", err)

@@ -12,7 +12,7 @@ uses trafila.readability_2_3_1 and trafila.justext); favor_precision /
 favor_recall; include_comments / tables / formatting / links / images;
 deduplicate (True or an LRUCache); target_language's HTML meta check; str and
 UTF-8 (or gzip/zlib-compressed UTF-8) bytes. Everything else raises
-``NotImplementedError("delegate: <reason>")``: metadata (with_metadata,
+``NotNative(reason)``: metadata (with_metadata,
 only_with_metadata, blacklists), the xml/xmltei/json/csv/html formats,
 prune_xpath, and bytes in other encodings.
 """

@@ -14,7 +14,7 @@ get and which ``strip_*``/copy implementation runs.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Optional
+from typing import Any, List, Optional
 
 _BACKEND = "trafila"
 
@@ -25,10 +25,6 @@ def set_backend(name: str) -> None:
     if name not in ("trafila", "lxml"):
         raise ValueError(name)
     _BACKEND = name
-
-
-def get_backend() -> str:
-    return _BACKEND
 
 
 def _is_lxml(el: Any) -> bool:

@@ -5,7 +5,7 @@ Native: output_format txt/markdown/python, include_formatting, fast=True (or
 no_fallback), favor_precision, favor_recall, include_comments, include_tables,
 deduplicate (bool or LRUCache), target_language's HTML meta check; fast=False
 too when the readability and jusText ports import (see external.py). Everything else raises
-``NotImplementedError("delegate: <reason>")``.
+``NotNative(reason)``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any, Optional, Tuple
 
 from ._tree import Element, copy_tree, desc_list, strip_tags
 from .baseline import baseline, html2txt
-from .deduplication import LRUCache, duplicate_test
 from .._engine import NotNative
+from .deduplication import duplicate_test
 from .external import compare_extraction, justext_rescue
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import _elem_text, extract_comments, extract_content
@@ -35,8 +35,6 @@ ESCALATION_MAX_LENGTH = 3000
 ESCALATION_PAGE_SHARE = 0.2
 ESCALATION_ACCEPT_RATIO = 1.5
 ESCALATION_JUSTEXT_RATIO = 2.0
-
-TXT_FORMATS = {"markdown", "txt"}
 
 _DISCUSSION_FORUM_POSTING_RE = re.compile(
     r'"@type"\s*:\s*"DiscussionForumPosting"|"@type"\s*:\s*\[[^\]]*"DiscussionForumPosting"'
@@ -119,7 +117,7 @@ def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = Non
         r_body = None
         try:
             r_body, r_text = _recall_retry(esc_tree, r_options, url)
-        except NotImplementedError:
+        except NotNative:
             raise
         except Exception as err:  # noqa: BLE001 # pragma: no cover - as upstream
             LOGGER.warning("recall retry failed: %s %s", err, url)
@@ -128,7 +126,7 @@ def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = Non
         if not options.fast:
             try:
                 j_body, j_text = justext_rescue(copy_tree(esc_tree), options)
-            except NotImplementedError:
+            except NotNative:
                 raise
             except Exception as err:  # noqa: BLE001 # pragma: no cover
                 LOGGER.warning("justext candidate failed: %s %s", err, url)

@@ -1,11 +1,8 @@
 """External fallbacks of trafilatura 2.3.1 (external.py): ``compare_extraction``
 (readability, then jusText), ``justext_rescue`` and ``sanitize_tree``.
 
-readability and jusText themselves are ported elsewhere
-(trafila.readability_2_3_1 and trafila.justext, another helper's files); this
-module only holds trafilatura's glue around them. ``FALLBACKS_AVAILABLE``
-tells whether they import: without them the non-fast path raises
-NotImplementedError("delegate: ...").
+readability and jusText themselves are ported in trafila.readability_2_3_1 and
+trafila.justext; this module only holds trafilatura's glue around them.
 """
 
 from __future__ import annotations
@@ -13,8 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Tuple
 
-from .._engine import NotNative
-from ._tree import Element, desc_list, iter_desc, strip_tags, xt
+from ._tree import desc_list, iter_desc, strip_tags
 from .baseline import basic_cleaning
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import handle_image
@@ -24,13 +20,8 @@ from .xpaths import OVERALL_DISCARD_XPATH
 
 LOGGER = logging.getLogger(__name__)
 
-try:  # pragma: no cover - depends on the other ports being present
-    from trafila.justext.external import try_justext as _try_justext
-    from trafila.readability_2_3_1 import try_readability as _try_readability
-
-    FALLBACKS_AVAILABLE = True
-except ImportError:  # pragma: no cover
-    FALLBACKS_AVAILABLE = False
+from trafila.justext.external import try_justext as _try_justext
+from trafila.readability_2_3_1 import try_readability as _try_readability
 
 # xml.TEI_VALID_TAGS
 TEI_VALID_TAGS = {
@@ -47,14 +38,8 @@ _SANITIZED_TAGS = frozenset((
 JUSTEXT_OVERRIDE_RATIO = 3
 
 
-def _need_fallbacks() -> None:
-    if not FALLBACKS_AVAILABLE:
-        raise NotNative("readability/jusText ports not available (fast=False)")
-
-
 def try_readability(htmlinput: Any) -> Any:
     "readability's summary re-parsed as HTML, or an empty HtmlElement."
-    _need_fallbacks()
     return _try_readability(htmlinput)
 
 
@@ -95,7 +80,6 @@ def _prefer_readability(body: Any, algo_body: Any, algo_text: str, len_text: int
 
 def compare_extraction(cleaned_tree: Any, raw_tree: Any, body: Any, text: str, options: Any) -> Tuple[Any, str]:
     "Own extraction vs readability, then jusText for unclean or short results."
-    _need_fallbacks()
     len_text = len(text)
     if options.focus == "recall" and len_text > options.min_extracted_size * 10:
         return body, text
@@ -130,13 +114,11 @@ def compare_extraction(cleaned_tree: Any, raw_tree: Any, body: Any, text: str, o
 
 
 def try_justext(tree: Any, url: Any, target_language: Any) -> Any:
-    _need_fallbacks()
     return _try_justext(tree, url, target_language)
 
 
 def justext_rescue(tree: Any, options: Any) -> Tuple[Any, str]:
     "jusText on the basic-cleaned tree."
-    _need_fallbacks()
     temppost_algo = try_justext(basic_cleaning(tree), options.url, options.lang)
     return temppost_algo, trim(" ".join(temppost_algo.itertext()))
 

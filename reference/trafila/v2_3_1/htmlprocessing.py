@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Optional, Sequence, Tuple
 
-from ._tree import xt, iter_live, root_of, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
+from ._tree import xt, iter_live, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import LINK_FARM_RATIO, image_src, safe_base_url, safe_relative_url, textfilter, trim

@@ -19,8 +19,6 @@ from .._engine import NotNative
 
 LOGGER = logging.getLogger(__name__)
 
-UNICODE_ALIASES = {"utf-8", "utf_8"}
-
 DOCTYPE_TAG = re.compile("^< ?! ?DOCTYPE[^>]*/[^<>]*>", re.IGNORECASE)
 FAULTY_HTML = re.compile(r"(<html.*?)\s*/>", re.IGNORECASE)
 INVALID_XML_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -52,9 +50,6 @@ def _default_fragment(htmlobject: str) -> Any:
     the body's children (and non-blank leading text) under a new <div>."""
     from trafila import html as _html
 
-    fragment = getattr(_html, "fragment_fromstring", None)
-    if fragment is not None:
-        return fragment(htmlobject, create_parent="div")
     from ._tree import Element, xt
 
     if not _LOOKS_FULL_HTML.match(htmlobject):

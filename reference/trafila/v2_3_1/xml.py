@@ -63,17 +63,6 @@ def separates_inline(element: Any) -> bool:
     return nxt is not None and nxt.tag in INLINE_CARRIED
 
 
-def keeps_empty(element: Any) -> bool:
-    parent = element.getparent()
-    return (
-        parent is None
-        or element.tag == "graphic"
-        or parent.tag == "code"
-        or separates_inline(element)
-        or is_padding_cell(element)
-    )
-
-
 def is_padding_cell(element: Any) -> bool:
     parent = element.getparent()
     return element.tag == "cell" and parent is not None and text_chars_test("".join(parent.itertext())) is True

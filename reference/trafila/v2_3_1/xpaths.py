@@ -48,10 +48,6 @@ def _alt(tokens: Iterable[str]) -> str:
     return "|".join(tokens)
 
 
-def _descendants(ctx: Any) -> Iterable[Any]:
-    return desc_list(ctx)
-
-
 def _select(ctx: Any, tags: Optional[frozenset], pred: Callable[[Any], bool]) -> List[Any]:
     "``.//*[self::t1 or ...][pred]`` (all tags when ``tags`` is None)."
     if tags is None:

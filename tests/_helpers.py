@@ -1,0 +1,185 @@
+"""Helpers several test modules share (the fixtures stay in conftest.py).
+
+The corpus and generated-document modules also run as scripts; they put the
+checkout on ``sys.path`` themselves before importing this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+
+import pytest
+
+from harness.corpora import corpora_path
+
+#: trafilatura's ``utils.HTML_PARSER`` options (lxml.html.HTMLParser)
+TRAFILATURA_PARSER_OPTIONS = dict(
+    collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True, remove_pis=True
+)
+
+
+def trafilatura_html_parser() -> Any:
+    """An lxml.html.HTMLParser with trafilatura's options."""
+    from lxml import html
+
+    return html.HTMLParser(**TRAFILATURA_PARSER_OPTIONS)
+
+
+def delete_element(el: Any, keep_tail: bool = True) -> None:
+    """trafilatura 2.3.1's ``xml.delete_element``, written against the element API
+    (runs on lxml and trafila.dom elements alike)."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    if keep_tail and el.tail:
+        previous = el.getprevious()
+        if previous is None:
+            parent.text = (parent.text or "") + el.tail
+        else:
+            previous.tail = (previous.tail or "") + el.tail
+    parent.remove(el)
+
+
+@contextmanager
+def bridged_v1_11_0_parser() -> Iterator[None]:
+    """trafila.v1_11_0 parsing with lxml (trafilatura's parser options) and the
+    bridge, so only the extraction logic is compared; the module dedup cache is
+    cleared before and after."""
+    lxml_html = pytest.importorskip("lxml.html")
+    from harness.lxml_bridge import from_lxml
+    from trafila.v1_11_0 import deduplication, utils
+
+    parser = trafilatura_html_parser()
+    utils.set_parser(lambda s: from_lxml(lxml_html.fromstring(s, parser=parser)))
+    deduplication.LRU_TEST.clear()
+    try:
+        yield
+    finally:
+        utils.set_parser(None)
+        deduplication.LRU_TEST.clear()
+
+
+# -- the corpus comparisons (test_justext_corpus, test_readability_corpus) -----
+
+needs_corpora = pytest.mark.skipif(not corpora_path().is_dir(),
+                                   reason="shared corpora absent ($TRAFILA_CORPORA or ../shared/corpora)")
+
+
+def sample_pages(bundles: Sequence[str], step: int) -> Iterator[Tuple[str, Any]]:
+    """(bundle name, page) for every ``step``-th page of the bundles that exist."""
+    from harness.corpora import bundle_name, bundle_paths, iter_pages
+
+    for path in bundle_paths(list(bundles)):
+        if not path.exists():
+            continue
+        for page in iter_pages(path):
+            if page.index % step == 0:
+                yield bundle_name(path), page
+
+
+def trafila_tree(page: Any, form: str) -> Any:
+    """The page parsed by trafila itself (trafila.v2_3_1.utils.load_html on trafila.html)."""
+    from trafila.v2_3_1.utils import load_html
+
+    return load_html(page.input(form))
+
+
+def run_corpus(bundles: Sequence[str], step: int, compare: Callable[[Any], Optional[str]],
+               bridge_errors: List[str], verbose: bool = False) -> Tuple[int, int, int, List[str]]:
+    """``compare`` on the sampled pages: (pages compared, skipped, raised on both
+    sides, failures). ``compare`` returns None (equal), "skip"/"no-call", a
+    "bridge-error ..." (the page is listed in ``bridge_errors``), "both-raised",
+    or the difference."""
+    pages = skipped = both_raised = 0
+    failures: List[str] = []
+    for _name, page in sample_pages(bundles, step):
+        try:
+            outcome = compare(page)
+        except Exception as err:  # a crash is a difference too
+            outcome = f"error {type(err).__name__}: {err}"
+        if outcome in ("skip", "no-call"):
+            skipped += 1
+            continue
+        if outcome is not None and outcome.startswith("bridge-error"):
+            bridge_errors.append(page.id)
+            continue
+        pages += 1
+        if outcome == "both-raised":
+            both_raised += 1
+            continue
+        if outcome is not None:
+            failures.append(f"{page.id}: {outcome}"[:3000])
+            if verbose:
+                print(failures[-1], flush=True)
+    return pages, skipped, both_raised, failures
+
+
+def corpus_arguments(description: str, fallback: str, default_bundles: Sequence[str]) -> argparse.ArgumentParser:
+    """The command line of a corpus comparison run as a script."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--bundles", default=",".join(default_bundles))
+    parser.add_argument("--step", type=int, default=5, help="every STEP-th page of each bundle")
+    parser.add_argument("--parser", choices=("lxml", "trafila"), default="lxml",
+                        help="the port's tree: lxml's bridged (default) or trafila's own parse (and basic_cleaning)")
+    parser.add_argument("--via-extract", action="store_true",
+                        help=f"capture {fallback}'s input inside trafilatura.extract instead of the tree "
+                             "load_html gives")
+    return parser
+
+
+def paragraph_record(p: Any) -> tuple:
+    """Every field of a jusText paragraph (jusText's or the port's) the port must reproduce."""
+    return (
+        p.dom_path, p.xpath, tuple(p.text_nodes), p.chars_count_in_links, p.tags_count,
+        p.text, len(p), p.words_count, p.links_density(), p.cf_class, p.class_type, p.heading,
+    )
+
+
+def real_summary(lxml_tree: Any, min_text_length: int = 25) -> Tuple[Any, str]:
+    """trafilatura's readability fork on an lxml tree: (dump of the element
+    ``summary()`` serialises, the string it returns); raises what the fork raises."""
+    from lxml.etree import tostring as lxml_tostring
+    from trafilatura import readability_lxml
+
+    from harness.treedump import dump_element
+
+    captured = []
+
+    def capturing_tostring(node, *args, **kwargs):
+        captured.append(dump_element(node, with_tail=True))
+        return lxml_tostring(node, *args, **kwargs)
+
+    saved = readability_lxml.tostring
+    readability_lxml.tostring = capturing_tostring
+    try:
+        markup = readability_lxml.Document(lxml_tree, min_text_length=min_text_length).summary()
+    finally:
+        readability_lxml.tostring = saved
+    return captured[0], markup
+
+
+# -- generated documents (test_justext_generated, test_readability_generated) --
+
+def generated_documents(seed: int, count: int) -> Iterator[str]:
+    """The harness grammar's documents: article-like pages and parser-stress soups in turn."""
+    from harness.strategies import random_article, random_html
+
+    rng = random.Random(seed)
+    for i in range(count):
+        yield (random_article if i % 2 == 0 else random_html)(rng)
+
+
+def generated_main(run: Callable[[int, int], List[str]], what: str, argv: Optional[List[str]] = None) -> int:
+    """``script.py [COUNT [SEED]]``: run, print the first differences and a summary line."""
+    args = argv if argv is not None else sys.argv[1:]
+    count = int(args[0]) if args else 1000
+    seed = int(args[1]) if len(args) > 1 else 7
+    failures = run(seed, count)
+    for line in failures[:20]:
+        print(line)
+    print(f"seed {seed}: {count} documents x {what}, {len(failures)} differing")
+    return 1 if failures else 0
