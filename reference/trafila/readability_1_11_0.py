@@ -19,7 +19,9 @@ import logging
 import re
 from typing import Any, Dict, List, Optional
 
-from trafila.dom import Element, SubElement, check_xml_text
+from trafila.dom import Element, SubElement
+from trafila.treeops import drop_tree
+from trafila.xmlchars import xml_text as _text
 
 LOGGER = logging.getLogger(__name__)
 
@@ -83,25 +85,6 @@ def _absolute(node: Any, tags: frozenset) -> List[Any]:
     for top in tops:
         out.extend(top.iter(*tags))
     return out
-
-
-def _text(value: Optional[str]) -> Optional[str]:
-    "lxml validates assigned text (ValueError for control characters...)."
-    return value if value is None else check_xml_text(value)
-
-
-def drop_tree(el: Any) -> None:
-    """lxml.html ``drop_tree``: the tail joins the previous sibling's tail or
-    the parent's text (through lxml's validating setters)."""
-    parent = el.getparent()
-    assert parent is not None
-    if el.tail:
-        previous = el.getprevious()
-        if previous is None:
-            parent.text = _text((parent.text or "") + el.tail)
-        else:
-            previous.tail = _text((previous.tail or "") + el.tail)
-    parent.remove(el)
 
 
 class Candidate:

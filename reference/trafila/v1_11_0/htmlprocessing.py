@@ -9,6 +9,7 @@ from copy import deepcopy
 from typing import Any, Iterable, List, Tuple
 
 from trafila.dom import strip_tags
+from trafila.treeops import deletion_walk
 from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 
 from .deduplication import duplicate_test
@@ -52,13 +53,13 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
 def _delete_tags(tree: Any, cleaning_list: List[str]) -> None:
     """One ``tree.iter(tag)`` walk per tag, in list order (a walk that deletes
     the element holding its prefetched next match stops inside the deleted
-    subtree, as lxml's does). Tags absent from the tree are skipped: deleting
-    never brings a tag in."""
-    present = {el.tag for el in tree.iter()}
-    for expression in cleaning_list:
-        if expression in present:
-            for element in tree.iter(expression):
-                delete_element(element)
+    subtree, as lxml's does)."""
+    for _, element in deletion_walk(tree, cleaning_list, tree.iterdescendants(), _iter_tag):
+        delete_element(element)
+
+
+def _iter_tag(tree: Any, tag: str) -> Any:
+    return tree.iter(tag)
 
 
 def prune_html(tree: Any) -> Any:

@@ -8,7 +8,9 @@ import logging
 from html import unescape
 from typing import Any, List
 
-from .utils import sanitize, xml_text
+from trafila.treeops import drop_tree
+
+from .utils import sanitize
 
 LOGGER = logging.getLogger(__name__)
 
@@ -26,16 +28,8 @@ HI_FORMATTING = {"#b": "**", "#i": "*", "#u": "__", "#t": "`"}
 def delete_element(element: Any) -> None:
     """Remove the element with its subtree; its tail joins the previous
     sibling's tail, or the parent's text."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    if element.tail:
-        previous = element.getprevious()
-        if previous is None:
-            parent.text = xml_text((parent.text or "") + element.tail)
-        else:
-            previous.tail = xml_text((previous.tail or "") + element.tail)
-    parent.remove(element)
+    if element.getparent() is not None:
+        drop_tree(element)
 
 
 def _has_ancestor(element: Any, tag: str) -> bool:

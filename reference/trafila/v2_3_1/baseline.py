@@ -8,7 +8,8 @@ import re
 from html import unescape
 from typing import Any, Iterable, List, Optional, Tuple
 
-from ._tree import Element, SubElement, copy_tree, desc_list, iter_desc, xt
+from ._tree import Element, SubElement, copy_tree, desc_list, iter_desc
+from ..xmlchars import xml_text
 from .settings import DEDUPE_SCAN_CAP, MIN_DUPLICATE_LENGTH
 from .utils import load_html, parse_fragment, remove_control_characters, trim
 from .xml import delete_element
@@ -234,7 +235,7 @@ def _spaced_text_readonly(element: Any) -> str:
     parts: List[str] = []
     if element.tag in _BLOCK_ELEMS and element.tail:
         # the root's tail is written too (then left out of text_content)
-        xt(f" {remove_control_characters(element.tail)}")
+        xml_text(f" {remove_control_characters(element.tail)}")
     # stack of (element, entering?)
     stack: List[Any] = [(element, True)]
     while stack:
@@ -244,7 +245,7 @@ def _spaced_text_readonly(element: Any) -> str:
             text = el.text
             if block:
                 # upstream writes this string into the tree: lxml's text check applies
-                parts.append(xt(f" {remove_control_characters(text)}") if text else " ")
+                parts.append(xml_text(f" {remove_control_characters(text)}") if text else " ")
             elif text:
                 parts.append(text)
             if el is not element:
@@ -255,7 +256,7 @@ def _spaced_text_readonly(element: Any) -> str:
         else:
             tail = el.tail
             if block:
-                parts.append(xt(f" {remove_control_characters(tail)}") if tail else " ")
+                parts.append(xml_text(f" {remove_control_characters(tail)}") if tail else " ")
             elif tail:
                 parts.append(tail)
     return " ".join("".join(parts).split())

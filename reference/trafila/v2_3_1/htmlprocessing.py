@@ -7,7 +7,9 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Optional, Sequence, Tuple
 
-from ._tree import xt, iter_live, root_of, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
+from ._tree import iter_live, root_of, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
+from ..treeops import deletion_walk
+from ..xmlchars import xml_text
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import LINK_FARM_RATIO, image_src, safe_base_url, safe_relative_url, textfilter, trim
@@ -40,46 +42,6 @@ def _tagged(tree: Any, tags: Any) -> List[Any]:
     return [e for e in (tree, *desc_list(tree)) if e.tag in tags]
 
 
-def _under(el: Any, top: Any) -> bool:
-    parent = el.getparent()
-    while parent is not None:
-        if parent is top:
-            return True
-        parent = parent.getparent()
-    return False
-
-
-def _deletion_walk(tree: Any, tags: List[str]) -> Any:
-    """``for tag in tags: for el in tree.iter(tag)``, when the loop body deletes
-    ``el`` (speed only: the same elements in the same order).
-
-    Deletions never add a tag, so one snapshot of the tree serves every tag;
-    matches already cut off with an earlier subtree are skipped. When no match
-    holds another one, lxml's walk meets exactly the remaining matches in
-    document order; otherwise (nested matches: lxml's walk goes on inside the
-    deleted subtree and then stops) the walk itself is replayed."""
-    by_tag: dict = {}
-    for el in desc_list(tree):
-        by_tag.setdefault(el.tag, []).append(el)
-    for tag in tags:
-        if tree.tag == tag:
-            # the root itself matches: replay the walk
-            for el in iter_live(tree, tag):
-                yield tag, el
-            continue
-        # still inside the tree (the tree may itself sit under a parent)
-        cands = [e for e in by_tag.get(tag, ()) if _under(e, tree)]
-        if not cands:
-            continue
-        cset = set(cands)
-        if any(a in cset for e in cands for a in e.iterancestors()):
-            for el in iter_live(tree, tag):
-                yield tag, el
-        else:
-            for el in cands:
-                yield tag, el
-
-
 def recover_math(tree: Any) -> Any:
     "MathML -> its LaTeX source, written into the <math> tail (the subtree is deleted later)."
     # read-only walk: only tails change
@@ -89,7 +51,7 @@ def recover_math(tree: Any) -> Any:
         if not latex:
             continue
         opening, closing = ("\\[", "\\]") if element.get("display") == "block" else ("\\(", "\\)")
-        element.tail = xt(f"{opening}{latex}{closing}{element.tail or ''}")
+        element.tail = xml_text(f"{opening}{latex}{closing}{element.tail or ''}")
     return tree
 
 
@@ -141,7 +103,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
         )
     ):
         tcopy = copy_tree(tree)
-    for expression, element in _deletion_walk(tree, cleaning_list):
+    for expression, element in deletion_walk(tree, cleaning_list, desc_list(tree), iter_live):
         delete_element(element)
     if tcopy is not None and next(iter_desc(tree, "p"), None) is None:
         tree = tcopy
@@ -271,19 +233,19 @@ def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve
 
     if not comments_fix and elem.tag == "lb":
         if not preserve_spaces:
-            elem.tail = xt(trim(elem.tail) or None)
+            elem.tail = xml_text(trim(elem.tail) or None)
         return elem
 
     if not elem.text and len(elem) == 0:
         # try the tail
-        elem.text, elem.tail = xt(elem.tail), ""
+        elem.text, elem.tail = xml_text(elem.tail), ""
         if comments_fix and elem.tag == "lb":
             elem.tag = "p"
 
     if not preserve_spaces:
-        elem.text = xt(trim(elem.text) or None)
+        elem.text = xml_text(trim(elem.text) or None)
         if elem.tail:
-            elem.tail = xt(trim(elem.tail) or None)
+            elem.tail = xml_text(trim(elem.tail) or None)
 
     if (not elem.text and textfilter(elem)) or (options.dedup and duplicate_test(elem, options)):
         return None
@@ -294,9 +256,9 @@ def process_node(elem: Any, options: Any) -> Optional[Any]:
     "Light version of handle_textnode."
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
-    elem.text, elem.tail = xt(trim(elem.text) or None), xt(trim(elem.tail) or None)
+    elem.text, elem.tail = xml_text(trim(elem.text) or None), xml_text(trim(elem.tail) or None)
     if elem.tag != "lb" and not elem.text and elem.tail and len(elem) == 0:
-        elem.text, elem.tail = xt(elem.tail), None
+        elem.text, elem.tail = xml_text(elem.tail), None
     if elem.text or elem.tail:
         if textfilter(elem) or (options.dedup and duplicate_test(elem, options)):
             return None
@@ -366,7 +328,7 @@ def convert_link(elem: Any, base_url: Optional[str]) -> None:
     if target:
         if base_url:
             target = safe_relative_url(base_url, target) or target
-        elem.set("target", xt(target))
+        elem.set("target", xml_text(target))
 
 
 def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:

@@ -9,7 +9,8 @@ import re
 from typing import Any, List, Optional, Set
 from urllib.parse import urljoin
 
-from ._tree import xt, iter_live, Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
+from ._tree import iter_live, Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
+from ..xmlchars import xml_text
 from .htmlprocessing import (
     delete_by_link_density,
     handle_textnode,
@@ -87,7 +88,7 @@ def handle_formatting(element: Any, options: Any) -> Optional[Any]:
 
 def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> None:
     "Rewire the descendants of a list item or quote into the new element."
-    new_child_elem.text = xt(child.text)
+    new_child_elem.text = xml_text(child.text)
     for subelem in iter_live(child, "*", inclusive=False):
         if subelem.tag == "list":
             _append_block(new_child_elem, handle_lists(subelem, options), subelem)
@@ -100,7 +101,7 @@ def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> No
         else:
             if len(subelem) > 0 and text_chars_test(subelem.tail):
                 # the tail follows the children, which are appended after this element
-                subelem[-1].tail, subelem.tail = xt(f"{subelem[-1].tail or ''}{subelem.tail}"), None
+                subelem[-1].tail, subelem.tail = xml_text(f"{subelem[-1].tail or ''}{subelem.tail}"), None
             define_newelem(handle_textnode(subelem, options, comments_fix=False), new_child_elem)
         subelem.tag = "done"
 
@@ -108,7 +109,7 @@ def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> No
 def _append_block(parent: Any, processed: Optional[Any], source: Any) -> None:
     "Append a processed block with the source tail, or keep the tail as text."
     if processed is not None:
-        processed.tail = xt(source.tail)
+        processed.tail = xml_text(source.tail)
         parent.append(processed)
     elif source.tail and text_chars_test(source.tail):
         last = parent[-1] if len(parent) > 0 else None
@@ -116,15 +117,15 @@ def _append_block(parent: Any, processed: Optional[Any], source: Any) -> None:
         if source.tag != "graphic" and (before or last is not None) and not before[-1:].isspace() and not tail[0].isspace():
             tail = f" {tail}"
         if last is None:
-            parent.text = xt(before + tail)
+            parent.text = xml_text(before + tail)
         else:
-            last.tail = xt(before + tail)
+            last.tail = xml_text(before + tail)
 
 
 def update_elem_rendition(elem: Any, new_elem: Any) -> None:
     rend_attr = elem.get("rend")
     if rend_attr:
-        new_elem.set("rend", xt(rend_attr))
+        new_elem.set("rend", xml_text(rend_attr))
 
 
 def is_text_element(elem: Optional[Any]) -> bool:
@@ -134,14 +135,14 @@ def is_text_element(elem: Optional[Any]) -> bool:
 def _copy_attrs(source: Any, target: Any) -> None:
     for key, value in source.attrib.items():
         if key in KEEP_ATTRS:
-            target.set(key, xt(value))
+            target.set(key, xml_text(value))
 
 
 def define_newelem(processed_elem: Optional[Any], orig_elem: Any, keep_children: bool = False) -> None:
     "A new sub-element of orig_elem copying processed_elem (inline children carried)."
     if processed_elem is not None:
         childelem = SubElement(orig_elem, processed_elem.tag)
-        childelem.text, childelem.tail = xt(processed_elem.text), xt(processed_elem.tail)
+        childelem.text, childelem.tail = xml_text(processed_elem.text), xml_text(processed_elem.tail)
         _copy_attrs(processed_elem, childelem)
         if keep_children:
             for sub in processed_elem[:]:
@@ -157,7 +158,7 @@ def handle_lists(element: Any, options: Any) -> Optional[Any]:
 
     if text_chars_test(element.text):
         new_child_elem = SubElement(processed_element, "item")
-        new_child_elem.text = xt(element.text)
+        new_child_elem.text = xml_text(element.text)
 
     for child in iter_live(element, "item", inclusive=False):
         # the first item of a nested list is prefetched before the recursive call renames it
@@ -167,12 +168,12 @@ def handle_lists(element: Any, options: Any) -> Optional[Any]:
         if len(child) == 0:
             processed_child = process_node(child, options)
             if processed_child is not None:
-                new_child_elem.text = xt(" ".join(filter(None, (processed_child.text, processed_child.tail))))
+                new_child_elem.text = xml_text(" ".join(filter(None, (processed_child.text, processed_child.tail))))
         else:
             process_nested_elements(child, new_child_elem, options)
             if text_chars_test(child.tail) and len(new_child_elem) > 0:
                 last = new_child_elem[-1]
-                last.tail = xt(f"{last.tail} {child.tail}" if text_chars_test(last.tail) else child.tail)
+                last.tail = xml_text(f"{last.tail} {child.tail}" if text_chars_test(last.tail) else child.tail)
         if is_text_element(new_child_elem) or next(iter_live(new_child_elem, "graphic"), None) is not None:
             update_elem_rendition(child, new_child_elem)
             processed_element.append(new_child_elem)
@@ -241,7 +242,7 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> O
         processed_child = handle_textnode(child, options, comments_fix=False, preserve_spaces=True)
         if processed_child is not None:
             if processed_child.tag == "p":
-                processed_element.text = xt(" ".join(filter(None, (processed_element.text, processed_child.text))))
+                processed_element.text = xml_text(" ".join(filter(None, (processed_element.text, processed_child.text))))
                 child.tag = "done"
                 continue
             newsub = Element(child.tag)
@@ -252,14 +253,14 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> O
                     continue
                 for item in processed_child[:]:
                     if item.tag == "lb" and item.tail:
-                        item.tail = xt(" " + item.tail.lstrip())
+                        item.tail = xml_text(" " + item.tail.lstrip())
                     elif text_chars_test(item.text):
-                        item.text = xt(f" {item.text}")
+                        item.text = xml_text(f" {item.text}")
                 subtags = {str(item.tag) for item in processed_child[:]}
                 if subtags:
                     strip_tags(processed_child, *subtags)
                 _copy_attrs(child, newsub)
-            newsub.text, newsub.tail = xt(processed_child.text), xt(processed_child.tail)
+            newsub.text, newsub.tail = xml_text(processed_child.text), xml_text(processed_child.tail)
 
             if processed_child.tag == "graphic":
                 image_elem = handle_image(processed_child, options)
@@ -311,9 +312,9 @@ def _fill_cell(new_child_elem: Any, cell: Any, nested_elems: Set[Any], ptags_wit
     if len(cell) == 0:
         processed_cell = process_node(cell, options)
         if processed_cell is not None:
-            new_child_elem.text, new_child_elem.tail = xt(processed_cell.text), xt(processed_cell.tail)
+            new_child_elem.text, new_child_elem.tail = xml_text(processed_cell.text), xml_text(processed_cell.tail)
         return
-    new_child_elem.text, new_child_elem.tail = xt(cell.text), xt(cell.tail)
+    new_child_elem.text, new_child_elem.tail = xml_text(cell.text), xml_text(cell.tail)
     cell.tag = "done"
     for child in iter_live(cell, inclusive=False):
         if child.tag == "done":
@@ -381,7 +382,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
 
     for caption_text in filter(None, captions):
         caption_cell = define_cell_type(True)
-        caption_cell.text = xt(caption_text)
+        caption_cell.text = xml_text(caption_text)
         caption_row = Element("row")
         caption_row.append(caption_cell)
         _finalize_row(newtable, caption_row, {}, max_cols)
@@ -425,11 +426,11 @@ def handle_image(element: Any, options: Any = None) -> Optional[Any]:
     processed_element.set("src", link)
     alt_attr = element.get("alt")
     if alt_attr:
-        processed_element.set("alt", xt(alt_attr))
+        processed_element.set("alt", xml_text(alt_attr))
     title_attr = element.get("title")
     if title_attr:
-        processed_element.set("title", xt(title_attr))
-    processed_element.tail = xt(element.tail)
+        processed_element.set("title", xml_text(title_attr))
+    processed_element.tail = xml_text(element.tail)
     return processed_element
 
 
@@ -450,7 +451,7 @@ def handle_textelem(element: Any, potential_tags: Set[str], options: Any) -> Opt
             this_element = process_node(element, options)
             if this_element is not None:
                 new_element = Element("p")
-                new_element.text = xt(this_element.tail)
+                new_element.text = xml_text(this_element.tail)
     elif tag in INLINE_CONSUMING:
         new_element = handle_formatting(element, options)
     elif tag == "table" and "table" in potential_tags:
@@ -566,7 +567,7 @@ def _extract(tree: Any, options: Any) -> Any:
         lead, start = None, len(result_body)
         if subelems != [subtree] and text_chars_test(subtree.text):
             lead = Element("p")
-            lead.text = xt(subtree.text)
+            lead.text = xml_text(subtree.text)
             lead = process_node(lead, options)
         for elem in subelems:
             # an element moved into result_body along with an emitted ancestor
@@ -580,7 +581,7 @@ def _extract(tree: Any, options: Any) -> Any:
                     elem.tag = "done"
             if tag in REBUILT_BLOCKS and text_chars_test(tail) and (processed_elem is None or processed_elem.tail is None):
                 tail_elem = Element("p")
-                tail_elem.text = xt(tail)
+                tail_elem.text = xml_text(tail)
                 if process_node(tail_elem, options) is not None:
                     result_body.append(tail_elem)
         while len(result_body) > 0 and (result_body[-1].tag in NOT_AT_THE_END):

@@ -54,7 +54,8 @@ def _default_fragment(htmlobject: str) -> Any:
     fragment = getattr(_html, "fragment_fromstring", None)
     if fragment is not None:
         return fragment(htmlobject, create_parent="div")
-    from ._tree import Element, xt
+    from ._tree import Element
+    from ..xmlchars import xml_text
 
     if not _LOOKS_FULL_HTML.match(htmlobject):
         htmlobject = f"<html><body>{htmlobject}</body></html>"
@@ -66,7 +67,7 @@ def _default_fragment(htmlobject: str) -> Any:
     body = bodies[0]
     new_root = Element("div")
     if body.text and body.text.strip():
-        new_root.text = xt(body.text)
+        new_root.text = xml_text(body.text)
     for child in list(body):
         new_root.append(child)
     return new_root

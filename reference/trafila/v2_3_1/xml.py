@@ -7,7 +7,9 @@ import re
 from html import unescape
 from typing import Any, List, Optional
 
-from ._tree import copy_tree, desc_list, iter_live, xt
+from ._tree import copy_tree, desc_list, iter_live
+from ..treeops import drop_tree
+from ..xmlchars import xml_text
 from .settings import INLINE_CARRIED, INLINE_CONSUMING, INLINE_FORMATTABLE
 from .utils import sanitize, text_chars_test
 
@@ -46,13 +48,10 @@ def delete_element(element: Any, keep_tail: bool = True) -> None:
     parent = element.getparent()
     if parent is None:
         return
-    if keep_tail and element.tail:
-        previous = element.getprevious()
-        if previous is None:
-            parent.text = xt((parent.text or "") + element.tail)
-        else:
-            previous.tail = xt((previous.tail or "") + element.tail)
-    parent.remove(element)
+    if keep_tail:
+        drop_tree(element)
+    else:
+        parent.remove(element)
 
 
 def separates_inline(element: Any) -> bool:
@@ -137,7 +136,7 @@ def _collapse_emphasis(element: Any, active: frozenset = frozenset()) -> None:
             and HI_FORMATTING.get(element[0].get("rend") or "") in active
         ):
             child = element[0]
-            element.text = xt((element.text or "") + (child.text or ""))
+            element.text = xml_text((element.text or "") + (child.text or ""))
             for grandchild in child[:]:
                 element.append(grandchild)
             element.remove(child)
@@ -149,9 +148,9 @@ def _strip_block_whitespace(element: Any) -> None:
     "Strip the outer whitespace of p, quote and head text."
     for p in iter_live(element, "p", "quote", "head"):
         if p.text:
-            p.text = xt(p.text.lstrip() if len(p) > 0 else p.text.strip())
+            p.text = xml_text(p.text.lstrip() if len(p) > 0 else p.text.strip())
         if len(p) > 0 and p[-1].tail:
-            p[-1].tail = xt(p[-1].tail.rstrip())
+            p[-1].tail = xml_text(p[-1].tail.rstrip())
 
 
 def _merge_adjacent_hi(element: Any) -> None:
@@ -170,8 +169,8 @@ def _merge_adjacent_hi(element: Any) -> None:
             and len(nxt) == 0
             and not (curr.tail or "").strip()
         ):
-            curr.text = xt((curr.text or "") + (curr.tail or "") + (nxt.text or ""))
-            curr.tail = xt(nxt.tail)
+            curr.text = xml_text((curr.text or "") + (curr.tail or "") + (nxt.text or ""))
+            curr.tail = xml_text(nxt.tail)
             element.remove(nxt)
 
 
@@ -203,11 +202,11 @@ def _escape_and_convert_math_tree(element: Any) -> None:
     if element.tag == "code" or (element.tag == "hi" and HI_FORMATTING.get(element.get("rend") or "") == "`"):
         return
     if element.text:
-        element.text = xt(_escape_and_convert_math(element.text))
+        element.text = xml_text(_escape_and_convert_math(element.text))
     for child in element[:]:
         _escape_and_convert_math_tree(child)
         if child.tail:
-            child.tail = xt(_escape_and_convert_math(child.tail))
+            child.tail = xml_text(_escape_and_convert_math(child.tail))
 
 
 def _escape_block_start(text: str) -> str:
