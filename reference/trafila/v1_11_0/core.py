@@ -96,10 +96,13 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
                 LOGGER.error("wrong HTML meta language: %s", options.source)
                 raise ValueError
         document = Document()
+        # the raw tree is kept for the fallbacks and the baseline, which work on uncleaned HTML
         tree_backup = copy(tree)
         cleaned_tree = tree_cleaning(tree, options)
         cleaned_tree_backup = copy(cleaned_tree)
+        # the extractors only know the converted (TEI-like) tags
         cleaned_tree = convert_tags(cleaned_tree, options, options.url or document.url)
+        # comments first: extract_comments removes what it takes, so it stays out of the body
         if options.comments:
             commentsbody, temp_comments, len_comments, cleaned_tree = extract_comments(cleaned_tree, options)
         else:
@@ -115,6 +118,7 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
         if len_text < options.min_extracted_size:
             postbody, temp_text, len_text = baseline(deepcopy(tree_backup))
         if options.max_tree_size:
+            # flattening formatting is the cheap way under the limit; still too big: discarded
             if len(postbody) > options.max_tree_size:
                 strip_tags(postbody, "hi")
             if len(postbody) > options.max_tree_size:
@@ -124,6 +128,7 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
         if options.dedup and duplicate_test(postbody, options) is True:
             raise ValueError
     except (TypeError, ValueError):
+        # ValueError is upstream's "discard this document" signal (size, duplicate, language)
         # with no options yet (bad input to a direct call) this raises AttributeError, as upstream
         LOGGER.warning("discarding data: %s", options.source)
         return None

@@ -34,6 +34,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
     if not options.tables:
         cleaning_list.extend(["table", "td", "th", "tr"])
     else:
+        # a table inside a <figure> would be cleaned away with it (#301)
         for elem in figures_with_table(tree):
             elem.tag = "div"
     if options.images:
@@ -138,6 +139,7 @@ def link_density_test_tables(element: Any) -> bool:
             linklen, elemnum, _, _ = collect_link_info(links_xpath)
             if elemnum == 0:
                 return True
+            # no test on the share of short links: it did more harm than good (#76)
             return linklen > 0.8 * elemlen if elemlen < 1000 else linklen > 0.5 * elemlen
     return False
 

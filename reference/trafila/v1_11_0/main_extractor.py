@@ -251,6 +251,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Any
     "A <table>: rows of cells; stops at a nested table."
     newtable = Element("table")
     strip_tags(table_elem, "thead", "tbody", "tfoot")
+    # the widest row (colspans included) gives every row its span attribute
     max_cols = 0
     for tr in table_elem.iter("tr"):
         max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
@@ -294,6 +295,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Any
             if new_child_elem.text or len(new_child_elem) > 0:
                 newrow.append(new_child_elem)
         elif subelement.tag == "table":
+            # a nested table ends this one (1.11.0): its rows are not merged into the outer table
             break
         subelement.tag = "done"
     newrow.attrib.pop("span", None)
@@ -372,6 +374,7 @@ def _wild_elements(tree: Any, recall: bool) -> List[Any]:
 def recover_wild_text(tree: Any, result_body: Any, options: Any, potential_tags: Any = TAG_CATALOG) -> Any:
     "Look for text elements anywhere in the (pruned) document."
     recall = options.focus == "recall"
+    # in place: the caller's set grows too (upstream's behaviour, kept)
     if recall:
         potential_tags.update(["div", "lb"])
     search_tree = prune_unwanted_sections(tree, potential_tags, options)
@@ -441,6 +444,8 @@ def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
         if subtree is None:
             continue
         subtree = prune_unwanted_sections(subtree, potential_tags, options)
+        # removing while iterating, as upstream: after a removed table holding a nested table the
+        # walk goes on inside the detached subtree and can skip the tables after it
         if "table" in potential_tags or options.focus == "precision":
             for elem in subtree.iter("table"):
                 if link_density_test_tables(elem) is True:
@@ -449,6 +454,7 @@ def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
             continue
         ptest = _p_text_nodes(subtree)
         factor = 1 if options.focus == "precision" else 3
+        # no paragraphs with text, or too little: divs count as text containers
         if not ptest or len("".join(ptest)) < options.min_extracted_size * factor:
             potential_tags.add("div")
         if "ref" not in potential_tags:
@@ -456,6 +462,7 @@ def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
         if "span" not in potential_tags:
             strip_tags(subtree, "span")
         subelems = list(subtree.iterdescendants())
+        # only line breaks: the frame itself is the text element
         if {e.tag for e in subelems} == {"lb"}:
             subelems = [subtree]
         # a list comprehension upstream: every element is handled before any is moved
@@ -465,6 +472,7 @@ def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
                 result_body.append(processed)
         while len(result_body) > 0 and result_body[-1].tag in NOT_AT_THE_END:
             result_body[-1].getparent().remove(result_body[-1])
+        # more than one element: this candidate is the content (a lone element may be a stray title)
         if len(result_body) > 1:
             break
     temp_text = " ".join(result_body.itertext()).strip()
@@ -495,7 +503,7 @@ def process_comments_node(elem: Any, potential_tags: Set[str], options: Any) -> 
 def extract_comments(tree: Any, options: Any) -> Tuple[Any, str, int, Any]:
     "Comments from the first comment section that gives something; the section is then removed."
     comments_body = Element("body")
-    potential_tags = set(TAG_CATALOG)
+    potential_tags = set(TAG_CATALOG)  # no div: trouble with <div class="comment-author meta">
     for expr in COMMENTS_XPATH:
         subtree = next((s for s in expr(tree) if s is not None), None)
         if subtree is None:
@@ -506,6 +514,7 @@ def extract_comments(tree: Any, options: Any) -> Tuple[Any, str, int, Any]:
             processed = process_comments_node(e, potential_tags, options)
             if processed is not None:
                 comments_body.append(processed)
+        # removed so that the main extraction does not take the comments again
         if len(comments_body) > 0:
             subtree.getparent().remove(subtree)
             break

@@ -78,7 +78,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
     if not options.tables:
         cleaning_list.extend(["table", "td", "th", "tr"])
     else:
-        # figures holding a table and ARIA layout tables become divs
+        # figures holding a table (#301) and ARIA layout tables (role=presentation/none) become divs
         # renaming the current node cannot change which other nodes match: a snapshot walks the same
         for elem in _tagged(tree, ("figure", "table")):
             if elem.tag == "figure":
@@ -180,6 +180,9 @@ def link_density_test(element: Any, favor_precision: bool = False) -> Tuple[bool
         if elemnum == 0:
             return True, False
         return linklen > elemlen * 0.8 or (elemnum > 1 and shortelems / elemnum > 0.8), True
+    # large near-total link farms ("latest news" sidebars) the size gate above never tests (#584);
+    # more than 4 links, as a handful of long sentence-links is editorial; an average link of 100
+    # characters or more is a listing (one link per card), not a farm
     if len(links_xpath) > 4:
         linklen, elemnum, _, _ = collect_link_info(links_xpath)
         if linklen > len(text) * LINK_FARM_RATIO and linklen < 100 * elemnum and not is_paragraph_listing(links_xpath):
@@ -213,6 +216,8 @@ def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = Fals
             and len(elem) >= depth_threshold
             and len(trim(text_content(elem))) < len_threshold
         ):
+            # a paragraph holding a list item's (or cell's) content stays: the list is tested on
+            # its own, and removing the paragraph would leave the item empty (#788)
             parent = elem.getparent()
             if tagname == "p" and parent is not None and parent.tag in ("item", "td", "th"):
                 continue
@@ -350,6 +355,7 @@ def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
         for elem in _tagged(tree, ("a", "ref")):
             convert_link(elem, base_url)
 
+    # Yoast FAQ blocks: the question headers are bold but act as titles (#471)
     for elem in _tagged(tree, ("strong",)) if "strong" in present else ():
         if "schema-faq-question" in elem.get("class", ""):
             elem.attrib.clear()

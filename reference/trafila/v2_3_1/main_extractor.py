@@ -288,6 +288,7 @@ def define_cell_type(is_header: bool) -> Any:
 def _span(cell: Any, attr: str) -> int:
     "colspan/rowspan: decimal digits only, default 1, capped at 100."
     value = cell.get(attr, "1")
+    # isdecimal, not isdigit: int() rejects the superscripts isdigit() admits
     return min(int(value), _MAX_SPAN) if value.isdecimal() else 1
 
 
@@ -353,6 +354,8 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
 
     strip_tags(table_elem, "thead", "tbody", "tfoot")
 
+    # elements of nested tables are skipped in the cell walk without being marked "done", so
+    # that the main loop handles each nested table on its own
     nested_elems: Set[Any] = set()
     for nested_table in [e for e in desc_list(table_elem) if e.tag == "table"]:
         nested_elems.add(nested_table)
@@ -366,6 +369,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
             rows.append([cell for cell in elem[:] if cell.tag in TABLE_ELEMS])
             max_cols = max(max_cols, sum(_span(cell, "colspan") for cell in rows[-1]))
         elif elem.tag in TABLE_ELEMS:
+            # an orphan cell (malformed HTML) joins the current row, not counted for max_cols
             rows[-1].append(elem)
             continue
         elif elem.tag == "caption":
@@ -404,6 +408,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
                     rowspan_map[c] = rowspan - 1
             _fill_cell(new_child_elem, cell, nested_elems, ptags_with_div, options)
             newrow.append(new_child_elem)
+            # empty cells pad colspans (and rowspans, above) so that the columns stay aligned
             for _ in range(colspan - 1):
                 newrow.append(define_cell_type(is_header))
             cell.tag = "done"
@@ -475,13 +480,19 @@ def recover_wild_text(
     recall = options.focus == "recall"
     if recall:
         potential_tags.update(["div", "lb"])
+    # fast mode (no external comparator to defer to) keeps teaser-class blocks: some are real
+    # content, and this is the last-resort path after the confident extractor failed
     search_tree = prune_unwanted_sections(tree, potential_tags, options, keep_teasers=options.fast)
     subelems = wild_text_elements(search_tree, recall)
+    # dedup against what the main pass took: an exact match (not length-gated, #634; identical
+    # texts collapse, an accepted cost) or a length-gated substring (a <p> folded into its
+    # <list>); newline-joined so that no substring match spans two elements
     elem_texts = [_elem_text(el) for el in result_body[:]]
     existing = "\n".join(filter(None, elem_texts))
     existing_elems = set(elem_texts)
     handled: Set[Any] = set()
     for subelem in subelems:
+        # emitted or deduped whole: its descendants are covered
         if (consumed and subelem in consumed) or any(a in handled for a in subelem.iterancestors()):
             continue
         processed = handle_textelem(subelem, potential_tags, options)
@@ -491,8 +502,11 @@ def recover_wild_text(
             handled.add(subelem)
         text = _elem_text(processed)
         images = {img.get("src") for img in [processed, *desc_list(processed)] if img.tag == "graphic"}
+        # an image-only block has no text to compare: check its sources against the live body
         if not text and images and images <= {g.get("src") for g in desc_list(result_body) if g.tag == "graphic"}:
             continue
+        # past the cap the substring scan is skipped (it is quadratic) and `existing` stops growing;
+        # a copy carrying its source tail is a fragment of a text run: no length gate
         under_cap = len(existing) <= DEDUPE_SCAN_CAP
         fragment = trim(text + (processed.tail or "")) if text_chars_test(processed.tail) else ""
         if text and (
@@ -523,6 +537,8 @@ def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any, k
         tree = delete_by_link_density(tree, "list", backtracking=False, favor_precision=favor_precision)
         tree = delete_by_link_density(tree, "p", backtracking=False, favor_precision=favor_precision)
     if "table" in potential_tags or favor_precision:
+        # collected before deleting: a deletion mid-walk can make lxml's iter() skip the table
+        # after a deleted one holding a nested table (the iterator descends into the detached subtree)
         boilerplate_tables = [
             elem for elem in [tree, *desc_list(tree)] if elem.tag == "table" and link_density_test_tables(elem) is True
         ]
@@ -557,11 +573,14 @@ def _extract(tree: Any, options: Any) -> Any:
         # //p//text() covers the whole document the subtree sits in (the cleaned tree)
         plen = p_text_length(tree)
         factor = 1 if options.focus == "precision" else 3
+        # no paragraphs with text, or too little: divs count as text containers
         if plen == 0 or plen < options.min_extracted_size * factor:
             potential_tags.add("div")
 
         subelems = desc_list(subtree)
         tags = {e.tag for e in subelems}
+        # a single text run (only lb or inline elements): the frame itself is processed; lb-only
+        # frames unconditionally (a failed main pass then hands them to the recovery)
         if tags == {"lb"} or (subtree.tag == "div" and "div" in potential_tags and tags <= INLINE_FORMATTABLE | {"lb"}):
             subelems = [subtree]
         lead, start = None, len(result_body)
@@ -570,7 +589,8 @@ def _extract(tree: Any, options: Any) -> Any:
             lead.text = xml_text(subtree.text)
             lead = process_node(lead, options)
         for elem in subelems:
-            # an element moved into result_body along with an emitted ancestor
+            # an element moved into result_body along with an emitted ancestor (a text-bearing div
+            # is emitted whole): visiting it again would emit its text twice
             if root_of(elem) is result_body:
                 continue
             tag, tail = elem.tag, elem.tail
@@ -579,6 +599,8 @@ def _extract(tree: Any, options: Any) -> Any:
                 result_body.append(processed_elem)
                 if root_of(elem) is not result_body:
                     elem.tag = "done"
+            # text right after a rebuilt block is a paragraph of its own, like an <lb> tail,
+            # unless the handler carried it over already
             if tag in REBUILT_BLOCKS and text_chars_test(tail) and (processed_elem is None or processed_elem.tail is None):
                 tail_elem = Element("p")
                 tail_elem.text = xml_text(tail)
@@ -586,6 +608,7 @@ def _extract(tree: Any, options: Any) -> Any:
                     result_body.append(tail_elem)
         while len(result_body) > 0 and (result_body[-1].tag in NOT_AT_THE_END):
             delete_element(result_body[-1], keep_tail=False)
+        # done once there is real content, not just a lone image
         if sum(e.tag != "graphic" for e in result_body[:]) > 1:
             if lead is not None:
                 result_body.insert(start, lead)
@@ -596,6 +619,7 @@ def _extract(tree: Any, options: Any) -> Any:
 
 def extract_content(cleaned_tree: Any, options: Any) -> Any:
     "Main pass, then wild-text recovery when short, adjacent-duplicate removal."
+    # the backup keeps the source order from before the main pass moves elements
     backup_tree = copy_tree(cleaned_tree)
     order = [cleaned_tree, *desc_list(cleaned_tree)]
 
@@ -605,6 +629,8 @@ def extract_content(cleaned_tree: Any, options: Any) -> Any:
         consumed = {twin for elem, twin in zip(order, [backup_tree, *desc_list(backup_tree)]) if elem.tag == "done"}
         result_body = recover_wild_text(backup_tree, result_body, options, potential_tags, consumed)
         temp_text = " ".join(result_body.itertext()).strip()
+    # substantial elements repeating the previous one are overlapping-candidate or recovery
+    # artifacts; length-gated so that short genuine repeats stay (#778)
     previous = None
     for el in result_body[:]:
         current = _elem_text(el)
@@ -614,6 +640,8 @@ def extract_content(cleaned_tree: Any, options: Any) -> Any:
             previous = current
     strip_elements(result_body, "done")
     strip_tags(result_body, "div")
+    # stripping the divs merges their indentation into the preceding <lb>'s tail, which would
+    # render as blank lines; inside code/pre that whitespace is the indentation itself
     for linebreak in iter_live(result_body, "lb"):
         if (
             linebreak.tail
@@ -627,7 +655,7 @@ def extract_content(cleaned_tree: Any, options: Any) -> Any:
 def extract_comments(tree: Any, options: Any) -> Any:
     "Comments from the first comment section that yields any."
     comments_body = Element("body")
-    potential_tags = set(TAG_CATALOG)
+    potential_tags = set(TAG_CATALOG)  # no div: trouble with <div class="comment-author meta">
     for expr in COMMENTS_XPATH:
         found = expr(tree)
         subtree = found[0] if found else None
