@@ -69,7 +69,7 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
                     with_metadata: bool = False, only_with_metadata: bool = False,
                     max_tree_size: Any = None, url_blacklist: Any = None, author_blacklist: Any = None,
                     as_dict: bool = True, prune_xpath: Any = None,
-                    config: Any = DEFAULT_CONFIG, options: Any = None) -> Any:
+                    config: Any = DEFAULT_CONFIG, options: Extractor = None) -> Any:
     """trafilatura 1.11.0 ``bare_extraction``: a dict (or a Document with
     ``as_dict=False``), None when the document is discarded."""
     try:
@@ -155,7 +155,7 @@ def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, 
             with_metadata: bool = False, only_with_metadata: bool = False,
             max_tree_size: Any = None, url_blacklist: Any = None, author_blacklist: Any = None,
             settingsfile: Optional[str] = None, prune_xpath: Any = None,
-            config: Any = DEFAULT_CONFIG, options: Any = None,
+            config: Any = DEFAULT_CONFIG, options: Extractor = None,
             **kwargs: Any) -> Optional[str]:
     """trafilatura 1.11.0 ``extract``: the text, or None."""
     if kwargs and any(name in kwargs for name in ("csv_output", "json_output", "tei_output", "xml_output")):

@@ -15,7 +15,7 @@ import re
 import warnings
 from configparser import ConfigParser
 from copy import copy
-from typing import Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 from ._tree import Element, copy_tree, desc_list, strip_tags
 from .baseline import baseline, html2txt
@@ -27,6 +27,9 @@ from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
 from .utils import check_html_lang, load_html, normalize_unicode
 from .xml import xmltotxt
 from .xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
+
+if TYPE_CHECKING:
+    from trafila.dom import Element as _Element  # the class (._tree's Element is the factory)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -42,7 +45,7 @@ _DISCUSSION_FORUM_POSTING_RE = re.compile(
 )
 
 
-def _forum_thread_page(tree: Any) -> bool:
+def _forum_thread_page(tree: _Element) -> bool:
     "A JSON-LD script declaring a DiscussionForumPosting."
     return any(
         script.text and _DISCUSSION_FORUM_POSTING_RE.search(script.text)
@@ -51,7 +54,7 @@ def _forum_thread_page(tree: Any) -> bool:
     )
 
 
-def _prepare_tree(tree: Any, options: Extractor, url: Optional[str]) -> Tuple[Any, Any]:
+def _prepare_tree(tree: _Element, options: Extractor, url: Optional[str]) -> Tuple[Any, Any]:
     "Clean and convert a copy of the raw tree: (converted, pre-conversion backup)."
     cleaned = tree_cleaning(copy_tree(tree), options)
     backup = copy_tree(cleaned)
@@ -59,18 +62,18 @@ def _prepare_tree(tree: Any, options: Extractor, url: Optional[str]) -> Tuple[An
     return cleaned, backup
 
 
-def _extract_and_compare(cleaned_tree: Any, cleaned_tree_backup: Any, tree: Any, options: Extractor) -> Tuple[Any, str]:
+def _extract_and_compare(cleaned_tree: _Element, cleaned_tree_backup: _Element, tree: _Element, options: Extractor) -> Tuple[Any, str]:
     postbody, temp_text = extract_content(cleaned_tree, options)
     if not options.fast:
         postbody, temp_text = compare_extraction(cleaned_tree_backup, copy_tree(tree), postbody, temp_text, options)
     return postbody, temp_text
 
 
-def _recall_retry(esc_tree: Any, r_options: Extractor, url: Optional[str]) -> Tuple[Any, str]:
+def _recall_retry(esc_tree: _Element, r_options: Extractor, url: Optional[str]) -> Tuple[Any, str]:
     return _extract_and_compare(*_prepare_tree(esc_tree, r_options, url), esc_tree, r_options)
 
 
-def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = None) -> Tuple[Any, str, Any, str]:
+def trafilatura_sequence(tree: _Element, options: Extractor, url: Optional[str] = None) -> Tuple[Any, str, Any, str]:
     "Prepare the raw tree, then the cascade: main extractor, baseline rescue, recall escalation."
     is_forum = _forum_thread_page(tree)
     # pruned on the raw tree so that the fallbacks inherit it: readability would

@@ -5,7 +5,7 @@ tests, ``handle_textnode``/``process_node`` and ``convert_tags``."""
 from __future__ import annotations
 
 import logging
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from ._tree import iter_live, root_of, Element, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
 from ..treeops import deletion_walk
@@ -15,6 +15,11 @@ from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import LINK_FARM_RATIO, image_src, safe_base_url, safe_relative_url, textfilter, trim
 from .xml import delete_element, separates_inline
 from .xpaths import hljs_spans, tex_annotation
+
+if TYPE_CHECKING:
+    from trafila.dom import Element as _Element  # the class (._tree's Element is the factory)
+    from trafila.v2_3_1.settings import Extractor
+
 
 LOGGER = logging.getLogger(__name__)
 
@@ -37,12 +42,12 @@ PRESERVE_IMG_CLEANING = {"figure", "picture", "source"}
 CODE_INDICATORS = ["{", '("', "('", "\n    "]
 
 
-def _tagged(tree: Any, tags: Any) -> List[Any]:
+def _tagged(tree: _Element, tags: Any) -> List[Any]:
     "``list(tree.iter(*tags))``: a snapshot, for walks that do not change the tree's shape."
     return [e for e in (tree, *desc_list(tree)) if e.tag in tags]
 
 
-def recover_math(tree: Any) -> Any:
+def recover_math(tree: _Element) -> Any:
     "MathML -> its LaTeX source, written into the <math> tail (the subtree is deleted later)."
     # read-only walk: only tails change
     for element in _tagged(tree, ("math",)):
@@ -55,7 +60,7 @@ def recover_math(tree: Any) -> Any:
     return tree
 
 
-def _handle_forms(tree: Any) -> None:
+def _handle_forms(tree: _Element) -> None:
     "A form holding more than half of the text becomes a div, other forms go."
     forms = _tagged(tree, ("form",))
     if not forms:
@@ -68,7 +73,7 @@ def _handle_forms(tree: Any) -> None:
             delete_element(form)
 
 
-def tree_cleaning(tree: Any, options: Any) -> Any:
+def tree_cleaning(tree: _Element, options: Extractor) -> Any:
     "Strip and delete the unwanted elements (htmlprocessing.tree_cleaning)."
     recover_math(tree)
     cleaning_list, stripping_list = MANUALLY_CLEANED.copy(), MANUALLY_STRIPPED.copy()
@@ -114,7 +119,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
     return prune_html(tree, options.focus)
 
 
-def prune_html(tree: Any, focus: str = "balanced") -> Any:
+def prune_html(tree: _Element, focus: str = "balanced") -> Any:
     "Delete the empty CUT_EMPTY_ELEMS (their tails too in precision mode)."
     tails = focus != "precision"
     for element in [e for e in desc_list(tree) if e.tag in CUT_EMPTY_ELEMS and e.text is None and len(e) == 0]:
@@ -122,7 +127,7 @@ def prune_html(tree: Any, focus: str = "balanced") -> Any:
     return tree
 
 
-def prune_unwanted_nodes(tree: Any, nodelist: Sequence[Any], with_backup: bool = False) -> Any:
+def prune_unwanted_nodes(tree: _Element, nodelist: Sequence[Any], with_backup: bool = False) -> Any:
     "Delete the selectors' matches (tails kept); with_backup: all or nothing, 1/7 guard."
     if not with_backup:
         for expression in nodelist:
@@ -155,7 +160,7 @@ def is_paragraph_listing(links_xpath: List[Any]) -> bool:
     return True
 
 
-def link_density_test(element: Any, favor_precision: bool = False) -> Tuple[bool, bool]:
+def link_density_test(element: _Element, favor_precision: bool = False) -> Tuple[bool, bool]:
     "(delete, short-with-links) for a link-rich element."
     links_xpath = desc_tagged(element, "ref")
     if not links_xpath:
@@ -190,7 +195,7 @@ def link_density_test(element: Any, favor_precision: bool = False) -> Tuple[bool
     return False, False
 
 
-def link_density_test_tables(element: Any) -> bool:
+def link_density_test_tables(element: _Element) -> bool:
     "Tables of at least 200 characters made mostly of link text."
     links_xpath = desc_tagged(element, "ref")
     if not links_xpath:
@@ -202,7 +207,7 @@ def link_density_test_tables(element: Any) -> bool:
     return linklen > 0.8 * elemlen if elemlen < 1000 else linklen > 0.5 * elemlen
 
 
-def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = False, favor_precision: bool = False) -> Any:
+def delete_by_link_density(subtree: _Element, tagname: str, backtracking: bool = False, favor_precision: bool = False) -> Any:
     "Delete the elements of one tag the link-density test flags."
     deletions = []
     len_threshold = 200 if favor_precision else 100
@@ -227,7 +232,7 @@ def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = Fals
     return subtree
 
 
-def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve_spaces: bool = False) -> Optional[Any]:
+def handle_textnode(elem: _Element, options: Extractor, comments_fix: bool = True, preserve_spaces: bool = False) -> Optional[Any]:
     "Convert, trim and probe a potential text element."
     if elem.tag == "graphic" and image_src(elem) is not None:
         return elem
@@ -257,7 +262,7 @@ def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve
     return elem
 
 
-def process_node(elem: Any, options: Any) -> Optional[Any]:
+def process_node(elem: _Element, options: Extractor) -> Optional[Any]:
     "Light version of handle_textnode."
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
@@ -270,7 +275,7 @@ def process_node(elem: Any, options: Any) -> Optional[Any]:
     return elem
 
 
-def convert_lists(elem: Any) -> None:
+def convert_lists(elem: _Element) -> None:
     "ul/ol/dl -> list (rend keeps the source tag), li/dd/dt -> item."
     elem.set("rend", elem.tag)
     elem.tag = "list"
@@ -283,7 +288,7 @@ def convert_lists(elem: Any) -> None:
         subelem.tag = "item"
 
 
-def convert_quotes(elem: Any) -> None:
+def convert_quotes(elem: _Element) -> None:
     "blockquote/q -> quote; pre -> code when it looks like code."
     hljs = hljs_spans(elem) if elem.tag == "pre" else []
     for subelem in hljs:
@@ -294,22 +299,22 @@ def convert_quotes(elem: Any) -> None:
     elem.tag = "code" if is_code else "quote"
 
 
-def convert_headings(elem: Any) -> None:
+def convert_headings(elem: _Element) -> None:
     elem.attrib.clear()
     elem.set("rend", elem.tag)
     elem.tag = "head"
 
 
-def convert_line_breaks(elem: Any) -> None:
+def convert_line_breaks(elem: _Element) -> None:
     elem.tag = "lb"
 
 
-def convert_deletions(elem: Any) -> None:
+def convert_deletions(elem: _Element) -> None:
     elem.tag = "del"
     elem.set("rend", "overstrike")
 
 
-def convert_details(elem: Any) -> None:
+def convert_details(elem: _Element) -> None:
     elem.tag = "div"
     for subelem in iter_live(elem, "summary"):
         subelem.tag = "head"
@@ -325,7 +330,7 @@ CONVERSIONS = {
 }
 
 
-def convert_link(elem: Any, base_url: Optional[str]) -> None:
+def convert_link(elem: _Element, base_url: Optional[str]) -> None:
     "a -> ref with its href as target (resolved against the base URL), other attributes dropped."
     elem.tag = "ref"
     target = elem.get("href")
@@ -336,7 +341,7 @@ def convert_link(elem: Any, base_url: Optional[str]) -> None:
         elem.set("target", xml_text(target))
 
 
-def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
+def convert_tags(tree: _Element, options: Extractor, url: Optional[str] = None) -> Any:
     "Simplify the markup into trafilatura's XML vocabulary (htmlprocessing.convert_tags)."
     # no step below creates a tag a later loop looks for: absent tags need no walk (speed only)
     present = {e.tag for e in desc_list(tree)}

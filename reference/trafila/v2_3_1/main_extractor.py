@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, List, Optional, Set
+from typing import TYPE_CHECKING, Any, List, Optional, Set
 from urllib.parse import urljoin
 
 from ._tree import iter_live, Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
@@ -41,6 +41,11 @@ from .xpaths import (
     wild_text_elements,
 )
 
+if TYPE_CHECKING:
+    from trafila.dom import Element as _Element  # the class (._tree's Element is the factory)
+    from trafila.v2_3_1.settings import Extractor
+
+
 LOGGER = logging.getLogger(__name__)
 
 TABLE_ELEMS = {"td", "th"}
@@ -52,16 +57,16 @@ _QUOTE_TAGS = set(TAG_CATALOG) | {"ref", "graphic"}
 _MAX_SPAN = 100
 
 
-def _elem_text(element: Any) -> str:
+def _elem_text(element: _Element) -> str:
     "Plain concatenation of the element's text, trimmed (inline boundaries stay joined)."
     return trim("".join(element.itertext()))
 
 
-def _wraps_inline(element: Any) -> bool:
+def _wraps_inline(element: _Element) -> bool:
     return len(element) > 0 and (element.tag == "ref" or any(c.tag in INLINE_CARRIED for c in element[:]))
 
 
-def handle_titles(element: Any, options: Any) -> Optional[Any]:
+def handle_titles(element: _Element, options: Extractor) -> Optional[Any]:
     "head elements: a copy when they have children (children marked done)."
     if len(element) == 0:
         title = process_node(element, options)
@@ -73,7 +78,7 @@ def handle_titles(element: Any, options: Any) -> Optional[Any]:
     return title if is_text_element(title) else None
 
 
-def handle_formatting(element: Any, options: Any) -> Optional[Any]:
+def handle_formatting(element: _Element, options: Extractor) -> Optional[Any]:
     "hi/ref/del outside paragraphs: wrapped in a <p> unless the parent protects them."
     formatting = process_node(element, options)
     if formatting is None:
@@ -86,7 +91,7 @@ def handle_formatting(element: Any, options: Any) -> Optional[Any]:
     return wrapper
 
 
-def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> None:
+def process_nested_elements(child: _Element, new_child_elem: _Element, options: Extractor) -> None:
     "Rewire the descendants of a list item or quote into the new element."
     new_child_elem.text = xml_text(child.text)
     for subelem in iter_live(child, "*", inclusive=False):
@@ -106,7 +111,7 @@ def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> No
         subelem.tag = "done"
 
 
-def _append_block(parent: Any, processed: Optional[Any], source: Any) -> None:
+def _append_block(parent: _Element, processed: Optional[Any], source: _Element) -> None:
     "Append a processed block with the source tail, or keep the tail as text."
     if processed is not None:
         processed.tail = xml_text(source.tail)
@@ -122,7 +127,7 @@ def _append_block(parent: Any, processed: Optional[Any], source: Any) -> None:
             last.tail = xml_text(before + tail)
 
 
-def update_elem_rendition(elem: Any, new_elem: Any) -> None:
+def update_elem_rendition(elem: _Element, new_elem: _Element) -> None:
     rend_attr = elem.get("rend")
     if rend_attr:
         new_elem.set("rend", xml_text(rend_attr))
@@ -132,13 +137,13 @@ def is_text_element(elem: Optional[Any]) -> bool:
     return elem is not None and text_chars_test("".join(elem.itertext())) is True
 
 
-def _copy_attrs(source: Any, target: Any) -> None:
+def _copy_attrs(source: _Element, target: _Element) -> None:
     for key, value in source.attrib.items():
         if key in KEEP_ATTRS:
             target.set(key, xml_text(value))
 
 
-def define_newelem(processed_elem: Optional[Any], orig_elem: Any, keep_children: bool = False) -> None:
+def define_newelem(processed_elem: Optional[Any], orig_elem: _Element, keep_children: bool = False) -> None:
     "A new sub-element of orig_elem copying processed_elem (inline children carried)."
     if processed_elem is not None:
         childelem = SubElement(orig_elem, processed_elem.tag)
@@ -152,7 +157,7 @@ def define_newelem(processed_elem: Optional[Any], orig_elem: Any, keep_children:
                         carried.tag = "done"
 
 
-def handle_lists(element: Any, options: Any) -> Optional[Any]:
+def handle_lists(element: _Element, options: Extractor) -> Optional[Any]:
     "list elements and their items."
     processed_element = Element(element.tag)
 
@@ -185,7 +190,7 @@ def handle_lists(element: Any, options: Any) -> Optional[Any]:
     return None
 
 
-def is_code_block_element(element: Any) -> bool:
+def is_code_block_element(element: _Element) -> bool:
     if element.get("lang") or element.tag == "code":
         return True
     parent = element.getparent()
@@ -195,7 +200,7 @@ def is_code_block_element(element: Any) -> bool:
     return code is not None and len(element) == 1 and not (element.text or "").strip() and not (code.tail or "").strip()
 
 
-def handle_code_blocks(element: Any) -> Any:
+def handle_code_blocks(element: _Element) -> Any:
     processed_element = copy_tree(element)
     for child in iter_live(element, "*"):
         child.tag = "done"
@@ -203,7 +208,7 @@ def handle_code_blocks(element: Any) -> Any:
     return processed_element
 
 
-def handle_quotes(element: Any, options: Any) -> Optional[Any]:
+def handle_quotes(element: _Element, options: Extractor) -> Optional[Any]:
     if is_code_block_element(element):
         return handle_code_blocks(element)
     processed_element = Element(element.tag)
@@ -214,7 +219,7 @@ def handle_quotes(element: Any, options: Any) -> Optional[Any]:
     return None
 
 
-def handle_other_elements(element: Any, potential_tags: Set[str], options: Any) -> Optional[Any]:
+def handle_other_elements(element: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "w3schools code divs, and divs when div is a potential tag."
     if element.tag == "div" and "w3-code" in element.get("class", ""):
         return handle_code_blocks(element)
@@ -228,7 +233,7 @@ def handle_other_elements(element: Any, potential_tags: Set[str], options: Any) 
     return processed_element
 
 
-def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> Optional[Any]:
+def handle_paragraphs(element: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "Paragraphs and their children."
     if len(element) == 0:
         return process_node(element, options)
@@ -285,14 +290,14 @@ def define_cell_type(is_header: bool) -> Any:
     return cell_element
 
 
-def _span(cell: Any, attr: str) -> int:
+def _span(cell: _Element, attr: str) -> int:
     "colspan/rowspan: decimal digits only, default 1, capped at 100."
     value = cell.get(attr, "1")
     # isdecimal, not isdigit: int() rejects the superscripts isdigit() admits
     return min(int(value), _MAX_SPAN) if value.isdecimal() else 1
 
 
-def _flush_rowspan_phantoms(rowspan_map: dict, newrow: Any) -> None:
+def _flush_rowspan_phantoms(rowspan_map: dict, newrow: _Element) -> None:
     while (col := len(newrow)) in rowspan_map:
         newrow.append(define_cell_type(False))
         rowspan_map[col] -= 1
@@ -300,7 +305,7 @@ def _flush_rowspan_phantoms(rowspan_map: dict, newrow: Any) -> None:
             del rowspan_map[col]
 
 
-def _finalize_row(newtable: Any, newrow: Any, rowspan_map: dict, max_cols: int) -> None:
+def _finalize_row(newtable: _Element, newrow: _Element, rowspan_map: dict, max_cols: int) -> None:
     _flush_rowspan_phantoms(rowspan_map, newrow)
     while len(newrow) < max_cols:
         newrow.append(define_cell_type(False))
@@ -308,7 +313,7 @@ def _finalize_row(newtable: Any, newrow: Any, rowspan_map: dict, max_cols: int) 
         newtable.append(newrow)
 
 
-def _fill_cell(new_child_elem: Any, cell: Any, nested_elems: Set[Any], ptags_with_div: Set[str], options: Any) -> None:
+def _fill_cell(new_child_elem: _Element, cell: _Element, nested_elems: Set[Any], ptags_with_div: Set[str], options: Extractor) -> None:
     "A source td/th's content into the new <cell>."
     if len(cell) == 0:
         processed_cell = process_node(cell, options)
@@ -347,7 +352,7 @@ def _fill_cell(new_child_elem: Any, cell: Any, nested_elems: Set[Any], ptags_wit
         child.tag = "done"
 
 
-def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Optional[Any]:
+def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "A table with colspan/rowspan materialised, captions, nested tables left aside."
     newtable = Element("table")
     ptags_with_div = potential_tags | {"div"}
@@ -417,7 +422,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
     return newtable if len(newtable) > 0 else None
 
 
-def handle_image(element: Any, options: Any = None) -> Optional[Any]:
+def handle_image(element: _Element, options: Extractor = None) -> Optional[Any]:
     "graphic elements: src made absolute, alt and title kept."
     link = image_src(element)
     if link is None:
@@ -439,7 +444,7 @@ def handle_image(element: Any, options: Any = None) -> Optional[Any]:
     return processed_element
 
 
-def handle_textelem(element: Any, potential_tags: Set[str], options: Any) -> Optional[Any]:
+def handle_textelem(element: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "Dispatch an element to its handler."
     tag = element.tag
     new_element = None
@@ -469,9 +474,9 @@ def handle_textelem(element: Any, potential_tags: Set[str], options: Any) -> Opt
 
 
 def recover_wild_text(
-    tree: Any,
-    result_body: Any,
-    options: Any,
+    tree: _Element,
+    result_body: _Element,
+    options: Extractor,
     potential_tags: Optional[Set[str]] = None,
     consumed: Optional[Set[Any]] = None,
 ) -> Any:
@@ -521,7 +526,7 @@ def recover_wild_text(
     return result_body
 
 
-def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any, keep_teasers: bool = False) -> Any:
+def prune_unwanted_sections(tree: _Element, potential_tags: Set[str], options: Extractor, keep_teasers: bool = False) -> Any:
     "Rule-based deletions, link-density passes, span (and ref) stripping."
     favor_precision = options.focus == "precision"
     tree = prune_unwanted_nodes(tree, OVERALL_DISCARD_XPATH, with_backup=True)
@@ -553,7 +558,7 @@ def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any, k
     return tree
 
 
-def _extract(tree: Any, options: Any) -> Any:
+def _extract(tree: _Element, options: Extractor) -> Any:
     "Main pass over the BODY_XPATH candidates."
     potential_tags = set(TAG_CATALOG)
     if options.tables is True:
@@ -617,7 +622,7 @@ def _extract(tree: Any, options: Any) -> Any:
     return result_body, temp_text, potential_tags
 
 
-def extract_content(cleaned_tree: Any, options: Any) -> Any:
+def extract_content(cleaned_tree: _Element, options: Extractor) -> Any:
     "Main pass, then wild-text recovery when short, adjacent-duplicate removal."
     # the backup keeps the source order from before the main pass moves elements
     backup_tree = copy_tree(cleaned_tree)
@@ -652,7 +657,7 @@ def extract_content(cleaned_tree: Any, options: Any) -> Any:
     return result_body, temp_text
 
 
-def extract_comments(tree: Any, options: Any) -> Any:
+def extract_comments(tree: _Element, options: Extractor) -> Any:
     "Comments from the first comment section that yields any."
     comments_body = Element("body")
     potential_tags = set(TAG_CATALOG)  # no div: trouble with <div class="comment-author meta">

@@ -7,7 +7,7 @@ import logging
 import re
 import zlib
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
@@ -15,6 +15,10 @@ from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     sanitize, text_chars_test, textfilter,
 )
 from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
+
+if TYPE_CHECKING:
+    from trafila.dom import Element
+
 
 LOGGER = logging.getLogger(__name__)
 
@@ -253,7 +257,7 @@ def trim(string: Any) -> str:
         return ""
 
 
-def image_src(element: Any) -> Optional[str]:
+def image_src(element: Element) -> Optional[str]:
     "src, data-src, or the first data-src* attribute pointing to an image file."
     for attr in ("data-src", "src"):
         src = element.get(attr, "")

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 from ._tree import copy_tree, desc_list, iter_live
 from ..treeops import drop_tree
 from ..xmlchars import xml_text
 from .settings import INLINE_CARRIED, INLINE_CONSUMING, INLINE_FORMATTABLE
 from .utils import sanitize, text_chars_test
+
+if TYPE_CHECKING:
+    from trafila.dom import Element
+
 
 NEWLINE_ELEMS = {"graphic", "head", "lb", "list", "p", "quote", "row", "table"}
 SPECIAL_FORMATTING = {"code", "del", "head", "hi", "ref", "item", "cell"}
@@ -42,7 +46,7 @@ _MATH_INLINE_RE = re.compile(r"\\\((.+?)\\\)")
 _MATH_SPAN_RE = re.compile(r"((?s:(?<!\S)\\\[.+?\\\])|\\\(.+?\\\))")
 
 
-def delete_element(element: Any, keep_tail: bool = True) -> None:
+def delete_element(element: Element, keep_tail: bool = True) -> None:
     """Remove the element and its subtree; its tail joins the previous
     sibling's tail or the parent's text (trafilatura's own drop_tree)."""
     parent = element.getparent()
@@ -54,7 +58,7 @@ def delete_element(element: Any, keep_tail: bool = True) -> None:
         parent.remove(element)
 
 
-def separates_inline(element: Any) -> bool:
+def separates_inline(element: Element) -> bool:
     "An lb followed by an inline (carried) element."
     if element.tag != "lb":
         return False
@@ -62,7 +66,7 @@ def separates_inline(element: Any) -> bool:
     return nxt is not None and nxt.tag in INLINE_CARRIED
 
 
-def keeps_empty(element: Any) -> bool:
+def keeps_empty(element: Element) -> bool:
     parent = element.getparent()
     return (
         parent is None
@@ -73,7 +77,7 @@ def keeps_empty(element: Any) -> bool:
     )
 
 
-def is_padding_cell(element: Any) -> bool:
+def is_padding_cell(element: Element) -> bool:
     parent = element.getparent()
     return element.tag == "cell" and parent is not None and text_chars_test("".join(parent.itertext())) is True
 
@@ -122,7 +126,7 @@ def _convert_math(text: str) -> str:
     return _MATH_INLINE_RE.sub(lambda m: f"${m.group(1)}$", text)
 
 
-def _collapse_emphasis(element: Any, active: frozenset = frozenset()) -> None:
+def _collapse_emphasis(element: Element, active: frozenset = frozenset()) -> None:
     "Splice out repeated emphasis levels in linear hi chains."
     if element.tag == "hi":
         here = HI_FORMATTING.get(element.get("rend") or "")
@@ -144,7 +148,7 @@ def _collapse_emphasis(element: Any, active: frozenset = frozenset()) -> None:
         _collapse_emphasis(child, active)
 
 
-def _strip_block_whitespace(element: Any) -> None:
+def _strip_block_whitespace(element: Element) -> None:
     "Strip the outer whitespace of p, quote and head text."
     for p in iter_live(element, "p", "quote", "head"):
         if p.text:
@@ -153,7 +157,7 @@ def _strip_block_whitespace(element: Any) -> None:
             p[-1].tail = xml_text(p[-1].tail.rstrip())
 
 
-def _merge_adjacent_hi(element: Any) -> None:
+def _merge_adjacent_hi(element: Element) -> None:
     "Merge adjacent childless hi siblings with the same (mergeable) rend."
     for child in element[:]:
         _merge_adjacent_hi(child)
@@ -197,7 +201,7 @@ def _escape_and_convert_math(text: str) -> str:
     return "".join(parts)
 
 
-def _escape_and_convert_math_tree(element: Any) -> None:
+def _escape_and_convert_math_tree(element: Element) -> None:
     "Escape and convert text and tails in place, code subtrees left verbatim."
     if element.tag == "code" or (element.tag == "hi" and HI_FORMATTING.get(element.get("rend") or "") == "`"):
         return
@@ -219,7 +223,7 @@ def _escape_block_start(text: str) -> str:
     return text
 
 
-def _heading_prefix(element: Any) -> str:
+def _heading_prefix(element: Element) -> str:
     "'#' times the heading level (default 2)."
     level = element.get("rend") or ""
     number = int(level[1]) if level[1:2] in HEADING_LEVELS else 2
@@ -240,7 +244,7 @@ def _list_marker(item: Any, include_formatting: bool = True) -> str:
     return f"{indent}- "
 
 
-def _image_markup(element: Any, include_formatting: bool = True) -> str:
+def _image_markup(element: Element, include_formatting: bool = True) -> str:
     "Markdown image: ![title alt](src)."
     alt = f"{element.get('title', '')} {element.get('alt', '')}".strip()
     if include_formatting:
@@ -266,11 +270,11 @@ def _md_link(text: str, url: Optional[str], image: bool = False) -> str:
     return f"{prefix}[{esc}]({safe})"
 
 
-def _consumes_inline_children(element: Any) -> bool:
+def _consumes_inline_children(element: Element) -> bool:
     return element.tag in INLINE_CONSUMING and len(element) > 0
 
 
-def _collect_inline_text(element: Any, include_formatting: bool) -> str:
+def _collect_inline_text(element: Element, include_formatting: bool) -> str:
     "Direct text plus inline children's rendering, with tails."
     parts: List[str] = [element.text] if element.text else []
     for child in element[:]:
@@ -287,14 +291,14 @@ def _collect_inline_text(element: Any, include_formatting: bool) -> str:
     return "".join(parts)
 
 
-def _closes_container(element: Any, tag: str) -> bool:
+def _closes_container(element: Element, tag: str) -> bool:
     if element.tag == tag:
         return len(element) == 0
     nxt = element.getnext()
     return nxt is None or (tag == "item" and nxt.tag == "item")
 
 
-def _opens_item(element: Any) -> bool:
+def _opens_item(element: Element) -> bool:
     while element.tag != "item":
         parent = element.getparent()
         if parent is None or element.getprevious() is not None or text_chars_test(parent.text):
@@ -318,7 +322,7 @@ def _escape_cell(text: str, in_cell: bool = True) -> str:
     return text.replace("|", "\\|").replace("\n", " ") if in_cell else text
 
 
-def replace_element_text(element: Any, include_formatting: bool, in_cell: bool = False) -> str:
+def replace_element_text(element: Element, include_formatting: bool, in_cell: bool = False) -> str:
     "The element's own text (inline children folded in for ref/hi/del)."
     if _consumes_inline_children(element):
         elem_text = _collect_inline_text(element, include_formatting)
@@ -374,7 +378,7 @@ def _append_spaced(returnlist: List[str], text: str) -> None:
         returnlist.append(text)
 
 
-def _append_tail(element: Any, returnlist: List[str], in_cell: bool, in_item: bool, include_formatting: bool = False) -> None:
+def _append_tail(element: Element, returnlist: List[str], in_cell: bool, in_item: bool, include_formatting: bool = False) -> None:
     tail = element.tail
     if not tail:
         return
@@ -397,7 +401,7 @@ def _append_tail(element: Any, returnlist: List[str], in_cell: bool, in_item: bo
     returnlist.append(tail)
 
 
-def process_element(element: Any, returnlist: List[str], include_formatting: bool, in_cell: bool = False, in_item: bool = False) -> None:
+def process_element(element: Element, returnlist: List[str], include_formatting: bool, in_cell: bool = False, in_item: bool = False) -> None:
     "Flatten an element and its children to text (xml.process_element)."
     tag = element.tag
     in_cell = in_cell or tag == "cell"
