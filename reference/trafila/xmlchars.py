@@ -100,17 +100,18 @@ def _local_name(name: str, what: str) -> str:
     return name
 
 
+def _check_name(name: str, what: str) -> str:
+    local = _local_name(name, what)
+    if not xml_name_valid(local):
+        raise ValueError(f"Invalid {what} name {local!r}")
+    return name
+
+
 def check_xml_tag(tag: str) -> str:
     "A tag for a new element of an lxml.etree document (SubElement/Element): ValueError if invalid."
-    local = _local_name(tag, "tag")
-    if not xml_name_valid(local):
-        raise ValueError(f"Invalid tag name {local!r}")
-    return tag
+    return _check_name(tag, "tag")
 
 
 def check_xml_attribute(name: str) -> str:
     "An attribute name set on an element of an lxml.etree document."
-    local = _local_name(name, "attribute")
-    if not xml_name_valid(local):
-        raise ValueError(f"Invalid attribute name {local!r}")
-    return name
+    return _check_name(name, "attribute")
