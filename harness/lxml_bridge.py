@@ -4,9 +4,9 @@
 top-level sibling of its root, e.g. a second ``<html>`` root, and the doctype)
 and returns the trafila element that corresponds to ``el``.
 
-``to_lxml(el)`` builds an lxml tree from a trafila element (or Document); with
-``whole_document=True`` the lxml document gets the same top-level nodes and
-the element corresponding to ``el`` is returned.
+``to_lxml(el)`` (trafila.lxmlconvert's) builds an lxml tree from a trafila
+element (or Document); with ``whole_document=True`` the tree of ``el``'s root
+is copied and the element corresponding to ``el`` is returned.
 
 lxml comments / processing instructions have no trafila counterpart:
 ``from_lxml`` drops them and joins their tail to the preceding text, which is
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from trafila.dom import NO_VALUE, Document, Element
+from trafila.lxmlconvert import to_lxml  # noqa: F401 - the converter, re-exported
 
 
 def _valueless(lx: Any, attrib: Dict[str, str]) -> Dict[str, str]:
@@ -62,14 +63,6 @@ def _new(tag: str, attrib: Any, text: Optional[str], tail: Optional[str], lx: An
     return el
 
 
-def _join(a: Optional[str], b: Optional[str]) -> Optional[str]:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a + b
-
-
 def _copy_subtree(src: Any, want: Any, found: List[Element]) -> Element:
     """Copy an lxml element subtree (with its tail) into trafila nodes."""
     root = _new(src.tag, src.items(), src.text, src.tail, src)
@@ -85,9 +78,9 @@ def _copy_subtree(src: Any, want: Any, found: List[Element]) -> Element:
                 # comment / PI / entity: keep only its tail, joined to the previous text
                 if c.tail is not None:
                     if kids:
-                        kids[-1].tail = _join(kids[-1].tail, c.tail)
+                        kids[-1].tail = (kids[-1].tail or "") + c.tail
                     else:
-                        d.text = _join(d.text, c.tail)
+                        d.text = (d.text or "") + c.tail
                 continue
             n = _new(tag, c.items(), c.text, c.tail, c)
             n._parent = d
@@ -142,61 +135,3 @@ def from_lxml(lxml_element: Any) -> Element:
     if not found:
         raise ValueError("element not found in its own document")
     return found[0]
-
-
-_FACTORY: List[Any] = []
-
-
-def _html_factory() -> Any:
-    from lxml import etree
-
-    if not _FACTORY:
-        _FACTORY.append(etree.fromstring("<html></html>", etree.HTMLParser()))
-    return _FACTORY[0]
-
-
-def to_lxml(trafila_element: Any, whole_document: bool = False) -> Any:
-    """An lxml copy of a trafila element (or of the root of a Document)."""
-    from lxml import etree
-
-    el = trafila_element
-    if isinstance(el, Document):
-        el = el.getroot()
-        whole_document = True
-    mapping: Dict[int, Any] = {}
-
-    def build(src: Element, parent: Any) -> Any:
-        if parent is None:
-            # made in an HTML document so that lxml checks tag names as it
-            # does for parsed HTML (XML name rules would reject some)
-            out = _html_factory().makeelement(src.tag, src.attrib)
-        else:
-            out = etree.SubElement(parent, src.tag, src.attrib)
-        out.text = src.text
-        out.tail = src.tail
-        mapping[id(src)] = out
-        stack = [(src, out)]
-        while stack:
-            s, d = stack.pop()
-            for c in s._children:
-                n = etree.SubElement(d, c.tag, c.attrib)
-                n.text = c.text
-                n.tail = c.tail
-                mapping[id(c)] = n
-                if c._children:
-                    stack.append((c, n))
-        return out
-
-    if not whole_document:
-        out = build(el, None)
-        out.tail = el.tail
-        return out
-    # lxml's API cannot give the root element element siblings: only the
-    # tree of the root is rebuilt; the element matching ``el`` is returned
-    top = el
-    while top._parent is not None:
-        top = top._parent
-    keep = build(top, None)
-    out = mapping[id(el)]
-    del keep  # the returned proxy keeps the lxml document alive
-    return out

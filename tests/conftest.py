@@ -31,7 +31,7 @@ def _built_engine(name: str):
     return trafila.engine(name)
 
 
-@pytest.fixture(params=ENGINES)
+@pytest.fixture(params=ENGINES, scope="session")
 def engine(request):
     """Each built engine in turn (multidict's pattern): a ``trafila.Engine``
     whose extract/bare_extraction/... and ``parser`` are that engine's."""
@@ -46,13 +46,13 @@ def _engine_running(request, mode: str):
     return eng
 
 
-@pytest.fixture(params=ENGINES)
+@pytest.fixture(params=ENGINES, scope="session")
 def engine_231(request):
     """Each built engine that runs the 2.3.1 mode."""
     return _engine_running(request, "2.3.1")
 
 
-@pytest.fixture(params=ENGINES)
+@pytest.fixture(params=ENGINES, scope="session")
 def engine_111(request):
     """Each built engine that runs the 1.11.0 mode."""
     return _engine_running(request, "1.11.0")

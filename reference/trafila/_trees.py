@@ -4,7 +4,7 @@ is an lxml element when lxml is installed), picklable tuples, XML strings."""
 from __future__ import annotations
 
 import importlib.util
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict
 
 def _is_lxml(obj: Any) -> bool:
     return type(obj).__module__.startswith("lxml")
@@ -26,24 +26,10 @@ def lxml_available() -> bool:
 
 def to_lxml(el: Any) -> Any:
     """An lxml.etree copy of a trafila element subtree (tag, attributes, text,
-    tails; the root's tail too). Iterative, so deep trees do not recurse."""
-    from lxml import etree  # noqa: PLC0415
+    tails; the root's tail too), the root of a new XML document."""
+    from .lxmlconvert import to_lxml as convert  # noqa: PLC0415
 
-    root = etree.Element(el.tag)
-    for key, value in el.attrib.items():
-        root.set(key, value)
-    root.text, root.tail = el.text, el.tail
-    stack: List[Tuple[Any, Any]] = [(el, root)]
-    while stack:
-        src, dst = stack.pop()
-        for child in src:
-            new = etree.SubElement(dst, child.tag)
-            for key, value in child.attrib.items():
-                new.set(key, value)
-            new.text, new.tail = child.text, child.tail
-            if len(child):
-                stack.append((child, new))
-    return root
+    return convert(el, html=False)
 
 
 def _to_tuples(el: Any) -> tuple:

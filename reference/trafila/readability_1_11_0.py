@@ -19,8 +19,10 @@ import logging
 import re
 from typing import Any, Dict, List, Optional
 
-from trafila.dom import Element, SubElement, check_xml_text
+from trafila.dom import Element, SubElement
 from trafila.html.serialize import tostring
+from trafila.treeops import drop_tree
+from trafila.xmlchars import xml_text as _text
 
 LOGGER = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ def _trim(string: str) -> str:
     return " ".join(string.split()).strip()
 
 
-def text_length(elem: Any) -> int:
+def text_length(elem: Element) -> int:
     return len(_trim(elem.text_content()))
 
 
@@ -76,7 +78,7 @@ def _fragment_div() -> Any:
     return SubElement(body, "div")
 
 
-def _absolute(node: Any, tags: frozenset) -> List[Any]:
+def _absolute(node: Element, tags: frozenset) -> List[Any]:
     "``//t1|//t2...`` from ``node``: matches in the whole document it belongs to."
     doc = node.getroottree()
     tops = list(getattr(doc, "children", None) or ([doc.getroot()] if doc.getroot() is not None else []))
@@ -86,29 +88,10 @@ def _absolute(node: Any, tags: frozenset) -> List[Any]:
     return out
 
 
-def _text(value: Optional[str]) -> Optional[str]:
-    "lxml validates assigned text (ValueError for control characters...)."
-    return value if value is None else check_xml_text(value)
-
-
-def drop_tree(el: Any) -> None:
-    """lxml.html ``drop_tree``: the tail joins the previous sibling's tail or
-    the parent's text (through lxml's validating setters)."""
-    parent = el.getparent()
-    assert parent is not None
-    if el.tail:
-        previous = el.getprevious()
-        if previous is None:
-            parent.text = _text((parent.text or "") + el.tail)
-        else:
-            previous.tail = _text((previous.tail or "") + el.tail)
-    parent.remove(el)
-
-
 class Candidate:
     __slots__ = ["score", "elem"]
 
-    def __init__(self, score: float, elem: Any) -> None:
+    def __init__(self, score: float, elem: Element) -> None:
         self.score = score
         self.elem = elem
 
@@ -184,7 +167,7 @@ class Document:
         # stable: the first inserted wins among equal scores
         return sorted(candidates.values(), key=lambda c: c.score, reverse=True)[0]
 
-    def get_link_density(self, elem: Any) -> float:
+    def get_link_density(self, elem: Element) -> float:
         total_length = text_length(elem) or 1
         link_length = sum(text_length(link) for link in elem.iterdescendants("a"))
         return link_length / total_length
@@ -211,7 +194,7 @@ class Document:
             candidate.score *= 1 - self.get_link_density(elem)
         return candidates
 
-    def class_weight(self, elem: Any) -> int:
+    def class_weight(self, elem: Element) -> int:
         weight = 0
         for attribute in filter(None, (elem.get("class"), elem.get("id"))):
             if REGEXES["negativeRe"].search(attribute):
@@ -220,7 +203,7 @@ class Document:
                 weight += 25
         return weight
 
-    def score_node(self, elem: Any) -> Candidate:
+    def score_node(self, elem: Element) -> Candidate:
         score = self.class_weight(elem)
         name = elem.tag.lower()
         if name in DIV_SCORES:
@@ -262,7 +245,7 @@ class Document:
                 if child.tag == "br":
                     drop_tree(child)
 
-    def sanitize(self, node: Any, candidates: Dict[Any, Candidate]) -> str:
+    def sanitize(self, node: Element, candidates: Dict[Any, Candidate]) -> str:
         for header in node.iter("h1", "h2", "h3", "h4", "h5", "h6"):
             if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
                 drop_tree(header)

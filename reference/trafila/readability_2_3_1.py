@@ -18,7 +18,7 @@ each stage:
 * :func:`try_readability` -- the whole of trafilatura 2.3.1's ``try_readability``.
 
 The input tree is mutated, as upstream.  Every text/tail assignment is checked
-like lxml's setter (:func:`trafila.dom.check_xml_text`): a string lxml would
+like lxml's setter (:func:`trafila.xmlchars.xml_text`): a string lxml would
 refuse makes ``summary`` raise, and ``try_readability`` then falls back.
 """
 
@@ -31,9 +31,11 @@ from math import sqrt
 from typing import Dict, Iterable, List, Optional
 
 from .dom import Document as _DomDocument
-from .dom import Element, check_xml_text
+from .dom import Element
 from .html import fromstring
 from .html.serialize import tostring
+from .treeops import drop_tree
+from .xmlchars import xml_text
 
 LOGGER = logging.getLogger(__name__)
 
@@ -122,26 +124,7 @@ def _has_descendant(top: Element, tag: str) -> bool:
 
 
 def _set_text(el: Element, value: Optional[str]) -> None:
-    el.text = None if value is None else check_xml_text(value)
-
-
-def _set_tail(el: Element, value: Optional[str]) -> None:
-    el.tail = None if value is None else check_xml_text(value)
-
-
-def _drop_tree(el: Element) -> None:
-    """lxml.html ``drop_tree``: remove ``el``, its tail joins the previous text.
-
-    A parentless element fails the upstream ``assert`` (AssertionError)."""
-    parent = el.getparent()
-    assert parent is not None
-    if el.tail:
-        previous = el.getprevious()
-        if previous is None:
-            _set_text(parent, (parent.text or "") + el.tail)
-        else:
-            _set_tail(previous, (previous.tail or "") + el.tail)
-    parent.remove(el)
+    el.text = xml_text(value)
 
 
 def _fragment(tag: str) -> Element:
@@ -198,7 +181,7 @@ class Document:
     def summary_tree(self) -> Element:
         """The element ``summary()`` serialises, after all cleaning."""
         for elem in _preorder(self.doc, frozenset({"script", "style", "fencedframe"})):
-            _drop_tree(elem)
+            drop_tree(elem)
 
         self.remove_unlikely_candidates()
         self.transform_misused_divs_into_paragraphs()
@@ -307,7 +290,7 @@ class Document:
                 verdicts[attrs] = verdict
             if verdict:
                 # elements already cut off with an ancestor are dropped inside the cut subtree
-                _drop_tree(elem)
+                drop_tree(elem)
 
     def transform_misused_divs_into_paragraphs(self) -> None:
         # 1. a div without block descendants becomes a <p>; a link wrapper only with loose text
@@ -333,7 +316,7 @@ class Document:
                     elem.insert(pos + 1, p_elem)
                 if child.tag == "br":
                     # a whitespace-only tail stays: drop_tree joins it to the previous text
-                    _drop_tree(child)
+                    drop_tree(child)
 
     def sanitize(self, node: Element, candidates: Dict[Element, Candidate]) -> str:
         """Upstream ``sanitize``: clean ``node`` and serialise it (XML method, tail included)."""
@@ -343,16 +326,16 @@ class Document:
         """Upstream ``sanitize`` without its final ``tostring``."""
         for header in _preorder(node, HEADING_TAGS):
             if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
-                _drop_tree(header)
+                drop_tree(header)
 
         for elem in _preorder(node, frozenset({"form", "textarea"})):
-            _drop_tree(elem)
+            drop_tree(elem)
 
         for elem in _preorder(node, frozenset({"iframe"})):
             if "src" in elem.attrib and REGEXES["videoRe"].search(elem.attrib["src"]):
                 _set_text(elem, "VIDEO")  # so that the serialiser writes <iframe></iframe>
             else:
-                _drop_tree(elem)
+                drop_tree(elem)
 
         # conditionally clean tables, lists, divs and sections, innermost last-first
         for elem in reversed(_preorder(node, CONDITIONALLY_CLEANED)):
@@ -360,7 +343,7 @@ class Document:
             score = candidates[elem].score if elem in candidates else 0
             if weight + score < 0:
                 LOGGER.debug("Removed %s with score %6.3f and weight %-3s", elem.tag, score, weight)
-                _drop_tree(elem)
+                drop_tree(elem)
             elif elem.text_content().count(",") < 10:
                 to_remove = True
                 counts = dict.fromkeys(TEXT_CLEAN_ELEMS, 0)
@@ -396,7 +379,7 @@ class Document:
                     to_remove = False
 
                 if to_remove:
-                    _drop_tree(elem)
+                    drop_tree(elem)
                     LOGGER.debug("Removed %6.3f %s with weight %s cause it has %s.", score, elem.tag, weight, reason)
         return node
 

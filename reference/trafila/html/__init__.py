@@ -31,6 +31,8 @@ import re
 from typing import List, Union
 
 from ..dom import Document, Element
+from ..treeops import drop_tree
+from ..xmlchars import xml_text
 from .input import decode_input
 from .tokenizer import Parser
 
@@ -76,32 +78,6 @@ def document_fromstring(src: Union[str, bytes]) -> Element:
     return root
 
 
-# lxml (apihelpers.pxi: _utf8) refuses to set text holding C0 controls other
-# than TAB/LF/CR, or U+FFFE/U+FFFF -- parsed text may hold them (libxml2 keeps
-# them), so fromstring's merging of extra bodies can raise ValueError.
-_NOT_XML_COMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def _checked(text: str) -> str:
-    if _NOT_XML_COMPATIBLE.search(text):
-        raise ValueError("All strings must be XML compatible: Unicode or ASCII, no NULL bytes or control characters")
-    return text
-
-
-def _drop_tree(el: Element) -> None:
-    # lxml.html: HtmlMixin.drop_tree -- remove el, keep its tail in place
-    parent = el.getparent()
-    assert parent is not None
-    if el.tail:
-        index = parent._children.index(el)
-        if index == 0:
-            parent.text = _checked((parent.text or "") + el.tail)
-        else:
-            previous = parent[index - 1]
-            previous.tail = _checked((previous.tail or "") + el.tail)
-    parent.remove(el)
-
-
 def _iter(el: Element):  # type: ignore[no-untyped-def]
     stack = [el]
     while stack:
@@ -130,21 +106,22 @@ def fromstring(src: Union[str, bytes]) -> Element:
         body = bodies[0]
         for other in bodies[1:]:
             # several bodies are merged into the first; their attributes are lost
+            # (parsed text may hold characters lxml refuses to set: the merge can raise ValueError)
             if other.text:
                 if len(body):
-                    body[-1].tail = _checked((body[-1].tail or "") + other.text)
+                    body[-1].tail = xml_text((body[-1].tail or "") + other.text)
                 else:
-                    body.text = _checked((body.text or "") + other.text)
+                    body.text = xml_text((body.text or "") + other.text)
             for child in list(other):
                 body.append(child)
-            _drop_tree(other)
+            drop_tree(other)
     heads = [child for child in doc if child.tag == "head"]
     if heads:
         head = heads[0]
         for other in heads[1:]:
             for child in list(other):
                 head.append(child)
-            _drop_tree(other)
+            drop_tree(other)
         return doc
     if body is None:
         return doc

@@ -14,7 +14,7 @@ from .xml import delete_element
 BASIC_CLEAN_TAGS = ("aside", "footer", "script", "style")
 
 
-def basic_cleaning(tree: Any) -> Any:
+def basic_cleaning(tree: Element) -> Any:
     "Delete aside/footer/script/style (``.//aside|.//footer|.//script|.//style``)."
     for elem in list(tree.iterdescendants(*BASIC_CLEAN_TAGS)):
         delete_element(elem)

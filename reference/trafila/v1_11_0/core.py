@@ -70,7 +70,7 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
                     with_metadata: bool = False, only_with_metadata: bool = False,
                     max_tree_size: Any = None, url_blacklist: Any = None, author_blacklist: Any = None,
                     as_dict: bool = True, prune_xpath: Any = None,
-                    config: Any = DEFAULT_CONFIG, options: Any = None) -> Any:
+                    config: Any = DEFAULT_CONFIG, options: Extractor = None) -> Any:
     """trafilatura 1.11.0 ``bare_extraction``: a dict (or a Document with
     ``as_dict=False``), None when the document is discarded."""
     try:
@@ -97,10 +97,13 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
                 LOGGER.error("wrong HTML meta language: %s", options.source)
                 raise ValueError
         document = Document()
+        # the raw tree is kept for the fallbacks and the baseline, which work on uncleaned HTML
         tree_backup = copy(tree)
         cleaned_tree = tree_cleaning(tree, options)
         cleaned_tree_backup = copy(cleaned_tree)
+        # the extractors only know the converted (TEI-like) tags
         cleaned_tree = convert_tags(cleaned_tree, options, options.url or document.url)
+        # comments first: extract_comments removes what it takes, so it stays out of the body
         if options.comments:
             commentsbody, temp_comments, len_comments, cleaned_tree = extract_comments(cleaned_tree, options)
         else:
@@ -116,6 +119,7 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
         if len_text < options.min_extracted_size:
             postbody, temp_text, len_text = baseline(deepcopy(tree_backup))
         if options.max_tree_size:
+            # flattening formatting is the cheap way under the limit; still too big: discarded
             if len(postbody) > options.max_tree_size:
                 strip_tags(postbody, "hi")
             if len(postbody) > options.max_tree_size:
@@ -125,6 +129,7 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
         if options.dedup and duplicate_test(postbody, options) is True:
             raise ValueError
     except (TypeError, ValueError):
+        # ValueError is upstream's "discard this document" signal (size, duplicate, language)
         # with no options yet (bad input to a direct call) this raises AttributeError, as upstream
         LOGGER.warning("discarding data: %s", options.source)
         return None
@@ -151,7 +156,7 @@ def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, 
             with_metadata: bool = False, only_with_metadata: bool = False,
             max_tree_size: Any = None, url_blacklist: Any = None, author_blacklist: Any = None,
             settingsfile: Optional[str] = None, prune_xpath: Any = None,
-            config: Any = DEFAULT_CONFIG, options: Any = None,
+            config: Any = DEFAULT_CONFIG, options: Extractor = None,
             **kwargs: Any) -> Optional[str]:
     """trafilatura 1.11.0 ``extract``: the text, or None."""
     if kwargs and any(name in kwargs for name in ("csv_output", "json_output", "tei_output", "xml_output")):

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from threading import RLock
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .settings import LRU_SIZE
 from .utils import trim
+
+if TYPE_CHECKING:
+    from trafila.dom import Element
+    from trafila.v1_11_0.settings import Extractor
+
 
 
 class LRUCache:
@@ -52,7 +57,7 @@ def put_in_cache(teststring: str) -> None:
     LRU_TEST.put(teststring, cacheval + 1 if cacheval != -1 else 1)
 
 
-def duplicate_test(element: Any, options: Any) -> bool:
+def duplicate_test(element: Element, options: Extractor) -> bool:
     """A duplicate once its text (longer than MIN_DUPLCHECK_SIZE) was seen more
     than MAX_REPETITIONS times; every call counts."""
     teststring = trim(" ".join(element.itertext()))

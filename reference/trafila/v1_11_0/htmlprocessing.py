@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import logging
 from copy import deepcopy
-from typing import Any, Iterable, List, Tuple
+from typing import TYPE_CHECKING, Any, Iterable, List, Tuple
 
 from trafila.dom import strip_tags
+from trafila.treeops import deletion_walk
 from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 
 from .deduplication import duplicate_test
@@ -16,6 +17,11 @@ from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import textfilter, trim, xml_text
 from .xml import delete_element
 from .xpaths import absolute_iter, figures_with_table
+
+if TYPE_CHECKING:
+    from trafila.dom import Element
+    from trafila.v1_11_0.settings import Extractor
+
 
 LOGGER = logging.getLogger(__name__)
 
@@ -27,12 +33,13 @@ REND_TAG_MAPPING = {
 PRESERVE_IMG_CLEANING = {"figure", "picture", "source"}
 
 
-def tree_cleaning(tree: Any, options: Any) -> Any:
+def tree_cleaning(tree: Element, options: Extractor) -> Any:
     "Strip and delete the unwanted elements; in recall mode keep the tree if all <p> would go."
     cleaning_list, stripping_list = list(MANUALLY_CLEANED), list(MANUALLY_STRIPPED)
     if not options.tables:
         cleaning_list.extend(["table", "td", "th", "tr"])
     else:
+        # a table inside a <figure> would be cleaned away with it (#301)
         for elem in figures_with_table(tree):
             elem.tag = "div"
     if options.images:
@@ -49,19 +56,19 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
     return prune_html(tree)
 
 
-def _delete_tags(tree: Any, cleaning_list: List[str]) -> None:
+def _delete_tags(tree: Element, cleaning_list: List[str]) -> None:
     """One ``tree.iter(tag)`` walk per tag, in list order (a walk that deletes
     the element holding its prefetched next match stops inside the deleted
-    subtree, as lxml's does). Tags absent from the tree are skipped: deleting
-    never brings a tag in."""
-    present = {el.tag for el in tree.iter()}
-    for expression in cleaning_list:
-        if expression in present:
-            for element in tree.iter(expression):
-                delete_element(element)
+    subtree, as lxml's does)."""
+    for _, element in deletion_walk(tree, cleaning_list, tree.iterdescendants(), _iter_tag):
+        delete_element(element)
 
 
-def prune_html(tree: Any) -> Any:
+def _iter_tag(tree: Element, tag: str) -> Any:
+    return tree.iter(tag)
+
+
+def prune_html(tree: Element) -> Any:
     """Delete empty elements of CUT_EMPTY_ELEMS. The XPath is absolute
     (``//*[not(node())]``): it covers the whole document ``tree`` lives in."""
     for element in [el for el in absolute_iter(tree) if len(el) == 0 and el.text is None]:
@@ -70,7 +77,7 @@ def prune_html(tree: Any) -> Any:
     return tree
 
 
-def prune_unwanted_nodes(tree: Any, nodelist: Iterable[Any], with_backup: bool = False) -> Any:
+def prune_unwanted_nodes(tree: Element, nodelist: Iterable[Any], with_backup: bool = False) -> Any:
     """Remove the selected sections. A removed node's tail is appended, after a
     space, to the previous sibling's tail or (1.11.0's quirk) to the PARENT's
     tail. With backup: a copy of the input comes back if more than 6/7 of
@@ -106,7 +113,7 @@ def collect_link_info(links_xpath: List[Any], favor_precision: bool = False) -> 
     return lengths, len(mylist), shortelems, mylist
 
 
-def link_density_test(element: Any, text: str, favor_precision: bool = False) -> Tuple[bool, List[str]]:
+def link_density_test(element: Element, text: str, favor_precision: bool = False) -> Tuple[bool, List[str]]:
     "Whether a short element is mostly links."
     links_xpath, mylist = list(element.iterdescendants("ref")), []
     if links_xpath:
@@ -128,7 +135,7 @@ def link_density_test(element: Any, text: str, favor_precision: bool = False) ->
     return False, mylist
 
 
-def link_density_test_tables(element: Any) -> bool:
+def link_density_test_tables(element: Element) -> bool:
     "A table over 250 characters that is mostly links (or has only empty links)."
     links_xpath = list(element.iterdescendants("ref"))
     if links_xpath:
@@ -137,11 +144,12 @@ def link_density_test_tables(element: Any) -> bool:
             linklen, elemnum, _, _ = collect_link_info(links_xpath)
             if elemnum == 0:
                 return True
+            # no test on the share of short links: it did more harm than good (#76)
             return linklen > 0.8 * elemlen if elemlen < 1000 else linklen > 0.5 * elemlen
     return False
 
 
-def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = False, favor_precision: bool = False) -> Any:
+def delete_by_link_density(subtree: Element, tagname: str, backtracking: bool = False, favor_precision: bool = False) -> Any:
     """Delete link-heavy elements (``iter`` includes ``subtree`` itself, which
     then leaves its parent); when backtracking, the CHILDREN of short
     elements with links and at least 3 children."""
@@ -171,7 +179,7 @@ def _unique(elements: List[Any]) -> List[Any]:
     return out
 
 
-def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve_spaces: bool = False) -> Any:
+def handle_textnode(elem: Element, options: Extractor, comments_fix: bool = True, preserve_spaces: bool = False) -> Any:
     "Trim and filter a text element; a childless, textless one takes its tail as text."
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
@@ -192,7 +200,7 @@ def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve
     return elem
 
 
-def process_node(elem: Any, options: Any) -> Any:
+def process_node(elem: Element, options: Extractor) -> Any:
     "Light version of handle_textnode: trim text and tail, tail moves up when there is no text."
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
@@ -207,7 +215,7 @@ def process_node(elem: Any, options: Any) -> Any:
     return elem
 
 
-def convert_lists(elem: Any) -> None:
+def convert_lists(elem: Element) -> None:
     "<ul>/<ol>/<dl> become <list rend=...>, their li/dd/dt (nested ones too) <item>."
     elem.set("rend", xml_text(elem.tag))
     elem.tag = "list"
@@ -220,7 +228,7 @@ def convert_lists(elem: Any) -> None:
         subelem.tag = "item"
 
 
-def convert_quotes(elem: Any) -> None:
+def convert_quotes(elem: Element) -> None:
     "<blockquote>/<q> become <quote>; <pre> becomes <code> when it looks like code."
     code_flag = False
     if elem.tag == "pre":
@@ -234,22 +242,22 @@ def convert_quotes(elem: Any) -> None:
     elem.tag = "code" if code_flag else "quote"
 
 
-def convert_headings(elem: Any) -> None:
+def convert_headings(elem: Element) -> None:
     elem.attrib.clear()
     elem.set("rend", xml_text(elem.tag))
     elem.tag = "head"
 
 
-def convert_line_breaks(elem: Any) -> None:
+def convert_line_breaks(elem: Element) -> None:
     elem.tag = "lb"
 
 
-def convert_deletions(elem: Any) -> None:
+def convert_deletions(elem: Element) -> None:
     elem.tag = "del"
     elem.set("rend", "overstrike")
 
 
-def convert_details(elem: Any) -> None:
+def convert_details(elem: Element) -> None:
     elem.tag = "div"
     for subelem in elem.iter("summary"):
         subelem.tag = "head"
@@ -266,7 +274,7 @@ CONVERSIONS = {
 }
 
 
-def _links_in_containers(tree: Any, containers: frozenset) -> List[Any]:
+def _links_in_containers(tree: Element, containers: frozenset) -> List[Any]:
     "``.//div//a|.//ul//a(|.//table//a)``: links under a container strictly below ``tree``."
     out = []
     for a in tree.iterdescendants("a"):
@@ -279,7 +287,7 @@ def _links_in_containers(tree: Any, containers: frozenset) -> List[Any]:
     return out
 
 
-def convert_tags(tree: Any, options: Any, url: Any = None) -> Any:
+def convert_tags(tree: Element, options: Extractor, url: Any = None) -> Any:
     "Rename links, formatting, lists, headings, breaks, quotes, deletions and details."
     if not options.links:
         containers = frozenset(("div", "ul", "table")) if options.tables else frozenset(("div", "ul"))

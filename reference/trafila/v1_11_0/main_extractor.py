@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import re
 from copy import deepcopy
-from typing import Any, List, Set, Tuple
+from typing import TYPE_CHECKING, Any, List, Set, Tuple
 
 from trafila.dom import Element, SubElement, strip_elements, strip_tags
 
@@ -20,6 +20,9 @@ from .xpaths import (BODY_XPATH, COMMENTS_DISCARD_XPATH, COMMENTS_XPATH, DISCARD
                      OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, PRECISION_DISCARD_XPATH,
                      TEASER_DISCARD_XPATH, absolute_iter)
 
+if TYPE_CHECKING:
+    from trafila.v1_11_0.settings import Extractor
+
 LOGGER = logging.getLogger(__name__)
 
 P_FORMATTING = {"hi", "ref"}
@@ -30,11 +33,11 @@ CODES_QUOTES = {"code", "quote"}
 NOT_AT_THE_END = {"head", "ref"}
 
 
-def _text_of(el: Any) -> str:
+def _text_of(el: Element) -> str:
     return "".join(el.itertext())
 
 
-def handle_titles(element: Any, options: Any) -> Any:
+def handle_titles(element: Element, options: Extractor) -> Any:
     "A <head>: alone, or a copy with its processed children appended (again)."
     if len(element) == 0:
         title = process_node(element, options)
@@ -51,7 +54,7 @@ def handle_titles(element: Any, options: Any) -> Any:
     return None
 
 
-def handle_formatting(element: Any, options: Any) -> Any:
+def handle_formatting(element: Element, options: Extractor) -> Any:
     "hi/ref/span outside paragraphs: wrapped in a new <p> unless the parent protects it."
     formatting = process_node(element, options)
     if len(element) == 0 and formatting is None:
@@ -71,7 +74,7 @@ def handle_formatting(element: Any, options: Any) -> Any:
     return processed_element
 
 
-def add_sub_element(new_child_elem: Any, subelem: Any, processed_subchild: Any) -> None:
+def add_sub_element(new_child_elem: Element, subelem: Element, processed_subchild: Element) -> None:
     # new_child_elem belongs to an lxml.etree document: strict tag and attribute names
     sub_child_elem = SubElement(new_child_elem, check_xml_tag(processed_subchild.tag))
     sub_child_elem.text = xml_text(processed_subchild.text)
@@ -80,7 +83,7 @@ def add_sub_element(new_child_elem: Any, subelem: Any, processed_subchild: Any) 
         sub_child_elem.set(check_xml_attribute(attr), xml_attr_value(subelem.get(attr)))
 
 
-def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> None:
+def process_nested_elements(child: Element, new_child_elem: Element, options: Extractor) -> None:
     new_child_elem.text = xml_text(child.text)
     for subelem in child.iterdescendants("*"):
         if subelem.tag == "list":
@@ -94,23 +97,23 @@ def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> No
         subelem.tag = "done"
 
 
-def update_elem_rendition(elem: Any, new_elem: Any) -> None:
+def update_elem_rendition(elem: Element, new_elem: Element) -> None:
     if elem.get("rend") is not None:
         new_elem.set("rend", xml_attr_value(elem.get("rend")))
 
 
-def is_text_element(elem: Any) -> bool:
+def is_text_element(elem: Element) -> bool:
     return elem is not None and text_chars_test(_text_of(elem)) is True
 
 
-def define_newelem(processed_elem: Any, orig_elem: Any) -> None:
+def define_newelem(processed_elem: Element, orig_elem: Element) -> None:
     if processed_elem is not None:
         childelem = SubElement(orig_elem, check_xml_tag(processed_elem.tag))
         childelem.text = xml_text(processed_elem.text)
         childelem.tail = xml_text(processed_elem.tail)
 
 
-def handle_lists(element: Any, options: Any) -> Any:
+def handle_lists(element: Element, options: Extractor) -> Any:
     "A <list>: one new <item> per descendant item (nested ones included)."
     processed_element = Element(element.tag)
     if element.text is not None and element.text.strip():
@@ -147,7 +150,7 @@ def handle_lists(element: Any, options: Any) -> Any:
     return None
 
 
-def is_code_block_element(element: Any) -> bool:
+def is_code_block_element(element: Element) -> bool:
     if element.get("lang") or element.tag == "code":
         return True
     parent = element.getparent()
@@ -159,7 +162,7 @@ def is_code_block_element(element: Any) -> bool:
     return False
 
 
-def handle_code_blocks(element: Any) -> Any:
+def handle_code_blocks(element: Element) -> Any:
     processed_element = deepcopy(element)
     for child in element.iter("*"):
         child.tag = "done"
@@ -167,7 +170,7 @@ def handle_code_blocks(element: Any) -> Any:
     return processed_element
 
 
-def handle_quotes(element: Any, options: Any) -> Any:
+def handle_quotes(element: Element, options: Extractor) -> Any:
     if is_code_block_element(element):
         return handle_code_blocks(element)
     processed_element = Element(element.tag)
@@ -181,7 +184,7 @@ def handle_quotes(element: Any, options: Any) -> Any:
     return None
 
 
-def handle_other_elements(element: Any, potential_tags: Set[str], options: Any) -> Any:
+def handle_other_elements(element: Element, potential_tags: Set[str], options: Extractor) -> Any:
     if element.tag == "div" and "w3-code" in element.get("class", ""):
         return handle_code_blocks(element)
     if element.tag not in potential_tags:
@@ -196,7 +199,7 @@ def handle_other_elements(element: Any, potential_tags: Set[str], options: Any) 
     return None
 
 
-def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> Any:
+def handle_paragraphs(element: Element, potential_tags: Set[str], options: Extractor) -> Any:
     "A <p> and its descendants, flattened into a new <p> of formatting children."
     element.attrib.clear()
     if len(element) == 0:
@@ -240,17 +243,18 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> A
     return None
 
 
-def define_cell_type(element: Any, is_header: bool) -> Any:
+def define_cell_type(element: Element, is_header: bool) -> Any:
     cell_element = Element("cell")
     if is_header:
         cell_element.set("role", "head")
     return cell_element
 
 
-def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Any:
+def handle_table(table_elem: Element, potential_tags: Set[str], options: Extractor) -> Any:
     "A <table>: rows of cells; stops at a nested table."
     newtable = Element("table")
     strip_tags(table_elem, "thead", "tbody", "tfoot")
+    # the widest row (colspans included) gives every row its span attribute
     max_cols = 0
     for tr in table_elem.iter("tr"):
         max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
@@ -294,6 +298,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Any
             if new_child_elem.text or len(new_child_elem) > 0:
                 newrow.append(new_child_elem)
         elif subelement.tag == "table":
+            # a nested table ends this one (1.11.0): its rows are not merged into the outer table
             break
         subelement.tag = "done"
     newrow.attrib.pop("span", None)
@@ -304,7 +309,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Any
     return None
 
 
-def handle_image(element: Any) -> Any:
+def handle_image(element: Element) -> Any:
     processed_element = Element(element.tag)
     for attr in ("data-src", "src"):
         src = element.get(attr)
@@ -327,7 +332,7 @@ def handle_image(element: Any) -> Any:
     return processed_element
 
 
-def handle_textelem(element: Any, potential_tags: Set[str], options: Any) -> Any:
+def handle_textelem(element: Element, potential_tags: Set[str], options: Extractor) -> Any:
     "Dispatch on the element's tag."
     new_element = None
     if element.tag == "list":
@@ -359,7 +364,7 @@ _WILD_TAGS = frozenset(("blockquote", "code", "p", "pre", "q", "quote", "table")
 _WILD_TAGS_RECALL = _WILD_TAGS | {"div", "lb", "list"}
 
 
-def _wild_elements(tree: Any, recall: bool) -> List[Any]:
+def _wild_elements(tree: Element, recall: bool) -> List[Any]:
     "``.//blockquote|.//code|.//p|.//pre|.//q|.//quote|.//table|.//div[contains(@class, 'w3-code')]`` (+ div, lb, list)."
     tags = _WILD_TAGS_RECALL if recall else _WILD_TAGS
     out = []
@@ -369,9 +374,10 @@ def _wild_elements(tree: Any, recall: bool) -> List[Any]:
     return out
 
 
-def recover_wild_text(tree: Any, result_body: Any, options: Any, potential_tags: Any = TAG_CATALOG) -> Any:
+def recover_wild_text(tree: Element, result_body: Element, options: Extractor, potential_tags: Any = TAG_CATALOG) -> Any:
     "Look for text elements anywhere in the (pruned) document."
     recall = options.focus == "recall"
+    # in place: the caller's set grows too (upstream's behaviour, kept)
     if recall:
         potential_tags.update(["div", "lb"])
     search_tree = prune_unwanted_sections(tree, potential_tags, options)
@@ -387,7 +393,7 @@ def recover_wild_text(tree: Any, result_body: Any, options: Any, potential_tags:
     return result_body
 
 
-def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any) -> Any:
+def prune_unwanted_sections(tree: Element, potential_tags: Set[str], options: Extractor) -> Any:
     "Rule-based deletion of boilerplate sections, then link-density pruning."
     favor_precision = options.focus == "precision"
     tree = prune_unwanted_nodes(tree, OVERALL_DISCARD_XPATH, with_backup=True)
@@ -409,7 +415,7 @@ def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any) -
     return tree
 
 
-def _p_text_nodes(el: Any) -> List[str]:
+def _p_text_nodes(el: Element) -> List[str]:
     """``//p//text()`` (absolute: the whole document of ``el``): every text and
     tail inside a <p>, each text node once even with nested <p>."""
     out: List[str] = []
@@ -427,7 +433,7 @@ def _p_text_nodes(el: Any) -> List[str]:
     return out
 
 
-def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
+def _extract(tree: Element, options: Extractor) -> Tuple[Any, str, Set[str]]:
     potential_tags = set(TAG_CATALOG)
     if options.tables is True:
         potential_tags.update(["table", "td", "th", "tr"])
@@ -441,6 +447,8 @@ def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
         if subtree is None:
             continue
         subtree = prune_unwanted_sections(subtree, potential_tags, options)
+        # removing while iterating, as upstream: after a removed table holding a nested table the
+        # walk goes on inside the detached subtree and can skip the tables after it
         if "table" in potential_tags or options.focus == "precision":
             for elem in subtree.iter("table"):
                 if link_density_test_tables(elem) is True:
@@ -449,6 +457,7 @@ def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
             continue
         ptest = _p_text_nodes(subtree)
         factor = 1 if options.focus == "precision" else 3
+        # no paragraphs with text, or too little: divs count as text containers
         if not ptest or len("".join(ptest)) < options.min_extracted_size * factor:
             potential_tags.add("div")
         if "ref" not in potential_tags:
@@ -456,6 +465,7 @@ def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
         if "span" not in potential_tags:
             strip_tags(subtree, "span")
         subelems = list(subtree.iterdescendants())
+        # only line breaks: the frame itself is the text element
         if {e.tag for e in subelems} == {"lb"}:
             subelems = [subtree]
         # a list comprehension upstream: every element is handled before any is moved
@@ -465,13 +475,14 @@ def _extract(tree: Any, options: Any) -> Tuple[Any, str, Set[str]]:
                 result_body.append(processed)
         while len(result_body) > 0 and result_body[-1].tag in NOT_AT_THE_END:
             result_body[-1].getparent().remove(result_body[-1])
+        # more than one element: this candidate is the content (a lone element may be a stray title)
         if len(result_body) > 1:
             break
     temp_text = " ".join(result_body.itertext()).strip()
     return result_body, temp_text, potential_tags
 
 
-def extract_content(cleaned_tree: Any, options: Any) -> Tuple[Any, str, int]:
+def extract_content(cleaned_tree: Element, options: Extractor) -> Tuple[Any, str, int]:
     "Main content via BODY_XPATH, then wild-text recovery when too short."
     backup_tree = deepcopy(cleaned_tree)
     result_body, temp_text, potential_tags = _extract(cleaned_tree, options)
@@ -483,7 +494,7 @@ def extract_content(cleaned_tree: Any, options: Any) -> Tuple[Any, str, int]:
     return result_body, temp_text, len(temp_text)
 
 
-def process_comments_node(elem: Any, potential_tags: Set[str], options: Any) -> Any:
+def process_comments_node(elem: Element, potential_tags: Set[str], options: Extractor) -> Any:
     if elem.tag in potential_tags:
         processed_element = handle_textnode(elem, options, comments_fix=True)
         if processed_element is not None:
@@ -492,10 +503,10 @@ def process_comments_node(elem: Any, potential_tags: Set[str], options: Any) -> 
     return None
 
 
-def extract_comments(tree: Any, options: Any) -> Tuple[Any, str, int, Any]:
+def extract_comments(tree: Element, options: Extractor) -> Tuple[Any, str, int, Any]:
     "Comments from the first comment section that gives something; the section is then removed."
     comments_body = Element("body")
-    potential_tags = set(TAG_CATALOG)
+    potential_tags = set(TAG_CATALOG)  # no div: trouble with <div class="comment-author meta">
     for expr in COMMENTS_XPATH:
         subtree = next((s for s in expr(tree) if s is not None), None)
         if subtree is None:
@@ -506,6 +517,7 @@ def extract_comments(tree: Any, options: Any) -> Tuple[Any, str, int, Any]:
             processed = process_comments_node(e, potential_tags, options)
             if processed is not None:
                 comments_body.append(processed)
+        # removed so that the main extraction does not take the comments again
         if len(comments_body) > 0:
             subtree.getparent().remove(subtree)
             break

@@ -11,6 +11,10 @@ from functools import lru_cache
 from typing import Any, Callable, Optional
 
 from trafila._engine import NotNative
+# lxml's checks on what is written into a tree: shared by both ports, re-exported
+from trafila.xmlchars import (  # noqa: F401
+    check_xml_attribute, check_xml_tag, xml_attr_value, xml_name_valid, xml_text,
+)
 from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
     check_html_lang, line_processing, normalize_unicode, remove_control_characters, return_printables_and_spaces,
@@ -163,83 +167,3 @@ def trim(string: Any) -> Optional[str]:
 def is_image_file(imagesrc: Optional[str]) -> bool:
     return bool(imagesrc is not None and IMAGE_EXTENSION.search(imagesrc))
 
-
-# --- lxml's checks on what is written into a tree ------------------------------------------
-#
-# trafilatura writes through lxml, which validates: text, tail and attribute
-# values must be XML-compatible strings (ValueError otherwise: control
-# characters, U+FFFE/U+FFFF, lone surrogates), and in documents made by
-# lxml.etree.Element (not by the HTML parser) new tag and attribute names must
-# be XML names without a colon. trafila.dom stores what it is given, so the
-# port checks where upstream would have failed (the document is then dropped,
-# or readability gives up).
-
-from trafila.dom import check_xml_text  # noqa: E402
-
-
-def xml_text(value: Optional[str]) -> Optional[str]:
-    "A text/tail value as lxml accepts it (None clears)."
-    return value if value is None else check_xml_text(value)
-
-
-def xml_attr_value(value: Any) -> str:
-    "An attribute value set on an element of an lxml.etree document: None is a TypeError."
-    if value is None:
-        raise TypeError("Argument must be bytes or unicode, got 'NoneType'")
-    return check_xml_text(value)
-
-
-def _name_start(c: int) -> bool:
-    # libxml2 xmlIsDocNameStartChar (XML 1.0 fifth edition ranges)
-    return (
-        0x61 <= c <= 0x7A or 0x41 <= c <= 0x5A or c == 0x5F or c == 0x3A
-        or 0xC0 <= c <= 0xD6 or 0xD8 <= c <= 0xF6 or 0xF8 <= c <= 0x2FF
-        or 0x370 <= c <= 0x37D or 0x37F <= c <= 0x1FFF or 0x200C <= c <= 0x200D
-        or 0x2070 <= c <= 0x218F or 0x2C00 <= c <= 0x2FEF or 0x3001 <= c <= 0xD7FF
-        or 0xF900 <= c <= 0xFDCF or 0xFDF0 <= c <= 0xFFFD or 0x10000 <= c <= 0xEFFFF
-    )
-
-
-def _name_char(c: int) -> bool:
-    return (
-        _name_start(c) or 0x30 <= c <= 0x39 or c == 0x2D or c == 0x2E or c == 0xB7
-        or 0x300 <= c <= 0x36F or 0x203F <= c <= 0x2040
-    )
-
-
-@lru_cache(maxsize=4096)
-def xml_name_valid(name: str) -> bool:
-    "lxml ``_pyXmlNameIsValid``: an XML Name (libxml2 xmlValidateNameValue) without ':'."
-    if not name or ":" in name:
-        return False
-    if not _name_start(ord(name[0])):
-        return False
-    return all(_name_char(ord(c)) for c in name[1:])
-
-
-def _local_name(name: str, what: str) -> str:
-    "lxml ``_getNsTag``: '{uri}local' keeps the local part."
-    if name[:1] == "{":
-        end = name.find("}")
-        if end < 0:
-            raise ValueError(f"Invalid {what} name {name!r}")
-        name = name[end + 1:]
-    if not name:
-        raise ValueError(f"Empty {what} name")
-    return name
-
-
-def check_xml_tag(tag: str) -> str:
-    "A tag for a new element of an lxml.etree document (SubElement/Element): ValueError if invalid."
-    local = _local_name(tag, "tag")
-    if not xml_name_valid(local):
-        raise ValueError(f"Invalid tag name {local!r}")
-    return tag
-
-
-def check_xml_attribute(name: str) -> str:
-    "An attribute name set on an element of an lxml.etree document."
-    local = _local_name(name, "attribute")
-    if not xml_name_valid(local):
-        raise ValueError(f"Invalid attribute name {local!r}")
-    return name

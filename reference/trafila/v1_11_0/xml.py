@@ -6,9 +6,15 @@ from __future__ import annotations
 
 import logging
 from html import unescape
-from typing import Any, List
+from typing import TYPE_CHECKING, Any, List
 
-from .utils import sanitize, xml_text
+from trafila.treeops import drop_tree
+
+from .utils import sanitize
+
+if TYPE_CHECKING:
+    from trafila.dom import Element
+
 
 LOGGER = logging.getLogger(__name__)
 
@@ -23,26 +29,18 @@ SPECIAL_FORMATTING = {"del", "head", "hi", "ref"}
 HI_FORMATTING = {"#b": "**", "#i": "*", "#u": "__", "#t": "`"}
 
 
-def delete_element(element: Any) -> None:
+def delete_element(element: Element) -> None:
     """Remove the element with its subtree; its tail joins the previous
     sibling's tail, or the parent's text."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    if element.tail:
-        previous = element.getprevious()
-        if previous is None:
-            parent.text = xml_text((parent.text or "") + element.tail)
-        else:
-            previous.tail = xml_text((previous.tail or "") + element.tail)
-    parent.remove(element)
+    if element.getparent() is not None:
+        drop_tree(element)
 
 
-def _has_ancestor(element: Any, tag: str) -> bool:
+def _has_ancestor(element: Element, tag: str) -> bool:
     return next(element.iterancestors(tag), None) is not None
 
 
-def replace_element_text(element: Any, include_formatting: bool) -> str:
+def replace_element_text(element: Element, include_formatting: bool) -> str:
     "The element's own text, decorated for markdown and links (tail handled by the caller)."
     elem_text = element.text or ""
     if include_formatting and element.text:
@@ -76,7 +74,7 @@ def replace_element_text(element: Any, include_formatting: bool) -> str:
     return elem_text
 
 
-def process_element(element: Any, returnlist: List[str], include_formatting: bool) -> None:
+def process_element(element: Element, returnlist: List[str], include_formatting: bool) -> None:
     "Depth-first rendering: text, children, end-of-element separator, tail."
     if element.text is not None:
         returnlist.append(replace_element_text(element, include_formatting))

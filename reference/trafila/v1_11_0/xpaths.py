@@ -1,101 +1,102 @@
 """trafilatura 1.11.0's content XPaths (xpaths.py), hand-translated to Python.
 
-Each selector takes a context element and returns the node list lxml's XPath
-returns, computed before the caller mutates anything: descendants of the
-context in document order. XPath string rules kept here: a missing attribute
-is '' (so ``contains``/``starts-with``/``=`` on it are false, except the empty
-prefix), ``translate(s, 'AB', 'ab')`` maps characters one to one, and
-``@attr`` alone tests the attribute's presence.
+Each selector quotes the upstream expression it translates. The XPath string
+rules the translations follow, and the combinators, are in
+:mod:`trafila.xpathlib`; ``@attr`` alone tests the attribute's presence.
 
 BODY_XPATH and COMMENTS_XPATH are only ever used through their first result,
-so they are :func:`_first` selectors: ``.//*[...][pred][1]`` (first matching
-child per parent) starts with the first match in document order anyway.
+so they are :func:`~trafila.xpathlib.first_of` selectors: ``.//*[...][pred][1]``
+(first matching child per parent) starts with the first match in document
+order anyway.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, FrozenSet, List, Optional
+from typing import TYPE_CHECKING, List
 
-Selector = Callable[[Any], List[Any]]
+from trafila.xpathlib import Selector, all_of, attr as _a, contains_any as _contains_any, first_of, tagset
 
+if TYPE_CHECKING:
+    from trafila.dom import Element
 
-def _a(el: Any, name: str) -> str:
-    value = el.get(name)
-    return "" if value is None else value
-
-
-def _all(tags: Optional[FrozenSet[str]], pred: Callable[[Any], bool]) -> Selector:
-    "``.//*[self::t1 or ...][pred]`` (any element when ``tags`` is None)."
-    if tags is None:
-        return lambda ctx: [el for el in ctx.iterdescendants() if pred(el)]
-    return lambda ctx: [el for el in ctx.iterdescendants() if el.tag in tags and pred(el)]
-
-
-def _first(tags: Optional[FrozenSet[str]], pred: Callable[[Any], bool]) -> Selector:
-    "``(.//*[...][pred])[1]``: the first match in document order."
-
-    def select(ctx: Any) -> List[Any]:
-        for el in ctx.iterdescendants():
-            if (tags is None or el.tag in tags) and pred(el):
-                return [el]
-        return []
-
-    return select
-
-
-def _tags(*names: str) -> FrozenSet[str]:
-    return frozenset(names)
-
-
-def _contains_any(value: str, needles: tuple) -> bool:
-    return any(n in value for n in needles)
-
-
-_AMMS = _tags("article", "div", "main", "section")
-_ADS = _tags("article", "div", "section")
-_DLS = _tags("div", "list", "section")
-_DS = _tags("div", "section")
-_DP = _tags("div", "p")
-_DILPSS = _tags("div", "item", "list", "p", "section", "span")
+_ARTICLE_DIV_MAIN_SECTION = tagset("article", "div", "main", "section")
+_ARTICLE_DIV_SECTION = tagset("article", "div", "section")
+_DIV_LIST_SECTION = tagset("div", "list", "section")
+_DIV_SECTION = tagset("div", "section")
+_DIV_P = tagset("div", "p")
+_DIV_ITEM_LIST_P_SECTION_SPAN = tagset("div", "item", "list", "p", "section", "span")
 
 # --- BODY_XPATH -------------------------------------------------------------------
 
-_B0_CLASS = (
+# BODY_XPATH[0]:
+# .//*[(self::article or self::div or self::main or self::section)][
+# @class="post" or @class="entry" or
+# contains(@class, "post-text") or contains(@class, "post_text") or
+# contains(@class, "post-body") or contains(@class, "post-entry") or contains(@class, "postentry") or
+# contains(@class, "post-content") or contains(@class, "post_content") or
+# contains(@class, "postcontent") or contains(@class, "postContent") or contains(@class, "post_inner_wrapper") or
+# contains(@class, "article-text") or contains(@class, "articletext") or contains(@class, "articleText")
+# or contains(@id, "entry-content") or
+# contains(@class, "entry-content") or contains(@id, "article-content") or
+# contains(@class, "article-content") or contains(@id, "article__content") or
+# contains(@class, "article__content") or contains(@id, "article-body") or
+# contains(@class, "article-body") or contains(@id, "article__body") or
+# contains(@class, "article__body") or @itemprop="articleBody" or
+# contains(translate(@id, "B", "b"), "articlebody") or contains(translate(@class, "B", "b"), "articleBody")
+# or @id="articleContent" or contains(@class, "ArticleContent") or
+# contains(@class, "page-content") or contains(@class, "text-content") or
+# contains(@id, "body-text") or contains(@class, "body-text") or
+# contains(@class, "article__container") or contains(@id, "art-content") or contains(@class, "art-content")][1]
+_ARTICLE_BODY_CLASS = (
     "post-text", "post_text", "post-body", "post-entry", "postentry", "post-content", "post_content",
     "postcontent", "postContent", "post_inner_wrapper", "article-text", "articletext", "articleText",
     "entry-content", "article-content", "article__content", "article-body", "article__body",
     "ArticleContent", "page-content", "text-content", "body-text", "article__container", "art-content",
 )
-_B0_ID = (
+_ARTICLE_BODY_ID = (
     "entry-content", "article-content", "article__content", "article-body", "article__body",
     "body-text", "art-content",
 )
 
 
-def _body0(el: Any) -> bool:
+def _is_article_body(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     # contains(translate(@class, "B", "b"), "articleBody") can never be true: left out
     return (
         cls == "post" or cls == "entry"
-        or _contains_any(cls, _B0_CLASS)
-        or _contains_any(ident, _B0_ID)
+        or _contains_any(cls, _ARTICLE_BODY_CLASS)
+        or _contains_any(ident, _ARTICLE_BODY_ID)
         or _a(el, "itemprop") == "articleBody"
         or "articlebody" in ident.replace("B", "b")
         or ident == "articleContent"
     )
 
 
-_B2_CLASS = (
+# BODY_XPATH[2]:
+# (.//*[(self::article or self::div or self::main or self::section)][
+# contains(@class, 'post-bodycopy') or
+# contains(@class, 'storycontent') or contains(@class, 'story-content') or
+# @class='postarea' or @class='art-postcontent' or
+# contains(@class, 'theme-content') or contains(@class, 'blog-content') or
+# contains(@class, 'section-content') or contains(@class, 'single-content') or
+# contains(@class, 'single-post') or
+# contains(@class, 'main-column') or contains(@class, 'wpb_text_column') or
+# starts-with(@id, 'primary') or starts-with(@class, 'article ') or @class="text" or
+# @id="article" or @class="cell" or @id="story" or @class="story" or
+# contains(@class, "story-body") or contains(@id, "story-body") or contains(@class, "field-body") or
+# contains(translate(@class, "FULTEX","fultex"), "fulltext")
+# or @role='article'])[1]
+_STORY_CLASS = (
     "post-bodycopy", "storycontent", "story-content", "theme-content", "blog-content", "section-content",
     "single-content", "single-post", "main-column", "wpb_text_column", "story-body", "field-body",
 )
 _TR_FULTEX = str.maketrans("FULTEX", "fultex")
 
 
-def _body2(el: Any) -> bool:
+def _is_story(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     return (
-        _contains_any(cls, _B2_CLASS)
+        _contains_any(cls, _STORY_CLASS)
         or cls in ("postarea", "art-postcontent", "text", "cell", "story")
         or ident.startswith("primary")
         or cls.startswith("article ")
@@ -110,7 +111,15 @@ _TR_CM = str.maketrans("CM", "cm")
 _TR_CP = str.maketrans("CP", "cp")
 
 
-def _body3(el: Any) -> bool:
+# BODY_XPATH[3]:
+# (.//*[(self::article or self::div or self::main or self::section)][
+# contains(@id, "content-main") or contains(@class, "content-main") or contains(@class, "content_main") or
+# contains(@id, "content-body") or contains(@class, "content-body") or contains(@id, "contentBody")
+# or contains(@class, "content__body") or contains(translate(@id, "CM","cm"), "main-content")
+# or contains(translate(@class, "CM","cm"), "main-content")
+# or contains(translate(@class, "CP","cp"), "page-content") or
+# @id="content" or @class="content"])[1]
+def _is_main_content(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     return (
         _contains_any(ident, ("content-main", "content-body", "contentBody"))
@@ -123,28 +132,34 @@ def _body3(el: Any) -> bool:
     )
 
 
-def _body4(el: Any) -> bool:
-    # (.//*[article|div|section][starts-with main])[1] | (.//main)[1]: the first
-    # of the two in document order, i.e. the first element matching either
+# BODY_XPATH[4]:
+# (.//*[(self::article or self::div or self::section)][starts-with(@class, "main") or
+# starts-with(@id, "main") or starts-with(@role, "main")])[1]|(.//main)[1]
+def _is_main(el: Element) -> bool:
+    # the first of the two in document order, i.e. the first element matching either
     if el.tag == "main":
         return True
-    return el.tag in _ADS and (
+    return el.tag in _ARTICLE_DIV_SECTION and (
         _a(el, "class").startswith("main") or _a(el, "id").startswith("main") or _a(el, "role").startswith("main")
     )
 
 
 BODY_XPATH: List[Selector] = [
-    _first(_AMMS, _body0),
-    _first(_tags("article"), lambda el: True),
-    _first(_AMMS, _body2),
-    _first(_AMMS, _body3),
-    _first(None, _body4),
+    first_of(_ARTICLE_DIV_MAIN_SECTION, _is_article_body),
+    first_of(tagset("article"), lambda el: True),  # (.//article)[1]
+    first_of(_ARTICLE_DIV_MAIN_SECTION, _is_story),
+    first_of(_ARTICLE_DIV_MAIN_SECTION, _is_main_content),
+    first_of(None, _is_main),
 ]
 
 # --- COMMENTS_XPATH -----------------------------------------------------------------
 
 
-def _comments0(el: Any) -> bool:
+# .//*[(self::div or self::list or self::section)][contains(@id, 'commentlist')
+# or contains(@class, 'commentlist') or contains(@class, 'comment-page') or
+# contains(@id, 'comment-list') or contains(@class, 'comments-list') or
+# contains(@class, 'comments-content') or contains(@class, 'post-comments')]
+def _is_comment_list(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     return (
         "commentlist" in ident or "comment-list" in ident
@@ -152,7 +167,11 @@ def _comments0(el: Any) -> bool:
     )
 
 
-def _comments1(el: Any) -> bool:
+# .//*[(self::div or self::section or self::list)][starts-with(@id, 'comments')
+# or starts-with(@class, 'comments') or starts-with(@class, 'Comments') or
+# starts-with(@id, 'comment-') or starts-with(@class, 'comment-') or
+# contains(@class, 'article-comments')]
+def _starts_with_comments(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     return (
         ident.startswith("comments") or ident.startswith("comment-")
@@ -161,20 +180,23 @@ def _comments1(el: Any) -> bool:
     )
 
 
-def _comments2(el: Any) -> bool:
+# .//*[(self::div or self::section or self::list)][starts-with(@id, 'comol') or
+# starts-with(@id, 'disqus_thread') or starts-with(@id, 'dsq-comments')]
+def _is_comment_service(el: Element) -> bool:
     ident = _a(el, "id")
     return ident.startswith("comol") or ident.startswith("disqus_thread") or ident.startswith("dsq-comments")
 
 
-def _comments3(el: Any) -> bool:
+# .//*[(self::div or self::section)][starts-with(@id, 'social') or contains(@class, 'comment')]
+def _is_social_or_comment(el: Element) -> bool:
     return _a(el, "id").startswith("social") or "comment" in _a(el, "class")
 
 
 COMMENTS_XPATH: List[Selector] = [
-    _first(_DLS, _comments0),
-    _first(_DLS, _comments1),
-    _first(_DLS, _comments2),
-    _first(_DS, _comments3),
+    first_of(_DIV_LIST_SECTION, _is_comment_list),
+    first_of(_DIV_LIST_SECTION, _starts_with_comments),
+    first_of(_DIV_LIST_SECTION, _is_comment_service),
+    first_of(_DIV_SECTION, _is_social_or_comment),
 ]
 
 # --- pruning expressions (all matches) ------------------------------------------------
@@ -182,20 +204,33 @@ COMMENTS_XPATH: List[Selector] = [
 _TR_C = str.maketrans("C", "c")
 
 
-def _remove_comments(el: Any) -> bool:
+# .//*[(self::div or self::list or self::section)][
+# starts-with(translate(@id, "C","c"), 'comment') or
+# starts-with(translate(@class, "C","c"), 'comment') or
+# contains(@class, 'article-comments') or contains(@class, 'post-comments')
+# or starts-with(@id, 'comol') or starts-with(@id, 'disqus_thread')
+# or starts-with(@id, 'dsq-comments')
+# ]
+def _is_comments_section(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     return (
         ident.translate(_TR_C).startswith("comment")
         or cls.translate(_TR_C).startswith("comment")
         or "article-comments" in cls or "post-comments" in cls
-        or _comments2(el)
+        or _is_comment_service(el)
     )
 
 
-REMOVE_COMMENTS_XPATH: List[Selector] = [_all(_DLS, _remove_comments)]
+REMOVE_COMMENTS_XPATH: List[Selector] = [all_of(_DIV_LIST_SECTION, _is_comments_section)]
 
 
-def _paywall(el: Any) -> bool:
+# .//*[(self::div or self::p)][
+# contains(@id, "paywall") or contains(@id, "premium") or
+# contains(@class, "paid-content") or contains(@class, "paidcontent") or
+# contains(@class, "obfuscated") or contains(@class, "blurred") or
+# contains(@class, "restricted") or contains(@class, "overlay")
+# ]
+def _is_paywall(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     return (
         "paywall" in ident or "premium" in ident
@@ -203,7 +238,7 @@ def _paywall(el: Any) -> bool:
     )
 
 
-PAYWALL_DISCARD_XPATH: List[Selector] = [_all(_DP, _paywall)]
+PAYWALL_DISCARD_XPATH: List[Selector] = [all_of(_DIV_P, _is_paywall)]
 
 _TR_F = str.maketrans("F", "f")
 _TR_R = str.maketrans("R", "r")
@@ -213,12 +248,13 @@ _TR_B = str.maketrans("B", "b")
 _TR_I = str.maketrans("I", "i")
 _TR_T = str.maketrans("T", "t")
 
-_OV_ID = (
+# the plain contains(@id, ...) / contains(@class, ...) tokens of OVERALL_DISCARD_XPATH[0]
+_BOILERPLATE_ID = (
     "related", "viral", "social", "syndication", "newsletter", "cookie", "tags", "sidebar", "banner",
     "menu", "breadcrumb", "bread-crumb", "author", "button", "premium-", "paywall", "message_container",
     "bmdh",
 )
-_OV_CLASS = (
+_BOILERPLATE_CLASS = (
     "viral", "share-", "social", "sociable", "syndication", "embedded", "embed", "newsletter", "subnav",
     "cookie", "tags", "tag-list", "sidebar", "banner", "bar", "meta", "menu", "navbar", "navbox",
     "breadcrumb", "bread-crumb", "author", "button", "rating", "widget", "attachment", "timestamp",
@@ -229,15 +265,66 @@ _OV_CLASS = (
 )
 
 
-def _overall0(el: Any) -> bool:
+# OVERALL_DISCARD_XPATH[0] (navigation + footers, news outlets related posts, sharing, jp-post-flair
+# jp-relatedposts):
+# .//*[(self::div or self::item or self::list
+#          or self::p or self::section or self::span)][
+# contains(translate(@id, "F","f"), "footer") or contains(translate(@class, "F","f"), "footer")
+# or contains(@id, "related") or contains(translate(@class, "R", "r"), "related") or
+# contains(@id, "viral") or contains(@class, "viral") or
+# starts-with(@id, "shar") or starts-with(@class, "shar") or
+# contains(@class, "share-") or
+# contains(translate(@id, "S", "s"), "share") or
+# contains(@id, "social") or contains(@class, "social") or contains(@class, "sociable") or
+# contains(@id, "syndication") or contains(@class, "syndication") or
+# starts-with(@id, "jp-") or starts-with(@id, "dpsp-content") or
+# contains(@class, "embedded") or contains(@class, "embed")
+# or contains(@id, "newsletter") or contains(@class, "newsletter")
+# or contains(@class, "subnav") or
+# contains(@id, "cookie") or contains(@class, "cookie") or
+# contains(@id, "tags") or contains(@class, "tags")  or contains(@class, "tag-list") or
+# contains(@id, "sidebar") or contains(@class, "sidebar") or
+# contains(@id, "banner") or contains(@class, "banner") or contains(@class, "bar") or
+# contains(@class, "meta") or contains(@id, "menu") or contains(@class, "menu") or
+# contains(translate(@id, "N", "n"), "nav") or contains(translate(@role, "N", "n"), "nav")
+# or starts-with(@class, "nav") or contains(translate(@class, "N", "n"), "navigation") or
+# contains(@class, "navbar") or contains(@class, "navbox") or starts-with(@class, "post-nav")
+# or contains(@id, "breadcrumb") or contains(@class, "breadcrumb") or
+# contains(@id, "bread-crumb") or contains(@class, "bread-crumb") or
+# contains(@id, "author") or contains(@class, "author") or
+# contains(@id, "button") or contains(@class, "button")
+# or contains(translate(@class, "B", "b"), "byline")
+# or contains(@class, "rating") or contains(@class, "widget") or
+# contains(@class, "attachment") or contains(@class, "timestamp") or
+# contains(@class, "user-info") or contains(@class, "user-profile") or
+# contains(@class, "-ad-") or contains(@class, "-icon")
+# or contains(@class, "article-infos") or
+# contains(translate(@class, "I", "i"), "infoline")
+# or contains(@data-component, "MostPopularStories")
+# or contains(@class, "outbrain") or contains(@class, "taboola")
+# or contains(@class, "criteo") or contains(@class, "options") or contains(@class, "expand")
+# or contains(@class, "consent") or contains(@class, "modal-content")
+# or contains(@class, "paid-content") or contains(@class, "paidcontent")
+# or contains(@id, "premium-") or contains(@id, "paywall")
+# or contains(@class, "obfuscated") or contains(@class, "blurred")
+# or contains(@class, " ad ") or contains(@class, "permission")
+# or contains(@class, "next-") or contains(@class, "side-stories")
+# or contains(@class, "related-stories") or contains(@class, "most-popular")
+# or contains(@class, "mol-factbox") or starts-with(@class, "ZendeskForm")
+# or contains(@class, "message-container") or contains(@id, "message_container")
+# or contains(@class, "yin") or contains(@class, "zlylin")
+# or contains(@class, "xg1") or contains(@id, "bmdh")
+# or contains(@class, "slide") or contains(@class, "viewport")
+# or @data-lp-replacement-content]
+def _is_boilerplate(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     return (
         "footer" in ident.translate(_TR_F) or "footer" in cls.translate(_TR_F)
         or "related" in cls.translate(_TR_R)
         or ident.startswith("shar") or cls.startswith("shar")
         or "share" in ident.translate(_TR_S)
-        or _contains_any(ident, _OV_ID)
-        or _contains_any(cls, _OV_CLASS)
+        or _contains_any(ident, _BOILERPLATE_ID)
+        or _contains_any(cls, _BOILERPLATE_CLASS)
         or ident.startswith("jp-") or ident.startswith("dpsp-content")
         or "nav" in ident.translate(_TR_N) or "nav" in _a(el, "role").translate(_TR_N)
         or cls.startswith("nav") or "navigation" in cls.translate(_TR_N)
@@ -250,16 +337,25 @@ def _overall0(el: Any) -> bool:
     )
 
 
-_OV1_CLASS = (
+_HIDDEN_OR_REPLY_CLASS = (
     "comments-title", "nocomments", "-reply-", "message", "akismet", "suggest-links", "-hide-",
     "hide-print", " hidden", " hide", "noprint", "notloaded",
 )
 
 
-def _overall1(el: Any) -> bool:
+# OVERALL_DISCARD_XPATH[1] (comment debris + hidden parts):
+# .//*[@class="comments-title" or contains(@class, "comments-title") or
+# contains(@class, "nocomments") or starts-with(@id, "reply-") or starts-with(@class, "reply-") or
+# contains(@class, "-reply-") or contains(@class, "message") or contains(@id, "reader-comments")
+# or contains(@id, "akismet") or contains(@class, "akismet") or contains(@class, "suggest-links") or
+# starts-with(@class, "hide-") or contains(@class, "-hide-") or contains(@class, "hide-print") or
+# contains(@id, "hidden") or contains(@style, "hidden") or contains(@class, " hidden") or contains(@class, " hide")
+# or contains(@class, "noprint") or contains(@style, "display:none") or contains(@style, "display: none")
+# or @aria-hidden="true" or contains(@class, "notloaded")]
+def _is_hidden_or_reply(el: Element) -> bool:
     cls, ident, style = _a(el, "class"), _a(el, "id"), _a(el, "style")
     return (
-        _contains_any(cls, _OV1_CLASS)
+        _contains_any(cls, _HIDDEN_OR_REPLY_CLASS)
         or ident.startswith("reply-") or cls.startswith("reply-") or cls.startswith("hide-")
         or _contains_any(ident, ("reader-comments", "akismet", "hidden"))
         or _contains_any(style, ("hidden", "display:none", "display: none"))
@@ -267,35 +363,59 @@ def _overall1(el: Any) -> bool:
     )
 
 
-OVERALL_DISCARD_XPATH: List[Selector] = [_all(_DILPSS, _overall0), _all(None, _overall1)]
+OVERALL_DISCARD_XPATH: List[Selector] = [
+    all_of(_DIV_ITEM_LIST_P_SECTION_SPAN, _is_boilerplate),
+    all_of(None, _is_hidden_or_reply),
+]
 
 
-def _teaser(el: Any) -> bool:
+# .//*[(self::div or self::item or self::list
+#          or self::p or self::section or self::span)][
+#     contains(translate(@id, "T", "t"), "teaser") or contains(translate(@class, "T", "t"), "teaser")
+# ]
+def _is_teaser(el: Element) -> bool:
     return "teaser" in _a(el, "id").translate(_TR_T) or "teaser" in _a(el, "class").translate(_TR_T)
 
 
-TEASER_DISCARD_XPATH: List[Selector] = [_all(_DILPSS, _teaser)]
+TEASER_DISCARD_XPATH: List[Selector] = [all_of(_DIV_ITEM_LIST_P_SECTION_SPAN, _is_teaser)]
 
 
-def _precision1(el: Any) -> bool:
+# PRECISION_DISCARD_XPATH[1]:
+# .//*[(self::div or self::item or self::list
+#          or self::p or self::section or self::span)][
+#     contains(@id, "bottom") or contains(@class, "bottom") or
+#     contains(@id, "link") or contains(@class, "link")
+#     or contains(@style, "border")
+# ]
+def _is_bottom_link_or_border(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     return "bottom" in ident or "bottom" in cls or "link" in ident or "link" in cls or "border" in _a(el, "style")
 
 
 PRECISION_DISCARD_XPATH: List[Selector] = [
-    lambda ctx: list(ctx.iterdescendants("header")),
-    _all(_DILPSS, _precision1),
+    lambda ctx: list(ctx.iterdescendants("header")),  # .//header
+    all_of(_DIV_ITEM_LIST_P_SECTION_SPAN, _is_bottom_link_or_border),
 ]
 
 
-def _caption(el: Any) -> bool:
+# .//*[(self::div or self::item or self::list
+#          or self::p or self::section or self::span)][
+#          contains(@id, "caption") or contains(@class, "caption")
+#         ]
+def _is_caption(el: Element) -> bool:
     return "caption" in _a(el, "id") or "caption" in _a(el, "class")
 
 
-DISCARD_IMAGE_ELEMENTS: List[Selector] = [_all(_DILPSS, _caption)]
+DISCARD_IMAGE_ELEMENTS: List[Selector] = [all_of(_DIV_ITEM_LIST_P_SECTION_SPAN, _is_caption)]
 
 
-def _comments_discard2(el: Any) -> bool:
+# COMMENTS_DISCARD_XPATH[2]:
+# .//*[@class="comments-title" or contains(@class, "comments-title") or
+# contains(@class, "nocomments") or starts-with(@id, "reply-") or
+# starts-with(@class, "reply-") or contains(@class, "-reply-") or contains(@class, "message")
+# or contains(@class, "signin") or
+# contains(@id, "akismet") or contains(@class, "akismet") or contains(@style, "display:none")]
+def _is_comment_chrome(el: Element) -> bool:
     cls = _a(el, "class")
     return (
         _contains_any(cls, ("comments-title", "nocomments", "-reply-", "message", "signin", "akismet"))
@@ -307,20 +427,21 @@ def _comments_discard2(el: Any) -> bool:
 
 
 COMMENTS_DISCARD_XPATH: List[Selector] = [
-    _all(_DS, lambda el: _a(el, "id").startswith("respond")),
-    lambda ctx: list(ctx.iterdescendants("cite", "quote")),
-    _all(None, _comments_discard2),
+    # .//*[(self::div or self::section)][starts-with(@id, "respond")]
+    all_of(_DIV_SECTION, lambda el: _a(el, "id").startswith("respond")),
+    lambda ctx: list(ctx.iterdescendants("cite", "quote")),  # .//cite|.//quote
+    all_of(None, _is_comment_chrome),
 ]
 
 
 # --- inline expressions of the text path -------------------------------------------------
 
-def figures_with_table(tree: Any) -> List[Any]:
-    "``.//figure[descendant::table]``"
+def figures_with_table(tree: Element) -> List[Element]:
+    "``.//figure[descendant::table]`` (htmlprocessing.tree_cleaning)"
     return [el for el in tree.iterdescendants("figure") if next(el.iterdescendants("table"), None) is not None]
 
 
-def root_of_document(el: Any) -> List[Any]:
+def root_of_document(el: Element) -> List[Element]:
     """The top-level elements of ``el``'s document: where an absolute ``//x``
     starts (a detached element still belongs to its old document)."""
     doc = el.getroottree()
@@ -331,9 +452,9 @@ def root_of_document(el: Any) -> List[Any]:
     return [] if root is None else [root]
 
 
-def absolute_iter(el: Any, *tags: str) -> List[Any]:
+def absolute_iter(el: Element, *tags: str) -> List[Element]:
     "``//t1|//t2...`` evaluated from ``el``: every match in its document, in document order."
-    out: List[Any] = []
+    out: List[Element] = []
     for top in root_of_document(el):
         out.extend(top.iter(*tags))
     return out

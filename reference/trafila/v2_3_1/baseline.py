@@ -6,13 +6,17 @@ from __future__ import annotations
 import json
 import re
 from html import unescape
-from typing import Any, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Tuple
 
-from ._tree import Element, SubElement, copy_tree, desc_list, iter_desc, xt
+from ._tree import Element, SubElement, copy_tree, desc_list, iter_desc
+from ..xmlchars import xml_text
 from .settings import DEDUPE_SCAN_CAP, MIN_DUPLICATE_LENGTH
 from .utils import load_html, parse_fragment, remove_control_characters, trim
 from .xml import delete_element
 from .xpaths import basic_clean_xpath
+
+if TYPE_CHECKING:
+    from trafila.dom import Element as _Element  # the class (._tree's Element is the factory)
 
 _HTML_TAG_NAMES = (
     "a|abbr|address|article|aside|b|blockquote|body|br|caption|cite|code|dd|del|div|dl|dt|"
@@ -40,14 +44,14 @@ def as_list(value: Any) -> List[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def basic_cleaning(tree: Any) -> Any:
+def basic_cleaning(tree: _Element) -> Any:
     "Delete aside/footer/script/style/svg/template and cookie banners (tails kept)."
     for elem in basic_clean_xpath(tree):
         delete_element(elem)
     return tree
 
 
-def _walk_json(node: Any, bodies: List[str], teasers: List[str]) -> None:
+def _walk_json(node: _Element, bodies: List[str], teasers: List[str]) -> None:
     "schema.org text content of parsed JSON-LD (lists, @graph and mainEntity followed)."
     for item in as_list(node):
         if not isinstance(item, dict):
@@ -69,7 +73,7 @@ def _walk_json(node: Any, bodies: List[str], teasers: List[str]) -> None:
             _walk_json(item.get(container), bodies, teasers)
 
 
-def _discourse_texts(tree: Any) -> List[str]:
+def _discourse_texts(tree: _Element) -> List[str]:
     "Discourse forum posts preloaded as JSON in an attribute."
     node = next((e for e in iter_desc(tree, "div") if e.get("id") == "data-preloaded"), None)
     if node is None:
@@ -123,7 +127,7 @@ def _attempt(texts: Iterable[str], dedupe: bool = False) -> Optional[Tuple[Any, 
     return (postbody, temp_text, len(temp_text)) if len(temp_text) > _MIN_CONTENT_LENGTH else None
 
 
-def _collect_json_content(tree: Any) -> Tuple[List[str], List[str]]:
+def _collect_json_content(tree: _Element) -> Tuple[List[str], List[str]]:
     bodies: List[str] = []
     teasers: List[str] = []
     for elem in desc_list(tree):
@@ -216,17 +220,17 @@ def html2txt(content: Any, clean: bool = True) -> str:
     return _spaced_text(basic_cleaning(body) if clean else body)
 
 
-def block_text(element: Any) -> str:
+def block_text(element: _Element) -> str:
     "text_content() with word boundaries kept at block tags (no copy needed: read-only)."
     return _spaced_text_readonly(element)
 
 
-def _spaced_text(element: Any) -> str:
+def _spaced_text(element: _Element) -> str:
     "Space block boundaries, then collapse whitespace (the tree may be modified)."
     return _spaced_text_readonly(element)
 
 
-def _spaced_text_readonly(element: Any) -> str:
+def _spaced_text_readonly(element: _Element) -> str:
     """What upstream's _spaced_text returns, without writing into the tree: the
     text and tail of every block element get a space on each side (and lose
     their control characters), then whitespace runs collapse. (Iterative: page
@@ -234,7 +238,7 @@ def _spaced_text_readonly(element: Any) -> str:
     parts: List[str] = []
     if element.tag in _BLOCK_ELEMS and element.tail:
         # the root's tail is written too (then left out of text_content)
-        xt(f" {remove_control_characters(element.tail)}")
+        xml_text(f" {remove_control_characters(element.tail)}")
     # stack of (element, entering?)
     stack: List[Any] = [(element, True)]
     while stack:
@@ -244,7 +248,7 @@ def _spaced_text_readonly(element: Any) -> str:
             text = el.text
             if block:
                 # upstream writes this string into the tree: lxml's text check applies
-                parts.append(xt(f" {remove_control_characters(text)}") if text else " ")
+                parts.append(xml_text(f" {remove_control_characters(text)}") if text else " ")
             elif text:
                 parts.append(text)
             if el is not element:
@@ -255,7 +259,7 @@ def _spaced_text_readonly(element: Any) -> str:
         else:
             tail = el.tail
             if block:
-                parts.append(xt(f" {remove_control_characters(tail)}") if tail else " ")
+                parts.append(xml_text(f" {remove_control_characters(tail)}") if tail else " ")
             elif tail:
                 parts.append(tail)
     return " ".join("".join(parts).split())

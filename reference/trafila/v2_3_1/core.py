@@ -15,7 +15,7 @@ import re
 import warnings
 from configparser import ConfigParser
 from copy import copy
-from typing import Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 from ._tree import Element, copy_tree, desc_list, strip_tags
 from .baseline import baseline, html2txt
@@ -29,6 +29,9 @@ from .utils import check_html_lang, load_html, normalize_unicode
 from .xml import xmltotxt
 from .xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
+if TYPE_CHECKING:
+    from trafila.dom import Element as _Element  # the class (._tree's Element is the factory)
+
 LOGGER = logging.getLogger(__name__)
 
 ESCALATION_MAX_LENGTH = 3000
@@ -41,7 +44,7 @@ _DISCUSSION_FORUM_POSTING_RE = re.compile(
 )
 
 
-def _forum_thread_page(tree: Any) -> bool:
+def _forum_thread_page(tree: _Element) -> bool:
     "A JSON-LD script declaring a DiscussionForumPosting."
     return any(
         script.text and _DISCUSSION_FORUM_POSTING_RE.search(script.text)
@@ -50,7 +53,7 @@ def _forum_thread_page(tree: Any) -> bool:
     )
 
 
-def _prepare_tree(tree: Any, options: Extractor, url: Optional[str]) -> Tuple[Any, Any]:
+def _prepare_tree(tree: _Element, options: Extractor, url: Optional[str]) -> Tuple[Any, Any]:
     "Clean and convert a copy of the raw tree: (converted, pre-conversion backup)."
     cleaned = tree_cleaning(copy_tree(tree), options)
     backup = copy_tree(cleaned)
@@ -58,21 +61,24 @@ def _prepare_tree(tree: Any, options: Extractor, url: Optional[str]) -> Tuple[An
     return cleaned, backup
 
 
-def _extract_and_compare(cleaned_tree: Any, cleaned_tree_backup: Any, tree: Any, options: Extractor) -> Tuple[Any, str]:
+def _extract_and_compare(cleaned_tree: _Element, cleaned_tree_backup: _Element, tree: _Element, options: Extractor) -> Tuple[Any, str]:
     postbody, temp_text = extract_content(cleaned_tree, options)
     if not options.fast:
         postbody, temp_text = compare_extraction(cleaned_tree_backup, copy_tree(tree), postbody, temp_text, options)
     return postbody, temp_text
 
 
-def _recall_retry(esc_tree: Any, r_options: Extractor, url: Optional[str]) -> Tuple[Any, str]:
+def _recall_retry(esc_tree: _Element, r_options: Extractor, url: Optional[str]) -> Tuple[Any, str]:
     return _extract_and_compare(*_prepare_tree(esc_tree, r_options, url), esc_tree, r_options)
 
 
-def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = None) -> Tuple[Any, str, Any, str]:
+def trafilatura_sequence(tree: _Element, options: Extractor, url: Optional[str] = None) -> Tuple[Any, str, Any, str]:
     "Prepare the raw tree, then the cascade: main extractor, baseline rescue, recall escalation."
     is_forum = _forum_thread_page(tree)
+    # pruned on the raw tree so that the fallbacks inherit it: readability would
+    # otherwise pick the longest appended article over the real one
     tree = prune_unwanted_nodes(tree, RAW_TREE_PRUNE_XPATH)
+    # comments off: pruned before conversion, while lists are still ol/ul
     if not options.comments and (options.focus == "precision" or not is_forum):
         tree = prune_unwanted_nodes(tree, REMOVE_COMMENTS_AND_LISTS_XPATH)
     cleaned_tree, cleaned_tree_backup = _prepare_tree(tree, options, url)
@@ -82,30 +88,40 @@ def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = Non
     if options.comments:
         commentsbody, temp_comments, cleaned_tree = extract_comments(cleaned_tree, options)
         if temp_comments and is_forum:
-            # thread forum: the "comments" are the posts
+            # thread forum: the "comments" are the posts, so they go to the body (the
+            # backup predates the capture); kept aside to be salvaged if the cascade drops them
             forum_posts = commentsbody
             commentsbody, temp_comments = Element("body"), ""
             cleaned_tree = convert_tags(copy_tree(cleaned_tree_backup), options, url)
     if options.focus == "precision" and not is_forum:
+        # not redundant with the raw-tree prune: after conversion lists are <list>, which
+        # this XPath's self::list matches (dl lists, disqus ids, every list with comments on)
         cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
 
     postbody, temp_text = _extract_and_compare(cleaned_tree, cleaned_tree_backup, tree, options)
 
-    # baseline rescue on the raw tree, accepted only if longer
+    # baseline rescue on the raw tree, accepted only if it adds text (#896); the dump saw
+    # the whole page, so forum posts it lacks are boilerplate, not lost
     if len(temp_text) < options.min_extracted_size and options.focus != "precision":
         b_body, b_text, b_len = baseline(tree)
         if b_len > len(temp_text):
             postbody, temp_text = b_body, b_text
             forum_posts = None
 
-    # recall escalation
+    # recall escalation: a short result covering little of the page suggests a non-article
+    # layout the balanced pass under-extracts; retried in recall mode, kept if clearly bigger.
+    # The page measure html2txt depends on settings.BASIC_CLEAN_XPATH.
     if (
         options.focus == "balanced"
         and 0 < len(temp_text) < ESCALATION_MAX_LENGTH
         and len(temp_text) < ESCALATION_PAGE_SHARE * len(html2txt(tree))
     ):
+        # a copy: a shared Extractor must not leak the recall focus back to the caller
         r_options = copy(options)
         r_options.focus = "recall"
+        # comment containers out of the retry's input (duplicates if captured, reader comments
+        # if not), ol/ul comment lists only if captured (#881); not on a thread forum, where the
+        # retry is what rescues the posts; comments off: pruned already
         esc_tree = (
             tree
             if is_forum or not options.comments
@@ -123,6 +139,8 @@ def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = Non
             LOGGER.warning("recall retry failed: %s %s", err, url)
         j_text = ""
         j_body = None
+        # jusText reaches div-buried content the rule-based retry misses; gated, as an ungated
+        # candidate regressed upstream's own fallback
         if not options.fast:
             try:
                 j_body, j_text = justext_rescue(copy_tree(esc_tree), options)
@@ -130,6 +148,8 @@ def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = Non
                 raise
             except Exception as err:  # noqa: BLE001 # pragma: no cover
                 LOGGER.warning("justext candidate failed: %s %s", err, url)
+        # a retry below the pipeline's own minimum is noise; an accepted candidate saw the
+        # whole page, so what it leaves out is deliberate: no forum-post salvage then
         len_text, r_len, j_len = len(temp_text), len(r_text), len(j_text)
         if j_len > r_len and j_len > ESCALATION_JUSTEXT_RATIO * len_text:
             postbody, temp_text, forum_posts = j_body, j_text, None
@@ -137,6 +157,8 @@ def trafilatura_sequence(tree: Any, options: Extractor, url: Optional[str] = Non
             postbody, temp_text, forum_posts = r_body, r_text, None
 
     if forum_posts is not None:
+        # a gate (escalation length, precision) kept the cascade from restoring the posts:
+        # append the ones missing from the body
         existing = "\n".join(filter(None, (_elem_text(el) for el in postbody[:])))
         salvaged = [el for el in forum_posts[:] if (t := _elem_text(el)) and t not in existing]
         if salvaged:

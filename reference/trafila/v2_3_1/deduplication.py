@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from threading import RLock
-from typing import Any, Dict
+from typing import TYPE_CHECKING, Any, Dict
 
 from .settings import LRU_SIZE
 from .utils import trim
+
+if TYPE_CHECKING:
+    from trafila.dom import Element
+    from trafila.v2_3_1.settings import Extractor
+
 
 
 class LRUCache:
@@ -65,7 +70,7 @@ class LRUCache:
 LRU_TEST = LRUCache(maxsize=LRU_SIZE)
 
 
-def duplicate_test(element: Any, options: Any) -> bool:
+def duplicate_test(element: Element, options: Extractor) -> bool:
     """Count the element's text; a duplicate once seen more than MAX_REPETITIONS
     times and longer than MIN_DUPLCHECK_SIZE (every call counts)."""
     teststring = trim(" ".join(element.itertext()))

@@ -5,14 +5,21 @@ tests, ``handle_textnode``/``process_node`` and ``convert_tags``."""
 from __future__ import annotations
 
 import logging
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
-from ._tree import xt, iter_live, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
+from ._tree import iter_live, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
+from ..treeops import deletion_walk
+from ..xmlchars import xml_text
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import LINK_FARM_RATIO, image_src, safe_base_url, safe_relative_url, textfilter, trim
 from .xml import delete_element, separates_inline
 from .xpaths import hljs_spans, tex_annotation
+
+if TYPE_CHECKING:
+    from trafila.dom import Element as _Element  # the class (._tree's Element is the factory)
+    from trafila.v2_3_1.settings import Extractor
+
 
 LOGGER = logging.getLogger(__name__)
 
@@ -35,52 +42,12 @@ PRESERVE_IMG_CLEANING = {"figure", "picture", "source"}
 CODE_INDICATORS = ["{", '("', "('", "\n    "]
 
 
-def _tagged(tree: Any, tags: Any) -> List[Any]:
+def _tagged(tree: _Element, tags: Any) -> List[Any]:
     "``list(tree.iter(*tags))``: a snapshot, for walks that do not change the tree's shape."
     return [e for e in (tree, *desc_list(tree)) if e.tag in tags]
 
 
-def _under(el: Any, top: Any) -> bool:
-    parent = el.getparent()
-    while parent is not None:
-        if parent is top:
-            return True
-        parent = parent.getparent()
-    return False
-
-
-def _deletion_walk(tree: Any, tags: List[str]) -> Any:
-    """``for tag in tags: for el in tree.iter(tag)``, when the loop body deletes
-    ``el`` (speed only: the same elements in the same order).
-
-    Deletions never add a tag, so one snapshot of the tree serves every tag;
-    matches already cut off with an earlier subtree are skipped. When no match
-    holds another one, lxml's walk meets exactly the remaining matches in
-    document order; otherwise (nested matches: lxml's walk goes on inside the
-    deleted subtree and then stops) the walk itself is replayed."""
-    by_tag: dict = {}
-    for el in desc_list(tree):
-        by_tag.setdefault(el.tag, []).append(el)
-    for tag in tags:
-        if tree.tag == tag:
-            # the root itself matches: replay the walk
-            for el in iter_live(tree, tag):
-                yield tag, el
-            continue
-        # still inside the tree (the tree may itself sit under a parent)
-        cands = [e for e in by_tag.get(tag, ()) if _under(e, tree)]
-        if not cands:
-            continue
-        cset = set(cands)
-        if any(a in cset for e in cands for a in e.iterancestors()):
-            for el in iter_live(tree, tag):
-                yield tag, el
-        else:
-            for el in cands:
-                yield tag, el
-
-
-def recover_math(tree: Any) -> Any:
+def recover_math(tree: _Element) -> Any:
     "MathML -> its LaTeX source, written into the <math> tail (the subtree is deleted later)."
     # read-only walk: only tails change
     for element in _tagged(tree, ("math",)):
@@ -89,11 +56,11 @@ def recover_math(tree: Any) -> Any:
         if not latex:
             continue
         opening, closing = ("\\[", "\\]") if element.get("display") == "block" else ("\\(", "\\)")
-        element.tail = xt(f"{opening}{latex}{closing}{element.tail or ''}")
+        element.tail = xml_text(f"{opening}{latex}{closing}{element.tail or ''}")
     return tree
 
 
-def _handle_forms(tree: Any) -> None:
+def _handle_forms(tree: _Element) -> None:
     "A form holding more than half of the text becomes a div, other forms go."
     forms = _tagged(tree, ("form",))
     if not forms:
@@ -106,7 +73,7 @@ def _handle_forms(tree: Any) -> None:
             delete_element(form)
 
 
-def tree_cleaning(tree: Any, options: Any) -> Any:
+def tree_cleaning(tree: _Element, options: Extractor) -> Any:
     "Strip and delete the unwanted elements (htmlprocessing.tree_cleaning)."
     recover_math(tree)
     cleaning_list, stripping_list = MANUALLY_CLEANED.copy(), MANUALLY_STRIPPED.copy()
@@ -116,7 +83,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
     if not options.tables:
         cleaning_list.extend(["table", "td", "th", "tr"])
     else:
-        # figures holding a table and ARIA layout tables become divs
+        # figures holding a table (#301) and ARIA layout tables (role=presentation/none) become divs
         # renaming the current node cannot change which other nodes match: a snapshot walks the same
         for elem in _tagged(tree, ("figure", "table")):
             if elem.tag == "figure":
@@ -141,7 +108,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
         )
     ):
         tcopy = copy_tree(tree)
-    for expression, element in _deletion_walk(tree, cleaning_list):
+    for expression, element in deletion_walk(tree, cleaning_list, desc_list(tree), iter_live):
         delete_element(element)
     if tcopy is not None and next(iter_desc(tree, "p"), None) is None:
         tree = tcopy
@@ -152,7 +119,7 @@ def tree_cleaning(tree: Any, options: Any) -> Any:
     return prune_html(tree, options.focus)
 
 
-def prune_html(tree: Any, focus: str = "balanced") -> Any:
+def prune_html(tree: _Element, focus: str = "balanced") -> Any:
     "Delete the empty CUT_EMPTY_ELEMS (their tails too in precision mode)."
     tails = focus != "precision"
     for element in [e for e in desc_list(tree) if e.tag in CUT_EMPTY_ELEMS and e.text is None and len(e) == 0]:
@@ -160,7 +127,7 @@ def prune_html(tree: Any, focus: str = "balanced") -> Any:
     return tree
 
 
-def prune_unwanted_nodes(tree: Any, nodelist: Sequence[Any], with_backup: bool = False) -> Any:
+def prune_unwanted_nodes(tree: _Element, nodelist: Sequence[Any], with_backup: bool = False) -> Any:
     "Delete the selectors' matches (tails kept); with_backup: all or nothing, 1/7 guard."
     if not with_backup:
         for expression in nodelist:
@@ -193,7 +160,7 @@ def is_paragraph_listing(links_xpath: List[Any]) -> bool:
     return True
 
 
-def link_density_test(element: Any, favor_precision: bool = False) -> Tuple[bool, bool]:
+def link_density_test(element: _Element, favor_precision: bool = False) -> Tuple[bool, bool]:
     "(delete, short-with-links) for a link-rich element."
     links_xpath = desc_tagged(element, "ref")
     if not links_xpath:
@@ -218,6 +185,9 @@ def link_density_test(element: Any, favor_precision: bool = False) -> Tuple[bool
         if elemnum == 0:
             return True, False
         return linklen > elemlen * 0.8 or (elemnum > 1 and shortelems / elemnum > 0.8), True
+    # large near-total link farms ("latest news" sidebars) the size gate above never tests (#584);
+    # more than 4 links, as a handful of long sentence-links is editorial; an average link of 100
+    # characters or more is a listing (one link per card), not a farm
     if len(links_xpath) > 4:
         linklen, elemnum, _, _ = collect_link_info(links_xpath)
         if linklen > len(text) * LINK_FARM_RATIO and linklen < 100 * elemnum and not is_paragraph_listing(links_xpath):
@@ -225,7 +195,7 @@ def link_density_test(element: Any, favor_precision: bool = False) -> Tuple[bool
     return False, False
 
 
-def link_density_test_tables(element: Any) -> bool:
+def link_density_test_tables(element: _Element) -> bool:
     "Tables of at least 200 characters made mostly of link text."
     links_xpath = desc_tagged(element, "ref")
     if not links_xpath:
@@ -237,7 +207,7 @@ def link_density_test_tables(element: Any) -> bool:
     return linklen > 0.8 * elemlen if elemlen < 1000 else linklen > 0.5 * elemlen
 
 
-def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = False, favor_precision: bool = False) -> Any:
+def delete_by_link_density(subtree: _Element, tagname: str, backtracking: bool = False, favor_precision: bool = False) -> Any:
     "Delete the elements of one tag the link-density test flags."
     deletions = []
     len_threshold = 200 if favor_precision else 100
@@ -251,6 +221,8 @@ def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = Fals
             and len(elem) >= depth_threshold
             and len(trim(text_content(elem))) < len_threshold
         ):
+            # a paragraph holding a list item's (or cell's) content stays: the list is tested on
+            # its own, and removing the paragraph would leave the item empty (#788)
             parent = elem.getparent()
             if tagname == "p" and parent is not None and parent.tag in ("item", "td", "th"):
                 continue
@@ -260,7 +232,7 @@ def delete_by_link_density(subtree: Any, tagname: str, backtracking: bool = Fals
     return subtree
 
 
-def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve_spaces: bool = False) -> Optional[Any]:
+def handle_textnode(elem: _Element, options: Extractor, comments_fix: bool = True, preserve_spaces: bool = False) -> Optional[Any]:
     "Convert, trim and probe a potential text element."
     if elem.tag == "graphic" and image_src(elem) is not None:
         return elem
@@ -271,39 +243,39 @@ def handle_textnode(elem: Any, options: Any, comments_fix: bool = True, preserve
 
     if not comments_fix and elem.tag == "lb":
         if not preserve_spaces:
-            elem.tail = xt(trim(elem.tail) or None)
+            elem.tail = xml_text(trim(elem.tail) or None)
         return elem
 
     if not elem.text and len(elem) == 0:
         # try the tail
-        elem.text, elem.tail = xt(elem.tail), ""
+        elem.text, elem.tail = xml_text(elem.tail), ""
         if comments_fix and elem.tag == "lb":
             elem.tag = "p"
 
     if not preserve_spaces:
-        elem.text = xt(trim(elem.text) or None)
+        elem.text = xml_text(trim(elem.text) or None)
         if elem.tail:
-            elem.tail = xt(trim(elem.tail) or None)
+            elem.tail = xml_text(trim(elem.tail) or None)
 
     if (not elem.text and textfilter(elem)) or (options.dedup and duplicate_test(elem, options)):
         return None
     return elem
 
 
-def process_node(elem: Any, options: Any) -> Optional[Any]:
+def process_node(elem: _Element, options: Extractor) -> Optional[Any]:
     "Light version of handle_textnode."
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
-    elem.text, elem.tail = xt(trim(elem.text) or None), xt(trim(elem.tail) or None)
+    elem.text, elem.tail = xml_text(trim(elem.text) or None), xml_text(trim(elem.tail) or None)
     if elem.tag != "lb" and not elem.text and elem.tail and len(elem) == 0:
-        elem.text, elem.tail = xt(elem.tail), None
+        elem.text, elem.tail = xml_text(elem.tail), None
     if elem.text or elem.tail:
         if textfilter(elem) or (options.dedup and duplicate_test(elem, options)):
             return None
     return elem
 
 
-def convert_lists(elem: Any) -> None:
+def convert_lists(elem: _Element) -> None:
     "ul/ol/dl -> list (rend keeps the source tag), li/dd/dt -> item."
     elem.set("rend", elem.tag)
     elem.tag = "list"
@@ -316,7 +288,7 @@ def convert_lists(elem: Any) -> None:
         subelem.tag = "item"
 
 
-def convert_quotes(elem: Any) -> None:
+def convert_quotes(elem: _Element) -> None:
     "blockquote/q -> quote; pre -> code when it looks like code."
     hljs = hljs_spans(elem) if elem.tag == "pre" else []
     for subelem in hljs:
@@ -327,22 +299,22 @@ def convert_quotes(elem: Any) -> None:
     elem.tag = "code" if is_code else "quote"
 
 
-def convert_headings(elem: Any) -> None:
+def convert_headings(elem: _Element) -> None:
     elem.attrib.clear()
     elem.set("rend", elem.tag)
     elem.tag = "head"
 
 
-def convert_line_breaks(elem: Any) -> None:
+def convert_line_breaks(elem: _Element) -> None:
     elem.tag = "lb"
 
 
-def convert_deletions(elem: Any) -> None:
+def convert_deletions(elem: _Element) -> None:
     elem.tag = "del"
     elem.set("rend", "overstrike")
 
 
-def convert_details(elem: Any) -> None:
+def convert_details(elem: _Element) -> None:
     elem.tag = "div"
     for subelem in iter_live(elem, "summary"):
         subelem.tag = "head"
@@ -358,7 +330,7 @@ CONVERSIONS = {
 }
 
 
-def convert_link(elem: Any, base_url: Optional[str]) -> None:
+def convert_link(elem: _Element, base_url: Optional[str]) -> None:
     "a -> ref with its href as target (resolved against the base URL), other attributes dropped."
     elem.tag = "ref"
     target = elem.get("href")
@@ -366,10 +338,10 @@ def convert_link(elem: Any, base_url: Optional[str]) -> None:
     if target:
         if base_url:
             target = safe_relative_url(base_url, target) or target
-        elem.set("target", xt(target))
+        elem.set("target", xml_text(target))
 
 
-def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
+def convert_tags(tree: _Element, options: Extractor, url: Optional[str] = None) -> Any:
     "Simplify the markup into trafilatura's XML vocabulary (htmlprocessing.convert_tags)."
     # no step below creates a tag a later loop looks for: absent tags need no walk (speed only)
     present = {e.tag for e in desc_list(tree)}
@@ -388,6 +360,7 @@ def convert_tags(tree: Any, options: Any, url: Optional[str] = None) -> Any:
         for elem in _tagged(tree, ("a", "ref")):
             convert_link(elem, base_url)
 
+    # Yoast FAQ blocks: the question headers are bold but act as titles (#471)
     for elem in _tagged(tree, ("strong",)) if "strong" in present else ():
         if "schema-faq-question" in elem.get("class", ""):
             elem.attrib.clear()

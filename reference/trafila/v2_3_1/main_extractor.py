@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, List, Optional, Set
+from typing import TYPE_CHECKING, Any, List, Optional, Set
 from urllib.parse import urljoin
 
-from ._tree import xt, iter_live, Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
+from ._tree import iter_live, Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
+from ..xmlchars import xml_text
 from .htmlprocessing import (
     delete_by_link_density,
     handle_textnode,
@@ -40,6 +41,11 @@ from .xpaths import (
     wild_text_elements,
 )
 
+if TYPE_CHECKING:
+    from trafila.dom import Element as _Element  # the class (._tree's Element is the factory)
+    from trafila.v2_3_1.settings import Extractor
+
+
 LOGGER = logging.getLogger(__name__)
 
 TABLE_ELEMS = {"td", "th"}
@@ -51,16 +57,16 @@ _QUOTE_TAGS = set(TAG_CATALOG) | {"ref", "graphic"}
 _MAX_SPAN = 100
 
 
-def _elem_text(element: Any) -> str:
+def _elem_text(element: _Element) -> str:
     "Plain concatenation of the element's text, trimmed (inline boundaries stay joined)."
     return trim("".join(element.itertext()))
 
 
-def _wraps_inline(element: Any) -> bool:
+def _wraps_inline(element: _Element) -> bool:
     return len(element) > 0 and (element.tag == "ref" or any(c.tag in INLINE_CARRIED for c in element[:]))
 
 
-def handle_titles(element: Any, options: Any) -> Optional[Any]:
+def handle_titles(element: _Element, options: Extractor) -> Optional[Any]:
     "head elements: a copy when they have children (children marked done)."
     if len(element) == 0:
         title = process_node(element, options)
@@ -72,7 +78,7 @@ def handle_titles(element: Any, options: Any) -> Optional[Any]:
     return title if is_text_element(title) else None
 
 
-def handle_formatting(element: Any, options: Any) -> Optional[Any]:
+def handle_formatting(element: _Element, options: Extractor) -> Optional[Any]:
     "hi/ref/del outside paragraphs: wrapped in a <p> unless the parent protects them."
     formatting = process_node(element, options)
     if formatting is None:
@@ -85,9 +91,9 @@ def handle_formatting(element: Any, options: Any) -> Optional[Any]:
     return wrapper
 
 
-def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> None:
+def process_nested_elements(child: _Element, new_child_elem: _Element, options: Extractor) -> None:
     "Rewire the descendants of a list item or quote into the new element."
-    new_child_elem.text = xt(child.text)
+    new_child_elem.text = xml_text(child.text)
     for subelem in iter_live(child, "*", inclusive=False):
         if subelem.tag == "list":
             _append_block(new_child_elem, handle_lists(subelem, options), subelem)
@@ -100,15 +106,15 @@ def process_nested_elements(child: Any, new_child_elem: Any, options: Any) -> No
         else:
             if len(subelem) > 0 and text_chars_test(subelem.tail):
                 # the tail follows the children, which are appended after this element
-                subelem[-1].tail, subelem.tail = xt(f"{subelem[-1].tail or ''}{subelem.tail}"), None
+                subelem[-1].tail, subelem.tail = xml_text(f"{subelem[-1].tail or ''}{subelem.tail}"), None
             define_newelem(handle_textnode(subelem, options, comments_fix=False), new_child_elem)
         subelem.tag = "done"
 
 
-def _append_block(parent: Any, processed: Optional[Any], source: Any) -> None:
+def _append_block(parent: _Element, processed: Optional[Any], source: _Element) -> None:
     "Append a processed block with the source tail, or keep the tail as text."
     if processed is not None:
-        processed.tail = xt(source.tail)
+        processed.tail = xml_text(source.tail)
         parent.append(processed)
     elif source.tail and text_chars_test(source.tail):
         last = parent[-1] if len(parent) > 0 else None
@@ -116,32 +122,32 @@ def _append_block(parent: Any, processed: Optional[Any], source: Any) -> None:
         if source.tag != "graphic" and (before or last is not None) and not before[-1:].isspace() and not tail[0].isspace():
             tail = f" {tail}"
         if last is None:
-            parent.text = xt(before + tail)
+            parent.text = xml_text(before + tail)
         else:
-            last.tail = xt(before + tail)
+            last.tail = xml_text(before + tail)
 
 
-def update_elem_rendition(elem: Any, new_elem: Any) -> None:
+def update_elem_rendition(elem: _Element, new_elem: _Element) -> None:
     rend_attr = elem.get("rend")
     if rend_attr:
-        new_elem.set("rend", xt(rend_attr))
+        new_elem.set("rend", xml_text(rend_attr))
 
 
 def is_text_element(elem: Optional[Any]) -> bool:
     return elem is not None and text_chars_test("".join(elem.itertext())) is True
 
 
-def _copy_attrs(source: Any, target: Any) -> None:
+def _copy_attrs(source: _Element, target: _Element) -> None:
     for key, value in source.attrib.items():
         if key in KEEP_ATTRS:
-            target.set(key, xt(value))
+            target.set(key, xml_text(value))
 
 
-def define_newelem(processed_elem: Optional[Any], orig_elem: Any, keep_children: bool = False) -> None:
+def define_newelem(processed_elem: Optional[Any], orig_elem: _Element, keep_children: bool = False) -> None:
     "A new sub-element of orig_elem copying processed_elem (inline children carried)."
     if processed_elem is not None:
         childelem = SubElement(orig_elem, processed_elem.tag)
-        childelem.text, childelem.tail = xt(processed_elem.text), xt(processed_elem.tail)
+        childelem.text, childelem.tail = xml_text(processed_elem.text), xml_text(processed_elem.tail)
         _copy_attrs(processed_elem, childelem)
         if keep_children:
             for sub in processed_elem[:]:
@@ -151,13 +157,13 @@ def define_newelem(processed_elem: Optional[Any], orig_elem: Any, keep_children:
                         carried.tag = "done"
 
 
-def handle_lists(element: Any, options: Any) -> Optional[Any]:
+def handle_lists(element: _Element, options: Extractor) -> Optional[Any]:
     "list elements and their items."
     processed_element = Element(element.tag)
 
     if text_chars_test(element.text):
         new_child_elem = SubElement(processed_element, "item")
-        new_child_elem.text = xt(element.text)
+        new_child_elem.text = xml_text(element.text)
 
     for child in iter_live(element, "item", inclusive=False):
         # the first item of a nested list is prefetched before the recursive call renames it
@@ -167,12 +173,12 @@ def handle_lists(element: Any, options: Any) -> Optional[Any]:
         if len(child) == 0:
             processed_child = process_node(child, options)
             if processed_child is not None:
-                new_child_elem.text = xt(" ".join(filter(None, (processed_child.text, processed_child.tail))))
+                new_child_elem.text = xml_text(" ".join(filter(None, (processed_child.text, processed_child.tail))))
         else:
             process_nested_elements(child, new_child_elem, options)
             if text_chars_test(child.tail) and len(new_child_elem) > 0:
                 last = new_child_elem[-1]
-                last.tail = xt(f"{last.tail} {child.tail}" if text_chars_test(last.tail) else child.tail)
+                last.tail = xml_text(f"{last.tail} {child.tail}" if text_chars_test(last.tail) else child.tail)
         if is_text_element(new_child_elem) or next(iter_live(new_child_elem, "graphic"), None) is not None:
             update_elem_rendition(child, new_child_elem)
             processed_element.append(new_child_elem)
@@ -184,7 +190,7 @@ def handle_lists(element: Any, options: Any) -> Optional[Any]:
     return None
 
 
-def is_code_block_element(element: Any) -> bool:
+def is_code_block_element(element: _Element) -> bool:
     if element.get("lang") or element.tag == "code":
         return True
     parent = element.getparent()
@@ -194,7 +200,7 @@ def is_code_block_element(element: Any) -> bool:
     return code is not None and len(element) == 1 and not (element.text or "").strip() and not (code.tail or "").strip()
 
 
-def handle_code_blocks(element: Any) -> Any:
+def handle_code_blocks(element: _Element) -> Any:
     processed_element = copy_tree(element)
     for child in iter_live(element, "*"):
         child.tag = "done"
@@ -202,7 +208,7 @@ def handle_code_blocks(element: Any) -> Any:
     return processed_element
 
 
-def handle_quotes(element: Any, options: Any) -> Optional[Any]:
+def handle_quotes(element: _Element, options: Extractor) -> Optional[Any]:
     if is_code_block_element(element):
         return handle_code_blocks(element)
     processed_element = Element(element.tag)
@@ -213,7 +219,7 @@ def handle_quotes(element: Any, options: Any) -> Optional[Any]:
     return None
 
 
-def handle_other_elements(element: Any, potential_tags: Set[str], options: Any) -> Optional[Any]:
+def handle_other_elements(element: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "w3schools code divs, and divs when div is a potential tag."
     if element.tag == "div" and "w3-code" in element.get("class", ""):
         return handle_code_blocks(element)
@@ -227,7 +233,7 @@ def handle_other_elements(element: Any, potential_tags: Set[str], options: Any) 
     return processed_element
 
 
-def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> Optional[Any]:
+def handle_paragraphs(element: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "Paragraphs and their children."
     if len(element) == 0:
         return process_node(element, options)
@@ -241,7 +247,7 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> O
         processed_child = handle_textnode(child, options, comments_fix=False, preserve_spaces=True)
         if processed_child is not None:
             if processed_child.tag == "p":
-                processed_element.text = xt(" ".join(filter(None, (processed_element.text, processed_child.text))))
+                processed_element.text = xml_text(" ".join(filter(None, (processed_element.text, processed_child.text))))
                 child.tag = "done"
                 continue
             newsub = Element(child.tag)
@@ -252,14 +258,14 @@ def handle_paragraphs(element: Any, potential_tags: Set[str], options: Any) -> O
                     continue
                 for item in processed_child[:]:
                     if item.tag == "lb" and item.tail:
-                        item.tail = xt(" " + item.tail.lstrip())
+                        item.tail = xml_text(" " + item.tail.lstrip())
                     elif text_chars_test(item.text):
-                        item.text = xt(f" {item.text}")
+                        item.text = xml_text(f" {item.text}")
                 subtags = {str(item.tag) for item in processed_child[:]}
                 if subtags:
                     strip_tags(processed_child, *subtags)
                 _copy_attrs(child, newsub)
-            newsub.text, newsub.tail = xt(processed_child.text), xt(processed_child.tail)
+            newsub.text, newsub.tail = xml_text(processed_child.text), xml_text(processed_child.tail)
 
             if processed_child.tag == "graphic":
                 image_elem = handle_image(processed_child, options)
@@ -284,13 +290,14 @@ def define_cell_type(is_header: bool) -> Any:
     return cell_element
 
 
-def _span(cell: Any, attr: str) -> int:
+def _span(cell: _Element, attr: str) -> int:
     "colspan/rowspan: decimal digits only, default 1, capped at 100."
     value = cell.get(attr, "1")
+    # isdecimal, not isdigit: int() rejects the superscripts isdigit() admits
     return min(int(value), _MAX_SPAN) if value.isdecimal() else 1
 
 
-def _flush_rowspan_phantoms(rowspan_map: dict, newrow: Any) -> None:
+def _flush_rowspan_phantoms(rowspan_map: dict, newrow: _Element) -> None:
     while (col := len(newrow)) in rowspan_map:
         newrow.append(define_cell_type(False))
         rowspan_map[col] -= 1
@@ -298,7 +305,7 @@ def _flush_rowspan_phantoms(rowspan_map: dict, newrow: Any) -> None:
             del rowspan_map[col]
 
 
-def _finalize_row(newtable: Any, newrow: Any, rowspan_map: dict, max_cols: int) -> None:
+def _finalize_row(newtable: _Element, newrow: _Element, rowspan_map: dict, max_cols: int) -> None:
     _flush_rowspan_phantoms(rowspan_map, newrow)
     while len(newrow) < max_cols:
         newrow.append(define_cell_type(False))
@@ -306,14 +313,14 @@ def _finalize_row(newtable: Any, newrow: Any, rowspan_map: dict, max_cols: int) 
         newtable.append(newrow)
 
 
-def _fill_cell(new_child_elem: Any, cell: Any, nested_elems: Set[Any], ptags_with_div: Set[str], options: Any) -> None:
+def _fill_cell(new_child_elem: _Element, cell: _Element, nested_elems: Set[Any], ptags_with_div: Set[str], options: Extractor) -> None:
     "A source td/th's content into the new <cell>."
     if len(cell) == 0:
         processed_cell = process_node(cell, options)
         if processed_cell is not None:
-            new_child_elem.text, new_child_elem.tail = xt(processed_cell.text), xt(processed_cell.tail)
+            new_child_elem.text, new_child_elem.tail = xml_text(processed_cell.text), xml_text(processed_cell.tail)
         return
-    new_child_elem.text, new_child_elem.tail = xt(cell.text), xt(cell.tail)
+    new_child_elem.text, new_child_elem.tail = xml_text(cell.text), xml_text(cell.tail)
     cell.tag = "done"
     for child in iter_live(cell, inclusive=False):
         if child.tag == "done":
@@ -345,13 +352,15 @@ def _fill_cell(new_child_elem: Any, cell: Any, nested_elems: Set[Any], ptags_wit
         child.tag = "done"
 
 
-def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Optional[Any]:
+def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "A table with colspan/rowspan materialised, captions, nested tables left aside."
     newtable = Element("table")
     ptags_with_div = potential_tags | {"div"}
 
     strip_tags(table_elem, "thead", "tbody", "tfoot")
 
+    # elements of nested tables are skipped in the cell walk without being marked "done", so
+    # that the main loop handles each nested table on its own
     nested_elems: Set[Any] = set()
     for nested_table in [e for e in desc_list(table_elem) if e.tag == "table"]:
         nested_elems.add(nested_table)
@@ -365,6 +374,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
             rows.append([cell for cell in elem[:] if cell.tag in TABLE_ELEMS])
             max_cols = max(max_cols, sum(_span(cell, "colspan") for cell in rows[-1]))
         elif elem.tag in TABLE_ELEMS:
+            # an orphan cell (malformed HTML) joins the current row, not counted for max_cols
             rows[-1].append(elem)
             continue
         elif elem.tag == "caption":
@@ -381,7 +391,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
 
     for caption_text in filter(None, captions):
         caption_cell = define_cell_type(True)
-        caption_cell.text = xt(caption_text)
+        caption_cell.text = xml_text(caption_text)
         caption_row = Element("row")
         caption_row.append(caption_cell)
         _finalize_row(newtable, caption_row, {}, max_cols)
@@ -403,6 +413,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
                     rowspan_map[c] = rowspan - 1
             _fill_cell(new_child_elem, cell, nested_elems, ptags_with_div, options)
             newrow.append(new_child_elem)
+            # empty cells pad colspans (and rowspans, above) so that the columns stay aligned
             for _ in range(colspan - 1):
                 newrow.append(define_cell_type(is_header))
             cell.tag = "done"
@@ -411,7 +422,7 @@ def handle_table(table_elem: Any, potential_tags: Set[str], options: Any) -> Opt
     return newtable if len(newtable) > 0 else None
 
 
-def handle_image(element: Any, options: Any = None) -> Optional[Any]:
+def handle_image(element: _Element, options: Extractor = None) -> Optional[Any]:
     "graphic elements: src made absolute, alt and title kept."
     link = image_src(element)
     if link is None:
@@ -425,15 +436,15 @@ def handle_image(element: Any, options: Any = None) -> Optional[Any]:
     processed_element.set("src", link)
     alt_attr = element.get("alt")
     if alt_attr:
-        processed_element.set("alt", xt(alt_attr))
+        processed_element.set("alt", xml_text(alt_attr))
     title_attr = element.get("title")
     if title_attr:
-        processed_element.set("title", xt(title_attr))
-    processed_element.tail = xt(element.tail)
+        processed_element.set("title", xml_text(title_attr))
+    processed_element.tail = xml_text(element.tail)
     return processed_element
 
 
-def handle_textelem(element: Any, potential_tags: Set[str], options: Any) -> Optional[Any]:
+def handle_textelem(element: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "Dispatch an element to its handler."
     tag = element.tag
     new_element = None
@@ -450,7 +461,7 @@ def handle_textelem(element: Any, potential_tags: Set[str], options: Any) -> Opt
             this_element = process_node(element, options)
             if this_element is not None:
                 new_element = Element("p")
-                new_element.text = xt(this_element.tail)
+                new_element.text = xml_text(this_element.tail)
     elif tag in INLINE_CONSUMING:
         new_element = handle_formatting(element, options)
     elif tag == "table" and "table" in potential_tags:
@@ -463,9 +474,9 @@ def handle_textelem(element: Any, potential_tags: Set[str], options: Any) -> Opt
 
 
 def recover_wild_text(
-    tree: Any,
-    result_body: Any,
-    options: Any,
+    tree: _Element,
+    result_body: _Element,
+    options: Extractor,
     potential_tags: Optional[Set[str]] = None,
     consumed: Optional[Set[Any]] = None,
 ) -> Any:
@@ -474,13 +485,19 @@ def recover_wild_text(
     recall = options.focus == "recall"
     if recall:
         potential_tags.update(["div", "lb"])
+    # fast mode (no external comparator to defer to) keeps teaser-class blocks: some are real
+    # content, and this is the last-resort path after the confident extractor failed
     search_tree = prune_unwanted_sections(tree, potential_tags, options, keep_teasers=options.fast)
     subelems = wild_text_elements(search_tree, recall)
+    # dedup against what the main pass took: an exact match (not length-gated, #634; identical
+    # texts collapse, an accepted cost) or a length-gated substring (a <p> folded into its
+    # <list>); newline-joined so that no substring match spans two elements
     elem_texts = [_elem_text(el) for el in result_body[:]]
     existing = "\n".join(filter(None, elem_texts))
     existing_elems = set(elem_texts)
     handled: Set[Any] = set()
     for subelem in subelems:
+        # emitted or deduped whole: its descendants are covered
         if (consumed and subelem in consumed) or any(a in handled for a in subelem.iterancestors()):
             continue
         processed = handle_textelem(subelem, potential_tags, options)
@@ -490,8 +507,11 @@ def recover_wild_text(
             handled.add(subelem)
         text = _elem_text(processed)
         images = {img.get("src") for img in [processed, *desc_list(processed)] if img.tag == "graphic"}
+        # an image-only block has no text to compare: check its sources against the live body
         if not text and images and images <= {g.get("src") for g in desc_list(result_body) if g.tag == "graphic"}:
             continue
+        # past the cap the substring scan is skipped (it is quadratic) and `existing` stops growing;
+        # a copy carrying its source tail is a fragment of a text run: no length gate
         under_cap = len(existing) <= DEDUPE_SCAN_CAP
         fragment = trim(text + (processed.tail or "")) if text_chars_test(processed.tail) else ""
         if text and (
@@ -506,7 +526,7 @@ def recover_wild_text(
     return result_body
 
 
-def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any, keep_teasers: bool = False) -> Any:
+def prune_unwanted_sections(tree: _Element, potential_tags: Set[str], options: Extractor, keep_teasers: bool = False) -> Any:
     "Rule-based deletions, link-density passes, span (and ref) stripping."
     favor_precision = options.focus == "precision"
     tree = prune_unwanted_nodes(tree, OVERALL_DISCARD_XPATH, with_backup=True)
@@ -522,6 +542,8 @@ def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any, k
         tree = delete_by_link_density(tree, "list", backtracking=False, favor_precision=favor_precision)
         tree = delete_by_link_density(tree, "p", backtracking=False, favor_precision=favor_precision)
     if "table" in potential_tags or favor_precision:
+        # collected before deleting: a deletion mid-walk can make lxml's iter() skip the table
+        # after a deleted one holding a nested table (the iterator descends into the detached subtree)
         boilerplate_tables = [
             elem for elem in [tree, *desc_list(tree)] if elem.tag == "table" and link_density_test_tables(elem) is True
         ]
@@ -536,7 +558,7 @@ def prune_unwanted_sections(tree: Any, potential_tags: Set[str], options: Any, k
     return tree
 
 
-def _extract(tree: Any, options: Any) -> Any:
+def _extract(tree: _Element, options: Extractor) -> Any:
     "Main pass over the BODY_XPATH candidates."
     potential_tags = set(TAG_CATALOG)
     if options.tables is True:
@@ -556,20 +578,24 @@ def _extract(tree: Any, options: Any) -> Any:
         # //p//text() covers the whole document the subtree sits in (the cleaned tree)
         plen = p_text_length(tree)
         factor = 1 if options.focus == "precision" else 3
+        # no paragraphs with text, or too little: divs count as text containers
         if plen == 0 or plen < options.min_extracted_size * factor:
             potential_tags.add("div")
 
         subelems = desc_list(subtree)
         tags = {e.tag for e in subelems}
+        # a single text run (only lb or inline elements): the frame itself is processed; lb-only
+        # frames unconditionally (a failed main pass then hands them to the recovery)
         if tags == {"lb"} or (subtree.tag == "div" and "div" in potential_tags and tags <= INLINE_FORMATTABLE | {"lb"}):
             subelems = [subtree]
         lead, start = None, len(result_body)
         if subelems != [subtree] and text_chars_test(subtree.text):
             lead = Element("p")
-            lead.text = xt(subtree.text)
+            lead.text = xml_text(subtree.text)
             lead = process_node(lead, options)
         for elem in subelems:
-            # an element moved into result_body along with an emitted ancestor
+            # an element moved into result_body along with an emitted ancestor (a text-bearing div
+            # is emitted whole): visiting it again would emit its text twice
             if root_of(elem) is result_body:
                 continue
             tag, tail = elem.tag, elem.tail
@@ -578,13 +604,16 @@ def _extract(tree: Any, options: Any) -> Any:
                 result_body.append(processed_elem)
                 if root_of(elem) is not result_body:
                     elem.tag = "done"
+            # text right after a rebuilt block is a paragraph of its own, like an <lb> tail,
+            # unless the handler carried it over already
             if tag in REBUILT_BLOCKS and text_chars_test(tail) and (processed_elem is None or processed_elem.tail is None):
                 tail_elem = Element("p")
-                tail_elem.text = xt(tail)
+                tail_elem.text = xml_text(tail)
                 if process_node(tail_elem, options) is not None:
                     result_body.append(tail_elem)
         while len(result_body) > 0 and (result_body[-1].tag in NOT_AT_THE_END):
             delete_element(result_body[-1], keep_tail=False)
+        # done once there is real content, not just a lone image
         if sum(e.tag != "graphic" for e in result_body[:]) > 1:
             if lead is not None:
                 result_body.insert(start, lead)
@@ -593,8 +622,9 @@ def _extract(tree: Any, options: Any) -> Any:
     return result_body, temp_text, potential_tags
 
 
-def extract_content(cleaned_tree: Any, options: Any) -> Any:
+def extract_content(cleaned_tree: _Element, options: Extractor) -> Any:
     "Main pass, then wild-text recovery when short, adjacent-duplicate removal."
+    # the backup keeps the source order from before the main pass moves elements
     backup_tree = copy_tree(cleaned_tree)
     order = [cleaned_tree, *desc_list(cleaned_tree)]
 
@@ -604,6 +634,8 @@ def extract_content(cleaned_tree: Any, options: Any) -> Any:
         consumed = {twin for elem, twin in zip(order, [backup_tree, *desc_list(backup_tree)]) if elem.tag == "done"}
         result_body = recover_wild_text(backup_tree, result_body, options, potential_tags, consumed)
         temp_text = " ".join(result_body.itertext()).strip()
+    # substantial elements repeating the previous one are overlapping-candidate or recovery
+    # artifacts; length-gated so that short genuine repeats stay (#778)
     previous = None
     for el in result_body[:]:
         current = _elem_text(el)
@@ -613,6 +645,8 @@ def extract_content(cleaned_tree: Any, options: Any) -> Any:
             previous = current
     strip_elements(result_body, "done")
     strip_tags(result_body, "div")
+    # stripping the divs merges their indentation into the preceding <lb>'s tail, which would
+    # render as blank lines; inside code/pre that whitespace is the indentation itself
     for linebreak in iter_live(result_body, "lb"):
         if (
             linebreak.tail
@@ -623,10 +657,10 @@ def extract_content(cleaned_tree: Any, options: Any) -> Any:
     return result_body, temp_text
 
 
-def extract_comments(tree: Any, options: Any) -> Any:
+def extract_comments(tree: _Element, options: Extractor) -> Any:
     "Comments from the first comment section that yields any."
     comments_body = Element("body")
-    potential_tags = set(TAG_CATALOG)
+    potential_tags = set(TAG_CATALOG)  # no div: trouble with <div class="comment-author meta">
     for expr in COMMENTS_XPATH:
         found = expr(tree)
         subtree = found[0] if found else None

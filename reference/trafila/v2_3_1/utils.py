@@ -7,7 +7,7 @@ import logging
 import re
 import zlib
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
@@ -16,6 +16,10 @@ from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
 )
 from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 from .._engine import NotNative
+
+if TYPE_CHECKING:
+    from trafila.dom import Element
+
 
 LOGGER = logging.getLogger(__name__)
 
@@ -50,7 +54,8 @@ def _default_fragment(htmlobject: str) -> Any:
     the body's children (and non-blank leading text) under a new <div>."""
     from trafila import html as _html
 
-    from ._tree import Element, xt
+    from ._tree import Element
+    from ..xmlchars import xml_text
 
     if not _LOOKS_FULL_HTML.match(htmlobject):
         htmlobject = f"<html><body>{htmlobject}</body></html>"
@@ -62,7 +67,7 @@ def _default_fragment(htmlobject: str) -> Any:
     body = bodies[0]
     new_root = Element("div")
     if body.text and body.text.strip():
-        new_root.text = xt(body.text)
+        new_root.text = xml_text(body.text)
     for child in list(body):
         new_root.append(child)
     return new_root
@@ -248,7 +253,7 @@ def trim(string: Any) -> str:
         return ""
 
 
-def image_src(element: Any) -> Optional[str]:
+def image_src(element: Element) -> Optional[str]:
     "src, data-src, or the first data-src* attribute pointing to an image file."
     for attr in ("data-src", "src"):
         src = element.get(attr, "")

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
-from ._tree import copy_tree, desc_list, iter_live, xt
+from ._tree import copy_tree, desc_list, iter_live
+from ..treeops import drop_tree
+from ..xmlchars import xml_text
 from .settings import INLINE_CARRIED, INLINE_CONSUMING, INLINE_FORMATTABLE
 from .utils import sanitize, text_chars_test
+
+if TYPE_CHECKING:
+    from trafila.dom import Element
+
 
 NEWLINE_ELEMS = {"graphic", "head", "lb", "list", "p", "quote", "row", "table"}
 SPECIAL_FORMATTING = {"code", "del", "head", "hi", "ref", "item", "cell"}
@@ -40,22 +46,19 @@ _MATH_INLINE_RE = re.compile(r"\\\((.+?)\\\)")
 _MATH_SPAN_RE = re.compile(r"((?s:(?<!\S)\\\[.+?\\\])|\\\(.+?\\\))")
 
 
-def delete_element(element: Any, keep_tail: bool = True) -> None:
+def delete_element(element: Element, keep_tail: bool = True) -> None:
     """Remove the element and its subtree; its tail joins the previous
     sibling's tail or the parent's text (trafilatura's own drop_tree)."""
     parent = element.getparent()
     if parent is None:
         return
-    if keep_tail and element.tail:
-        previous = element.getprevious()
-        if previous is None:
-            parent.text = xt((parent.text or "") + element.tail)
-        else:
-            previous.tail = xt((previous.tail or "") + element.tail)
-    parent.remove(element)
+    if keep_tail:
+        drop_tree(element)
+    else:
+        parent.remove(element)
 
 
-def separates_inline(element: Any) -> bool:
+def separates_inline(element: Element) -> bool:
     "An lb followed by an inline (carried) element."
     if element.tag != "lb":
         return False
@@ -63,7 +66,7 @@ def separates_inline(element: Any) -> bool:
     return nxt is not None and nxt.tag in INLINE_CARRIED
 
 
-def is_padding_cell(element: Any) -> bool:
+def is_padding_cell(element: Element) -> bool:
     parent = element.getparent()
     return element.tag == "cell" and parent is not None and text_chars_test("".join(parent.itertext())) is True
 
@@ -112,7 +115,7 @@ def _convert_math(text: str) -> str:
     return _MATH_INLINE_RE.sub(lambda m: f"${m.group(1)}$", text)
 
 
-def _collapse_emphasis(element: Any, active: frozenset = frozenset()) -> None:
+def _collapse_emphasis(element: Element, active: frozenset = frozenset()) -> None:
     "Splice out repeated emphasis levels in linear hi chains."
     if element.tag == "hi":
         here = HI_FORMATTING.get(element.get("rend") or "")
@@ -126,7 +129,7 @@ def _collapse_emphasis(element: Any, active: frozenset = frozenset()) -> None:
             and HI_FORMATTING.get(element[0].get("rend") or "") in active
         ):
             child = element[0]
-            element.text = xt((element.text or "") + (child.text or ""))
+            element.text = xml_text((element.text or "") + (child.text or ""))
             for grandchild in child[:]:
                 element.append(grandchild)
             element.remove(child)
@@ -134,16 +137,16 @@ def _collapse_emphasis(element: Any, active: frozenset = frozenset()) -> None:
         _collapse_emphasis(child, active)
 
 
-def _strip_block_whitespace(element: Any) -> None:
+def _strip_block_whitespace(element: Element) -> None:
     "Strip the outer whitespace of p, quote and head text."
     for p in iter_live(element, "p", "quote", "head"):
         if p.text:
-            p.text = xt(p.text.lstrip() if len(p) > 0 else p.text.strip())
+            p.text = xml_text(p.text.lstrip() if len(p) > 0 else p.text.strip())
         if len(p) > 0 and p[-1].tail:
-            p[-1].tail = xt(p[-1].tail.rstrip())
+            p[-1].tail = xml_text(p[-1].tail.rstrip())
 
 
-def _merge_adjacent_hi(element: Any) -> None:
+def _merge_adjacent_hi(element: Element) -> None:
     "Merge adjacent childless hi siblings with the same (mergeable) rend."
     for child in element[:]:
         _merge_adjacent_hi(child)
@@ -159,8 +162,8 @@ def _merge_adjacent_hi(element: Any) -> None:
             and len(nxt) == 0
             and not (curr.tail or "").strip()
         ):
-            curr.text = xt((curr.text or "") + (curr.tail or "") + (nxt.text or ""))
-            curr.tail = xt(nxt.tail)
+            curr.text = xml_text((curr.text or "") + (curr.tail or "") + (nxt.text or ""))
+            curr.tail = xml_text(nxt.tail)
             element.remove(nxt)
 
 
@@ -187,16 +190,16 @@ def _escape_and_convert_math(text: str) -> str:
     return "".join(parts)
 
 
-def _escape_and_convert_math_tree(element: Any) -> None:
+def _escape_and_convert_math_tree(element: Element) -> None:
     "Escape and convert text and tails in place, code subtrees left verbatim."
     if element.tag == "code" or (element.tag == "hi" and HI_FORMATTING.get(element.get("rend") or "") == "`"):
         return
     if element.text:
-        element.text = xt(_escape_and_convert_math(element.text))
+        element.text = xml_text(_escape_and_convert_math(element.text))
     for child in element[:]:
         _escape_and_convert_math_tree(child)
         if child.tail:
-            child.tail = xt(_escape_and_convert_math(child.tail))
+            child.tail = xml_text(_escape_and_convert_math(child.tail))
 
 
 def _escape_block_start(text: str) -> str:
@@ -209,7 +212,7 @@ def _escape_block_start(text: str) -> str:
     return text
 
 
-def _heading_prefix(element: Any) -> str:
+def _heading_prefix(element: Element) -> str:
     "'#' times the heading level (default 2)."
     level = element.get("rend") or ""
     number = int(level[1]) if level[1:2] in HEADING_LEVELS else 2
@@ -230,7 +233,7 @@ def _list_marker(item: Any, include_formatting: bool = True) -> str:
     return f"{indent}- "
 
 
-def _image_markup(element: Any, include_formatting: bool = True) -> str:
+def _image_markup(element: Element, include_formatting: bool = True) -> str:
     "Markdown image: ![title alt](src)."
     alt = f"{element.get('title', '')} {element.get('alt', '')}".strip()
     if include_formatting:
@@ -256,11 +259,11 @@ def _md_link(text: str, url: Optional[str], image: bool = False) -> str:
     return f"{prefix}[{esc}]({safe})"
 
 
-def _consumes_inline_children(element: Any) -> bool:
+def _consumes_inline_children(element: Element) -> bool:
     return element.tag in INLINE_CONSUMING and len(element) > 0
 
 
-def _collect_inline_text(element: Any, include_formatting: bool) -> str:
+def _collect_inline_text(element: Element, include_formatting: bool) -> str:
     "Direct text plus inline children's rendering, with tails."
     parts: List[str] = [element.text] if element.text else []
     for child in element[:]:
@@ -277,14 +280,14 @@ def _collect_inline_text(element: Any, include_formatting: bool) -> str:
     return "".join(parts)
 
 
-def _closes_container(element: Any, tag: str) -> bool:
+def _closes_container(element: Element, tag: str) -> bool:
     if element.tag == tag:
         return len(element) == 0
     nxt = element.getnext()
     return nxt is None or (tag == "item" and nxt.tag == "item")
 
 
-def _opens_item(element: Any) -> bool:
+def _opens_item(element: Element) -> bool:
     while element.tag != "item":
         parent = element.getparent()
         if parent is None or element.getprevious() is not None or text_chars_test(parent.text):
@@ -308,7 +311,7 @@ def _escape_cell(text: str, in_cell: bool = True) -> str:
     return text.replace("|", "\\|").replace("\n", " ") if in_cell else text
 
 
-def replace_element_text(element: Any, include_formatting: bool, in_cell: bool = False) -> str:
+def replace_element_text(element: Element, include_formatting: bool, in_cell: bool = False) -> str:
     "The element's own text (inline children folded in for ref/hi/del)."
     if _consumes_inline_children(element):
         elem_text = _collect_inline_text(element, include_formatting)
@@ -364,7 +367,7 @@ def _append_spaced(returnlist: List[str], text: str) -> None:
         returnlist.append(text)
 
 
-def _append_tail(element: Any, returnlist: List[str], in_cell: bool, in_item: bool, include_formatting: bool = False) -> None:
+def _append_tail(element: Element, returnlist: List[str], in_cell: bool, in_item: bool, include_formatting: bool = False) -> None:
     tail = element.tail
     if not tail:
         return
@@ -387,7 +390,7 @@ def _append_tail(element: Any, returnlist: List[str], in_cell: bool, in_item: bo
     returnlist.append(tail)
 
 
-def process_element(element: Any, returnlist: List[str], include_formatting: bool, in_cell: bool = False, in_item: bool = False) -> None:
+def process_element(element: Element, returnlist: List[str], include_formatting: bool, in_cell: bool = False, in_item: bool = False) -> None:
     "Flatten an element and its children to text (xml.process_element)."
     tag = element.tag
     in_cell = in_cell or tag == "cell"

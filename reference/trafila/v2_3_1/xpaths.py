@@ -1,111 +1,61 @@
 """trafilatura 2.3.1's content XPaths (xpaths.py, settings.BASIC_CLEAN_XPATH and
 the inline expressions of the text path), hand-translated to Python.
 
-Each selector takes a context element and returns the node list lxml's XPath
-returns: descendants of the context in document order, unions deduplicated.
-XPath string rules kept here:
-
-* a missing attribute compares as '' (``@a='x'`` is then false);
-* ``@id|@class`` (a node-set) converts to the value of the attribute that comes
-  first in source order, the other one is ignored (:func:`_first_attr`);
-* EXSLT ``re:test(s, pattern[, 'i'])`` is ``re.search(pattern, s)`` (plus
-  IGNORECASE for 'i'), lxml compiles patterns with ``re.UNICODE``;
-* ``translate(s, 'CM', 'cm')`` maps characters one to one.
+Each selector quotes the upstream expression it translates (its regex token
+tuples written out where upstream composes them with ``_alt``). The XPath
+string rules the translations follow, and the combinators, are in
+:mod:`trafila.xpathlib`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
+from ..xpathlib import Selector, alt as _alt, attr as _attr, first_attr as _first_attr, rx as _rx
+from ..xpathlib import select as _select, select_first as _select_first
+from ..xpathlib import select_first_per_parent as _select_first_per_parent
 from ._tree import desc_list, iter_desc
 
-Selector = Callable[[Any], List[Any]]
-
-
-def _attr(el: Any, name: str) -> str:
-    value = el.get(name)
-    return "" if value is None else value
-
-
-def _first_attr(el: Any, names: Iterable[str]) -> str:
-    "XPath string of ``@a|@b``: the first of those attributes in source order."
-    for key, value in el.attrib.items():
-        if key in names:
-            return value
-    return ""
-
+if TYPE_CHECKING:
+    from ..dom import Element
 
 _ID_CLASS = ("id", "class")
 _ID_STYLE = ("id", "style")
 
 
-def _rx(pattern: str, flags: int = 0) -> Callable[[str], Optional[Any]]:
-    return re.compile(pattern, re.UNICODE | flags).search
-
-
-def _alt(tokens: Iterable[str]) -> str:
-    return "|".join(tokens)
-
-
-def _select(ctx: Any, tags: Optional[frozenset], pred: Callable[[Any], bool]) -> List[Any]:
-    "``.//*[self::t1 or ...][pred]`` (all tags when ``tags`` is None)."
-    if tags is None:
-        return [el for el in desc_list(ctx) if pred(el)]
-    return [el for el in desc_list(ctx) if el.tag in tags and pred(el)]
-
-
-def _select_first(ctx: Any, tags: Optional[frozenset], pred: Callable[[Any], bool]) -> List[Any]:
-    "``(.//*[...][pred])[1]``: the first match in document order."
-    for el in iter_desc(ctx):
-        if (tags is None or el.tag in tags) and pred(el):
-            return [el]
-    return []
-
-
-def _select_first_per_parent(ctx: Any, tags: frozenset, pred: Callable[[Any], bool]) -> List[Any]:
-    "``.//*[...][pred][1]``: per parent, the first matching child (document order)."
-    seen_parents = set()
-    out = []
-    for el in desc_list(ctx):
-        if el.tag in tags and pred(el):
-            parent = el.getparent()
-            key = id(parent)
-            if key in seen_parents:
-                continue
-            seen_parents.add(key)
-            out.append(el)
-    return out
-
-
 # --- BODY_XPATH -----------------------------------------------------------------
 
-_AMMS = frozenset(("article", "div", "main", "section"))
-_ADS = frozenset(("article", "div", "section"))
+_ARTICLE_DIV_MAIN_SECTION = frozenset(("article", "div", "main", "section"))
+_ARTICLE_DIV_SECTION = frozenset(("article", "div", "section"))
 
-_ARTICLE_CONTENT_ID = _rx(_alt((
+# upstream's token tuples, joined by _alt into the re:test patterns
+_ARTICLE_CONTENT_ID = _rx(_alt((  # _ARTICLE_CONTENT_ID_TOKENS
     "(?:entry|article|art)-content", "article__content", "article(?:-|__)?body", "articleBody", "body-text",
 )))
-_ARTICLE_CONTENT_CLASS = _rx(_alt((
+_ARTICLE_CONTENT_CLASS = _rx(_alt((  # _ARTICLE_CONTENT_CLASS_TOKENS
     "post[-_]text", "post-body", "post-?entry", "post[-_]?content", "postContent", "post_inner_wrapper",
     "article-?text", "articleText", "(?:entry|page|text|article|art)-content", "article__content",
     "article(?:-|__)?body", "articleBody", "ArticleContent", "body-text", "article__container",
 )))
-_STORY_ID = _rx(_alt(("^primary", "story-body")))
-_STORY_CLASS = _rx(_alt((
+_STORY_ID = _rx(_alt(("^primary", "story-body")))  # _STORY_ID_TOKENS
+_STORY_CLASS = _rx(_alt((  # _STORY_CLASS_TOKENS
     "^article ", "post-bodycopy", "story-?content", "(?:theme|blog|section|single)-content", "single-post",
     "main-column", "wpb_text_column", "story-body", "field-body",
 )))
 _FULLTEXT = _rx("fulltext", re.IGNORECASE)
-_MAIN_CONTENT_ID = _rx(_alt(("content-main", "content-body", "contentBody")))
-_MAIN_CONTENT_CLASS = _rx(_alt(("content[-_]main", "content(?:-|__)body")))
+_MAIN_CONTENT_ID = _rx(_alt(("content-main", "content-body", "contentBody")))  # _MAIN_CONTENT_ID_TOKENS
+_MAIN_CONTENT_CLASS = _rx(_alt(("content[-_]main", "content(?:-|__)body")))  # _MAIN_CONTENT_CLASS_TOKENS
 _TR_CM = str.maketrans("CM", "cm")
 _TR_CP = str.maketrans("CP", "cp")
 _TR_N = str.maketrans("N", "n")
 _TR_T = str.maketrans("T", "t")
 
 
-def _body0_pred(el: Any) -> bool:
+def _is_article_body(el: Element) -> bool:
+    """``@class='post' or @class='entry' or @itemprop='articleBody' or @id='articleContent' or
+    re:test(@id, '{_alt(_ARTICLE_CONTENT_ID_TOKENS)}') or
+    re:test(@class, '{_alt(_ARTICLE_CONTENT_CLASS_TOKENS)}')``"""
     cls = _attr(el, "class")
     ident = _attr(el, "id")
     return (
@@ -118,7 +68,11 @@ def _body0_pred(el: Any) -> bool:
     )
 
 
-def _body2_pred(el: Any) -> bool:
+def _is_story(el: Element) -> bool:
+    """``@role='article' or @id='article' or @id='story' or
+    @class='postarea' or @class='art-postcontent' or @class='text' or @class='cell' or @class='story' or
+    re:test(@id, '{_alt(_STORY_ID_TOKENS)}') or re:test(@class, 'fulltext', 'i') or
+    re:test(@class, '{_alt(_STORY_CLASS_TOKENS)}')``"""
     cls = _attr(el, "class")
     ident = _attr(el, "id")
     return (
@@ -131,7 +85,11 @@ def _body2_pred(el: Any) -> bool:
     )
 
 
-def _body3_pred(el: Any) -> bool:
+def _is_main_content(el: Element) -> bool:
+    """``@id='content' or @class='content' or
+    re:test(@id, '{_alt(_MAIN_CONTENT_ID_TOKENS)}') or re:test(@class, '{_alt(_MAIN_CONTENT_CLASS_TOKENS)}') or
+    contains(translate(@id, 'CM','cm'), 'main-content') or contains(translate(@class, 'CM','cm'), 'main-content') or
+    contains(translate(@class, 'CP','cp'), 'page-content')``"""
     cls = _attr(el, "class")
     ident = _attr(el, "id")
     return (
@@ -145,7 +103,8 @@ def _body3_pred(el: Any) -> bool:
     )
 
 
-def _body4_pred(el: Any) -> bool:
+def _starts_with_main(el: Element) -> bool:
+    "``starts-with(@class, 'main') or starts-with(@id, 'main') or starts-with(@role, 'main')``"
     return (
         _attr(el, "class").startswith("main")
         or _attr(el, "id").startswith("main")
@@ -153,29 +112,34 @@ def _body4_pred(el: Any) -> bool:
     )
 
 
-def body_xpath_0(ctx: Any) -> List[Any]:
-    return _select_first_per_parent(ctx, _AMMS, _body0_pred)
+def body_xpath_0(ctx: Element) -> List[Element]:
+    "``.//*[self::article or self::div or self::main or self::section][<_is_article_body>][1]``"
+    return _select_first_per_parent(ctx, _ARTICLE_DIV_MAIN_SECTION, _is_article_body)
 
 
-def body_xpath_1(ctx: Any) -> List[Any]:
+def body_xpath_1(ctx: Element) -> List[Element]:
+    "``(.//article)[1]``"
     for el in iter_desc(ctx, "article"):
         return [el]
     return []
 
 
-def body_xpath_2(ctx: Any) -> List[Any]:
-    return _select_first(ctx, _AMMS, _body2_pred)
+def body_xpath_2(ctx: Element) -> List[Element]:
+    "``(.//*[self::article or self::div or self::main or self::section][<_is_story>])[1]``"
+    return _select_first(ctx, _ARTICLE_DIV_MAIN_SECTION, _is_story)
 
 
-def body_xpath_3(ctx: Any) -> List[Any]:
-    return _select_first(ctx, _AMMS, _body3_pred)
+def body_xpath_3(ctx: Element) -> List[Element]:
+    "``(.//*[self::article or self::div or self::main or self::section][<_is_main_content>])[1]``"
+    return _select_first(ctx, _ARTICLE_DIV_MAIN_SECTION, _is_main_content)
 
 
-def body_xpath_4(ctx: Any) -> List[Any]:
-    "``(.//*[...][starts-with...])[1]|(.//main)[1]``, in document order."
+def body_xpath_4(ctx: Element) -> List[Element]:
+    """``(.//*[self::article or self::div or self::section][starts-with(@class, 'main') or
+    starts-with(@id, 'main') or starts-with(@role, 'main')])[1]|(.//main)[1]``, in document order."""
     first_a = first_main = None
     for el in iter_desc(ctx):
-        if first_a is None and el.tag in _ADS and _body4_pred(el):
+        if first_a is None and el.tag in _ARTICLE_DIV_SECTION and _starts_with_main(el):
             first_a = el
         if first_main is None and el.tag == "main":
             first_main = el
@@ -197,10 +161,10 @@ def body_xpath_4(ctx: Any) -> List[Any]:
 BODY_XPATH: List[Selector] = [body_xpath_0, body_xpath_1, body_xpath_2, body_xpath_3, body_xpath_4]
 
 
-def first_body_match(expr: Selector, ctx: Any) -> Optional[Any]:
+def first_body_match(expr: Selector, ctx: Element) -> Optional[Element]:
     "``next(iter(expr(ctx)), None)`` without building the per-parent list."
     if expr is body_xpath_0:
-        found = _select_first(ctx, _AMMS, _body0_pred)
+        found = _select_first(ctx, _ARTICLE_DIV_MAIN_SECTION, _is_article_body)
         return found[0] if found else None
     found = expr(ctx)
     return found[0] if found else None
@@ -208,34 +172,43 @@ def first_body_match(expr: Selector, ctx: Any) -> Optional[Any]:
 
 # --- COMMENTS_XPATH ---------------------------------------------------------------
 
-_DLS = frozenset(("div", "list", "section"))
-_DS = frozenset(("div", "section"))
+_DIV_LIST_SECTION = frozenset(("div", "list", "section"))
+_DIV_SECTION = frozenset(("div", "section"))
 
-_C1_IDCLASS = _rx("comment-?list")
-_C1_CLASS = _rx("comment-page|comments-content|post-comments")
-_C2_IDCLASS = _rx("^comment[s-]")
-_C2_CLASS = _rx("^Comments|article-comments")
-_C3_ID = _rx("^(?:comol|disqus_thread|dsq-comments)")
+_COMMENT_LIST = _rx("comment-?list")
+_COMMENT_CONTAINER_CLASS = _rx("comment-page|comments-content|post-comments")
+_COMMENTS_PREFIX = _rx("^comment[s-]")
+_COMMENTS_CLASS_PREFIX = _rx("^Comments|article-comments")
+_COMMENT_SERVICE_ID = _rx("^(?:comol|disqus_thread|dsq-comments)")
 
 
-def comments_xpath_0(ctx: Any) -> List[Any]:
+def comments_xpath_0(ctx: Element) -> List[Element]:
+    """``.//*[self::div or self::list or self::section][re:test(@id|@class, 'comment-?list') or
+    re:test(@class, 'comment-page|comments-content|post-comments')]``"""
     return _select(
-        ctx, _DLS, lambda el: bool(_C1_IDCLASS(_first_attr(el, _ID_CLASS)) or _C1_CLASS(_attr(el, "class")))
+        ctx, _DIV_LIST_SECTION,
+        lambda el: bool(_COMMENT_LIST(_first_attr(el, _ID_CLASS)) or _COMMENT_CONTAINER_CLASS(_attr(el, "class"))),
     )
 
 
-def comments_xpath_1(ctx: Any) -> List[Any]:
+def comments_xpath_1(ctx: Element) -> List[Element]:
+    """``.//*[self::div or self::section or self::list][re:test(@id|@class, '^comment[s-]') or
+    re:test(@class, '^Comments|article-comments')]``"""
     return _select(
-        ctx, _DLS, lambda el: bool(_C2_IDCLASS(_first_attr(el, _ID_CLASS)) or _C2_CLASS(_attr(el, "class")))
+        ctx, _DIV_LIST_SECTION,
+        lambda el: bool(_COMMENTS_PREFIX(_first_attr(el, _ID_CLASS)) or _COMMENTS_CLASS_PREFIX(_attr(el, "class"))),
     )
 
 
-def comments_xpath_2(ctx: Any) -> List[Any]:
-    return _select(ctx, _DLS, lambda el: bool(_C3_ID(_attr(el, "id"))))
+def comments_xpath_2(ctx: Element) -> List[Element]:
+    """``.//*[self::div or self::section or self::list][
+    re:test(@id, '^(?:comol|disqus_thread|dsq-comments)')]``"""
+    return _select(ctx, _DIV_LIST_SECTION, lambda el: bool(_COMMENT_SERVICE_ID(_attr(el, "id"))))
 
 
-def comments_xpath_3(ctx: Any) -> List[Any]:
-    return _select(ctx, _DS, lambda el: _attr(el, "id").startswith("social") or "comment" in _attr(el, "class"))
+def comments_xpath_3(ctx: Element) -> List[Element]:
+    "``.//*[self::div or self::section][starts-with(@id, 'social') or contains(@class, 'comment')]``"
+    return _select(ctx, _DIV_SECTION, lambda el: _attr(el, "id").startswith("social") or "comment" in _attr(el, "class"))
 
 
 COMMENTS_XPATH: List[Selector] = [comments_xpath_0, comments_xpath_1, comments_xpath_2, comments_xpath_3]
@@ -245,29 +218,36 @@ COMMENTS_XPATH: List[Selector] = [comments_xpath_0, comments_xpath_1, comments_x
 
 _COMMENTS_ID = "[Cc]omment(?!ary)|comol"
 _COMMENTS_CLASS = "^[Cc]omment(?!ary)|(?:article|post)-comments"
-_RC_ID = _rx(f"^(?:{_COMMENTS_ID}|disqus_thread|dsq-comments)")
-_RC_CLASS = _rx(_COMMENTS_CLASS)
-_RC_LIST_ID = _rx(f"^(?:{_COMMENTS_ID})")
-_DLSD = frozenset(("div", "list", "section", "details"))
-_DLSDOU = frozenset(("div", "list", "section", "details", "ol", "ul"))
+_COMMENTS_OR_SERVICE_ID = _rx(f"^(?:{_COMMENTS_ID}|disqus_thread|dsq-comments)")
+_COMMENTS_CLASS_RX = _rx(_COMMENTS_CLASS)
+_COMMENTS_ID_PREFIX = _rx(f"^(?:{_COMMENTS_ID})")
+_DIV_LIST_SECTION_DETAILS = frozenset(("div", "list", "section", "details"))
+_DIV_LIST_SECTION_DETAILS_OL_UL = frozenset(("div", "list", "section", "details", "ol", "ul"))
 
 
-def _rc_pred(el: Any) -> bool:
-    return bool(_RC_ID(_attr(el, "id")) or _RC_CLASS(_attr(el, "class")))
+def _is_comments_section(el: Element) -> bool:
+    """``re:test(@id, '^(?:{_COMMENTS_ID}|disqus_thread|dsq-comments)') or
+    re:test(@class, '{_COMMENTS_CLASS}')``"""
+    return bool(_COMMENTS_OR_SERVICE_ID(_attr(el, "id")) or _COMMENTS_CLASS_RX(_attr(el, "class")))
 
 
-def remove_comments_xpath(ctx: Any) -> List[Any]:
-    return _select(ctx, _DLSD, _rc_pred)
+def remove_comments_xpath(ctx: Element) -> List[Element]:
+    "``.//*[self::div or self::list or self::section or self::details][<_is_comments_section>]``"
+    return _select(ctx, _DIV_LIST_SECTION_DETAILS, _is_comments_section)
 
 
-def _rcl_pred(el: Any) -> bool:
-    if not _rc_pred(el):
+def _is_comments_section_or_list(el: Element) -> bool:
+    """``[<_is_comments_section>][not(self::ol or self::ul) or
+    re:test(@id, '^(?:{_COMMENTS_ID})') or re:test(@class, '{_COMMENTS_CLASS}')]``"""
+    if not _is_comments_section(el):
         return False
-    return el.tag not in ("ol", "ul") or bool(_RC_LIST_ID(_attr(el, "id")) or _RC_CLASS(_attr(el, "class")))
+    return el.tag not in ("ol", "ul") or bool(_COMMENTS_ID_PREFIX(_attr(el, "id")) or _COMMENTS_CLASS_RX(_attr(el, "class")))
 
 
-def remove_comments_and_lists_xpath(ctx: Any) -> List[Any]:
-    return _select(ctx, _DLSDOU, _rcl_pred)
+def remove_comments_and_lists_xpath(ctx: Element) -> List[Element]:
+    """``.//*[self::div or self::list or self::section or self::details or self::ol or self::ul]
+    [<_is_comments_section_or_list>]``"""
+    return _select(ctx, _DIV_LIST_SECTION_DETAILS_OL_UL, _is_comments_section_or_list)
 
 
 REMOVE_COMMENTS_XPATH: List[Selector] = [remove_comments_xpath]
@@ -276,24 +256,30 @@ REMOVE_COMMENTS_AND_LISTS_XPATH: List[Selector] = [remove_comments_and_lists_xpa
 
 # --- RAW_TREE_PRUNE_XPATH -------------------------------------------------------------
 
-_DSA = frozenset(("div", "section", "aside"))
-_MVP_OR_SCROLL = _rx("mvp-post-add-(?:box|wrap)|infinite-?scroll")
-_MVP = _rx("mvp-post-add-(?:box|wrap)")
+_DIV_SECTION_ASIDE = frozenset(("div", "section", "aside"))
+_APPENDED_ARTICLES = _rx("mvp-post-add-(?:box|wrap)|infinite-?scroll")
+_ZOX_APPENDED_POST = _rx("mvp-post-add-(?:box|wrap)")
 
 
-def _raw0_pred(el: Any) -> bool:
+def _is_appended_articles(el: Element) -> bool:
+    """``[re:test(@id, 'mvp-post-add-(?:box|wrap)|infinite-?scroll') or
+    re:test(@class, 'mvp-post-add-(?:box|wrap)|infinite-?scroll')][
+    not(.//h1) or re:test(@id, 'mvp-post-add-(?:box|wrap)') or re:test(@class, 'mvp-post-add-(?:box|wrap)')]``"""
     ident, cls = _attr(el, "id"), _attr(el, "class")
-    if not (_MVP_OR_SCROLL(ident) or _MVP_OR_SCROLL(cls)):
+    if not (_APPENDED_ARTICLES(ident) or _APPENDED_ARTICLES(cls)):
         return False
-    return next(iter_desc(el, "h1"), None) is None or bool(_MVP(ident) or _MVP(cls))
+    # a generic infinite-scroll container holding the h1 is the real article
+    return next(iter_desc(el, "h1"), None) is None or bool(_ZOX_APPENDED_POST(ident) or _ZOX_APPENDED_POST(cls))
 
 
-def raw_tree_prune_0(ctx: Any) -> List[Any]:
-    return _select(ctx, _DSA, _raw0_pred)
+def raw_tree_prune_0(ctx: Element) -> List[Element]:
+    "``.//*[self::div or self::section or self::aside][<_is_appended_articles>]``"
+    return _select(ctx, _DIV_SECTION_ASIDE, _is_appended_articles)
 
 
-def raw_tree_prune_1(ctx: Any) -> List[Any]:
-    return _select(ctx, _DSA, lambda el: "elementor-share-buttons" in _attr(el, "class"))
+def raw_tree_prune_1(ctx: Element) -> List[Element]:
+    "``.//*[self::div or self::section or self::aside][contains(@class, 'elementor-share-buttons')]``"
+    return _select(ctx, _DIV_SECTION_ASIDE, lambda el: "elementor-share-buttons" in _attr(el, "class"))
 
 
 RAW_TREE_PRUNE_XPATH: List[Selector] = [raw_tree_prune_0, raw_tree_prune_1]
@@ -301,10 +287,14 @@ RAW_TREE_PRUNE_XPATH: List[Selector] = [raw_tree_prune_0, raw_tree_prune_1]
 
 # --- OVERALL_DISCARD_XPATH --------------------------------------------------------------
 
+# _OVERALL_DISCARD_BOTH_TOKENS (share/social, newsletter, tags, UI chrome, author)
 _BOTH = ("^shar", "social", "viral", "newsletter", "syndication", "tags", "sidebar", "banner", "bread-?crumb",
          "button", "author")
+# _OVERALL_DISCARD_ID_TOKENS (legacy sites, footer, share, nav, related, UI chrome, paywall, ads)
 _OD_ID_ONLY = ("^(?:jp-|dpsp-content)", "bmdh", "footer", "Footer", "share", "Share", "nav", "Nav", "menu",
                "related", "message-container", "premium", "^ad-")
+# _OVERALL_DISCARD_CLASS_TOKENS (nav, ads, footer, author, share, tags, consent, related, UI/meta,
+# misc, legacy sites)
 _OD_CLASS_ONLY = (
     "^(?:nav|post-nav|ZendeskForm)", "subnav", "avigation", "navbar", "navbox", "menu", "bar",
     " ad ", "-ad-", "(?:^| )ad-", "dfp[Aa]d", "outbrain", "taboola", "criteo", "paid-?content", "widget",
@@ -314,50 +304,62 @@ _OD_CLASS_ONLY = (
     "message-container", "slide", "viewport", "overlay", "options", "expand", "obfuscated", "blurred",
     "mol-factbox", "yin", "zlylin", "nfoline",
 )
-_OD_COOKIE = _rx("cookie")
-_OD_ID = _rx(_alt(_BOTH + _OD_ID_ONLY))
-_OD_CLASS = _rx(_alt(_BOTH + _OD_CLASS_ONLY))
-_DILPSS = frozenset(("div", "item", "list", "p", "section", "span"))
+_COOKIE = _rx("cookie")  # _CONSENT_ID_CLASS_TOKENS
+_BOILERPLATE_ID = _rx(_alt(_BOTH + _OD_ID_ONLY))
+_BOILERPLATE_CLASS = _rx(_alt(_BOTH + _OD_CLASS_ONLY))
+_DIV_ITEM_LIST_P_SECTION_SPAN = frozenset(("div", "item", "list", "p", "section", "span"))
 
 
-def _od0_pred(el: Any) -> bool:
+def _is_boilerplate(el: Element) -> bool:
+    """``@data-lp-replacement-content or contains(translate(@role, 'N', 'n'), 'nav') or
+    contains(@data-component, 'MostPopularStories') or re:test(@id|@class, '{_alt(_CONSENT_ID_CLASS_TOKENS)}') or
+    re:test(@id, '{_alt(_OVERALL_DISCARD_BOTH_TOKENS + _OVERALL_DISCARD_ID_TOKENS)}') or
+    re:test(@class, '{_alt(_OVERALL_DISCARD_BOTH_TOKENS + _OVERALL_DISCARD_CLASS_TOKENS)}')``"""
+    # 'cookie' tests the source-first attribute only (upstream: pages about cookies carry it on content)
     return (
         el.get("data-lp-replacement-content") is not None
         or "nav" in _attr(el, "role").translate(_TR_N)
         or "MostPopularStories" in _attr(el, "data-component")
-        or bool(_OD_COOKIE(_first_attr(el, _ID_CLASS)))
-        or bool(_OD_ID(_attr(el, "id")))
-        or bool(_OD_CLASS(_attr(el, "class")))
+        or bool(_COOKIE(_first_attr(el, _ID_CLASS)))
+        or bool(_BOILERPLATE_ID(_attr(el, "id")))
+        or bool(_BOILERPLATE_CLASS(_attr(el, "class")))
     )
 
 
-_OD1_HIDDEN = _rx("hidden")
-_OD1_ID = _rx("reader-comments|akismet")
-_OD1_CLASS = _rx(
+_HIDDEN = _rx("hidden")
+_READER_COMMENTS_ID = _rx("reader-comments|akismet")
+_HIDDEN_OR_REPLY_CLASS = _rx(
     "^hide-|comments-title|nocomments|-reply-|message|akismet|suggest-links|-hide-|hide-print| hidden| hide|noprint|notloaded"
 )
 
 
-def _od1_pred(el: Any) -> bool:
+def _is_hidden_or_reply(el: Element) -> bool:
+    """``@class='comments-title' or starts-with(@id|@class, 'reply-') or re:test(@id|@style, 'hidden') or
+    contains(@style, 'display:none') or contains(@style, 'display: none') or
+    re:test(@id, 'reader-comments|akismet') or
+    re:test(@class, '^hide-|comments-title|nocomments|-reply-|message|akismet|suggest-links|-hide-|hide-print|
+    hidden| hide|noprint|notloaded') or @aria-hidden='true'``"""
     style = _attr(el, "style")
     return (
         _attr(el, "class") == "comments-title"
         or _first_attr(el, _ID_CLASS).startswith("reply-")
-        or bool(_OD1_HIDDEN(_first_attr(el, _ID_STYLE)))
+        or bool(_HIDDEN(_first_attr(el, _ID_STYLE)))
         or "display:none" in style
         or "display: none" in style
-        or bool(_OD1_ID(_attr(el, "id")))
-        or bool(_OD1_CLASS(_attr(el, "class")))
+        or bool(_READER_COMMENTS_ID(_attr(el, "id")))
+        or bool(_HIDDEN_OR_REPLY_CLASS(_attr(el, "class")))
         or _attr(el, "aria-hidden") == "true"
     )
 
 
-def overall_discard_0(ctx: Any) -> List[Any]:
-    return _select(ctx, _DILPSS, _od0_pred)
+def overall_discard_0(ctx: Element) -> List[Element]:
+    "``.//*[self::div or self::item or self::list or self::p or self::section or self::span][<_is_boilerplate>]``"
+    return _select(ctx, _DIV_ITEM_LIST_P_SECTION_SPAN, _is_boilerplate)
 
 
-def overall_discard_1(ctx: Any) -> List[Any]:
-    return _select(ctx, None, _od1_pred)
+def overall_discard_1(ctx: Element) -> List[Element]:
+    "``.//*[<_is_hidden_or_reply>]``"
+    return _select(ctx, None, _is_hidden_or_reply)
 
 
 OVERALL_DISCARD_XPATH: List[Selector] = [overall_discard_0, overall_discard_1]
@@ -365,70 +367,89 @@ OVERALL_DISCARD_XPATH: List[Selector] = [overall_discard_0, overall_discard_1]
 
 # --- TEASER / PRECISION / DISCARD_IMAGE / COMMENTS_DISCARD ---------------------------------
 
-def teaser_discard(ctx: Any) -> List[Any]:
+def teaser_discard(ctx: Element) -> List[Element]:
+    """``.//*[self::div or self::item or self::list or self::p or self::section or self::span][
+    contains(translate(@id, 'T', 't'), 'teaser') or contains(translate(@class, 'T', 't'), 'teaser')]``"""
     return _select(
         ctx,
-        _DILPSS,
+        _DIV_ITEM_LIST_P_SECTION_SPAN,
         lambda el: "teaser" in _attr(el, "id").translate(_TR_T) or "teaser" in _attr(el, "class").translate(_TR_T),
     )
 
 
 TEASER_DISCARD_XPATH: List[Selector] = [teaser_discard]
 
-_BOTTOM = _rx(r"(^|\s)bottom|bottom(\s|$)")
-_LINK = _rx(r"(^|\s)link(\s|$)")
+_BOTTOM_TOKEN_EDGE = _rx(r"(^|\s)bottom|bottom(\s|$)")
+_LINK_TOKEN = _rx(r"(^|\s)link(\s|$)")
 
 
-def precision_discard_0(ctx: Any) -> List[Any]:
+def precision_discard_0(ctx: Element) -> List[Element]:
+    "``.//header``"
     return [el for el in desc_list(ctx) if el.tag == "header"]
 
 
-def _prec1_pred(el: Any) -> bool:
+def _is_bottom_link_or_border(el: Element) -> bool:
+    r"""``re:test(@id|@class, '(^|\s)bottom|bottom(\s|$)') or re:test(@id|@class, '(^|\s)link(\s|$)') or
+    contains(@style, 'border')``"""
+    # 'link' as a whole class token (not permalink, headline-link); 'bottom' starting or ending a token
+    # (page-bottom chrome), not mid-token (CSS spacing utilities on real content: 'border-bottom-0')
     first = _first_attr(el, _ID_CLASS)
-    return bool(_BOTTOM(first)) or bool(_LINK(first)) or "border" in _attr(el, "style")
+    return bool(_BOTTOM_TOKEN_EDGE(first)) or bool(_LINK_TOKEN(first)) or "border" in _attr(el, "style")
 
 
-def precision_discard_1(ctx: Any) -> List[Any]:
-    return _select(ctx, _DILPSS, _prec1_pred)
+def precision_discard_1(ctx: Element) -> List[Element]:
+    """``.//*[self::div or self::item or self::list or self::p or self::section or self::span][
+    <_is_bottom_link_or_border>]``"""
+    return _select(ctx, _DIV_ITEM_LIST_P_SECTION_SPAN, _is_bottom_link_or_border)
 
 
 PRECISION_DISCARD_XPATH: List[Selector] = [precision_discard_0, precision_discard_1]
 
 
-def discard_image_elements(ctx: Any) -> List[Any]:
-    return _select(ctx, _DILPSS, lambda el: "caption" in _attr(el, "id") or "caption" in _attr(el, "class"))
+def discard_image_elements(ctx: Element) -> List[Element]:
+    """``.//*[self::div or self::item or self::list or self::p or self::section or self::span][
+    contains(@id, 'caption') or contains(@class, 'caption')]``"""
+    return _select(
+        ctx, _DIV_ITEM_LIST_P_SECTION_SPAN, lambda el: "caption" in _attr(el, "id") or "caption" in _attr(el, "class")
+    )
 
 
 DISCARD_IMAGE_ELEMENTS: List[Selector] = [discard_image_elements]
 
 
-def comments_discard_0(ctx: Any) -> List[Any]:
-    return _select(ctx, _DS, lambda el: _attr(el, "id").startswith("respond"))
+def comments_discard_0(ctx: Element) -> List[Element]:
+    "``.//*[self::div or self::section][starts-with(@id, 'respond')]``"
+    return _select(ctx, _DIV_SECTION, lambda el: _attr(el, "id").startswith("respond"))
 
 
 _CITE_QUOTE = frozenset(("cite", "quote"))
 
 
-def comments_discard_1(ctx: Any) -> List[Any]:
+def comments_discard_1(ctx: Element) -> List[Element]:
+    "``.//cite|.//quote``"
     return [el for el in desc_list(ctx) if el.tag in _CITE_QUOTE]
 
 
-_CD_CLASS = _rx("comments-title|nocomments|-reply-|message|signin")
-_CD_IDCLASS = _rx("^reply-|akismet")
+_COMMENT_CHROME_CLASS = _rx("comments-title|nocomments|-reply-|message|signin")
+_REPLY_OR_AKISMET = _rx("^reply-|akismet")
 
 
-def _cd2_pred(el: Any) -> bool:
+def _is_comment_chrome(el: Element) -> bool:
+    """``@class='comments-title' or contains(@style, 'display:none') or
+    re:test(@class, 'comments-title|nocomments|-reply-|message|signin') or
+    re:test(@id|@class, '^reply-|akismet')``"""
     cls = _attr(el, "class")
     return (
         cls == "comments-title"
         or "display:none" in _attr(el, "style")
-        or bool(_CD_CLASS(cls))
-        or bool(_CD_IDCLASS(_first_attr(el, _ID_CLASS)))
+        or bool(_COMMENT_CHROME_CLASS(cls))
+        or bool(_REPLY_OR_AKISMET(_first_attr(el, _ID_CLASS)))
     )
 
 
-def comments_discard_2(ctx: Any) -> List[Any]:
-    return _select(ctx, None, _cd2_pred)
+def comments_discard_2(ctx: Element) -> List[Element]:
+    "``.//*[<_is_comment_chrome>]``"
+    return _select(ctx, None, _is_comment_chrome)
 
 
 COMMENTS_DISCARD_XPATH: List[Selector] = [comments_discard_0, comments_discard_1, comments_discard_2]
@@ -436,7 +457,7 @@ COMMENTS_DISCARD_XPATH: List[Selector] = [comments_discard_0, comments_discard_1
 
 # --- settings.BASIC_CLEAN_XPATH (baseline, html2txt) -------------------------------------------
 
-_COOKIE_CONSENT = _rx(
+_COOKIE_CONSENT = _rx(  # settings._COOKIE_CONSENT_RE
     "cookie[-_]?(?:banner|bar|consent|law|notice|policy|description)|notice[-_]{0,2}cookie"
     "|consent[-_]?(?:banner|manager|sdk)|borlabs|cookiebot|cmplz|onetrust|moove[-_]?gdpr",
     re.IGNORECASE,
@@ -445,7 +466,7 @@ _BASIC_TAGS = frozenset(("aside", "fencedframe", "footer", "script", "style", "s
 _CLASS_ID = ("class", "id")
 
 
-def _basic_clean_pred(el: Any) -> bool:
+def _is_basic_noise(el: Element) -> bool:
     tag = el.tag
     if tag in _BASIC_TAGS:
         return True
@@ -454,18 +475,20 @@ def _basic_clean_pred(el: Any) -> bool:
     return bool(_COOKIE_CONSENT(_attr(el, "class")) or _COOKIE_CONSENT(_attr(el, "id")))
 
 
-def basic_clean_xpath(ctx: Any) -> List[Any]:
-    return _select(ctx, None, _basic_clean_pred)
+def basic_clean_xpath(ctx: Element) -> List[Element]:
+    """``.//aside|.//div[contains(@class|@id, 'footer')]|.//fencedframe|.//footer|.//script|.//style|.//svg
+    |.//template|.//*[re:test(@class, '{_COOKIE_CONSENT_RE}', 'i') or re:test(@id, '{_COOKIE_CONSENT_RE}', 'i')]``"""
+    return _select(ctx, None, _is_basic_noise)
 
 
 # --- inline expressions ------------------------------------------------------------------------
 
-def tex_annotation(ctx: Any) -> List[Any]:
+def tex_annotation(ctx: Element) -> List[Element]:
     "``.//*[local-name()='annotation'][@encoding='application/x-tex']``"
     return [el for el in desc_list(ctx) if el.tag == "annotation" and el.get("encoding") == "application/x-tex"]
 
 
-def hljs_spans(ctx: Any) -> List[Any]:
+def hljs_spans(ctx: Element) -> List[Element]:
     "``.//span[starts-with(@class,'hljs')]``"
     return [el for el in desc_list(ctx) if el.tag == "span" and _attr(el, "class").startswith("hljs")]
 
@@ -474,7 +497,7 @@ _WILD = frozenset(("code", "p", "quote", "table"))
 _WILD_RECALL = frozenset(("code", "p", "quote", "table", "div", "lb", "list"))
 
 
-def wild_text_elements(ctx: Any, recall: bool) -> List[Any]:
+def wild_text_elements(ctx: Element, recall: bool) -> List[Element]:
     """``.//code|.//p|.//quote|.//table|.//div[contains(@class, 'w3-code')]``,
     plus ``|.//div|.//lb|.//list`` in recall mode."""
     if recall:
@@ -486,7 +509,7 @@ def wild_text_elements(ctx: Any, recall: bool) -> List[Any]:
     ]
 
 
-def p_text_length(doc_root: Any) -> int:
+def p_text_length(doc_root: Element) -> int:
     """``len("".join(subtree.xpath('//p//text()')))``: the text inside <p>
     elements of the whole document (``doc_root``), nested ones counted once."""
     total = 0
