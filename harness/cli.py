@@ -34,6 +34,12 @@ MODULE_COMMANDS = {
 }
 
 
+def standalone(module_name: str, argv: Optional[List[str]] = None) -> int:
+    """``python -m harness.<module>``: the same command as ``python -m harness <name>``."""
+    name = next(n for n, (m, _) in MODULE_COMMANDS.items() if m == module_name)
+    return main([name, *(sys.argv[1:] if argv is None else argv)])
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     import importlib
 

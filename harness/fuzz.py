@@ -320,10 +320,9 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m harness fuzz", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(ap)
-    return run(ap.parse_args(argv), argv)
+    from .cli import standalone
+
+    return standalone("harness.fuzz", argv)
 
 
 def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = None) -> None:

@@ -211,10 +211,9 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m harness selectors", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(ap)
-    return run(ap.parse_args(argv), argv)
+    from .cli import standalone
+
+    return standalone("harness.selectors", argv)
 
 
 if __name__ == "__main__":

@@ -62,9 +62,9 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m harness replay", description=__doc__)
-    add_arguments(ap)
-    return run(ap.parse_args(argv), argv)
+    from ..cli import standalone
+
+    return standalone("harness.replay.cli", argv)
 
 
 if __name__ == "__main__":
