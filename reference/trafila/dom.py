@@ -937,6 +937,94 @@ def text_nodes(el: Element) -> List[str]:
     return out
 
 
+# ---------------------------------------------------------------------------
+# Internal operations for trafila's own modules (the parser, the serialiser,
+# the 2.3.1 port's tree helpers): the few places where they need more than
+# lxml's API, kept here so that nothing outside this module touches the
+# private slots. None of them exists in lxml.
+
+_new_element = Element.__new__
+
+
+def append_parsed_child(parent: Optional[Element], tag: str, attrib: Dict[str, str]) -> Element:
+    """A new element appended to ``parent``, or unlinked when ``parent`` is None
+    (the parser's element creation: libxml2's xmlSAX2StartHtmlElement).
+
+    What ``Element(tag)`` then ``parent.append(el)`` do, without the checks a
+    parser never needs (a brand-new element is nobody's ancestor and has no
+    parent to be moved from). ``attrib`` becomes the element's own dict (not
+    copied). html/tokenizer.py calls it on its fast path, as TreeBuilder does."""
+    el = _new_element(Element)
+    el.tag = tag
+    el.attrib = attrib
+    el.text = None
+    el.tail = None
+    el._children = []
+    el._doc = None
+    if parent is None:
+        el._parent = None
+        el._pos = 0
+    else:
+        el._parent = parent
+        children = parent._children
+        el._pos = len(children)
+        children.append(el)
+    return el
+
+
+def children_list(el: Element) -> List[Element]:
+    """``el``'s own list of children -- not a copy, so for reading only, and
+    only while the tree does not change (``el[:]`` copies it, ``iter(el)``
+    walks with lxml's lookahead). Changing the list would bypass the parent
+    links; use the element methods for that."""
+    return el._children
+
+
+def last_child(el: Element) -> Optional[Element]:
+    """``el[-1]`` or None when ``el`` has no children: the element whose tail
+    a text appended to ``el``'s content extends (else ``el.text``)."""
+    ch = el._children
+    return ch[-1] if ch else None
+
+
+def is_top_level(el: Element) -> bool:
+    """True for a top-level node of its document, whose lxml parent is the
+    document itself (a fresh ``Element()`` is the root of its own document)."""
+    return _is_top_level(el)
+
+
+def descendants_list(el: Element) -> List[Element]:
+    """``el``'s descendants in document order, as a new list (what an XPath
+    ``.//*`` or ``el.iterdescendants()`` would collect before any change).
+
+    A plain pre-order walk of the child lists: no lxml lookahead, so the tree
+    must not change while it runs (it may afterwards)."""
+    out: List[Element] = []
+    stack = el._children[::-1]
+    pop, push, append = stack.pop, stack.extend, out.append
+    while stack:
+        node = pop()
+        append(node)
+        ch = node._children
+        if ch:
+            push(ch[::-1])
+    return out
+
+
+def iter_descendants_readonly(el: Element, tag: Optional[str] = None) -> Iterator[Element]:
+    """``el``'s descendants (only those tagged ``tag`` unless None) in document
+    order, one at a time for early exits. No lxml lookahead: the tree must not
+    change during the walk (``iterdescendants`` is the walk for that)."""
+    stack = el._children[::-1]
+    while stack:
+        node = stack.pop()
+        if tag is None or node.tag == tag:
+            yield node
+        ch = node._children
+        if ch:
+            stack.extend(ch[::-1])
+
+
 def _copy_tree(src: Element) -> Element:
     """Deep copy of ``src`` (without its tail, in no document)."""
     new = Element.__new__(Element)
