@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import List, Union
 
-from ..dom import Document, Element
+from ..dom import Document, Element, children_list
 from .input import decode_input
 from .tokenizer import Parser
 
@@ -93,7 +93,7 @@ def _drop_tree(el: Element) -> None:
     parent = el.getparent()
     assert parent is not None
     if el.tail:
-        index = parent._children.index(el)
+        index = parent.index(el)
         if index == 0:
             parent.text = _checked((parent.text or "") + el.tail)
         else:
@@ -107,7 +107,7 @@ def _iter(el: Element):  # type: ignore[no-untyped-def]
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(node._children))
+        stack.extend(reversed(children_list(node)))
 
 
 def _contains_block_level_tag(el: Element) -> bool:

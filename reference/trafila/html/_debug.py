@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
+from ..dom import iselement
+
 
 def _dump_element(el: Any) -> list:
     out: list = ["e", el.tag, [[k, v] for k, v in el.attrib.items()]]
@@ -69,7 +71,7 @@ def dump_lxml(el_or_tree: Any) -> List[list]:
 
 def dump_element(el: Any) -> list:
     """One element (trafila or lxml) and its subtree, without its tail."""
-    return _dump_lxml_element(el) if not hasattr(el, "_children") else _dump_element(el)
+    return _dump_element(el) if iselement(el) else _dump_lxml_element(el)
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> Optional[str]:
