@@ -10,12 +10,18 @@ Every element belongs to a :class:`Document`; ``getroottree()`` returns it and
 ``_ElementTree.getroot()`` does. Other top-level nodes (a second ``<html>``
 root after ``</html>``) are kept in ``Document.children``.
 
-Construction contract used by the parser (trafila.html):
+Construction:
 
 * ``Element(tag, attrib=None)`` makes a detached element in a new document;
 * ``parent.append(child)`` attaches it (moving it, with its tail, if it had a
   parent already);
 * ``Document()`` then ``doc.append_root(el)`` for top-level nodes.
+
+The private slots (``_children``, ``_parent``, ``_doc``, ``_pos``) are read
+and written in this module only: trafila's parser, serialiser and tree helpers
+use the internal operations defined after :class:`Element`
+(``append_parsed_child``, ``children_list``, ``last_child``, ``is_top_level``,
+``descendants_list``, ``iter_descendants_readonly``), which lxml does not have.
 
 How the lxml behaviours are kept (each checked against lxml 6.1.3 in
 tests/test_dom*.py):
@@ -209,15 +215,10 @@ def _index_in(seq: List["Element"], node: "Element") -> int:
         node._pos = i + 1
         return i + 1
     try:
+        # Element has no __eq__: list.index compares by identity
         i = seq.index(node)
     except ValueError:
         return -1
-    if seq[i] is not node:  # pragma: no cover - Element has no __eq__
-        for i, x in enumerate(seq):
-            if x is node:
-                break
-        else:
-            return -1
     node._pos = i
     return i
 
@@ -493,8 +494,7 @@ class Element:
         return isinstance(element, Element) and element._parent is self
 
     def __getitem__(self, index):  # type: ignore[no-untyped-def]
-        if isinstance(index, slice):
-            return self._children[index]
+        # an index or a slice (a new list), as lxml
         return self._children[index]
 
     def __setitem__(self, index, value) -> None:  # type: ignore[no-untyped-def]
@@ -592,10 +592,6 @@ class Element:
 
     def __deepcopy__(self, memo: Any) -> "Element":
         return self.__copy__()
-
-    # -- kept from the construction core ---------------------------------
-    def _set_doc(self, doc: Optional[Document]) -> None:
-        self._doc = doc
 
     # -- navigation ------------------------------------------------------
     def getparent(self) -> Optional["Element"]:
@@ -805,14 +801,6 @@ class Element:
     def items(self) -> List[Tuple[str, str]]:
         return list(self.attrib.items())
 
-    @property
-    def nsmap(self) -> Dict[Optional[str], str]:
-        return {}
-
-    @property
-    def prefix(self) -> None:
-        return None
-
     # -- factories -------------------------------------------------------
     def makeelement(self, _tag: str, attrib: Any = None, nsmap: Any = None, **extra: str) -> "Element":
         """A new unlinked element in this element's document (lxml)."""
@@ -827,9 +815,6 @@ class Element:
 
     def iterdescendants(self, tag: Any = None, *tags: Any) -> Iterator["Element"]:
         return _depth_first(self, _tag_set(tag, tags), False)
-
-    def getiterator(self, tag: Any = None, *tags: Any) -> Iterator["Element"]:
-        return self.iter(tag, *tags)
 
     def iterchildren(self, tag: Any = None, *tags: Any, reversed: bool = False) -> Iterator["Element"]:
         names = _tag_set(tag, tags)
@@ -889,12 +874,6 @@ class Element:
 
     def findall(self, path: str, namespaces: Any = None) -> List["Element"]:
         return list(_path_iterfind(self, path))
-
-    def findtext(self, path: str, default: Optional[str] = None, namespaces: Any = None) -> Optional[str]:
-        el = self.find(path)
-        if el is None:
-            return default
-        return el.text or ""
 
 
 def _parent_of(node: Element) -> Optional[Element]:
