@@ -16,6 +16,8 @@ from harness.lxml_bridge import from_lxml  # noqa: E402
 from tests._helpers import trafilatura_html_parser  # noqa: E402
 from trafila import justext as tj  # noqa: E402
 from trafila.dom import Element  # noqa: E402
+from trafila.v1_11_0 import external as t111_external  # noqa: E402
+from trafila.v2_3_1 import external as t231_external  # noqa: E402
 
 HTML_PARSER = trafilatura_html_parser()
 
@@ -100,8 +102,8 @@ def test_stoplist_data_file_is_up_to_date():
 
 def test_justext_languages_tables_equal_trafilatura():
     settings = pytest.importorskip("trafilatura.settings")
-    assert tj.JUSTEXT_LANGUAGES == settings.JUSTEXT_LANGUAGES
-    for name in tj.JUSTEXT_LANGUAGES.values():
+    assert t231_external.JUSTEXT_LANGUAGES == settings.JUSTEXT_LANGUAGES
+    for name in t231_external.JUSTEXT_LANGUAGES.values():
         assert name in tj.get_stoplists()
 
 
@@ -193,7 +195,7 @@ def test_try_justext_equals_trafilatura():
     for language in (None, "fr", "en", "xx"):
         lxml_tree = parse(markup)
         real = [p.text for p in external.try_justext(lxml_tree, None, language)]
-        mine = tj.try_justext(from_lxml(lxml_tree), None, language)
+        mine = t231_external.try_justext(from_lxml(lxml_tree), None, language)
         assert mine.tag == "body"
         assert [p.text for p in mine] == real
         assert all(p.tag == "p" for p in mine)
@@ -208,7 +210,7 @@ def test_try_justext_error_gives_empty_body():
         def __iter__(self):
             raise RuntimeError("boom")
 
-    body = tj.try_justext(Broken(), None, None)
+    body = t231_external.try_justext(Broken(), None, None)
     assert isinstance(body, Element) and body.tag == "body" and len(body) == 0
 
 
@@ -273,10 +275,10 @@ def test_try_justext_1_11_0_equals_trafilatura_1_11_0():
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
-    assert tj.JUSTEXT_LANGUAGES_1_11_0 == answer["languages"]
+    assert t111_external.JUSTEXT_LANGUAGES == answer["languages"]
     mine = []
     for markup_, lang in cases:
-        body = tj.try_justext_1_11_0(from_lxml(parse(markup_)), None, lang)
+        body = t111_external.try_justext(from_lxml(parse(markup_)), None, lang)
         mine.append(None if body is None else [p.text for p in body])
     assert mine == answer["results"]
     assert any(result for result in mine)

@@ -46,6 +46,7 @@ def compare_page(page, parser: str = "lxml") -> Optional[str]:
 
     from harness.lxml_bridge import from_lxml
     from trafila import justext as tj
+    from trafila.v2_3_1 import external as t231_external
 
     if parser == "trafila" and page.html is None:
         return "skip"  # trafila's load_html delegates charset detection for non-UTF-8 bytes
@@ -75,7 +76,7 @@ def compare_page(page, parser: str = "lxml") -> Optional[str]:
         real = ParagraphMaker.make_paragraphs(lxml_tree)
         classify_paragraphs(real, real_list, 50, 150, 0.1, 0.2, 0.25, True)
         revise_paragraph_classification(real, 150)
-        port = tj.justext_paragraphs(tree, port_list)
+        port = t231_external.justext_paragraphs(tree, port_list)
         if len(real) != len(port):
             return f"{label}: {len(port)} paragraphs, jusText {len(real)}"
         for i, (a, b) in enumerate(zip(port, real)):
@@ -85,7 +86,7 @@ def compare_page(page, parser: str = "lxml") -> Optional[str]:
                 return f"{label}: paragraph {i} fields {fields}: {ra!r} != {rb!r}"[:2000]
 
     real_body = external.try_justext(lxml_tree, None, None)
-    port_body = tj.try_justext(tree, None, None)
+    port_body = t231_external.try_justext(tree, None, None)
     real_texts = [p.text for p in real_body]
     port_texts = [p.text for p in port_body]
     if real_texts != port_texts:
@@ -107,6 +108,7 @@ def compare_via_extract(page) -> Optional[str]:
 
     from harness.lxml_bridge import from_lxml
     from trafila import justext as tj
+    from trafila.v2_3_1 import external as t231_external
 
     differences: List[str] = []
     original = external.try_justext
@@ -124,7 +126,7 @@ def compare_via_extract(page) -> Optional[str]:
             )
             classify_paragraphs(real, real_list, 50, 150, 0.1, 0.2, 0.25, True)
             revise_paragraph_classification(real, 150)
-            port = tj.justext_paragraphs(port_tree, tj.choose_stoplist(target_language))
+            port = t231_external.justext_paragraphs(port_tree, t231_external.choose_stoplist(target_language))
             VIA_STATS["paragraphs"] += len(real)
             if [paragraph_record(p) for p in port] != [paragraph_record(p) for p in real]:
                 differences.append(f"call {VIA_STATS['calls']}: paragraphs differ")
@@ -133,7 +135,7 @@ def compare_via_extract(page) -> Optional[str]:
             port_tree = None
         result = original(tree, url, target_language)
         if port_tree is not None:
-            mine = tj.try_justext(port_tree, url, target_language)
+            mine = t231_external.try_justext(port_tree, url, target_language)
             if [p.text for p in mine] != [p.text for p in result] or mine.tag != result.tag:
                 differences.append(f"call {VIA_STATS['calls']}: try_justext body differs")
         return result

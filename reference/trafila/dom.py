@@ -10,12 +10,18 @@ Every element belongs to a :class:`Document`; ``getroottree()`` returns it and
 ``_ElementTree.getroot()`` does. Other top-level nodes (a second ``<html>``
 root after ``</html>``) are kept in ``Document.children``.
 
-Construction contract used by the parser (trafila.html):
+Construction:
 
 * ``Element(tag, attrib=None)`` makes a detached element in a new document;
 * ``parent.append(child)`` attaches it (moving it, with its tail, if it had a
   parent already);
 * ``Document()`` then ``doc.append_root(el)`` for top-level nodes.
+
+The private slots (``_children``, ``_parent``, ``_doc``, ``_pos``) are read
+and written in this module only: trafila's parser, serialiser and tree helpers
+use the internal operations defined after :class:`Element`
+(``append_parsed_child``, ``children_list``, ``last_child``, ``is_top_level``,
+``descendants_list``, ``iter_descendants_readonly``), which lxml does not have.
 
 How the lxml behaviours are kept (each checked against lxml 6.1.3 in
 tests/test_dom*.py):
@@ -56,6 +62,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+from .xmlchars import check_xml_text  # noqa: F401 - lxml's check, re-exported
 
 __all__ = [
     "Element",
@@ -209,15 +217,10 @@ def _index_in(seq: List["Element"], node: "Element") -> int:
         node._pos = i + 1
         return i + 1
     try:
+        # Element has no __eq__: list.index compares by identity
         i = seq.index(node)
     except ValueError:
         return -1
-    if seq[i] is not node:  # pragma: no cover - Element has no __eq__
-        for i, x in enumerate(seq):
-            if x is node:
-                break
-        else:
-            return -1
     node._pos = i
     return i
 
@@ -431,24 +434,6 @@ def _depth_first_from(node: Optional["Element"], top: "Element",
         node = nxt
 
 
-_INVALID_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
-def check_xml_text(value: Any) -> str:
-    """lxml's ``_utf8`` check on strings assigned to a tree (text, tail,
-    attribute values): control characters other than TAB/LF/CR, U+FFFE,
-    U+FFFF and surrogates raise ValueError; returns the string."""
-    if isinstance(value, bytes):
-        value = value.decode("ascii")  # lxml: bytes must be ASCII
-    if not isinstance(value, str):
-        raise TypeError(f"Argument must be bytes or unicode, got '{type(value).__name__}'")
-    if _INVALID_XML_CHARS.search(value):
-        raise ValueError(
-            "All strings must be XML compatible: Unicode or ASCII, no NULL bytes or control characters"
-        )
-    return value
-
-
 class Element:
     """An element node with lxml's text/tail semantics."""
 
@@ -489,8 +474,7 @@ class Element:
         return isinstance(element, Element) and element._parent is self
 
     def __getitem__(self, index):  # type: ignore[no-untyped-def]
-        if isinstance(index, slice):
-            return self._children[index]
+        # an index or a slice (a new list), as lxml
         return self._children[index]
 
     def __setitem__(self, index, value) -> None:  # type: ignore[no-untyped-def]
@@ -797,14 +781,6 @@ class Element:
     def items(self) -> List[Tuple[str, str]]:
         return list(self.attrib.items())
 
-    @property
-    def nsmap(self) -> Dict[Optional[str], str]:
-        return {}
-
-    @property
-    def prefix(self) -> None:
-        return None
-
     # -- factories -------------------------------------------------------
     def makeelement(self, _tag: str, attrib: Any = None, nsmap: Any = None, **extra: str) -> "Element":
         """A new unlinked element in this element's document (lxml)."""
@@ -819,9 +795,6 @@ class Element:
 
     def iterdescendants(self, tag: Any = None, *tags: Any) -> Iterator["Element"]:
         return _depth_first(self, _tag_set(tag, tags), False)
-
-    def getiterator(self, tag: Any = None, *tags: Any) -> Iterator["Element"]:
-        return self.iter(tag, *tags)
 
     def iterchildren(self, tag: Any = None, *tags: Any, reversed: bool = False) -> Iterator["Element"]:
         names = _tag_set(tag, tags)
@@ -882,12 +855,6 @@ class Element:
     def findall(self, path: str, namespaces: Any = None) -> List["Element"]:
         return list(_path_iterfind(self, path))
 
-    def findtext(self, path: str, default: Optional[str] = None, namespaces: Any = None) -> Optional[str]:
-        el = self.find(path)
-        if el is None:
-            return default
-        return el.text or ""
-
 
 def _parent_of(node: Element) -> Optional[Element]:
     return node._parent
@@ -927,6 +894,94 @@ def text_nodes(el: Element) -> List[str]:
         if c.tail is not None:
             out.append(c.tail)
     return out
+
+
+# ---------------------------------------------------------------------------
+# Internal operations for trafila's own modules (the parser, the serialiser,
+# the 2.3.1 port's tree helpers): the few places where they need more than
+# lxml's API, kept here so that nothing outside this module touches the
+# private slots. None of them exists in lxml.
+
+_new_element = Element.__new__
+
+
+def append_parsed_child(parent: Optional[Element], tag: str, attrib: Dict[str, str]) -> Element:
+    """A new element appended to ``parent``, or unlinked when ``parent`` is None
+    (the parser's element creation: libxml2's xmlSAX2StartHtmlElement).
+
+    What ``Element(tag)`` then ``parent.append(el)`` do, without the checks a
+    parser never needs (a brand-new element is nobody's ancestor and has no
+    parent to be moved from). ``attrib`` becomes the element's own dict (not
+    copied). html/tokenizer.py calls it on its fast path, as TreeBuilder does."""
+    el = _new_element(Element)
+    el.tag = tag
+    el.attrib = attrib
+    el.text = None
+    el.tail = None
+    el._children = []
+    el._doc = None
+    if parent is None:
+        el._parent = None
+        el._pos = 0
+    else:
+        el._parent = parent
+        children = parent._children
+        el._pos = len(children)
+        children.append(el)
+    return el
+
+
+def children_list(el: Element) -> List[Element]:
+    """``el``'s own list of children -- not a copy, so for reading only, and
+    only while the tree does not change (``el[:]`` copies it, ``iter(el)``
+    walks with lxml's lookahead). Changing the list would bypass the parent
+    links; use the element methods for that."""
+    return el._children
+
+
+def last_child(el: Element) -> Optional[Element]:
+    """``el[-1]`` or None when ``el`` has no children: the element whose tail
+    a text appended to ``el``'s content extends (else ``el.text``)."""
+    ch = el._children
+    return ch[-1] if ch else None
+
+
+def is_top_level(el: Element) -> bool:
+    """True for a top-level node of its document, whose lxml parent is the
+    document itself (a fresh ``Element()`` is the root of its own document)."""
+    return _is_top_level(el)
+
+
+def descendants_list(el: Element) -> List[Element]:
+    """``el``'s descendants in document order, as a new list (what an XPath
+    ``.//*`` or ``el.iterdescendants()`` would collect before any change).
+
+    A plain pre-order walk of the child lists: no lxml lookahead, so the tree
+    must not change while it runs (it may afterwards)."""
+    out: List[Element] = []
+    stack = el._children[::-1]
+    pop, push, append = stack.pop, stack.extend, out.append
+    while stack:
+        node = pop()
+        append(node)
+        ch = node._children
+        if ch:
+            push(ch[::-1])
+    return out
+
+
+def iter_descendants_readonly(el: Element, tag: Optional[str] = None) -> Iterator[Element]:
+    """``el``'s descendants (only those tagged ``tag`` unless None) in document
+    order, one at a time for early exits. No lxml lookahead: the tree must not
+    change during the walk (``iterdescendants`` is the walk for that)."""
+    stack = el._children[::-1]
+    while stack:
+        node = stack.pop()
+        if tag is None or node.tag == tag:
+            yield node
+        ch = node._children
+        if ch:
+            stack.extend(ch[::-1])
 
 
 def _copy_tree(src: Element) -> Element:

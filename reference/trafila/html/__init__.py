@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import List, Union
 
-from ..dom import Document, Element
+from ..dom import Document, Element, children_list
 from ..treeops import drop_tree
 from ..xmlchars import xml_text
 from .input import decode_input
@@ -83,7 +83,7 @@ def _iter(el: Element):  # type: ignore[no-untyped-def]
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(node._children))
+        stack.extend(reversed(children_list(node)))
 
 
 def _contains_block_level_tag(el: Element) -> bool:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Optional, Union
 
-from trafila.dom import NO_VALUE, Document, Element, _document_of, _is_top_level, _Valueless
+from trafila.dom import NO_VALUE, Document, Element, _Valueless, children_list, is_top_level, last_child
 
 __all__ = ["tostring", "is_xhtml_doctype"]
 
@@ -220,9 +220,9 @@ class _XmlWriter:
         # unless it has one; lxml hands libxml2 a parentless-doc copy of the
         # element it serialises, so a head that is itself the serialised
         # element never qualifies
-        if el.tag != "head" or parent is None or parent.tag != "html" or not _is_top_level(parent):
+        if el.tag != "head" or parent is None or parent.tag != "html" or not is_top_level(parent):
             return False
-        for c in el._children:
+        for c in children_list(el):
             if c.tag == "meta":
                 v = c.attrib.get("http-equiv")
                 if v is not None and _ascii_lower(v) == "content-type":
@@ -263,7 +263,8 @@ class _XmlWriter:
                 w(' xmlns="http://www.w3.org/1999/xhtml"')
             self.attrs(el)
             addmeta = xhtml and el is not root and self.needs_meta(el, parent)
-            has_content = el.text is not None or bool(el._children)
+            children = children_list(el)
+            has_content = el.text is not None or bool(children)
             if not has_content:
                 if not xhtml:
                     w("/>")
@@ -287,7 +288,7 @@ class _XmlWriter:
                     w("\n")
                     self.indent(1)
                 self.meta()
-            if self.format and (el.text is not None or any(c.tail is not None for c in el._children)):
+            if self.format and (el.text is not None or any(c.tail is not None for c in children)):
                 # text among the children: no formatting inside this element
                 self.format = False
                 unformatted = el
@@ -297,7 +298,7 @@ class _XmlWriter:
             if el.text is not None:
                 w(_escape_text(el.text))
             stack.append((el, parent, 1))
-            for c in reversed(el._children):
+            for c in reversed(children):
                 stack.append((c, el, 0))
         self.format = saved_format
 
@@ -335,7 +336,7 @@ def _xml_plain(root: Element) -> str:
         else:
             w("<" + tag)
         tail = el.tail if el is not root else None
-        children = el._children
+        children = children_list(el)
         text = el.text
         if text is None and not children:
             w("/>" if tail is None else "/>" + esc(tail))
@@ -348,7 +349,7 @@ def _xml_plain(root: Element) -> str:
 
 
 def _xml(el: Element, pretty: bool, charset: str) -> str:
-    doc = _document_of(el)
+    doc = el.getroottree()
     info = doc.docinfo
     xhtml = info.has_doctype() and is_xhtml_doctype(info.public_id, info.system_url)
     if not xhtml and not pretty:
@@ -379,17 +380,18 @@ def _html_attr(el: Element, k: str, v: str, esc: Any) -> str:
 def _html(root: Element, pretty: bool, esc: Any) -> List[str]:
     out: List[str] = []
     w = out.append
-    stack: List[Any] = [(root, root._parent, 0)]
+    stack: List[Any] = [(root, root.getparent(), 0)]
     while stack:
         el, parent, phase = stack.pop()
         tag = el.tag
         ltag = _ascii_lower(tag)
         known = ltag in _HTML_KNOWN
         block = known and ltag not in _HTML_INLINE
+        children = children_list(el)
         if phase == 1:
-            last = el._children[-1] if el._children else None
+            last = children[-1] if children else None
             if pretty and block and last is not None and last.tail is None and (
-                len(el._children) > 1 or el.text is not None
+                len(children) > 1 or el.text is not None
             ) and tag[:1] != "p":
                 w("\n")
             w(f"</{tag}>")
@@ -405,21 +407,21 @@ def _html(root: Element, pretty: bool, esc: Any) -> List[str]:
         if ltag in _HTML_EMPTY:
             # void: children, if any, are never written
             w(">")
-        elif el.text is None and not el._children:
+        elif el.text is None and not children:
             if ltag in _HTML_SAVE_END_TAG and ltag not in ("html", "body"):
                 w(">")
             else:
                 w(f"></{tag}>")
         else:
             w(">")
-            nodes = (1 if el.text is not None else 0) + len(el._children) + sum(
-                1 for c in el._children if c.tail is not None)
+            nodes = (1 if el.text is not None else 0) + len(children) + sum(
+                1 for c in children if c.tail is not None)
             if pretty and block and el.text is None and nodes > 1 and tag[:1] != "p":
                 w("\n")
             if el.text is not None:
                 w(el.text if ltag in ("script", "style") else esc(el.text))
             stack.append((el, parent, 1))
-            for c in reversed(el._children):
+            for c in reversed(children):
                 stack.append((c, el, 0))
             continue
         if pretty and block and el is not root and el.tail is None and _has_next(el) and (
@@ -431,8 +433,8 @@ def _html(root: Element, pretty: bool, esc: Any) -> List[str]:
 
 
 def _has_next(el: Element) -> bool:
-    p = el._parent
-    return p is not None and p._children[-1] is not el
+    p = el.getparent()
+    return p is not None and last_child(p) is not el
 
 
 def _html_after(el: Element, root: Element, parent: Optional[Element], out: List[str], esc: Any) -> None:
@@ -542,10 +544,11 @@ def tostring(
     elif complete:
         parts.append(_dtd_line(element_or_tree.docinfo, el.tag, method))  # type: ignore[union-attr]
     if method == "html":
-        esc = _escape_html_text if _document_of(el).is_html else _escape_html_text_xml_doc
+        esc = _escape_html_text if el.getroottree().is_html else _escape_html_text_xml_doc
         parts.extend(_html(el, pretty_print, esc))
         if with_tail and el.tail is not None:
-            raw = el._parent is not None and _ascii_lower(el._parent.tag) in ("script", "style")
+            parent = el.getparent()
+            raw = parent is not None and _ascii_lower(parent.tag) in ("script", "style")
             parts.append(el.tail if raw else esc(el.tail))
     else:
         parts.append(_xml(el, pretty_print, enc_name))

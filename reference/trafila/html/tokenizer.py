@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
-from ..dom import NO_VALUE, DocInfo, Document, Element
+from ..dom import NO_VALUE, DocInfo, Document, append_parsed_child, last_child
 from .entities import find_entity_prefix
 from .tables import (
     DATA_MODE,
@@ -176,7 +176,6 @@ def decode_refs(text: str, is_attr: bool) -> str:
     return "".join(out)
 
 
-_new_element = Element.__new__
 _HTML_HEAD_BODY = frozenset(["html", "head", "body"])
 
 
@@ -344,7 +343,8 @@ class Parser:
         body_open = False
         resume = False  # the run of matches stopped only to start again
         flush = tb.flush_text
-        new_element = _new_element
+        new_child = append_parsed_child
+        last_of = last_child
         attr_cache: Dict[str, Dict[str, str]] = {}
         pos = self.pos
         while pos < n:
@@ -390,9 +390,8 @@ class Parser:
                             # empty (filling a non-empty one is left to flush_text, so a
                             # run cut by many comments is still joined once)
                             node = nodes[-1]
-                            children = node._children
-                            if children:
-                                last = children[-1]
+                            last = last_of(node)
+                            if last is not None:
                                 if last.tail is None:
                                     last.tail = text
                                 else:
@@ -447,19 +446,8 @@ class Parser:
                             tb.stopped = True
                             pos = m.start(4)
                             break
-                        parent = nodes[-1]
-                        # treebuilder.new_child, inlined: one call fewer per start tag on the fast path
-                        el = new_element(Element)
-                        el.tag = name
-                        el.attrib = attrib
-                        el.text = None
-                        el.tail = None
-                        el._children = []
-                        el._parent = parent
-                        el._doc = None
-                        children = parent._children
-                        el._pos = len(children)
-                        children.append(el)
+                        # the element TreeBuilder.start_element would link (dom.append_parsed_child)
+                        el = new_child(nodes[-1], name, attrib)
                         nodes.append(el)
                         # libxml2: htmlParseElementInternal -- '/>' closes any element
                         if close != ">":

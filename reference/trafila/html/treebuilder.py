@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from ..dom import NO_VALUE, Document, Element
+from ..dom import NO_VALUE, Document, Element, append_parsed_child, last_child
 from .tables import BOOLEAN_ATTRIBUTES, DEFAULT_END_PRIORITY, END_PRIORITY, START_CLOSE
 
 # libxml2: htmlInsertMode
@@ -30,34 +30,6 @@ MAX_DEPTH = 256
 _HEAD_ONLY = frozenset(["script", "style", "meta", "link", "title", "base"])
 _NO_IMPLIED_BODY = frozenset(["noframes", "frame", "frameset"])
 _WS = " \t\n\x0c\r"  # libxml2: IS_WS_HTML (no vertical tab)
-
-
-_new_element = Element.__new__
-
-
-def new_child(parent: Optional[Element], tag: str, attrib: Dict[str, str]) -> Element:
-    """A new element appended to ``parent`` (or unlinked when ``parent`` is None).
-
-    Does what ``Element(tag)`` then ``parent.append(el)`` do, without the
-    checks a parser never needs (a brand-new element is nobody's ancestor and
-    has no parent to be moved from). Sets every slot trafila.dom.Element has.
-    """
-    el = _new_element(Element)
-    el.tag = tag
-    el.attrib = attrib
-    el.text = None
-    el.tail = None
-    el._children = []
-    el._doc = None
-    if parent is None:
-        el._parent = None
-        el._pos = 0
-    else:
-        el._parent = parent
-        children = parent._children
-        el._pos = len(children)
-        children.append(el)
-    return el
 
 
 class TreeBuilder:
@@ -82,9 +54,8 @@ class TreeBuilder:
         self._text.clear()
         node = self.nodes[-1]
         # only the parser adds children, so the last one is the last linked
-        children = node._children
-        if children:
-            last = children[-1]
+        last = last_child(node)
+        if last is not None:
             last.tail = text if last.tail is None else last.tail + text
         else:
             node.text = text if node.text is None else node.text + text
@@ -121,9 +92,9 @@ class TreeBuilder:
             attrs = {}
         nodes = self.nodes
         if nodes:
-            nodes.append(new_child(nodes[-1], name, attrs))  # type: ignore[arg-type]
+            nodes.append(append_parsed_child(nodes[-1], name, attrs))  # type: ignore[arg-type]
         else:
-            el = new_child(None, name, attrs)  # type: ignore[arg-type]
+            el = append_parsed_child(None, name, attrs)  # type: ignore[arg-type]
             self.doc.append_root(el)
             nodes.append(el)
 

@@ -2,8 +2,10 @@
 
 Only what trafilatura uses: :class:`ParagraphMaker` (the tree walked in
 ``lxml.sax.saxify``'s event order), :func:`classify_paragraphs`,
-:func:`revise_paragraph_classification`, the built-in stoplists, and
-trafilatura's own ``try_justext`` wrappers (:mod:`.external`).
+:func:`revise_paragraph_classification` and the built-in stoplists.
+trafilatura's own glue (``try_justext``, its parameters and language tables)
+belongs to each release's ``external``/``settings`` (trafila.v2_3_1,
+trafila.v1_11_0), as in upstream trafilatura.
 """
 
 from .core import (
@@ -15,15 +17,6 @@ from .core import (
     get_prev_neighbour,
     revise_paragraph_classification,
 )
-from .external import (
-    JUSTEXT_LANGUAGES,
-    JUSTEXT_LANGUAGES_1_11_0,
-    choose_stoplist,
-    custom_justext_1_11_0,
-    justext_paragraphs,
-    try_justext,
-    try_justext_1_11_0,
-)
 from .paragraph import Paragraph, PathInfo
 from .stoplists import all_stoplists, define_stoplist, get_stoplist, get_stoplists
 from .utils import is_blank, normalize_whitespace
@@ -31,8 +24,6 @@ from .utils import is_blank, normalize_whitespace
 __all__ = [
     "PARAGRAPH_TAGS", "JustextError", "ParagraphMaker", "classify_paragraphs",
     "get_next_neighbour", "get_prev_neighbour", "revise_paragraph_classification",
-    "JUSTEXT_LANGUAGES", "JUSTEXT_LANGUAGES_1_11_0", "choose_stoplist", "custom_justext_1_11_0",
-    "justext_paragraphs", "try_justext", "try_justext_1_11_0",
     "Paragraph", "PathInfo", "all_stoplists", "define_stoplist", "get_stoplist",
     "get_stoplists", "is_blank", "normalize_whitespace",
 ]

@@ -1,6 +1,8 @@
-"""The fallbacks of trafilatura 1.11.0 (external.py): readability and jusText,
+"""The fallbacks of trafilatura 1.11.0 (external.py): readability and jusText
+(``try_readability``, ``custom_justext``, ``try_justext``),
 ``compare_extraction`` (its elif decision chain), ``justext_rescue`` and
-``sanitize_tree``."""
+``sanitize_tree``. jusText 3.0.2 itself is trafila.justext; the language table
+is settings.JUSTEXT_LANGUAGES, as upstream."""
 
 from __future__ import annotations
 
@@ -9,10 +11,17 @@ from typing import Any, List, Tuple
 
 from trafila._engine import NotNative
 from trafila.dom import Element, strip_tags
-from trafila.justext import JUSTEXT_LANGUAGES_1_11_0, all_stoplists, custom_justext_1_11_0, get_stoplist
+from trafila.justext import (
+    ParagraphMaker,
+    all_stoplists,
+    classify_paragraphs,
+    get_stoplist,
+    revise_paragraph_classification,
+)
 from trafila.readability_1_11_0 import Document as ReadabilityDocument
 
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
+from .settings import JUSTEXT_LANGUAGES
 from .utils import fromstring_bytes, trim, xml_text
 from .xml import TEI_VALID_TAGS
 from .xpaths import OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, REMOVE_COMMENTS_XPATH
@@ -105,19 +114,27 @@ def compare_extraction(tree: Any, backup_tree: Any, body: Any, text: str, len_te
     return body, text, len_text
 
 
+def custom_justext(tree: Any, stoplist: Any) -> List[Any]:
+    "1.11.0's jusText run: (50, 200, 0.1, 0.2, 0.2, no headings) then 200."
+    paragraphs = ParagraphMaker.make_paragraphs(tree)
+    classify_paragraphs(paragraphs, stoplist, 50, 200, 0.1, 0.2, 0.2, True)
+    revise_paragraph_classification(paragraphs, 200)
+    return paragraphs
+
+
 def try_justext(tree: Any, url: Any, target_language: Any) -> Any:
     """1.11.0's try_justext: (50, 200, 0.1, 0.2, 0.2, no headings), revise 200;
     None on a ValueError of jusText. The <p> texts are set through lxml's
     validating setter upstream (a control character raises ValueError here,
     outside that try)."""
     result_body = Element("body")
-    if target_language is not None and target_language in JUSTEXT_LANGUAGES_1_11_0:
-        stoplist = get_stoplist(JUSTEXT_LANGUAGES_1_11_0[target_language])
+    if target_language is not None and target_language in JUSTEXT_LANGUAGES:
+        stoplist = get_stoplist(JUSTEXT_LANGUAGES[target_language])
     else:
         # 1.11.0 loads a pickled tuple set-equal to the union of jusText's lists
         stoplist = all_stoplists()
     try:
-        paragraphs = custom_justext_1_11_0(tree, stoplist)
+        paragraphs = custom_justext(tree, stoplist)
     except ValueError as err:
         LOGGER.error("justext %s %s", err, url)
         return None

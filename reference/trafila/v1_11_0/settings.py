@@ -157,4 +157,14 @@ MANUALLY_STRIPPED = [
 
 TAG_CATALOG = frozenset(["blockquote", "code", "del", "head", "hi", "lb", "list", "p", "pre", "quote"])
 
-# (1.11.0's JUSTEXT_LANGUAGES lives with the jusText port: trafila.justext.JUSTEXT_LANGUAGES_1_11_0)
+# py3langid code -> jusText stoplist (note 'cz', and 'no' -> Nynorsk)
+JUSTEXT_LANGUAGES = {
+    "ar": "Arabic", "bg": "Bulgarian", "cz": "Czech", "da": "Danish",
+    "de": "German", "en": "English", "el": "Greek", "es": "Spanish",
+    "fa": "Persian", "fi": "Finnish", "fr": "French", "hr": "Croatian",
+    "hu": "Hungarian", "ko": "Korean", "id": "Indonesian", "it": "Italian",
+    "no": "Norwegian_Nynorsk", "nl": "Dutch", "pl": "Polish", "pt": "Portuguese",
+    "ro": "Romanian", "ru": "Russian", "sk": "Slovak", "sl": "Slovenian",
+    "sr": "Serbian", "sv": "Swedish", "tr": "Turkish", "uk": "Ukrainian",
+    "ur": "Urdu", "vi": "Vietnamese",
+}

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
+from trafila.dom import descendants_list, iselement, iter_descendants_readonly
+
 _BACKEND = "trafila"
 
 
@@ -164,18 +166,9 @@ def root_of(el: Any) -> Any:
 
 def desc_list(el: Any) -> List[Any]:
     "Descendants of ``el`` in document order (a snapshot, like an XPath result)."
-    if hasattr(el, "_children"):
-        # trafila.dom: read the child lists directly (this walk is the hot path)
-        out_: List[Any] = []
-        stack_ = el._children[::-1]
-        pop_, push_, append_ = stack_.pop, stack_.extend, out_.append
-        while stack_:
-            node = pop_()
-            append_(node)
-            ch = node._children
-            if ch:
-                push_(ch[::-1])
-        return out_
+    if iselement(el):
+        # trafila.dom's own walk of the child lists (this walk is the hot path)
+        return descendants_list(el)
     out: List[Any] = []
     stack = el[:]
     stack.reverse()
@@ -192,16 +185,12 @@ def desc_list(el: Any) -> List[Any]:
 
 def iter_desc(el: Any, tag: Optional[str] = None) -> Any:
     "Generator over the descendants (optionally of one tag), for early exits; read-only use."
-    if hasattr(el, "_children"):
-        stack_ = el._children[::-1]
-        while stack_:
-            node = stack_.pop()
-            if tag is None or node.tag == tag:
-                yield node
-            ch = node._children
-            if ch:
-                stack_.extend(ch[::-1])
-        return
+    if iselement(el):
+        return iter_descendants_readonly(el, tag)
+    return _iter_desc_lxml(el, tag)
+
+
+def _iter_desc_lxml(el: Any, tag: Optional[str]) -> Any:
     stack = el[:]
     stack.reverse()
     while stack:
@@ -221,72 +210,18 @@ def desc_tagged(el: Any, tag: str) -> List[Any]:
 
 # --- live iteration with lxml's lookahead ---------------------------------------------
 
-def _index_by_identity(seq: List[Any], node: Any) -> int:
-    for i, x in enumerate(seq):
-        if x is node:
-            return i
-    return -1
-
-
 def iter_live(top: Any, *tags: str, inclusive: bool = True) -> Any:
     """``top.iter(*tags)`` (``inclusive``) or ``top.iterdescendants(*tags)``
     with lxml's semantics: the next match is fetched when the current node is
     handed out, from the tree as it is at that moment.
 
-    For trafila.dom trees the sibling step uses remembered positions (checked
-    by identity, searched again when the tree moved) instead of a list search
-    at every step: the same walk, without the quadratic cost on wide nodes."""
+    trafila.dom's walk remembers sibling positions (checked by identity,
+    searched again when the tree moved), so wide nodes cost no quadratic
+    list searches."""
     names = None if (not tags or tags == ("*",)) else frozenset(tags)
-    if not hasattr(top, "_children"):
-        if names is None:
-            return top.iter() if inclusive else top.iterdescendants()
-        return top.iter(*names) if inclusive else top.iterdescendants(*names)
-    return _live(top, names, inclusive)
-
-
-def _live(top: Any, names: Optional[frozenset], inclusive: bool) -> Any:
-    hints: dict = {}
-
-    def step(node: Any) -> Any:
-        ch = node._children
-        if ch:
-            hints[id(ch[0])] = 0
-            return ch[0]
-        if node is top:
-            return None
-        while True:
-            parent = node._parent
-            if parent is None:
-                # a top-level node of its document, or a detached one (None)
-                return node.getnext()
-            sib = parent._children
-            h = hints.get(id(node), -1)
-            if 0 <= h < len(sib) and sib[h] is node:
-                i = h
-            elif 0 < h <= len(sib) and sib[h - 1] is node:
-                i = h - 1
-            else:
-                i = _index_by_identity(sib, node)
-            i += 1
-            if i < len(sib):
-                hints[id(sib[i])] = i
-                return sib[i]
-            if parent is top:
-                return None
-            node = parent
-
-    if inclusive and (names is None or top.tag in names):
-        node = top
-    else:
-        node = step(top)
-        while node is not None and names is not None and node.tag not in names:
-            node = step(node)
-    while node is not None:
-        nxt = step(node)
-        while nxt is not None and names is not None and nxt.tag not in names:
-            nxt = step(nxt)
-        yield node
-        node = nxt
+    if names is None:
+        return top.iter() if inclusive else top.iterdescendants()
+    return top.iter(*names) if inclusive else top.iterdescendants(*names)
 
 
 _NOT_XML_TEXT = None

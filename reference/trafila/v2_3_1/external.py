@@ -1,26 +1,39 @@
 """External fallbacks of trafilatura 2.3.1 (external.py): ``compare_extraction``
-(readability, then jusText), ``justext_rescue`` and ``sanitize_tree``.
+(readability, then jusText), ``try_readability``, ``try_justext``,
+``justext_rescue`` and ``sanitize_tree``.
 
-readability and jusText themselves are ported in trafila.readability_2_3_1 and
-trafila.justext; this module only holds trafilatura's glue around them.
+readability and jusText 3.0.2 themselves are ported elsewhere
+(trafila.readability_2_3_1 and trafila.justext); this module holds
+trafilatura's glue around them, as upstream's external.py does (the language
+table is settings.JUSTEXT_LANGUAGES, as upstream).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Tuple
+from typing import Any, List, Optional, Tuple
+
+from trafila.dom import Element as DomElement
+from trafila.xmlchars import xml_text
 
 from ._tree import desc_list, iter_desc, strip_tags
 from .baseline import basic_cleaning
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import handle_image
+from .settings import JUSTEXT_LANGUAGES
 from .utils import trim
 from .xml import delete_element
 from .xpaths import OVERALL_DISCARD_XPATH
 
 LOGGER = logging.getLogger(__name__)
 
-from trafila.justext.external import try_justext as _try_justext
+from trafila.justext import (
+    ParagraphMaker,
+    all_stoplists,
+    classify_paragraphs,
+    get_stoplist,
+    revise_paragraph_classification,
+)
 from trafila.readability_2_3_1 import try_readability as _try_readability
 
 # xml.TEI_VALID_TAGS
@@ -113,8 +126,40 @@ def compare_extraction(cleaned_tree: Any, raw_tree: Any, body: Any, text: str, o
     return body, text
 
 
+def choose_stoplist(target_language: Optional[str]) -> Any:
+    """The language's jusText stoplist when JUSTEXT_LANGUAGES maps it, else the
+    union of all lists (upstream: ``JT_STOPLIST or jt_stoplist_init()``)."""
+    if target_language in JUSTEXT_LANGUAGES:
+        return get_stoplist(JUSTEXT_LANGUAGES[target_language])
+    return all_stoplists()
+
+
+def justext_paragraphs(tree: Any, stoplist: Any) -> List[Any]:
+    "try_justext's jusText run: (50, 150, 0.1, 0.2, 0.25, no headings) then 150."
+    paragraphs = ParagraphMaker.make_paragraphs(tree)
+    classify_paragraphs(paragraphs, stoplist, 50, 150, 0.1, 0.2, 0.25, True)
+    revise_paragraph_classification(paragraphs, 150)
+    return paragraphs
+
+
 def try_justext(tree: Any, url: Any, target_language: Any) -> Any:
-    return _try_justext(tree, url, target_language)
+    """A ``<body>`` of jusText's good paragraphs as ``<p>``; any exception of
+    jusText is logged and gives an empty ``<body>``, as upstream."""
+    stoplist = choose_stoplist(target_language)
+    try:
+        paragraphs = justext_paragraphs(tree, stoplist)
+    except Exception as err:  # upstream catches everything here
+        LOGGER.error("justext %s %s", err, url)
+        return DomElement("body")
+    body = DomElement("body")
+    for paragraph in paragraphs:
+        if not paragraph.is_boilerplate:
+            p = DomElement("p")
+            # upstream assigns outside its try: lxml's ValueError for U+FFFE,
+            # C0 controls or surrogates in a paragraph reaches bare_extraction
+            p.text = xml_text(paragraph.text)
+            body.append(p)
+    return body
 
 
 def justext_rescue(tree: Any, options: Any) -> Tuple[Any, str]:

@@ -195,3 +195,27 @@ DEDUPE_SCAN_CAP = 200_000
 INLINE_CONSUMING = {"hi", "ref", "del"}
 INLINE_FORMATTABLE = INLINE_CONSUMING | {"code"}
 INLINE_CARRIED = INLINE_FORMATTABLE | {"graphic"}
+
+# py3langid code -> jusText stoplist ('ja' and 'zh' have no stoplist; 'no' and 'nb' are Bokmal)
+JUSTEXT_LANGUAGES = {
+    "af": "Afrikaans", "an": "Aragonese", "ar": "Arabic", "az": "Azerbaijani",
+    "be": "Belarusian", "bg": "Bulgarian", "bn": "Bengali", "br": "Breton",
+    "bs": "Bosnian", "ca": "Catalan", "cs": "Czech", "cy": "Welsh",
+    "da": "Danish", "de": "German", "el": "Greek", "en": "English",
+    "eo": "Esperanto", "es": "Spanish", "et": "Estonian", "eu": "Basque",
+    "fa": "Persian", "fi": "Finnish", "fr": "French", "ga": "Irish",
+    "gl": "Galician", "gu": "Gujarati", "he": "Hebrew", "hi": "Hindi",
+    "hr": "Croatian", "ht": "Haitian", "hu": "Hungarian", "hy": "Armenian",
+    "id": "Indonesian", "is": "Icelandic", "it": "Italian", "jv": "Javanese",
+    "ka": "Georgian", "kk": "Kazakh", "kn": "Kannada", "ko": "Korean",
+    "ku": "Kurdish", "ky": "Kyrgyz", "la": "Latin", "lb": "Luxembourgish",
+    "lt": "Lithuanian", "lv": "Latvian", "mk": "Macedonian", "ml": "Malayalam",
+    "mr": "Marathi", "ms": "Malay", "mt": "Maltese", "nb": "Norwegian_Bokmal",
+    "ne": "Nepali", "nl": "Dutch", "nn": "Norwegian_Nynorsk", "no": "Norwegian_Bokmal",
+    "oc": "Occitan", "pl": "Polish", "pt": "Portuguese", "qu": "Quechua",
+    "ro": "Romanian", "ru": "Russian", "sk": "Slovak", "sl": "Slovenian",
+    "sq": "Albanian", "sr": "Serbian", "sv": "Swedish", "sw": "Swahili",
+    "ta": "Tamil", "te": "Telugu", "tl": "Tagalog", "tr": "Turkish",
+    "uk": "Ukrainian", "ur": "Urdu", "vi": "Vietnamese", "vo": "Volapuk",
+    "wa": "Walloon",
+}
