@@ -38,6 +38,13 @@ def engine(request):
     return _built_engine(request.param)
 
 
+@pytest.fixture(params=ENGINES, scope="session")
+def html_parser(request):
+    """Each built engine's HTML parser (parse_document, document_fromstring,
+    fromstring, giving the reference element model, and ParserError)."""
+    return _built_engine(request.param).parser
+
+
 def _engine_running(request, mode: str):
     eng = _built_engine(request.param)
     if mode not in eng.modes:

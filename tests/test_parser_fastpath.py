@@ -14,7 +14,6 @@ import pytest
 
 from tests._helpers import trafilatura_html_parser
 from trafila.dom import NO_VALUE
-from trafila.html import parse_document
 from trafila.html._debug import dump_document, dump_lxml
 
 etree = pytest.importorskip("lxml.etree")
@@ -23,8 +22,8 @@ lxml_html = pytest.importorskip("lxml.html")
 PARSER = trafilatura_html_parser()
 
 
-def same_as_lxml(src):  # type: ignore[no-untyped-def]
-    doc = parse_document(src)
+def same_as_lxml(parser, src):  # type: ignore[no-untyped-def]
+    doc = parser.parse_document(src)
     root = etree.fromstring(src, PARSER)
     assert dump_document(doc) == ([] if root is None else dump_lxml(root))
     return doc
@@ -49,20 +48,20 @@ def same_as_lxml(src):  # type: ignore[no-untyped-def]
     "<p>a<body class=x>b<html lang=en>c</body>d</html>e<head>f",
     "<table><tr><td>1<td>2<tr><td>3</table><ul><li>a<li>b</ul>",
 ])
-def test_switching_paths_matches_lxml(src):  # type: ignore[no-untyped-def]
-    same_as_lxml(src)
-    same_as_lxml(src.encode("utf-8"))
+def test_switching_paths_matches_lxml(html_parser, src):  # type: ignore[no-untyped-def]
+    same_as_lxml(html_parser, src)
+    same_as_lxml(html_parser, src.encode("utf-8"))
 
 
 @pytest.mark.parametrize("wrapper", ["frameset", "noframes", "div"])
 @pytest.mark.parametrize("depth", [253, 254, 255, 256])
-def test_depth_limit_with_implied_body(wrapper, depth):  # type: ignore[no-untyped-def]
+def test_depth_limit_with_implied_body(html_parser, wrapper, depth):  # type: ignore[no-untyped-def]
     # the 256-node limit reached by the implied body or by the tag itself
-    same_as_lxml(f"<{wrapper}>" * depth + "<div class=a>x</div><p>y")
+    same_as_lxml(html_parser, f"<{wrapper}>" * depth + "<div class=a>x</div><p>y")
 
 
-def test_each_element_gets_its_own_attribute_dict():
-    doc = same_as_lxml('<p><a class="x" href=y>1</a><a class="x" href=y>2</a></p>')
+def test_each_element_gets_its_own_attribute_dict(html_parser):
+    doc = same_as_lxml(html_parser, '<p><a class="x" href=y>1</a><a class="x" href=y>2</a></p>')
     first, second = doc.getroot().iter("a")
     assert first.attrib == second.attrib == {"class": "x", "href": "y"}
     assert first.attrib is not second.attrib
@@ -70,8 +69,8 @@ def test_each_element_gets_its_own_attribute_dict():
     assert second.get("class") == "x"
 
 
-def test_valueless_attributes():
-    doc = same_as_lxml("<p><td nowrap class id=''>x</td><input checked disabled=disabled>")
+def test_valueless_attributes(html_parser):
+    doc = same_as_lxml(html_parser, "<p><td nowrap class id=''>x</td><input checked disabled=disabled>")
     td = next(doc.getroot().iter("td"))
     assert td.attrib == {"nowrap": "nowrap", "class": "", "id": ""}
     # libxml2 keeps no value node for a valueless non-boolean attribute
@@ -80,13 +79,13 @@ def test_valueless_attributes():
     assert next(doc.getroot().iter("input")).attrib == {"checked": "checked", "disabled": "disabled"}
 
 
-def test_duplicate_attributes_first_wins():
-    doc = same_as_lxml("<p><a href=1 HREF=2 x x=3>t</a>")
+def test_duplicate_attributes_first_wins(html_parser):
+    doc = same_as_lxml(html_parser, "<p><a href=1 HREF=2 x x=3>t</a>")
     assert next(doc.getroot().iter("a")).attrib == {"href": "1", "x": NO_VALUE}
 
 
-def test_sibling_bookkeeping():
-    doc = parse_document("<div><p>a<b>b</b><i>c</i></p><p>d</p><br><hr/><span>e</span></div>tail")
+def test_sibling_bookkeeping(html_parser):
+    doc = html_parser.parse_document("<div><p>a<b>b</b><i>c</i></p><p>d</p><br><hr/><span>e</span></div>tail")
     root = doc.getroot()
     assert root.getparent() is None and root.getroottree() is doc
     for parent in root.iter():

@@ -13,7 +13,6 @@ import pytest
 
 from harness.corpora import vectors_path
 from tests._helpers import trafilatura_html_parser
-from trafila.html import fromstring, parse_document
 from trafila.html._debug import dump_document, dump_element, dump_lxml
 
 etree = pytest.importorskip("lxml.etree")
@@ -39,9 +38,9 @@ def lxml_document(src):  # type: ignore[no-untyped-def]
     return _outcome(run)
 
 
-def trafila_document(src):  # type: ignore[no-untyped-def]
+def trafila_document(parser, src):  # type: ignore[no-untyped-def]
     def run():  # type: ignore[no-untyped-def]
-        doc = parse_document(src)
+        doc = parser.parse_document(src)
         return [] if doc.getroot() is None else dump_document(doc)
     return _outcome(run)
 
@@ -61,27 +60,27 @@ def _ids():  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("vec", VECTORS, ids=_ids())
-def test_vector_document_matches_recorded_nodes(vec):
+def test_vector_document_matches_recorded_nodes(html_parser, vec):
     if "doc_nodes" not in vec:
         pytest.skip("no recorded doc_nodes (serializer round-trip record)")
-    got = trafila_document(vec["html"])
+    got = trafila_document(html_parser, vec["html"])
     want = vec["doc_nodes"] or []  # null: lxml found no root element
     assert got == want
 
 
 @pytest.mark.parametrize("form", ["str", "bytes"])
 @pytest.mark.parametrize("vec", VECTORS, ids=_ids())
-def test_vector_document_matches_lxml(vec, form):
+def test_vector_document_matches_lxml(html_parser, vec, form):
     src = vec["html"] if form == "str" else vec["html"].encode("utf-8", "surrogatepass")
-    assert trafila_document(src) == lxml_document(src)
+    assert trafila_document(html_parser, src) == lxml_document(src)
 
 
 @pytest.mark.parametrize("form", ["str", "bytes"])
 @pytest.mark.parametrize("vec", VECTORS, ids=_ids())
-def test_vector_fromstring_matches_lxml(vec, form):
+def test_vector_fromstring_matches_lxml(html_parser, vec, form):
     src = vec["html"] if form == "str" else vec["html"].encode("utf-8", "surrogatepass")
     want = _outcome(lambda: dump_element(lxml_html.fromstring(src, parser=PARSER)))
-    got = _outcome(lambda: dump_element(fromstring(src)))
+    got = _outcome(lambda: dump_element(html_parser.fromstring(src)))
     assert got == want
 
 

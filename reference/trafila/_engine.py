@@ -18,8 +18,12 @@ The core's contract (what ``trafila._core`` must export):
 * ``implementation(mode)`` -- for each mode in ``MODES``, an object with the
   attributes of :data:`IMPLEMENTATION_ATTRIBUTES` (same meaning as the
   reference's, see :func:`_reference_implementation`);
-* ``parse_document(src)``, ``document_fromstring(src)``, ``fromstring(src)`` --
-  the HTML parser (the :mod:`trafila.html` functions of the same names).
+* ``parse_document(src)`` -- the HTML parser into the core's own document
+  (``document_fromstring`` and ``fromstring`` likewise);
+* ``parse_document_reference(src)``, ``document_fromstring_reference(src)``,
+  ``fromstring_reference(src)`` -- the same parse, given as the reference element
+  model (:mod:`trafila.dom`), so that the :mod:`trafila.html` tests and the tree
+  harness run unchanged over the core; ``ParserError`` is trafila.html's.
 
 An engine raises :class:`NotNative` for a call it does not serve itself; the
 public API then hands the call to the installed trafilatura of that release.
@@ -158,12 +162,20 @@ def loaded_implementations() -> Tuple[Implementation, ...]:
 
 
 def parser(engine: Optional[str] = None) -> Any:
-    """The HTML parser of ``engine``: a module or object with ``parse_document``,
-    ``document_fromstring`` and ``fromstring`` (default: the reference's)."""
+    """The HTML parser of ``engine`` with :mod:`trafila.html`'s interface:
+    ``parse_document``, ``document_fromstring``, ``fromstring`` (reference
+    element model) and ``ParserError`` (default: the reference's)."""
+    html = importlib.import_module("trafila.html")
     if engine is None or engine == "reference":
-        return importlib.import_module("trafila.html")
+        return html
     check_engine(engine)
-    return core_module()
+    core = core_module()
+    return SimpleNamespace(
+        engine=engine, ParserError=html.ParserError,
+        parse_document=core.parse_document_reference,
+        document_fromstring=core.document_fromstring_reference,
+        fromstring=core.fromstring_reference,
+    )
 
 
 def _load(engine: str, mode: str) -> Implementation:
