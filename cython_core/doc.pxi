@@ -235,7 +235,7 @@ cdef int32_t intern_name(DocData* d, const uchar* s, Py_ssize_t n) noexcept nogi
     """The id of the name ``s[:n]`` (known names have fixed ids); -1 on memory failure."""
     cdef uint32_t h = name_hash(s, n)
     cdef int32_t k = known_id(s, n, h)
-    cdef int32_t slot, idx
+    cdef int32_t slot, idx, cap_off, cap_len
     cdef uint32_t mask
     if k >= 0:
         return k
@@ -254,11 +254,14 @@ cdef int32_t intern_name(DocData* d, const uchar* s, Py_ssize_t n) noexcept nogi
         if not rehash_names(d):
             return -1
     if d.n_names + 1 > d.cap_names:
-        if not grow_array(<void**>&d.name_off, &d.cap_names, d.n_names + 1, sizeof(int32_t), &d.error):
+        # both arrays grow from the same capacity to the same capacity
+        cap_off = d.cap_names
+        cap_len = d.cap_names
+        if not grow_array(<void**>&d.name_off, &cap_off, d.n_names + 1, sizeof(int32_t), &d.error):
             return -1
-        d.cap_names = 0  # name_len grows to the same capacity
-        if not grow_array(<void**>&d.name_len, &d.cap_names, d.n_names + 1, sizeof(int32_t), &d.error):
+        if not grow_array(<void**>&d.name_len, &cap_len, d.n_names + 1, sizeof(int32_t), &d.error):
             return -1
+        d.cap_names = cap_off if cap_off < cap_len else cap_len
     if not buf_append(&d.names, s, n, &d.error):
         return -1
     idx = d.n_names
