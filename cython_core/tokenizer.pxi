@@ -157,18 +157,34 @@ cdef Py_ssize_t ref_at(Buf* out, const uchar* t, Py_ssize_t i, Py_ssize_t n, bin
     return 0
 
 
+# byte classes: 1 '&', 2 CR, 4 NUL, 8 '<', 16 '-'
+cdef uchar BYTE_CLASS[256]
+memset(BYTE_CLASS, 0, 256)
+BYTE_CLASS[0x26] = 1
+BYTE_CLASS[0x0D] = 2
+BYTE_CLASS[0] = 4
+BYTE_CLASS[0x3C] = 8
+BYTE_CLASS[0x2D] = 16
+
+
 cdef bint decode_text(Buf* out, const uchar* t, Py_ssize_t n, bint refs, bint is_attr, int* err) noexcept nogil:
     """Append t[:n] with NUL -> U+FFFD, CR LF and CR -> LF and (if ``refs``) references decoded.
     # trafila.html.tokenizer: normalize_newlines, then decode_refs"""
     cdef Py_ssize_t i = 0, last = 0, k
     cdef uchar c
+    cdef uchar stops = 7 if refs else 6
     if not buf_reserve(out, n, err):
         return False
-    while i < n:
+    while True:
+        while i < n and not (BYTE_CLASS[t[i]] & stops):
+            i += 1
+        if i >= n:
+            break
         c = t[i]
-        if c == 0x26 and refs:
+        if c == 0x26:
             if i > last and not buf_append(out, t + last, i - last, err):
                 return False
+            last = i
             k = ref_at(out, t, i, n, is_attr, err)
             if err[0]:
                 return False
@@ -176,28 +192,21 @@ cdef bint decode_text(Buf* out, const uchar* t, Py_ssize_t n, bint refs, bint is
                 i = k
                 last = k
             else:
-                i += 1
-                last = i - 1  # the '&' is kept: copied with the next run
+                i += 1  # the '&' is kept: copied with the next run
             continue
+        if i > last and not buf_append(out, t + last, i - last, err):
+            return False
         if c == 0x0D:
-            if i > last and not buf_append(out, t + last, i - last, err):
-                return False
             if not buf_append(out, <const uchar*>b"\n", 1, err):
                 return False
             i += 1
             if i < n and t[i] == 0x0A:
                 i += 1
-            last = i
-            continue
-        if c == 0:
-            if i > last and not buf_append(out, t + last, i - last, err):
-                return False
+        else:
             if not buf_append(out, <const uchar*>b"\xef\xbf\xbd", 3, err):
                 return False
             i += 1
-            last = i
-            continue
-        i += 1
+        last = i
     if n > last:
         return buf_append(out, t + last, n - last, err)
     return True
@@ -205,10 +214,8 @@ cdef bint decode_text(Buf* out, const uchar* t, Py_ssize_t n, bint refs, bint is
 
 cdef inline bint has_special(const uchar* t, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
-    cdef uchar c
     for i in range(n):
-        c = t[i]
-        if c == 0x26 or c == 0x0D or c == 0:
+        if BYTE_CLASS[t[i]] & 7:
             return True
     return False
 
@@ -630,7 +637,19 @@ cdef Py_ssize_t scan_script(Parser* p, const uchar* name, Py_ssize_t ln) noexcep
     cdef int mode = p.mode
     cdef Py_ssize_t i = p.pos
     cdef uchar c
+    cdef const uchar* q
     while i < p.n:
+        if mode == DATA_SCRIPT:
+            # only '<' can change this state
+            q = <const uchar*>memchr(s + i, 0x3C, <size_t>(p.n - i))
+            if q == NULL:
+                break
+            i = q - s
+        else:
+            while i < p.n and not (BYTE_CLASS[s[i]] & 24):
+                i += 1
+            if i >= p.n:
+                break
         c = s[i]
         if c == 0x3C:
             if mode == DATA_SCRIPT:
