@@ -12,7 +12,7 @@
 
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp, memchr, memmove, memset
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t
 
 ctypedef unsigned char uchar
 
@@ -200,13 +200,13 @@ cdef inline int32_t known_id(const uchar* s, Py_ssize_t n, uint32_t h) noexcept 
         if i < 0:
             return -1
         off = CORE_KNOWN_OFF[i]
-        if CORE_KNOWN_OFF[i + 1] - off == n and memcmp(CORE_KNOWN_BLOB + off, s, <size_t>n) == 0:
+        if CORE_KNOWN_OFF[i + 1] - off == n and same_bytes(<const uchar*>CORE_KNOWN_BLOB + off, s, n):
             return i
         slot = (slot + 1) & mask
 
 
 cdef inline bint name_equals(DocData* d, int32_t idx, const uchar* s, Py_ssize_t n) noexcept nogil:
-    return d.name_len[idx] == n and memcmp(d.names.data + d.name_off[idx], s, <size_t>n) == 0
+    return d.name_len[idx] == n and same_bytes(d.names.data + d.name_off[idx], s, n)
 
 
 cdef bint rehash_names(DocData* d) noexcept nogil:
@@ -231,9 +231,23 @@ cdef bint rehash_names(DocData* d) noexcept nogil:
     return True
 
 
-cdef int32_t intern_name(DocData* d, const uchar* s, Py_ssize_t n) noexcept nogil:
+cdef inline bint same_bytes(const uchar* a, const uchar* b, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    if n > 16:
+        return memcmp(a, b, <size_t>n) == 0
+    for i in range(n):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef inline int32_t intern_name(DocData* d, const uchar* s, Py_ssize_t n) noexcept nogil:
     """The id of the name ``s[:n]`` (known names have fixed ids); -1 on memory failure."""
-    cdef uint32_t h = name_hash(s, n)
+    return intern_name_h(d, s, n, name_hash(s, n))
+
+
+cdef int32_t intern_name_h(DocData* d, const uchar* s, Py_ssize_t n, uint32_t h) noexcept nogil:
+    """intern_name with the name's hash (name_hash) already computed."""
     cdef int32_t k = known_id(s, n, h)
     cdef int32_t slot, idx, cap_off, cap_len
     cdef uint32_t mask

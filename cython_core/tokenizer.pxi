@@ -230,22 +230,32 @@ cdef int32_t html_name(Parser* p, bint attr) noexcept nogil:
     cdef uchar c
     cdef uchar buf[NAME_BUFFER + 4]
     cdef bint simple = True
-    # the first character (as a whole code point: continuation bytes are never stops)
+    cdef uint32_t h = 2166136261u
+    cdef uchar stop = 0x3D if attr else 0x2F  # '=' ends attribute names only
+    # one pass: find the end, and lowercase + hash a plain ASCII name of at most 100 bytes;
+    # the first character is always taken (continuation bytes are never stops)
+    c = s[start]
+    if c >= 0x80 or c == 0:
+        simple = False
+    else:
+        c = ascii_lower(c)
+        buf[0] = c
+        h = (h ^ c) * 16777619u
     while end < p.n:
         c = s[end]
-        if c == 0x2F or c == 0x3E or is_ws(c) or (attr and c == 0x3D):
+        if c == 0x2F or c == 0x3E or c == stop or is_ws(c):
             break
+        if simple:
+            if c >= 0x80 or c == 0 or end - start >= NAME_BUFFER:
+                simple = False
+            else:
+                c = ascii_lower(c)
+                buf[end - start] = c
+                h = (h ^ c) * 16777619u
         end += 1
     p.pos = end
-    if end - start <= NAME_BUFFER:
-        for i in range(start, end):
-            c = s[i]
-            if c >= 0x80 or c == 0:
-                simple = False
-                break
-            buf[i - start] = ascii_lower(c)
-        if simple:
-            return intern_name(p.d, buf, end - start)
+    if simple:
+        return intern_name_h(p.d, buf, end - start, h)
     i = start
     while i < end:
         c = s[i]
