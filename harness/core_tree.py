@@ -14,7 +14,7 @@ with the compiled core and with the reference (trafila.html), and compares:
 An exception counts as equal only when both raise the same class.
 
 ``python -m harness.core_tree --bench [--every K]`` times, on every K-th page
-(default 10) in bytes form, the core's parse into its C document (no proxies,
+(default 10) in bytes form (``--forms str,bytes`` for both), the core's parse into its C document (no proxies,
 no to_reference) against lxml 6.1.3's ``lxml.html.fromstring`` with
 trafilatura's parser options, side by side in one run, and reports the
 ratio core time / lxml time (min of --repeat runs per page).
@@ -164,7 +164,7 @@ def run(bundles: Optional[List[str]] = None, limit: Optional[int] = None, every:
 
 
 def bench(bundles: Optional[List[str]] = None, every: int = 10, repeat: int = 3, limit: Optional[int] = None,
-          log=print) -> dict:
+          form: str = "bytes", log=print) -> dict:
     from lxml import html as lhtml
 
     from trafila import _core
@@ -186,7 +186,9 @@ def bench(bundles: Optional[List[str]] = None, every: int = 10, repeat: int = 3,
                 break
             if page.index % every:
                 continue
-            src = page.raw
+            if form not in page.forms():
+                continue
+            src = page.input(form)
             best_c = best_l = float("inf")
             for _ in range(repeat):
                 t0 = clock()
@@ -205,7 +207,7 @@ def bench(bundles: Optional[List[str]] = None, every: int = 10, repeat: int = 3,
             core_b += best_c
             lxml_b += best_l
             n_b += 1
-            nbytes += len(src)
+            nbytes += len(page.raw)
         if n_b:
             log(f"{bundle_name(path)}: {n_b} pages, core {core_b * 1e3 / n_b:.2f} ms/page, "
                 f"lxml {lxml_b * 1e3 / n_b:.2f} ms/page, ratio {core_b / lxml_b:.3f}")
@@ -213,7 +215,7 @@ def bench(bundles: Optional[List[str]] = None, every: int = 10, repeat: int = 3,
         lxml_total += lxml_b
         pages += n_b
     ratio = core_total / lxml_total if lxml_total else float("nan")
-    log(f"total: {pages} pages ({nbytes / 1e6:.1f} MB), core {core_total:.3f} s "
+    log(f"total ({form} form): {pages} pages ({nbytes / 1e6:.1f} MB), core {core_total:.3f} s "
         f"({nbytes / 1e6 / core_total:.1f} MB/s), lxml {lxml_total:.3f} s ({nbytes / 1e6 / lxml_total:.1f} MB/s), "
         f"ratio core/lxml {ratio:.3f}")
     return {"pages": pages, "bytes": nbytes, "core_seconds": core_total, "lxml_seconds": lxml_total, "ratio": ratio}
@@ -224,13 +226,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--bundle", action="append", dest="bundles", help="bundle name (repeatable); default: all")
     ap.add_argument("--limit", type=int, default=None, help="only the first N pages of each bundle")
     ap.add_argument("--every", type=int, default=None, help="every K-th page (default 1; --bench: 10)")
-    ap.add_argument("--forms", default="str,bytes", help="input forms (default str,bytes)")
+    ap.add_argument("--forms", default=None, help="input forms (default str,bytes; --bench: bytes)")
     ap.add_argument("--checks", default=",".join(CHECKS), help="checks (default document,fromstring,xml)")
     ap.add_argument("--bench", action="store_true", help="parse speed: core vs lxml 6.1.3")
     ap.add_argument("--repeat", type=int, default=3, help="--bench: runs per page (the minimum counts)")
     args = ap.parse_args(argv)
+    args.forms_given = args.forms is not None
+    if args.forms is None:
+        args.forms = "str,bytes"
     if args.bench:
-        bench(args.bundles, every=args.every or 10, repeat=args.repeat, limit=args.limit)
+        for form in (f for f in args.forms.split(",") if f) if args.forms_given else ("bytes",):
+            bench(args.bundles, every=args.every or 10, repeat=args.repeat, limit=args.limit, form=form)
         return 0
     result = run(args.bundles, limit=args.limit, every=args.every or 1,
                  forms=tuple(f for f in args.forms.split(",") if f),
