@@ -86,6 +86,28 @@ cdef struct DocData:
     int error
 
 
+# -- allocation failure injection (tests only) ---------------------------------
+
+# -1: off; else the number of allocations that still succeed (see _fail_allocations_after)
+cdef Py_ssize_t FAIL_AFTER = -1
+
+
+cdef inline bint alloc_fails() noexcept nogil:
+    global FAIL_AFTER
+    if FAIL_AFTER < 0:
+        return False
+    if FAIL_AFTER == 0:
+        return True
+    FAIL_AFTER -= 1
+    return False
+
+
+def _fail_allocations_after(Py_ssize_t n):
+    """Tests only: make every allocation after the next ``n`` fail (-1: off). Not thread-safe."""
+    global FAIL_AFTER
+    FAIL_AFTER = n
+
+
 # -- byte buffers -------------------------------------------------------------
 
 cdef inline bint buf_reserve(Buf* b, Py_ssize_t extra, int* err) noexcept nogil:
@@ -108,7 +130,7 @@ cdef inline bint buf_reserve(Buf* b, Py_ssize_t extra, int* err) noexcept nogil:
         cap = 256
     if cap > MAX_ARENA:
         cap = MAX_ARENA
-    p = <uchar*>realloc(b.data, <size_t>cap)
+    p = NULL if alloc_fails() else <uchar*>realloc(b.data, <size_t>cap)
     if p == NULL:
         err[0] = ERR_MEMORY
         return False
@@ -151,7 +173,7 @@ cdef inline bint grow_array(void** arr, int32_t* cap, int32_t need, size_t item,
         if c < need:
             err[0] = ERR_TOO_LARGE
             return False
-    p = realloc(arr[0], <size_t>(c * <int64_t>item))
+    p = NULL if alloc_fails() else realloc(arr[0], <size_t>(c * <int64_t>item))
     if p == NULL:
         err[0] = ERR_MEMORY
         return False
@@ -211,7 +233,7 @@ cdef inline bint name_equals(DocData* d, int32_t idx, const uchar* s, Py_ssize_t
 
 cdef bint rehash_names(DocData* d) noexcept nogil:
     cdef int32_t cap = d.slot_cap * 2 if d.slot_cap else 64
-    cdef int32_t* slots = <int32_t*>malloc(<size_t>cap * sizeof(int32_t))
+    cdef int32_t* slots = NULL if alloc_fails() else <int32_t*>malloc(<size_t>cap * sizeof(int32_t))
     cdef int32_t i, slot
     cdef uint32_t mask = <uint32_t>(cap - 1)
     if slots == NULL:

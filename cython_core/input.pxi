@@ -128,7 +128,7 @@ cdef void input_from_bytes(Input* inp, const uchar* data, Py_ssize_t n) noexcept
         inp.s = data
         inp.n = n
         return
-    out = <uchar*>malloc(<size_t>(n * 3 + 4))
+    out = NULL if alloc_fails() else <uchar*>malloc(<size_t>(n * 3 + 4))
     if out == NULL:
         inp.error = ERR_MEMORY
         return
@@ -182,7 +182,7 @@ cdef void input_from_str_data(Input* inp, int kind, const void* data, Py_ssize_t
         inp.s = <const uchar*>data
         inp.n = length
         return
-    out = <uchar*>malloc(<size_t>(length * (2 if kind == 1 else 4) + 4))
+    out = NULL if alloc_fails() else <uchar*>malloc(<size_t>(length * (2 if kind == 1 else 4) + 4))
     if out == NULL:
         inp.error = ERR_MEMORY
         return

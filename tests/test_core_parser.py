@@ -225,3 +225,24 @@ def test_hypothesis_bytes(src):
                                   max_size=60))
 def test_hypothesis_tag_soup(src):
     assert_same(src)
+
+
+def test_allocation_failures_raise_memory_error():
+    # every allocation of the parse fails in turn: MemoryError, never a crash or a wrong tree
+    srcs = ["<p>caf\u00e9 &amp; <b a=1 b c='&copy'>x</b><" + "q" * 120 + ">" + "<span>y</span>" * 200 + "\u20ac\r\n\x00",
+            b"<!DOCTYPE html><p>\xff<i>" + b"<x%d>" * 1 + b"z" * 5000]
+    for src in srcs:
+        want = core_document(src)
+        seen_ok = False
+        for n in range(0, 200):
+            core._fail_allocations_after(n)
+            try:
+                got = core_document(src)
+            finally:
+                core._fail_allocations_after(-1)
+            if got == "MemoryError":
+                continue
+            assert got == want
+            seen_ok = True
+            break
+        assert seen_ok
