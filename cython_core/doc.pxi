@@ -544,6 +544,12 @@ cdef class CDocument:
             out.append(self.dump_element(self.d.roots[i]))
         return out
 
+    def dump_root(self):
+        """dump_element of ``root_index`` (the element fromstring/document_fromstring chose)."""
+        if self.root_index < 0:
+            raise ValueError("no root chosen: use fromstring() or document_fromstring()")
+        return self.dump_element(self.root_index)
+
     def dump_element(self, int32_t top):
         """One element and its subtree (no tail), as _debug.dump_element gives it."""
         self._check(top)
