@@ -167,6 +167,26 @@ BYTE_CLASS[0x3C] = 8
 BYTE_CLASS[0x2D] = 16
 
 
+cdef inline bint word_has(uint64_t w, uint64_t pattern) noexcept nogil:
+    """Some byte of ``w`` equals the byte repeated in ``pattern`` (SWAR zero-byte test)."""
+    cdef uint64_t v = w ^ pattern
+    return ((v - 0x0101010101010101u) & ~v & 0x8080808080808080u) != 0
+
+
+cdef inline Py_ssize_t skip_plain(const uchar* t, Py_ssize_t i, Py_ssize_t n, uchar stops) noexcept nogil:
+    """The first index >= i whose byte is in class ``stops`` (BYTE_CLASS), or n."""
+    cdef uint64_t w
+    cdef bint amp = (stops & 1) != 0
+    while i + 8 <= n:
+        memcpy(&w, t + i, 8)
+        if word_has(w, 0) or word_has(w, 0x0D0D0D0D0D0D0D0Du) or (amp and word_has(w, 0x2626262626262626u)):
+            break
+        i += 8
+    while i < n and not (BYTE_CLASS[t[i]] & stops):
+        i += 1
+    return i
+
+
 cdef bint decode_text(Buf* out, const uchar* t, Py_ssize_t n, bint refs, bint is_attr, int* err) noexcept nogil:
     """Append t[:n] with NUL -> U+FFFD, CR LF and CR -> LF and (if ``refs``) references decoded.
     # trafila.html.tokenizer: normalize_newlines, then decode_refs"""
@@ -176,8 +196,7 @@ cdef bint decode_text(Buf* out, const uchar* t, Py_ssize_t n, bint refs, bint is
     if not buf_reserve(out, n, err):
         return False
     while True:
-        while i < n and not (BYTE_CLASS[t[i]] & stops):
-            i += 1
+        i = skip_plain(t, i, n, stops)
         if i >= n:
             break
         c = t[i]
@@ -213,11 +232,7 @@ cdef bint decode_text(Buf* out, const uchar* t, Py_ssize_t n, bint refs, bint is
 
 
 cdef inline bint has_special(const uchar* t, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n):
-        if BYTE_CLASS[t[i]] & 7:
-            return True
-    return False
+    return skip_plain(t, 0, n, 7) < n
 
 
 # -- names -------------------------------------------------------------------------
