@@ -609,7 +609,6 @@ cdef void char_data(Parser* p, const uchar* t, Py_ssize_t n, bint refs) noexcept
     """Text of normal or RCDATA content (libxml2: htmlCharDataSAXCallback)."""
     cdef int32_t name = cur_name(p)
     cdef DocData* d = p.d
-    cdef Py_ssize_t before
     if name < 0 or name == ID_HTML or name == ID_HEAD:
         p.scratch.len = 0
         if not decode_text(&p.scratch, t, n, refs, False, &d.error):
@@ -620,7 +619,6 @@ cdef void char_data(Parser* p, const uchar* t, Py_ssize_t n, bint refs) noexcept
     if not p.n_nodes or p.stopped:
         return
     if refs:
-        before = d.text.len
         if not decode_text(&d.text, t, n, True, False, &d.error):
             p.stopped = 1
     elif not buf_append(&d.text, t, n, &d.error):
