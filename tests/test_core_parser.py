@@ -246,3 +246,33 @@ def test_allocation_failures_raise_memory_error():
             seen_ok = True
             break
         assert seen_ok
+
+
+@pytest.mark.skipif(not VECTORS, reason="shared parser vectors not found")
+@pytest.mark.parametrize("form", ["str", "bytes"])
+def test_vectors_match_lxml_directly(form):
+    # transitively implied (core == reference == lxml), checked once directly when lxml 6.1.3 is here
+    etree = pytest.importorskip("lxml.etree")
+    if etree.LIBXML_VERSION != (2, 14, 6):
+        pytest.skip("needs lxml 6.1.3 with libxml2 2.14.6")
+    from lxml import html as lxml_html
+
+    from trafila.html._debug import dump_lxml
+
+    parser = lxml_html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
+                                  remove_comments=True, remove_pis=True)
+    bad = []
+    for vec in VECTORS:
+        src = vec["html"] if form == "str" else vec["html"].encode("utf-8", "surrogatepass")
+
+        def lxml_doc():  # type: ignore[no-untyped-def]
+            root = etree.fromstring(src, parser)
+            return [] if root is None else dump_lxml(root)
+
+        want = _outcome(lxml_doc)
+        got = core_document(src)
+        if got == "ParserError":
+            got = []
+        if want != got:
+            bad.append(vec["name"])
+    assert bad == []
