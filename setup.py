@@ -1,28 +1,96 @@
-"""Build hook: compile the Cython core when cython_core/ has sources.
+"""Build hook: compile the Cython core, trafila._core, from cython_core/_core.pyx.
 
-Everything else lives in pyproject.toml. With cython_core/ empty the package is
-the pure-Python reference alone, and the build still succeeds.
+Everything else lives in pyproject.toml.
+
+* ``TRAFILA_NO_EXTENSIONS=1``: skip the core; the package installs pure.
+* ``TRAFILA_REQUIRE_EXTENSIONS=1``: a core that fails to build is an error.
+* otherwise a failed build prints a visible warning and the package installs pure.
+* ``TRAFILA_CORE_DEBUG=1``: boundscheck on, ``-O0 -g``; with ``TRAFILA_CORE_ASAN=1`` also
+  ``-fsanitize=address`` (run Python with the ASan runtime preloaded).
 """
 import os
-from glob import glob
+import sys
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CORE_PYX = os.path.join("cython_core", "_core.pyx")
+
+
+def _flag(name):
+    return os.environ.get(name, "").strip() not in ("", "0", "false", "no")
+
+
+REQUIRE = _flag("TRAFILA_REQUIRE_EXTENSIONS")
+DEBUG = _flag("TRAFILA_CORE_DEBUG")
+ASAN = _flag("TRAFILA_CORE_ASAN")
+
+
+def _warn(msg):
+    bar = "*" * 78
+    sys.stderr.write(f"\n{bar}\nWARNING: {msg}\nThe pure-Python reference is installed without trafila._core.\n{bar}\n\n")
 
 
 def core_extensions():
-    sources = sorted(glob(os.path.join("cython_core", "*.pyx")))
-    if not sources or os.environ.get("TRAFILA_NO_EXTENSIONS"):
+    if _flag("TRAFILA_NO_EXTENSIONS"):
         return []
-    from Cython.Build import cythonize
+    if not os.path.exists(os.path.join(HERE, CORE_PYX)):
+        if REQUIRE:
+            raise SystemExit(f"TRAFILA_REQUIRE_EXTENSIONS=1 but {CORE_PYX} is missing")
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError as err:
+        if REQUIRE:
+            raise
+        _warn(f"Cython is not available ({err}); trafila._core is not built.")
+        return []
     from setuptools import Extension
 
-    exts = [
-        Extension("trafila._core." + os.path.splitext(os.path.basename(src))[0], [src])
-        for src in sources
-    ]
-    return cythonize(exts, language_level=3, compiler_directives={"boundscheck": False})
+    compile_args = ["-O2", "-ffp-contract=off"]
+    link_args = []
+    directives = {
+        "language_level": 3,
+        "boundscheck": False,
+        "wraparound": False,
+        "initializedcheck": False,
+        "cdivision": True,
+    }
+    if DEBUG:
+        directives["boundscheck"] = True
+        compile_args = ["-O0", "-g", "-ffp-contract=off"]
+        if ASAN:
+            compile_args.append("-fsanitize=address")
+            link_args.append("-fsanitize=address")
+    ext = Extension("trafila._core", [CORE_PYX], extra_compile_args=compile_args, extra_link_args=link_args)
+    try:
+        return cythonize([ext], compiler_directives=directives)
+    except Exception as err:  # a Cython compile error
+        if REQUIRE:
+            raise
+        _warn(f"cythonizing {CORE_PYX} failed ({err}).")
+        return []
 
 
-setup(ext_modules=core_extensions())
+class OptionalBuildExt(build_ext):
+    """A C compile/link failure of the core is a warning unless TRAFILA_REQUIRE_EXTENSIONS=1."""
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as err:
+            if REQUIRE:
+                raise
+            _warn(f"building trafila._core failed ({err}).")
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as err:
+            if REQUIRE:
+                raise
+            _warn(f"building {ext.name} failed ({err}).")
+
+
+setup(ext_modules=core_extensions(), cmdclass={"build_ext": OptionalBuildExt})
