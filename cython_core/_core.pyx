@@ -26,13 +26,7 @@ include "fromstring.pxi"
 
 
 def implementation(mode):
-    """The module running ``mode`` for the core engine.
-
-    No mode is compiled yet (``MODES`` is empty), so this hands back the
-    reference module, keeping ``TRAFILA_ENGINE=core`` (the default once the
-    core is built) working with the reference extraction."""
-    import importlib
-    from trafila import _engine
-    if mode not in _engine._REFERENCE_MODULES:
-        raise ValueError(f"unsupported compat mode {mode!r}")
-    return importlib.import_module(_engine._REFERENCE_MODULES[mode])
+    """The core's Implementation of ``mode`` (see trafila/_engine.py): none
+    yet, ``MODES`` is empty, so the seam runs every mode on the reference."""
+    from trafila._engine import EngineUnavailable
+    raise EngineUnavailable(f"the compiled core does not run mode {mode!r} yet (MODES is empty)")
