@@ -96,7 +96,10 @@ def _ledger_applies(entry: dict, candidate: str, mode: str) -> bool:
 
 def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, sets: Optional[List[str]] = None,
         forms: Tuple[str, ...] = ("str", "bytes"), embedded: Optional[bool] = None, timeout: float = 120.0,
-        check_versions: bool = True, log=print) -> RunResult:
+        check_versions: bool = True, log=None) -> RunResult:
+    if log is None:
+        def log(message: str) -> None:  # flushed: progress shows when stdout is a file or a pipe
+            print(message, flush=True)
     opts = option_sets(mode, sets)
     res = RunResult(candidate.name, mode)
     versions = None
