@@ -14,6 +14,7 @@ import warnings
 import pytest
 
 import trafila
+from trafila import _delegation
 
 from .conftest import trafilatura_version
 
@@ -46,7 +47,7 @@ def fresh_caches():
     from trafilatura import deduplication
 
     trafila.reset_caches()
-    trafila._warned.clear()  # one FallbackWarning per function and reason: each test sees its own
+    _delegation._warned.clear()  # one FallbackWarning per function and reason: each test sees its own
     deduplication.LRU_TEST.clear()
     yield
     trafila.reset_caches()
