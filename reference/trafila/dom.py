@@ -676,6 +676,14 @@ class Element:
 
     def addnext(self, element: "Element") -> None:
         """Insert ``element`` as the next sibling, after this element's tail."""
+        self._add_sibling(element, 1)
+
+    def addprevious(self, element: "Element") -> None:
+        """Insert ``element`` as the previous sibling (after the previous
+        element's tail)."""
+        self._add_sibling(element, 0)
+
+    def _add_sibling(self, element: "Element", offset: int) -> None:
         if _is_top_level(self):
             raise TypeError("Only processing instructions and comments can be siblings of the root element")
         if _is_ancestor_or_self(element, self):
@@ -688,23 +696,7 @@ class Element:
             # an unlinked element has no sibling list to join (lxml builds a
             # parentless sibling chain); keep the element detached
             return
-        sib.insert(_index_in(sib, self) + 1, element)
-        element._parent = self._parent
-
-    def addprevious(self, element: "Element") -> None:
-        """Insert ``element`` as the previous sibling (after the previous
-        element's tail)."""
-        if _is_top_level(self):
-            raise TypeError("Only processing instructions and comments can be siblings of the root element")
-        if _is_ancestor_or_self(element, self):
-            if element is self:
-                return
-            raise ValueError("cannot add ancestor as sibling, please break cycle first")
-        _unlink(element)
-        sib = _sibling_list(self)
-        if sib is None:
-            return
-        sib.insert(_index_in(sib, self), element)
+        sib.insert(_index_in(sib, self) + offset, element)
         element._parent = self._parent
 
     def clear(self, keep_tail: bool = False) -> None:

@@ -91,14 +91,20 @@ def _ascii_lower(s: str) -> str:
 _C0_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
-def _escape_text(s: str) -> str:
-    # str.replace per character beats str.translate on long script text
+def _escape_html_text(s: str) -> str:
+    # xmlEncodeEntitiesReentrant on an HTML document: & < > only
+    # (str.replace per character beats str.translate on long script text)
     if "&" in s:
         s = s.replace("&", "&amp;")
     if "<" in s:
         s = s.replace("<", "&lt;")
     if ">" in s:
         s = s.replace(">", "&gt;")
+    return s
+
+
+def _escape_text(s: str) -> str:
+    s = _escape_html_text(s)
     if "\r" in s:
         s = s.replace("\r", "&#13;")
     if _C0_CONTROLS.search(s) is not None:
@@ -114,17 +120,6 @@ def _escape_attr(s: str) -> str:
         s = s.replace("\t", "&#9;")
     if "\n" in s:
         s = s.replace("\n", "&#10;")
-    return s
-
-
-def _escape_html_text(s: str) -> str:
-    # xmlEncodeEntitiesReentrant on an HTML document: & < > only
-    if "&" in s:
-        s = s.replace("&", "&amp;")
-    if "<" in s:
-        s = s.replace("<", "&lt;")
-    if ">" in s:
-        s = s.replace(">", "&gt;")
     return s
 
 
