@@ -569,7 +569,7 @@ cdef class CDocument:
         return [(self.name_str(self.d.attrs[k].name), self.attr_value(&self.d.attrs[k], False))
                 for k in range(nd.attr_start, nd.attr_start + nd.attr_count)]
 
-    def children(self, int32_t i):
+    def child_indices(self, int32_t i):
         self._check(i)
         out = []
         cdef int32_t c = self.d.nodes[i].first

@@ -462,6 +462,11 @@ cdef class CElement:
         return _proxy(self.doc, self.doc.d.nodes[self.idx].parent)
 
     @property
+    def _doc(self):
+        # the reference's slot: the document of a parentless node (read by trafila.dom.is_top_level)
+        return self.doc if self.doc.d.nodes[self.idx].parent < 0 else None
+
+    @property
     def node_index(self):
         return self.idx
 
