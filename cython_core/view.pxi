@@ -70,7 +70,8 @@ cdef bytes _utf8(object s, str what):
         s = (<bytes>s).decode("utf-8")
     if not isinstance(s, str):
         raise TypeError(f"{what} must be a string, not {type(s).__name__}")
-    return (<str>s).encode("utf-8", "surrogatepass")
+    # strict: a lone surrogate cannot be stored (the reference's plain slots would keep it)
+    return (<str>s).encode("utf-8")
 
 
 cdef int32_t _intern(CDocument doc, object name) except -2:
