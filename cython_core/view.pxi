@@ -306,8 +306,13 @@ cdef CElement _new_element(CDocument doc, object tag, object attrib, dict extra,
     i = dom_new_node(&doc.d, nid, parent)
     if i < 0:
         _raise_doc_error(doc)
-    for k, v in attrs.items():
-        _attr_store(doc, i, k, NO_VALUE if isinstance(v, _Valueless) else _set_value(v))
+    try:
+        for k, v in attrs.items():
+            _attr_store(doc, i, k, NO_VALUE if isinstance(v, _Valueless) else _set_value(v))
+    except BaseException:
+        # a half-made element does not stay in the tree
+        dom_unlink(&doc.d, i)
+        raise
     return _proxy(doc, i)
 
 

@@ -520,38 +520,65 @@ def test_attribute_kinds(models: Any) -> None:
 
 # -- memory failures --------------------------------------------------------------------
 
-def _work(core: Any) -> Any:
-    root = core.fromstring("<div>a<p>b<b>c</b>d</p>e<p>f" + "<i>x</i>y" * 50 + "</p></div>")
+def _parse(core: Any) -> Any:
+    return core.fromstring("<div>a<p>b<b>c</b>d</p>e<p>f" + "<i>x</i>y" * 50 + "</p></div>")
+
+
+def _work(core: Any, root: Any) -> Any:
     other = core.Element("section", {"k": "v"})
     other.text = "é" * 100
     for e in list(root.iter("i"))[:10]:
-        other.append(e)
+        other.append(e)  # a move between documents: a copy, proxies repointed
     root.set("data-x", "y" * 300)
     copy.deepcopy(root)
     core.strip_tags(root, "b")
     core.strip_elements(root, "i", with_tail=False)
     root[0].drop_tag()
     root.text = "z" * 1000
-    core.SubElement(root, "new-tag-name")
-    return root, other
+    core.SubElement(root, "new-tag-name", {"a": "b" * 500})
+    return other
+
+
+def _consistent(root: Any) -> None:
+    # every link agrees with its reverse, and the dumps can be made
+    for e in root.iter():
+        kids = list(e)
+        assert all(k.getparent() is e for k in kids)
+        assert all(a.getnext() is b and b.getprevious() is a for a, b in zip(kids, kids[1:]))
+    dump_element(root)
+    root.text_content()
 
 
 def test_memory_errors_never_crash(models: Any) -> None:
     from trafila import _core
 
     core = models[1]
-    errors = 0
+    parse_errors = op_errors = 0
     try:
-        for n in range(0, 120):
+        for n in range(0, 150):
+            # failures inside the parser
             _core._fail_allocations_after(n)
             try:
-                _work(core)
+                _parse(core)
             except MemoryError:
-                errors += 1
+                parse_errors += 1
             finally:
                 _core._fail_allocations_after(-1)
+            # failures inside the element operations
+            root = _parse(core)
+            _core._fail_allocations_after(n)
+            try:
+                _work(core, root)
+            except MemoryError:
+                op_errors += 1
+            finally:
+                _core._fail_allocations_after(-1)
+            _consistent(root)
     finally:
         _core._fail_allocations_after(-1)
-    assert errors > 0
-    root, other = _work(core)
+    assert parse_errors > 0 and op_errors > 0
+    root = _parse(core)
+    other = _work(core, root)
     assert root.tag == "div" and len(other) == 10
+    _consistent(root)
+    _consistent(other)
