@@ -8,7 +8,11 @@ heuristics of trafila.html (fromstring.pxi). No extraction mode yet.
 
 Exports: ENGINE_API, MODES, implementation, CDocument, parse_document,
 document_fromstring, fromstring, parse_document_reference,
-document_fromstring_reference, fromstring_reference, dump_document.
+document_fromstring_reference, fromstring_reference, dump_document;
+the element model (dom.pxi, view.pxi): ``dom`` (Element, SubElement,
+strip_tags, strip_elements, iselement, text_nodes, fromstring,
+document_fromstring, parse_document giving CElement proxies), CElement,
+CAttrib, parse_document_view, document_fromstring_view, fromstring_view.
 """
 
 cimport cython
@@ -23,6 +27,8 @@ include "input.pxi"
 include "treebuilder.pxi"
 include "tokenizer.pxi"
 include "fromstring.pxi"
+include "dom.pxi"
+include "view.pxi"
 
 
 def implementation(mode):

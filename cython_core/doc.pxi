@@ -13,6 +13,7 @@
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp, memchr, memmove, memset
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, uint8_t
+from cpython.object cimport PyObject
 
 ctypedef unsigned char uchar
 
@@ -444,9 +445,21 @@ cdef class CDocument:
     cdef DocData d
     cdef public int32_t root_index
     cdef list _name_cache
+    # the view (view.pxi): one borrowed pointer per node to its live CElement
+    # proxy (NULL: none); a proxy clears its slot when it dies and holds a
+    # reference to this document, so no slot outlives its proxy
+    cdef PyObject** proxies
+    cdef int32_t cap_proxies
+    #: libxml2's document type (HTML for parsed documents, XML for Element())
+    cdef public bint is_html
+    cdef object _docinfo
 
     def __cinit__(self):
         memset(&self.d, 0, sizeof(DocData))
+        self.proxies = NULL
+        self.cap_proxies = 0
+        self.is_html = True
+        self._docinfo = None
         self.d.dt_name_off = -1
         self.d.dt_pub_off = -1
         self.d.dt_sys_off = -1
@@ -455,6 +468,56 @@ cdef class CDocument:
 
     def __dealloc__(self):
         doc_free(&self.d)
+        if self.proxies != NULL:
+            free(self.proxies)
+            self.proxies = NULL
+
+    # -- the reference Document's API (trafila.dom.Document), over proxies ---
+    def getroot(self):
+        """The first top-level element (lxml's ``getroot()``), a CElement proxy."""
+        return _proxy(self, self.d.roots[0]) if self.d.n_roots else None
+
+    @property
+    def children(self):
+        """The top-level elements, as CElement proxies."""
+        return [_proxy(self, self.d.roots[k]) for k in range(self.d.n_roots)]
+
+    @property
+    def docinfo(self):
+        if self._docinfo is None:
+            dt = self.doctype()
+            self._docinfo = DocInfo() if dt is None else DocInfo(*dt)
+        return self._docinfo
+
+    def getroottree(self):
+        return self
+
+    def iter(self, tag=None, *tags):
+        root = self.getroot()
+        return iter(()) if root is None else root.iter(tag, *tags)
+
+    def find(self, path):
+        root = self.getroot()
+        if root is None:
+            return None
+        return root.find("." + path if path[:1] == "/" else path)
+
+    def findall(self, path):
+        root = self.getroot()
+        if root is None:
+            return []
+        return root.findall("." + path if path[:1] == "/" else path)
+
+    def iterfind(self, path):
+        root = self.getroot()
+        if root is None:
+            return iter(())
+        return root.iterfind("." + path if path[:1] == "/" else path)
+
+    def element(self, int32_t i):
+        """The CElement proxy of node ``i``."""
+        self._check(i)
+        return _proxy(self, i)
 
     cdef object name_str(self, int32_t nid):
         cdef Py_ssize_t n
@@ -506,7 +569,7 @@ cdef class CDocument:
         return [(self.name_str(self.d.attrs[k].name), self.attr_value(&self.d.attrs[k], False))
                 for k in range(nd.attr_start, nd.attr_start + nd.attr_count)]
 
-    def children(self, int32_t i):
+    def child_indices(self, int32_t i):
         self._check(i)
         out = []
         cdef int32_t c = self.d.nodes[i].first

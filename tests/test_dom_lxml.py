@@ -1,4 +1,4 @@
-"""trafila.dom against lxml 6.1.3, live.
+"""Each engine's element model (trafila.dom; the core's CElement proxies) against lxml 6.1.3, live.
 
 The same random trees are built in lxml (lxml.html elements, as trafilatura
 gets them) and in trafila; the same random operation sequences run on both
@@ -32,7 +32,9 @@ _counter = itertools.count()
 class Pair:
     """The two worlds side by side: node i of ``lx`` is node i of ``tr``."""
 
-    def __init__(self) -> None:
+    def __init__(self, model: Any) -> None:
+        #: the element model under test (a tests.conftest.DomModel)
+        self.m = model
         self.lx: List[Any] = []
         self.tr: List[dom.Element] = []
         # ids are stable: every tracked object stays referenced by the lists
@@ -103,7 +105,7 @@ def _new_pair(pair: Pair, data: Any, depth: int = 0) -> int:
     attrs = data.draw(st.lists(st.sampled_from(["id", "class", "x"]), max_size=2, unique=True))
     attrib = {k: f"v{next(_counter)}" for k in attrs}
     lx_root = lxml_html.Element(tag, attrib)
-    tr_root = dom.Element(tag, attrib)
+    tr_root = pair.m.Element(tag, attrib)
     text = _text(data)
     lx_root.text = text
     tr_root.text = text
@@ -113,7 +115,7 @@ def _new_pair(pair: Pair, data: Any, depth: int = 0) -> int:
         for _ in range(n):
             t = data.draw(st.sampled_from(TAGS))
             lc = etree.SubElement(lx_el, t)
-            tc = dom.SubElement(tr_el, t)
+            tc = pair.m.SubElement(tr_el, t)
             tx, tl = _text(data), _text(data)
             lc.text, tc.text = tx, tx
             lc.tail, tc.tail = tl, tl
@@ -230,7 +232,7 @@ def _loop(pair: Pair, data: Any) -> None:
         else:
             it = el.iterancestors(*tags)
         seen = []
-        strip = etree.strip_tags if world == "lx" else dom.strip_tags
+        strip = etree.strip_tags if world == "lx" else pair.m.strip_tags
         for n, e in enumerate(it):
             seen.append(e)
             if n > 60:
@@ -354,11 +356,11 @@ def _mutate(pair: Pair, data: Any) -> None:
         tb = b.getroottree() if use_tree else b
         if op == "strip_tags":
             etree.strip_tags(ta, *tags)
-            dom.strip_tags(tb, *tags)
+            pair.m.strip_tags(tb, *tags)
         else:
             wt = op == "strip_elements"
             etree.strip_elements(ta, *tags, with_tail=wt)
-            dom.strip_elements(tb, *tags, with_tail=wt)
+            pair.m.strip_elements(tb, *tags, with_tail=wt)
     elif op == "text":
         t = _text(data)
         a.text = t
@@ -402,8 +404,8 @@ def _mutate(pair: Pair, data: Any) -> None:
 @settings(max_examples=int(__import__("os").environ.get("DOM_EXAMPLES", "150")), deadline=None,
           suppress_health_check=list(HealthCheck), derandomize=not os.environ.get("DOM_RANDOM"))
 @given(st.data())
-def test_random_operation_sequences_match_lxml(data: Any) -> None:
-    pair = Pair()
+def test_random_operation_sequences_match_lxml(dom_engine: Any, data: Any) -> None:
+    pair = Pair(dom_engine)
     for _ in range(data.draw(st.integers(1, 3))):
         _new_pair(pair, data)
     pair.check()
