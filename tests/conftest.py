@@ -99,40 +99,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-class DomModel:
-    """One engine's element model, named as trafila.dom names it: ``Element``,
-    ``SubElement``, ``strip_tags``, ``strip_elements``, ``iselement``,
-    ``text_nodes``, ``NO_VALUE``, and the parsers ``fromstring``,
-    ``document_fromstring``, ``parse_document`` giving that model."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        if name == "reference":
-            from trafila import dom, html
-
-            model = dom
-            self.fromstring = html.fromstring
-            self.document_fromstring = html.document_fromstring
-            self.parse_document = html.parse_document
-            self.element_type = dom.Element
-        else:
-            import trafila._engine as seam
-
-            model = seam.core_module().dom
-            self.fromstring = model.fromstring
-            self.document_fromstring = model.document_fromstring
-            self.parse_document = model.parse_document
-            self.element_type = model.CElement
-        for attr in ("Element", "SubElement", "strip_tags", "strip_elements", "iselement", "text_nodes", "NO_VALUE"):
-            setattr(self, attr, getattr(model, attr))
-
-    def __repr__(self) -> str:
-        return f"DomModel({self.name!r})"
-
-
 @pytest.fixture(params=ENGINES, scope="session")
 def dom_engine(request):
-    """Each built engine's element model (a :class:`DomModel`): the reference's
-    trafila.dom, the core's CElement proxies over its C document."""
-    _built_engine(request.param)
-    return DomModel(request.param)
+    """Each built engine's element model (``trafila.engine(name).dom``): the
+    reference's trafila.dom, the core's CElement proxies over its C document."""
+    return _built_engine(request.param).dom

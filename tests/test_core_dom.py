@@ -25,14 +25,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests._helpers import delete_element
-from tests.conftest import DomModel, _built_engine
+from tests.conftest import _built_engine
 from trafila.treedump import dump_element
 
 
 @pytest.fixture(scope="module")
 def models():
-    _built_engine("core")
-    return DomModel("reference"), DomModel("core")
+    return _built_engine("reference").dom, _built_engine("core").dom
 
 
 TAGS = ["a", "b", "p", "div"]

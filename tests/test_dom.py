@@ -21,7 +21,7 @@ def both(html: str, eng=None):
     """The lxml element and the same tree in ``eng``'s model (the reference:
     bridged from lxml; the core: parsed by the core, which builds lxml's tree)."""
     lx = lxml_html.fromstring(html, parser=PARSER)
-    if eng is None or eng.name == "reference":
+    if eng is None or eng.engine == "reference":
         return lx, from_lxml(lx)
     tr = eng.fromstring(html)
     same(lx, tr)
@@ -195,7 +195,7 @@ def test_find_paths(dom_engine) -> None:
 def test_second_root_and_doctype_are_bridged(dom_engine) -> None:
     html = "<!DOCTYPE html><html><body><p>a</p></body></html>x<p>y</p>"
     lx = lxml_html.fromstring(html, parser=PARSER)
-    tr = from_lxml(lx) if dom_engine.name == "reference" else dom_engine.fromstring(html)
+    tr = from_lxml(lx) if dom_engine.engine == "reference" else dom_engine.fromstring(html)
     a, b = dump_lxml_document(lx), dump_trafila_document(tr)
     assert a == b, first_difference(a, b)
     assert len(b["nodes"]) == 2 and b["doctype"] == ("html", None, None)

@@ -33,7 +33,7 @@ class Pair:
     """The two worlds side by side: node i of ``lx`` is node i of ``tr``."""
 
     def __init__(self, model: Any) -> None:
-        #: the element model under test (a tests.conftest.DomModel)
+        #: the element model under test (trafila.engine(name).dom)
         self.m = model
         self.lx: List[Any] = []
         self.tr: List[dom.Element] = []

@@ -91,7 +91,7 @@ def test_sibling_bookkeeping(html_parser):
     for parent in root.iter():
         for index, child in enumerate(parent):
             assert child.getparent() is parent
-            assert child._pos == index and parent.index(child) == index
+            assert parent.index(child) == index
             assert child.getprevious() is (parent[index - 1] if index else None)
             assert child.getnext() is (parent[index + 1] if index + 1 < len(parent) else None)
     # elements linked by the parser can be moved like any other

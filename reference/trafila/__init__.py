@@ -382,6 +382,11 @@ class Engine:
         """The engine's HTML parser (parse_document, document_fromstring, fromstring)."""
         return _engine.parser(self.name)
 
+    @property
+    def dom(self) -> Any:
+        """The engine's element model (trafila.dom's names; the core's are proxies over its C document)."""
+        return _engine.dom(self.name)
+
     def LRUCache(self, maxsize: int = 4096, mode: str = DEFAULT_MODE) -> Any:  # noqa: N802 - trafilatura's name
         """A fresh deduplication cache of this engine."""
         return self.implementation(mode).LRUCache(maxsize=maxsize)

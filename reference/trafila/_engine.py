@@ -20,10 +20,14 @@ The core's contract (what ``trafila._core`` must export):
   reference's, see :func:`_reference_implementation`);
 * ``parse_document(src)`` -- the HTML parser into the core's own document
   (``document_fromstring`` and ``fromstring`` likewise);
-* ``parse_document_reference(src)``, ``document_fromstring_reference(src)``,
-  ``fromstring_reference(src)`` -- the same parse, given as the reference element
-  model (:mod:`trafila.dom`), so that the :mod:`trafila.html` tests and the tree
-  harness run unchanged over the core; ``ParserError`` is trafila.html's.
+* ``dom`` -- its element model with :mod:`trafila.dom`'s names (``Element``,
+  ``SubElement``, ``strip_tags``, ``strip_elements``, ``iselement``,
+  ``text_nodes``, ``NO_VALUE``) and parsers giving that model (``fromstring``,
+  ``document_fromstring``, ``parse_document``): lazy proxies over the C
+  document, so the :mod:`trafila.html` tests and the tree harness run unchanged
+  over the core; ``ParserError`` is trafila.html's;
+* ``parse_document_reference(src)`` (and the other two) -- the same parse
+  converted to the reference element model.
 
 An engine raises :class:`NotNative` for a call it does not serve itself; the
 public API then hands the call to the installed trafilatura of that release.
@@ -169,13 +173,33 @@ def parser(engine: Optional[str] = None) -> Any:
     if engine is None or engine == "reference":
         return html
     check_engine(engine)
-    core = core_module()
+    model = dom(engine)
     return SimpleNamespace(
-        engine=engine, ParserError=html.ParserError,
-        parse_document=core.parse_document_reference,
-        document_fromstring=core.document_fromstring_reference,
-        fromstring=core.fromstring_reference,
+        engine=engine, ParserError=html.ParserError, parse_document=model.parse_document,
+        document_fromstring=model.document_fromstring, fromstring=model.fromstring,
     )
+
+
+#: what an engine's element model provides (trafila.dom's names)
+DOM_ATTRIBUTES = ("Element", "SubElement", "strip_tags", "strip_elements", "iselement", "text_nodes", "NO_VALUE",
+                  "fromstring", "document_fromstring", "parse_document")
+
+
+def dom(engine: Optional[str] = None) -> Any:
+    """The element model of ``engine`` (DOM_ATTRIBUTES): trafila.dom with
+    trafila.html's parsers for the reference, the core's proxies for the core."""
+    if engine is None or engine == "reference":
+        html = importlib.import_module("trafila.html")
+        ref = importlib.import_module("trafila.dom")
+        fields = {a: getattr(ref, a) for a in DOM_ATTRIBUTES[:7]}
+        fields.update(fromstring=html.fromstring, document_fromstring=html.document_fromstring,
+                      parse_document=html.parse_document, element_type=ref.Element, engine="reference")
+        return SimpleNamespace(**fields)
+    check_engine(engine)
+    model = core_module().dom
+    fields = {a: getattr(model, a) for a in DOM_ATTRIBUTES}
+    fields.update(element_type=model.CElement, engine=engine)
+    return SimpleNamespace(**fields)
 
 
 def _load(engine: str, mode: str) -> Implementation:
