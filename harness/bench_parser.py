@@ -212,6 +212,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
+    from .core_tree import build_info
     from .parity import _git_commit
 
     commit = _git_commit()
@@ -225,7 +226,10 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
           flush=True)
     result = {"page_forms": len(pages), "megabytes": round(sum(p[3] for p in pages) / 1e6, 2), "every": args.every,
               "bundles": sorted({p[0] for p in pages}), "forms": args.forms, "lxml": lxml.__version__,
-              "libxml2": ".".join(map(str, lxml.etree.LIBXML_VERSION)), "python": sys.version.split()[0]}
+              "libxml2": ".".join(map(str, lxml.etree.LIBXML_VERSION)), "python": sys.version.split()[0],
+              "core_build": build_info()}
+    if result["core_build"]["debug"]:
+        print("bench-parser: warning: trafila._core is a debug build (-O0); its times say nothing about a release build")
     result["ratio"] = ratio(pages, args.repeat)
     result["threads"] = threads_scaling(pages, args.threads, args.repeat, args.thread_passes)
     result["memory"] = memory(pages, args.mem_parses)
@@ -251,7 +255,9 @@ def write_report(result: dict, command: str, commit: Optional[str], out_dir: Pat
              f"{', '.join(result['bundles'])}; forms {result['forms']}",
              f"- core: `trafila._core.parse_document(page)` (the C document; no proxies); lxml {result['lxml']} "
              f"(libxml2 {result['libxml2']}): `lxml.html.fromstring(page, parser=HTMLParser(collect_ids=False, "
-             "default_doctype=False, encoding=\"utf-8\", remove_comments=True, remove_pis=True))`", "",
+             "default_doctype=False, encoding=\"utf-8\", remove_comments=True, remove_pis=True))`",
+             "- core build: optimisation {optimisation}, debug {debug}, ASan {asan} (`python -m harness.core_tree "
+             "--build-info`)".format(**result["core_build"]), "",
              "## Parse time, core / lxml (interleaved page by page, min of "
              f"{result['ratio']['repeat']} runs per page; goal <= 1.0, moonshot <= 0.5)", ""]
     if total:

@@ -19,6 +19,13 @@ An exception counts as equal only when both raise the same class.
 :func:`c_model_difference` -- the C document (and the C fromstring root) against
 the reference-model form of the same core parse -- is also the ``c-model``
 check of ``python -m harness tree --engine core``.
+
+``python -m harness.core_tree --build-info [--expect-debug|--expect-release]``
+prints how the imported ``trafila._core`` was compiled: the module has no
+debug flag of its own, so :func:`build_info` reads the compiler's command line
+that gcc records in the module's DWARF ``DW_AT_producer`` strings (``-g`` is in
+Python's CFLAGS): ``TRAFILA_CORE_DEBUG=1`` builds end in ``-O0``, release
+builds in ``-O2``; ``-fsanitize=address`` marks an ASan build.
 """
 
 from __future__ import annotations
@@ -57,6 +64,27 @@ def _plain(d):
             return [d[0], ""]
         return [_plain(x) for x in d]
     return d
+
+
+def build_info(module_file: Optional[str] = None) -> dict:
+    """How the compiled core was built, from the compiler command lines recorded in it."""
+    import re
+
+    if module_file is None:
+        from trafila import _engine
+
+        module_file = _engine.core_module().__file__
+    with open(module_file, "rb") as fh:
+        data = fh.read()
+    producers = sorted({m.decode("utf-8", "replace") for m in re.findall(rb"GNU C[0-9]* [^\x00]{1,2000}", data)})
+    opt = None
+    for prod in producers:
+        levels = re.findall(r"(?:^| )(-O[0-9sgz]?)(?= |$)", prod)
+        if levels:
+            opt = levels[-1]
+    debug = None if opt is None else opt == "-O0"
+    return {"file": module_file, "producers": producers, "optimisation": opt, "debug": debug,
+            "asan": any("-fsanitize=address" in p for p in producers)}
 
 
 def _core_root_dump(core, src):
@@ -193,7 +221,23 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--checks", default=",".join(CHECKS), help="checks (default document,fromstring,xml)")
     ap.add_argument("--bench", action="store_true", help="= python -m harness bench-parser (parse speed: core vs lxml 6.1.3)")
     ap.add_argument("--repeat", type=int, default=3, help="--bench: runs per page (the minimum counts)")
+    ap.add_argument("--build-info", action="store_true", help="how trafila._core was compiled (see the docstring)")
+    ap.add_argument("--expect-debug", action="store_true", help="--build-info: fail unless it is a TRAFILA_CORE_DEBUG build")
+    ap.add_argument("--expect-release", action="store_true", help="--build-info: fail unless it is an optimised build")
     args = ap.parse_args(argv)
+    if args.build_info or args.expect_debug or args.expect_release:
+        info = build_info()
+        print(f"trafila._core: {info['file']}")
+        for prod in info["producers"]:
+            print(f"  compiled by: {prod}")
+        print(f"  optimisation {info['optimisation']}, debug build: {info['debug']}, ASan: {info['asan']}")
+        if args.expect_debug and info["debug"] is not True:
+            print("NOT a debug build (TRAFILA_CORE_DEBUG=1 compiles with -O0 -g)")
+            return 1
+        if args.expect_release and info["debug"] is not False:
+            print("NOT an optimised build")
+            return 1
+        return 0
     args.forms_given = args.forms is not None
     if args.forms is None:
         args.forms = "str,bytes"
