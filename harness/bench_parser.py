@@ -100,7 +100,7 @@ def ratio(pages, repeat: int = 3, log=print) -> dict:
         c = dict(c, bundle=bundle, form=form, ratio=round(c["core_seconds"] / c["lxml_seconds"], 3) if c["lxml_seconds"] else None,
                  core_mb_per_s=round(c["bytes"] / 1e6 / c["core_seconds"], 1) if c["core_seconds"] else None,
                  lxml_mb_per_s=round(c["bytes"] / 1e6 / c["lxml_seconds"], 1) if c["lxml_seconds"] else None)
-        c["core_seconds"], c["lxml_seconds"] = round(c["core_seconds"], 4), round(c["lxml_seconds"], 4)
+        c["core_seconds"], c["lxml_seconds"] = round(c["core_seconds"], 6), round(c["lxml_seconds"], 6)
         rows.append(c)
     rows.sort(key=lambda r: (r["bundle"] == "all", r["bundle"], r["form"] == "both", r["form"]))
     for r in rows:
@@ -158,11 +158,11 @@ def threads_scaling(pages, n_threads: int = 2, repeat: int = 3, passes: int = 5,
     for _ in range(repeat):
         a = _wall(parse, [srcs])
         b = _wall(parse, chunks)
-        runs.append({"one_thread_s": round(a, 4), f"{n_threads}_threads_s": round(b, 4)})
+        runs.append({"one_thread_s": round(a, 6), f"{n_threads}_threads_s": round(b, 6)})
         one, many = min(one, a), min(many, b)
     after = loadavg()
-    res = {"threads": n_threads, "page_forms": len(srcs) // passes, "passes": passes, "repeat": repeat, "one_thread_seconds": round(one, 4),
-           "threads_seconds": round(many, 4), "speedup": round(one / many, 3) if many else None, "runs": runs,
+    res = {"threads": n_threads, "page_forms": len(srcs) // passes, "passes": passes, "repeat": repeat, "one_thread_seconds": round(one, 6),
+           "threads_seconds": round(many, 6), "speedup": round(one / many, 3) if many else None, "runs": runs,
            "loadavg_before": before, "loadavg_after": after, "cpus": os.cpu_count(),
            "cpus_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None}
     log(f"threads: 1 thread {res['one_thread_seconds']} s, {n_threads} threads {res['threads_seconds']} s, "
