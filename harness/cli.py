@@ -105,12 +105,14 @@ def main(argv: Optional[List[str]] = None) -> int:
 
         return parity_main(args, argv_list)
     if args.command == "tree":
+        from .parity import _git_commit
         from .tree import run as tree_run, write_report
 
+        commit = _git_commit()  # the code this run loads (HEAD may move while it runs)
         res = tree_run(args.bundles, tuple(args.forms.split(",")), args.embedded, args.every,
                        tuple(args.checks or ()), engine=args.engine)
         if args.report:
-            write_report(res, "python -m harness " + " ".join(argv_list))
+            write_report(res, "python -m harness " + " ".join(argv_list), commit=commit)
         bad = len(res["vectors"]["differences"]) + sum(r.get(c, 0) for r in res["rows"] for c in res["checks"])
         print(f"tree: {bad} differences")
         return 1 if bad else 0

@@ -246,15 +246,16 @@ def _sections(path: Path) -> Dict[str, dict]:
     return {"reference": old} if "rows" in old else {}
 
 
-def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
-    """Write this run as its engine's section of reports/tree.{json,md}; the other engine's section stays."""
+def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, commit: Optional[str] = None) -> None:
+    """Write this run as its engine's section of reports/tree.{json,md}; the other engine's section stays.
+    ``commit``: the code the run loaded (default: HEAD now)."""
     import datetime as dt
 
     from .parity import _git_commit
 
     engine = result.get("engine", "reference")
     result = dict(result, engine=engine, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                  commit=_git_commit(), command=command)
+                  commit=commit or _git_commit(), command=command)
     out_dir.mkdir(parents=True, exist_ok=True)
     sections = _sections(out_dir / "tree.json")
     sections[engine] = result
