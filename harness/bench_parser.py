@@ -123,8 +123,25 @@ def loadavg() -> Optional[str]:
         return None
 
 
-def _wall(parse, chunks: List[List[Src]]) -> float:
-    """Wall time for ``len(chunks)`` threads, one chunk each, started together."""
+def machine_busy_seconds() -> Optional[float]:
+    """CPU seconds all processes of the machine have used (/proc/stat), or None."""
+    try:
+        with open("/proc/stat") as fh:
+            f = [int(x) for x in fh.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal: busy = all but idle and iowait
+    return (sum(f[:8]) - f[3] - f[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _process_cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def _wall(parse, chunks: List[List[Src]], usage: Optional[list] = None) -> float:
+    """Wall time for ``len(chunks)`` threads, one chunk each, started together;
+    ``usage`` gets (wall, this process's CPU s, the other processes' CPU s)."""
     start = threading.Barrier(len(chunks) + 1)
 
     def work(chunk):
@@ -139,10 +156,15 @@ def _wall(parse, chunks: List[List[Src]]) -> float:
     for t in threads:
         t.start()
     start.wait()
-    t0 = time.perf_counter()
+    m0, c0, t0 = machine_busy_seconds(), _process_cpu(), time.perf_counter()
     for t in threads:
         t.join()
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    if usage is not None:
+        cpu = _process_cpu() - c0
+        m1 = machine_busy_seconds()
+        usage.append((wall, cpu, None if m0 is None or m1 is None else max(0.0, m1 - m0 - cpu)))
+    return wall
 
 
 def threads_scaling(pages, n_threads: int = 2, repeat: int = 3, passes: int = 5, log=print) -> dict:
@@ -162,17 +184,29 @@ def threads_scaling(pages, n_threads: int = 2, repeat: int = 3, passes: int = 5,
     one = many = float("inf")
     runs = []
     for _ in range(repeat):
-        a = _wall(parse, [srcs])
-        b = _wall(parse, chunks)
-        runs.append({"one_thread_s": round(a, 6), f"{n_threads}_threads_s": round(b, 6)})
+        ua: list = []
+        ub: list = []
+        a = _wall(parse, [srcs], ua)
+        b = _wall(parse, chunks, ub)
+        runs.append({"one_thread_s": round(a, 6), f"{n_threads}_threads_s": round(b, 6),
+                     f"{n_threads}_threads_cpu_s": round(ub[0][1], 3),
+                     f"{n_threads}_threads_others_cpu_s": None if ub[0][2] is None else round(ub[0][2], 3)})
         one, many = min(one, a), min(many, b)
     after = loadavg()
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    best = min(runs, key=lambda r: r[f"{n_threads}_threads_s"])
+    others = best[f"{n_threads}_threads_others_cpu_s"]
+    # the cores left to this process while its threads ran: what bounds the speedup it could show
+    free = None if others is None or not many else round(max(0.0, cpus - others / many), 2)
     res = {"threads": n_threads, "page_forms": len(srcs) // passes, "passes": passes, "repeat": repeat, "one_thread_seconds": round(one, 6),
            "threads_seconds": round(many, 6), "speedup": round(one / many, 3) if many else None, "runs": runs,
            "loadavg_before": before, "loadavg_after": after, "cpus": os.cpu_count(),
-           "cpus_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None}
+           "cpus_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+           "threads_cpu_per_wall": round(best[f"{n_threads}_threads_cpu_s"] / many, 2) if many else None,
+           "cores_left_by_others": free}
     log(f"threads: 1 thread {res['one_thread_seconds']} s, {n_threads} threads {res['threads_seconds']} s, "
-        f"speedup {res['speedup']} (loadavg {before} -> {after})")
+        f"speedup {res['speedup']}; this process's CPU/wall with {n_threads} threads {res['threads_cpu_per_wall']}, "
+        f"cores the other processes left {free} (loadavg {before} -> {after})")
     return res
 
 
@@ -293,7 +327,10 @@ def write_report(result: dict, command: str, commit: Optional[str], out_dir: Pat
               f"| {th['one_thread_seconds']} | {th['threads_seconds']} | **{th['speedup']}** |", "",
               f"Machine: {th['cpus']} CPUs ({th['cpus_usable']} usable), shared with other processes; "
               f"/proc/loadavg before `{th['loadavg_before']}`, after `{th['loadavg_after']}`. "
-              "A load above the idle CPUs caps the speedup this run can show.", "",
+              f"During the best {th['threads']}-thread run this process used {th['threads_cpu_per_wall']} CPU seconds "
+              f"per second of wall time, and the other processes of the machine left it "
+              f"{th['cores_left_by_others']} of {th['cpus_usable']} cores (/proc/stat): the speedup this run can show "
+              "is bounded by that, not only by the GIL.", "",
               "## Resident memory (flat is the goal)", "",
               f"{mem['parses']} parses (page-forms cycled, each document freed at once), RSS sampled every "
               f"{mem['sample_every']} parses:", "",
