@@ -3,12 +3,13 @@
 - ``oracle``: (re)generate the oracle cache with the installed trafilatura;
 - ``parity``: diff a candidate against the oracle cache, gated on the ledger;
 - ``quick``: CI's quick parity subset (corpora/gate.json), every engine built;
-- ``tree``: trafila's parser against lxml on every page;
+- ``tree``: trafila's parser (``--engine reference|core``) against lxml on every page;
 - ``selectors``: the hand-translated XPaths against lxml's on every element;
 - ``fuzz``: live differential fuzzing (generated and mutated documents);
 - ``minimise``: shrink a page while a difference persists;
 - ``replay``: trafilatura's own test suite recorded, then replayed through a candidate;
 - ``bench``: speed against trafilatura, side by side in one run;
+- ``bench-parser``: the compiled core's parser against lxml: time, threads, memory;
 - ``scaling``: parser time on pathological inputs (must be linear);
 - ``make-embedded``: regenerate the committed embedded corpus.
 """
@@ -31,6 +32,8 @@ MODULE_COMMANDS = {
     "minimise": ("harness.minimise", "delta-debug a page while a difference persists; writes repros/"),
     "replay": ("harness.replay.cli", "record trafilatura's own test suite and replay it through a candidate"),
     "selectors": ("harness.selectors", "the hand-translated XPaths against lxml's on every element (reports/selectors.md)"),
+    "bench-parser": ("harness.bench_parser",
+                     "the compiled core's parse against lxml 6.1.3, thread scaling, memory (reports/bench-parser.md)"),
 }
 
 
@@ -69,7 +72,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = sub.add_parser("tree", help="compare trafila's parser with lxml on every page (reports/tree.md)")
     p.add_argument("--forms", default="str,bytes")
     p.add_argument("--every", type=int, default=1, help="check every Nth page only")
-    p.add_argument("--check", action="append", dest="checks", choices=["document", "fromstring", "xml"])
+    p.add_argument("--check", action="append", dest="checks", choices=["document", "fromstring", "xml", "c-model"],
+                   help="default: document, fromstring, xml (and c-model with --engine core)")
+    p.add_argument("--engine", default="reference", choices=["reference", "core"],
+                   help="whose parser: the reference (default) or the compiled core")
     p.add_argument("--no-report", dest="report", action="store_false")
     _add_corpus_args(p)
 
@@ -99,12 +105,14 @@ def main(argv: Optional[List[str]] = None) -> int:
 
         return parity_main(args, argv_list)
     if args.command == "tree":
-        from .tree import CHECKS, run as tree_run, write_report
+        from .parity import _git_commit
+        from .tree import run as tree_run, write_report
 
+        commit = _git_commit()  # the code this run loads (HEAD may move while it runs)
         res = tree_run(args.bundles, tuple(args.forms.split(",")), args.embedded, args.every,
-                       tuple(args.checks or CHECKS))
+                       tuple(args.checks or ()), engine=args.engine)
         if args.report:
-            write_report(res, "python -m harness " + " ".join(argv_list))
+            write_report(res, "python -m harness " + " ".join(argv_list), commit=commit)
         bad = len(res["vectors"]["differences"]) + sum(r.get(c, 0) for r in res["rows"] for c in res["checks"])
         print(f"tree: {bad} differences")
         return 1 if bad else 0

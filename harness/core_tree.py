@@ -13,11 +13,19 @@ with the compiled core and with the reference (trafila.html), and compares:
 
 An exception counts as equal only when both raise the same class.
 
-``python -m harness.core_tree --bench [--every K]`` times, on every K-th page
-(default 10) in bytes form (``--forms str,bytes`` for both), the core's parse into its C document (no proxies,
-no to_reference) against lxml 6.1.3's ``lxml.html.fromstring`` with
-trafilatura's parser options, side by side in one run, and reports the
-ratio core time / lxml time (min of --repeat runs per page).
+``python -m harness.core_tree --bench`` is ``python -m harness bench-parser``
+(harness/bench_parser.py: the core's parse against lxml, thread scaling, memory).
+
+:func:`c_model_difference` -- the C document (and the C fromstring root) against
+the reference-model form of the same core parse -- is also the ``c-model``
+check of ``python -m harness tree --engine core``.
+
+``python -m harness.core_tree --build-info [--expect-debug|--expect-release]``
+prints how the imported ``trafila._core`` was compiled: the module has no
+debug flag of its own, so :func:`build_info` reads the compiler's command line
+that gcc records in the module's DWARF ``DW_AT_producer`` strings (``-g`` is in
+Python's CFLAGS): ``TRAFILA_CORE_DEBUG=1`` builds end in ``-O0``, release
+builds in ``-O2``; ``-fsanitize=address`` marks an ASan build.
 """
 
 from __future__ import annotations
@@ -27,7 +35,8 @@ import sys
 import time
 from typing import Any, Callable, Dict, List, Optional
 
-from .corpora import bundle_name, bundle_paths, iter_pages
+from .corpora import bundle_name, bundle_paths
+from .tree import bundle_stats
 
 CHECKS = ("document", "fromstring", "xml")
 
@@ -57,6 +66,77 @@ def _plain(d):
     return d
 
 
+def build_info(module_file: Optional[str] = None) -> dict:
+    """How the compiled core was built, from the compiler command lines recorded in it."""
+    import re
+
+    if module_file is None:
+        from trafila import _engine
+
+        module_file = _engine.core_module().__file__
+    with open(module_file, "rb") as fh:
+        data = fh.read()
+    producers = sorted({m.decode("utf-8", "replace") for m in re.findall(rb"GNU C[0-9]* [^\x00]{1,2000}", data)})
+    opt = None
+    for prod in producers:
+        levels = re.findall(r"(?:^| )(-O[0-9sgz]?)(?= |$)", prod)
+        if levels:
+            opt = levels[-1]
+    debug = None if opt is None else opt == "-O0"
+    return {"file": module_file, "producers": producers, "optimisation": opt, "debug": debug,
+            "asan": any("-fsanitize=address" in p for p in producers)}
+
+
+def _core_root_dump(core, src):
+    doc = core.fromstring(src)
+    return doc.dump_element(doc.root_index)
+
+
+def c_document_difference(core, dbg, src, want, describe) -> Optional[str]:
+    """The C document's dump of ``src`` (``CDocument.dump()``) and its
+    ``to_reference()`` against ``want``, the outcome of a marked reference-model
+    document dump (:mod:`trafila.html._debug`); None when both agree."""
+    got = _outcome(lambda: core.parse_document(src).dump())
+    got_ref = _outcome(lambda: _mark(dbg.dump_document(core.parse_document(src).to_reference())))
+    plain_want = (want[0], _plain(want[1])) if want[0] == "ok" else want
+    if got != plain_want:
+        return describe(plain_want, got)
+    if got_ref != want:
+        return "to_reference: " + describe(want, got_ref)
+    return None
+
+
+def c_root_difference(core, src, want, describe) -> Optional[str]:
+    """The C fromstring root's dump against ``want`` (a marked element dump outcome)."""
+    c = _outcome(lambda: _core_root_dump(core, src))
+    plain = (want[0], _plain(want[1])) if want[0] == "ok" else want
+    return None if c == plain else "C dump: " + describe(plain, c)
+
+
+def c_model_difference(src) -> Optional[str]:
+    """``tree --engine core``'s c-model check: the C document and the C fromstring
+    root of ``src`` agree with the core's reference-model forms (the ones the
+    tree harness compares with lxml); None when they do."""
+    from trafila import _core
+    from trafila.html import _debug
+
+    def describe(a, b):
+        if a[0] != "ok" or b[0] != "ok":
+            return f"reference model {a[0]} {a[1] if a[0] != 'ok' else ''} / C {b[0]} {b[1] if b[0] != 'ok' else ''}"
+        return _debug.first_difference(a[1], b[1]) or "differs"
+
+    want = _outcome(lambda: _mark(_debug.dump_document(_core.parse_document_reference(src))))
+    diff = c_document_difference(_core, _debug, src, want, describe)
+    if diff:
+        return "document: " + diff
+    root = _outcome(lambda: _core.fromstring_reference(src))
+    if root[0] != "ok":
+        c = _outcome(lambda: _core_root_dump(_core, src))
+        return None if c == root else "fromstring: " + describe(root, c)
+    diff = c_root_difference(_core, src, ("ok", _mark(_debug.dump_element(root[1]))), describe)
+    return "fromstring: " + diff if diff else None
+
+
 class CoreTreeChecker:
     def __init__(self) -> None:
         from trafila import _core
@@ -74,15 +154,7 @@ class CoreTreeChecker:
         out: Dict[str, Optional[str]] = {}
         if "document" in checks:
             want = _outcome(lambda: _mark(dbg.dump_document(ref.parse_document(src))))
-            got = _outcome(lambda: core.parse_document(src).dump())
-            got_ref = _outcome(lambda: _mark(dbg.dump_document(core.parse_document(src).to_reference())))
-            plain_want = (want[0], _plain(want[1])) if want[0] == "ok" else want
-            if got != plain_want:
-                out["document"] = self._describe(plain_want, got)
-            elif got_ref != want:
-                out["document"] = "to_reference: " + self._describe(want, got_ref)
-            else:
-                out["document"] = None
+            out["document"] = c_document_difference(core, dbg, src, want, self._describe)
         if "fromstring" in checks or "xml" in checks:
             a_el = _outcome(lambda: ref.fromstring(src))
             b_el = _outcome(lambda: core.fromstring_reference(src))
@@ -91,9 +163,7 @@ class CoreTreeChecker:
             if "fromstring" in checks:
                 diff = None if a == b else self._describe(a, b)
                 if diff is None and a[0] == "ok":
-                    c = _outcome(lambda: self._core_root_dump(src))
-                    if c != (a[0], _plain(a[1])):
-                        diff = "C dump: " + self._describe((a[0], _plain(a[1])), c)
+                    diff = c_root_difference(core, src, a, self._describe)
                 out["fromstring"] = diff
             if "xml" in checks:
                 if self.tostring is None:
@@ -114,10 +184,6 @@ class CoreTreeChecker:
                     out["xml"] = None
         return out
 
-    def _core_root_dump(self, src):
-        doc = self.core.fromstring(src)
-        return doc.dump_element(doc.root_index)
-
     def _describe(self, a, b) -> str:
         if a[0] != "ok" or b[0] != "ok":
             return f"reference {a[0]} {a[1] if a[0] != 'ok' else ''} / core {b[0]} {b[1] if b[0] != 'ok' else ''}"
@@ -134,25 +200,8 @@ def run(bundles: Optional[List[str]] = None, limit: Optional[int] = None, every:
             log(f"{bundle_name(path)}: missing ({path})")
             rows.append({"bundle": bundle_name(path), "missing": True})
             continue
-        stats: Dict[str, Dict[str, int]] = {}
         t0 = time.perf_counter()
-        for page in iter_pages(path):
-            if limit is not None and page.index >= limit:
-                break
-            if page.index % every:
-                continue
-            for form in forms:
-                if form not in page.forms():
-                    continue
-                s = stats.setdefault(form, {"pages": 0, **{c: 0 for c in checks}})
-                s["pages"] += 1
-                res = checker.check(page.input(form), checks)
-                for c, v in res.items():
-                    if v:
-                        s[c] += 1
-                        if len(examples) < 40:
-                            examples.append({"page": page.id, "form": form, "check": c, "difference": v[:300]})
-                            log(f"  DIFF {page.id} {form} {c}: {v[:200]}")
+        stats = bundle_stats(checker, path, forms, every, checks, examples, limit, log)
         for form, s in stats.items():
             rows.append({"bundle": bundle_name(path), "form": form, **s})
             log(f"{bundle_name(path)} {form}: {s['pages']} pages, " + ", ".join(f"{c} {s[c]}" for c in checks)
@@ -163,64 +212,6 @@ def run(bundles: Optional[List[str]] = None, limit: Optional[int] = None, every:
     return {"rows": rows, "examples": examples, "totals": totals}
 
 
-def bench(bundles: Optional[List[str]] = None, every: int = 10, repeat: int = 3, limit: Optional[int] = None,
-          form: str = "bytes", log=print) -> dict:
-    from lxml import html as lhtml
-
-    from trafila import _core
-
-    parser = lhtml.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
-                              remove_comments=True, remove_pis=True)
-    parse = _core.parse_document
-    clock = time.perf_counter
-    core_total = lxml_total = 0.0
-    pages = 0
-    nbytes = 0
-    for path in bundle_paths(bundles):
-        if not path.exists():
-            continue
-        core_b = lxml_b = 0.0
-        n_b = 0
-        for page in iter_pages(path):
-            if limit is not None and page.index >= limit:
-                break
-            if page.index % every:
-                continue
-            if form not in page.forms():
-                continue
-            src = page.input(form)
-            best_c = best_l = float("inf")
-            for _ in range(repeat):
-                t0 = clock()
-                try:
-                    lhtml.fromstring(src, parser=parser)
-                except Exception:
-                    pass
-                t1 = clock()
-                try:
-                    parse(src)
-                except Exception:
-                    pass
-                t2 = clock()
-                best_l = min(best_l, t1 - t0)
-                best_c = min(best_c, t2 - t1)
-            core_b += best_c
-            lxml_b += best_l
-            n_b += 1
-            nbytes += len(page.raw)
-        if n_b:
-            log(f"{bundle_name(path)}: {n_b} pages, core {core_b * 1e3 / n_b:.2f} ms/page, "
-                f"lxml {lxml_b * 1e3 / n_b:.2f} ms/page, ratio {core_b / lxml_b:.3f}")
-        core_total += core_b
-        lxml_total += lxml_b
-        pages += n_b
-    ratio = core_total / lxml_total if lxml_total else float("nan")
-    log(f"total ({form} form): {pages} pages ({nbytes / 1e6:.1f} MB), core {core_total:.3f} s "
-        f"({nbytes / 1e6 / core_total:.1f} MB/s), lxml {lxml_total:.3f} s ({nbytes / 1e6 / lxml_total:.1f} MB/s), "
-        f"ratio core/lxml {ratio:.3f}")
-    return {"pages": pages, "bytes": nbytes, "core_seconds": core_total, "lxml_seconds": lxml_total, "ratio": ratio}
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m harness.core_tree", description=__doc__.split("\n\n")[0])
     ap.add_argument("--bundle", action="append", dest="bundles", help="bundle name (repeatable); default: all")
@@ -228,16 +219,36 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--every", type=int, default=None, help="every K-th page (default 1; --bench: 10)")
     ap.add_argument("--forms", default=None, help="input forms (default str,bytes; --bench: bytes)")
     ap.add_argument("--checks", default=",".join(CHECKS), help="checks (default document,fromstring,xml)")
-    ap.add_argument("--bench", action="store_true", help="parse speed: core vs lxml 6.1.3")
+    ap.add_argument("--bench", action="store_true", help="= python -m harness bench-parser (parse speed: core vs lxml 6.1.3)")
     ap.add_argument("--repeat", type=int, default=3, help="--bench: runs per page (the minimum counts)")
+    ap.add_argument("--build-info", action="store_true", help="how trafila._core was compiled (see the docstring)")
+    ap.add_argument("--expect-debug", action="store_true", help="--build-info: fail unless it is a TRAFILA_CORE_DEBUG build")
+    ap.add_argument("--expect-release", action="store_true", help="--build-info: fail unless it is an optimised build")
     args = ap.parse_args(argv)
+    if args.build_info or args.expect_debug or args.expect_release:
+        info = build_info()
+        print(f"trafila._core: {info['file']}")
+        for prod in info["producers"]:
+            print(f"  compiled by: {prod}")
+        print(f"  optimisation {info['optimisation']}, debug build: {info['debug']}, ASan: {info['asan']}")
+        if args.expect_debug and info["debug"] is not True:
+            print("NOT a debug build (TRAFILA_CORE_DEBUG=1 compiles with -O0 -g)")
+            return 1
+        if args.expect_release and info["debug"] is not False:
+            print("NOT an optimised build")
+            return 1
+        return 0
     args.forms_given = args.forms is not None
     if args.forms is None:
         args.forms = "str,bytes"
-    if args.bench:
-        for form in (f for f in args.forms.split(",") if f) if args.forms_given else ("bytes",):
-            bench(args.bundles, every=args.every or 10, repeat=args.repeat, limit=args.limit, form=form)
-        return 0
+    if args.bench:  # moved: python -m harness bench-parser
+        from .cli import main as cli_main
+
+        extra = ["--every", str(args.every or 10), "--repeat", str(args.repeat)]
+        extra += ["--forms", args.forms] if args.forms_given else []
+        extra += [w for b in (args.bundles or []) for w in ("--bundle", b)]
+        extra += ["--limit", str(args.limit)] if args.limit is not None else []
+        return cli_main(["bench-parser", "--no-report", *extra])
     result = run(args.bundles, limit=args.limit, every=args.every or 1,
                  forms=tuple(f for f in args.forms.split(",") if f),
                  checks=tuple(c for c in args.checks.split(",") if c))

@@ -139,5 +139,19 @@ def iter_pages(path: Path, errors: Optional[List[Tuple[str, str]]] = None) -> It
             yield Page(page_id, index, raw, html, rec.get("url"), rec)
 
 
+def page_forms(path: Path, forms=("str", "bytes"), every: int = 1,
+               limit: Optional[int] = None) -> Iterator[Tuple[Page, str]]:
+    """(page, form) for every ``every``-th page of a bundle (the first ``limit``
+    pages only, when given), in each of ``forms`` the page has."""
+    for page in iter_pages(path):
+        if limit is not None and page.index >= limit:
+            break
+        if page.index % every:
+            continue
+        for form in forms:
+            if form in page.forms():
+                yield page, form
+
+
 def load_pages(path: Path, errors: Optional[List[Tuple[str, str]]] = None) -> List[Page]:
     return list(iter_pages(path, errors))

@@ -1,8 +1,9 @@
 """Live differential fuzzing.
 
-``python -m harness.fuzz tree --n N --seed S``
+``python -m harness.fuzz tree --n N --seed S [--engine reference|core]``
     parses generated documents (:mod:`harness.strategies`) with trafila's
-    parser and with lxml as trafilatura drives it, and compares the trees
+    parser (the reference's, or the compiled core's in the reference element
+    model) and with lxml as trafilatura drives it, and compares the trees
     (the whole document, and what ``lxml.html.fromstring`` returns).
 
 ``python -m harness.fuzz text --candidate reference --set fast --n N --seed S``
@@ -12,7 +13,11 @@
 
 Both print the seed and counts and write the first ``--keep`` differing
 inputs to ``--out`` (default ``.cache/fuzz/``). Documents come from a seeded
-``random.Random``; the same seed gives the same documents.
+``random.Random``; the same seed gives the same documents. ``--report`` writes
+``reports/fuzz-<kind>.{md,json}`` (kind ``tree``, ``tree-core``, ``text-<mode>-<set>``);
+with ``--merge`` the run is added to that report's runs (a run of the same seed
+replaces the old one) and the totals are summed, so a long measurement can be
+made in chunks with different seeds.
 """
 
 from __future__ import annotations
@@ -50,10 +55,12 @@ def lxml_parser():
                                     remove_comments=True, remove_pis=True)
 
 
-def trafila_parsers() -> Tuple[Callable, Callable]:
-    from trafila.html import fromstring, parse_document
+def trafila_parsers(engine: str = "reference") -> Tuple[Callable, Callable]:
+    """(parse_document, fromstring) of ``engine``'s parser, in the reference element model."""
+    from trafila import _engine
 
-    return parse_document, fromstring
+    p = _engine.parser(engine)
+    return p.parse_document, p.fromstring
 
 
 def lxml_document_dump(html: Html, parser: Any) -> dict:
@@ -278,6 +285,11 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         p.add_argument("--report", action="store_true", help="write reports/fuzz-<tree|text-…>.md and .json")
         p.add_argument("--bytes-share", type=float, default=0.2 if name == "tree" else 0.0,
                        help="share of generated documents given as bytes")
+        p.add_argument("--merge", action="store_true",
+                       help="with --report: add this run to the report's runs (summing the totals) instead of replacing it")
+        if name == "tree":
+            p.add_argument("--engine", default="reference", choices=["reference", "core"],
+                           help="whose parser (default: the reference)")
         if name == "text":
             p.add_argument("--candidate", default="reference")
             p.add_argument("--mode", default="2.3.1")
@@ -296,13 +308,15 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     commit = _git_commit()  # the code this run loads (HEAD may move while it runs)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     if args.what == "tree":
-        name = f"tree-{seed}"
+        name = f"tree-{seed}" if args.engine == "reference" else f"tree-{args.engine}-{seed}"
     else:
         name = "text-" + re.sub(r"[^A-Za-z0-9._-]+", "_", f"{args.candidate}-{args.mode}-{args.set}-{seed}")[:100]
     out = args.out or DEFAULT_OUT / name
     print(f"fuzz {args.what}: seed {seed}, n {args.n}", flush=True)
     if args.what == "tree":
-        summary = run_tree(args.n, seed, out, args.keep, args.timeout, args.bytes_share)
+        summary = run_tree(args.n, seed, out, args.keep, args.timeout, args.bytes_share,
+                           parsers=trafila_parsers(args.engine))
+        summary["engine"] = args.engine
     else:
         summary = run_text(args.candidate, args.mode, args.set, args.n, seed, out, args.keep, args.bundles,
                            args.every, args.source, args.timeout, bytes_share=args.bytes_share,
@@ -325,25 +339,58 @@ def main(argv: Optional[List[str]] = None) -> int:
     return standalone("harness.fuzz", argv)
 
 
-def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = None) -> None:
-    """reports/fuzz-<kind>.{json,md}: the seed, the counts, the command (written by the harness only)."""
+def report_kind(args) -> str:
+    if args.what == "tree":
+        return "tree" if getattr(args, "engine", "reference") == "reference" else f"tree-{args.engine}"
+    return f"text-{args.mode}-{args.set}"
+
+
+def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = None,
+                 out_dir: Optional[Path] = None) -> None:
+    """reports/fuzz-<kind>.{json,md}: the seed, the counts, the command (written by the harness only);
+    with ``args.merge``, this run joins the runs already in the report."""
     import datetime as dt
 
     from .corpora import ROOT
     from .parity import _git_commit
 
-    kind = "tree" if args.what == "tree" else f"text-{args.mode}-{args.set}"
-    out_dir = ROOT / "reports"
+    kind = report_kind(args)
+    out_dir = out_dir or ROOT / "reports"
     out_dir.mkdir(exist_ok=True)
     command = "python -m harness fuzz " + " ".join(sys.argv[1:] if argv is None else argv)
-    data = {"kind": kind, "seed": seed, "n": args.n, "counts": summary["counts"], "seconds": summary["seconds"],
-            "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit or _git_commit(),
-            "command": command}
-    (out_dir / f"fuzz-{kind}.json").write_text(json.dumps(data, indent=1) + "\n")
-    lines = [f"# Fuzz report: {kind}", "", "Written by `python -m harness fuzz … --report` (never by hand).", "",
-             f"- run: {data['date']}, commit {data['commit']}, `{command}`",
-             f"- seed **{seed}**, {args.n} documents, {summary['seconds']} s", "",
-             "| outcome | count |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in summary["counts"].items()]
+    run = {"seed": seed, "n": args.n, "counts": summary["counts"], "seconds": summary["seconds"],
+           "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit or _git_commit(),
+           "command": command}
+    runs = [run]
+    path = out_dir / f"fuzz-{kind}.json"
+    if getattr(args, "merge", False) and path.exists():
+        old = json.loads(path.read_text())
+        if old.get("kind") == kind:
+            earlier = old.get("runs") or [{k: old[k] for k in ("seed", "n", "counts", "seconds", "date", "commit", "command")
+                                           if k in old}]
+            runs = [r for r in earlier if r.get("seed") != seed] + [run]
+    counts: Counter = Counter()
+    for r in runs:
+        counts.update(r["counts"])
+    data = {"kind": kind, "seed": seed if len(runs) == 1 else [r["seed"] for r in runs],
+            "n": sum(r["n"] for r in runs), "counts": dict(sorted(counts.items())),
+            "seconds": round(sum(r["seconds"] for r in runs), 1), "date": run["date"], "commit": run["commit"],
+            "command": command, "runs": runs}
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    lines = [f"# Fuzz report: {kind}", "", "Written by `python -m harness fuzz … --report` (never by hand).", ""]
+    if len(runs) == 1:
+        lines += [f"- run: {run['date']}, commit {run['commit']}, `{command}`",
+                  f"- seed **{seed}**, {args.n} documents, {summary['seconds']} s"]
+    else:
+        lines += [f"- **{data['n']} documents** in {len(runs)} runs (`--merge`), {data['seconds']} s in all; "
+                  f"last run {run['date']}, commit {run['commit']}"]
+    lines += ["", "| outcome | count |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in data["counts"].items()]
+    if len(runs) > 1:
+        lines += ["", "## Runs", "", "| seed | documents | differences | seconds | date | commit | command |",
+                  "|---:|---:|---:|---:|---|---|---|"]
+        for r in runs:
+            diffs = sum(v for k, v in r["counts"].items() if k.endswith("different"))
+            lines.append(f"| {r['seed']} | {r['n']} | {diffs} | {r['seconds']} | {r['date']} | {r['commit']} | `{r['command']}` |")
     (out_dir / f"fuzz-{kind}.md").write_text("\n".join(lines) + "\n")
 
 

@@ -13,6 +13,13 @@ drives it, and compares:
 An exception counts as equal only when both raise the matching class. The
 shared parser vectors are checked too. Results go to ``reports/tree.md`` and
 ``reports/tree.json``, with parse speed (pages/s, MB/s) of both parsers.
+
+``--engine`` picks trafila's parser (:func:`trafila._engine.parser`): the
+reference (default) or the compiled core, whose parse is compared in the
+reference element model; the core gets a fourth check, ``c-model``: its own C
+document (``CDocument.dump()``) and C fromstring root agree with that model
+(:func:`harness.core_tree.c_model_difference`). Each engine has its own
+section of the report; a run replaces its engine's section only.
 """
 
 from __future__ import annotations
@@ -23,11 +30,19 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .candidates import HarnessTimeout, call_timeout
-from .corpora import ROOT, bundle_name, bundle_paths, iter_pages, vectors_path
+from .corpora import ROOT, bundle_name, bundle_paths, page_forms, vectors_path
 
 VECTORS = vectors_path() / "libxml2-2.14.6-trees.json"
 REPORTS_DIR = ROOT / "reports"
 CHECKS = ("document", "fromstring", "xml")
+#: the core's extra check (see the module docstring)
+CORE_CHECKS = CHECKS + ("c-model",)
+ENGINE_TITLES = {"reference": "trafila reference (Python)",
+                 "core": "trafila core (C parse + reference element model)"}
+
+
+def default_checks(engine: str) -> tuple:
+    return CORE_CHECKS if engine == "core" else CHECKS
 
 
 def lxml_side():
@@ -64,8 +79,8 @@ def same_outcome(a: Tuple[str, Any], b: Tuple[str, Any]) -> bool:
 
 
 class TreeChecker:
-    def __init__(self, timeout: float = 60.0) -> None:
-        from trafila import html as thtml
+    def __init__(self, timeout: float = 60.0, engine: str = "reference") -> None:
+        from trafila import _engine
 
         try:
             from trafila.html.serialize import tostring as ttostring
@@ -75,7 +90,8 @@ class TreeChecker:
         from . import treedump
 
         self.etree, self.lhtml, self.parser = lxml_side()
-        self.thtml = thtml
+        self.engine = engine
+        self.thtml = _engine.parser(engine)
         self.ttostring = ttostring
         self.dump = treedump
         self.timeout = timeout
@@ -115,6 +131,14 @@ class TreeChecker:
                     out["xml"] = None if same_outcome(ra, rb) else "re-parse: " + self._describe(ra, rb)
                 else:
                     out["xml"] = None
+        if "c-model" in checks:
+            if self.engine != "core":
+                out["c-model"] = None
+            else:
+                from .core_tree import c_model_difference
+
+                res = outcome(lambda: c_model_difference(src), self.timeout)
+                out["c-model"] = res[1] if res[0] == "ok" else f"{res[0]} {res[1]}"
         return out
 
     #: what a document without any element dumps to: lxml then has no root to read the
@@ -151,16 +175,37 @@ def check_vectors(checker: TreeChecker) -> Tuple[int, List[dict]]:
     cases = json.loads(VECTORS.read_text())
     diffs = []
     for case in cases:
-        res = checker.check(case["html"], checks=("document", "fromstring"))
+        res = checker.check(case["html"], checks=("document", "fromstring") + (("c-model",) if checker.engine == "core" else ()))
         bad = {k: v for k, v in res.items() if v}
         if bad:
             diffs.append({"vector": case["name"], **bad})
     return len(cases), diffs
 
 
+def bundle_stats(checker, path: Path, forms, every: int, checks, examples: List[dict], limit: Optional[int] = None,
+                 log=None) -> Dict[str, Dict[str, Any]]:
+    """Per form: pages, bytes and the count of differences of each check over one
+    bundle (``checker.check(src, checks)``); the first 40 go to ``examples``."""
+    stats: Dict[str, Dict[str, Any]] = {}
+    for page, form in page_forms(path, forms, every, limit):
+        s = stats.setdefault(form, {"pages": 0, "bytes": 0, **{c: 0 for c in checks}})
+        s["pages"] += 1
+        s["bytes"] += len(page.raw)
+        res = checker.check(page.input(form), checks)
+        for c, v in res.items():
+            if v:
+                s[c] += 1
+                if len(examples) < 40:
+                    examples.append({"page": page.id, "form": form, "check": c, "difference": v[:300]})
+                    if log:
+                        log(f"  DIFF {page.id} {form} {c}: {v[:200]}")
+    return stats
+
+
 def run(bundles: Optional[List[str]] = None, forms=("str", "bytes"), embedded=None, every: int = 1,
-        checks=CHECKS, log=print) -> dict:
-    checker = TreeChecker()
+        checks=None, log=print, engine: str = "reference") -> dict:
+    checks = tuple(checks or default_checks(engine))
+    checker = TreeChecker(engine=engine)
     n_vec, vec_diffs = check_vectors(checker)
     log(f"vectors: {n_vec} cases, {len(vec_diffs)} differences")
     rows = []
@@ -169,23 +214,7 @@ def run(bundles: Optional[List[str]] = None, forms=("str", "bytes"), embedded=No
         if not path.exists():
             rows.append({"bundle": bundle_name(path), "missing": True})
             continue
-        stats: Dict[str, Dict[str, Any]] = {}
-        for page in iter_pages(path):
-            if page.index % every:
-                continue
-            for form in forms:
-                if form not in page.forms():
-                    continue
-                src = page.input(form)
-                s = stats.setdefault(form, {"pages": 0, "bytes": 0, **{c: 0 for c in checks}})
-                s["pages"] += 1
-                s["bytes"] += len(page.raw)
-                res = checker.check(src, checks)
-                for c, v in res.items():
-                    if v:
-                        s[c] += 1
-                        if len(examples) < 40:
-                            examples.append({"page": page.id, "form": form, "check": c, "difference": v[:300]})
+        stats = bundle_stats(checker, path, forms, every, checks, examples)
         for form, s in stats.items():
             rows.append({"bundle": bundle_name(path), "form": form, **s})
             log(f"{bundle_name(path)} {form}: {s['pages']} pages, " + ", ".join(f"{c} {s[c]}" for c in checks))
@@ -201,27 +230,56 @@ def run(bundles: Optional[List[str]] = None, forms=("str", "bytes"), embedded=No
             "lxml_mb_per_s": round(total_bytes / 1e6 / checker.lxml_seconds, 2) if checker.lxml_seconds else None,
             "trafila_mb_per_s": round(total_bytes / 1e6 / checker.trafila_seconds, 2),
         }
-    return {"vectors": {"cases": n_vec, "differences": vec_diffs}, "rows": rows, "examples": examples,
-            "speed": speed, "every": every, "checks": list(checks)}
+    return {"engine": engine, "vectors": {"cases": n_vec, "differences": vec_diffs}, "rows": rows,
+            "examples": examples, "speed": speed, "every": every, "checks": list(checks)}
 
 
-def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
+def _sections(path: Path) -> Dict[str, dict]:
+    """The engine sections of an existing tree.json (one written before engines
+    had sections is the reference's)."""
+    try:
+        old = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if "engines" in old:
+        return dict(old["engines"])
+    return {"reference": old} if "rows" in old else {}
+
+
+def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, commit: Optional[str] = None) -> None:
+    """Write this run as its engine's section of reports/tree.{json,md}; the other engine's section stays.
+    ``commit``: the code the run loaded (default: HEAD now)."""
     import datetime as dt
 
     from .parity import _git_commit
 
-    result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                  commit=_git_commit(), command=command)
+    engine = result.get("engine", "reference")
+    result = dict(result, engine=engine, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                  commit=commit or _git_commit(), command=command)
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "tree.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-    checks = result["checks"]
+    sections = _sections(out_dir / "tree.json")
+    sections[engine] = result
+    order = [e for e in ENGINE_TITLES if e in sections] + sorted(e for e in sections if e not in ENGINE_TITLES)
+    sections = {e: sections[e] for e in order}
+    (out_dir / "tree.json").write_text(json.dumps({"engines": sections}, indent=1, ensure_ascii=False) + "\n")
     lines = ["# Tree report: trafila's parser against lxml 6.1.3 / libxml2 2.14.6", "",
-             "Written by `python -m harness tree` (never by hand).", "",
-             f"- run: {result['date']}, commit {result['commit']}, `{command}`",
+             "Written by `python -m harness tree [--engine reference|core]` (never by hand); one section per engine.",
+             ""]
+    for e, res in sections.items():
+        lines += _section_lines(e, res)
+    (out_dir / "tree.md").write_text("\n".join(lines) + "\n")
+
+
+def _section_lines(engine: str, result: dict) -> List[str]:
+    checks = result["checks"]
+    lines = [f"## Engine: {engine}", "",
+             f"- run: {result['date']}, commit {result['commit']}, `{result['command']}`",
              f"- shared vectors: {result['vectors']['cases']} cases, {len(result['vectors']['differences'])} differences",
-             f"- pages sampled: every {result['every']}th page" if result["every"] > 1 else "- pages: every page", "",
-             "| bundle | form | pages | " + " | ".join(f"{c} differences" for c in checks) + " |",
-             "|---|---|---:|" + "---:|" * len(checks)]
+             f"- pages sampled: every {result['every']}th page" if result["every"] > 1 else "- pages: every page"]
+    if "c-model" in checks:
+        lines.append("- c-model: the core's C document and C fromstring root against its reference-model forms")
+    lines += ["", "| bundle | form | pages | " + " | ".join(f"{c} differences" for c in checks) + " |",
+              "|---|---|---:|" + "---:|" * len(checks)]
     totals = {c: 0 for c in checks}
     for r in result["rows"]:
         if r.get("missing"):
@@ -233,14 +291,14 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     lines.append(f"| **all** | | {sum(r.get('pages', 0) for r in result['rows'])} | " + " | ".join(f"**{totals[c]}**" for c in checks) + " |")
     sp = result.get("speed")
     if sp:
-        lines += ["", "## Parse speed (whole documents, same pages, one process)", "",
+        lines += ["", "### Parse speed (whole documents, same pages, one process)", "",
                   "| parser | seconds | pages/s | MB/s |", "|---|---:|---:|---:|",
                   f"| lxml 6.1.3 (libxml2 2.14.6, C) | {sp['lxml_seconds']} | {sp['lxml_pages_per_s']} | {sp['lxml_mb_per_s']} |",
-                  f"| trafila reference (Python) | {sp['trafila_seconds']} | {sp['trafila_pages_per_s']} | {sp['trafila_mb_per_s']} |",
+                  f"| {ENGINE_TITLES.get(engine, engine)} | {sp['trafila_seconds']} | {sp['trafila_pages_per_s']} | {sp['trafila_mb_per_s']} |",
                   "", f"{sp['pages']} parses, {sp['megabytes']} MB."]
     if result["vectors"]["differences"]:
-        lines += ["", "## Vector differences", ""] + [f"- {json.dumps(d, ensure_ascii=False)[:300]}" for d in result["vectors"]["differences"]]
+        lines += ["", "### Vector differences", ""] + [f"- {json.dumps(d, ensure_ascii=False)[:300]}" for d in result["vectors"]["differences"]]
     if result["examples"]:
-        lines += ["", "## First page differences", ""] + [
+        lines += ["", "### First page differences", ""] + [
             f"- `{e['page']}` {e['form']} {e['check']}: {e['difference']}" for e in result["examples"]]
-    (out_dir / "tree.md").write_text("\n".join(lines) + "\n")
+    return lines + [""]
