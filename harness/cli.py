@@ -94,6 +94,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         importlib.import_module(module_name).add_arguments(p)
     p = sub.add_parser("scaling", help="parser time on pathological inputs must be linear (reports/parser-scaling.md)")
     p.add_argument("--no-report", dest="report", action="store_false")
+    p.add_argument("--engine", default="reference", choices=["reference", "core"], help="whose parser (default: the reference)")
     sub.add_parser("quick", help="CI's quick parity subset (corpora/gate.json)")
     sub.add_parser("make-embedded", help="regenerate corpora/embedded/synthetic.jsonl.gz")
 
@@ -137,7 +138,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.command == "scaling":
         from .scaling import run as scaling_run, write_report as scaling_report
 
-        res = scaling_run()
+        res = scaling_run(engine=args.engine)
         if args.report:
             scaling_report(res, "python -m harness " + " ".join(argv_list))
         return 0 if all(r["linear"] and r["same_as_lxml"] for r in res["rows"]) else 1

@@ -49,10 +49,12 @@ def _time(fn: Callable[[], object]):
     return time.process_time() - t0, out
 
 
-def run(log=print) -> dict:
+def run(log=print, engine: str = "reference") -> dict:
     from lxml import etree
 
-    from trafila import html as thtml
+    from trafila import _engine
+
+    thtml = _engine.parser(engine)  # the core's parse_document gives its C document (with the Document API)
 
     from .tree import EXCEPTION_MAP, lxml_side
     from . import treedump
@@ -84,7 +86,7 @@ def run(log=print) -> dict:
         rows.append(row)
         log(f"{name}: {row['trafila_seconds']} s (lxml {row['lxml_seconds']}), growth {row['growth_per_10x']}, "
             f"linear {row['linear']}, same as lxml {same}")
-    return {"rows": rows, "max_step": MAX_STEP}
+    return {"rows": rows, "max_step": MAX_STEP, "engine": engine}
 
 
 def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
@@ -95,8 +97,10 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), commit=_git_commit(),
                   command=command)
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "parser-scaling.json").write_text(json.dumps(result, indent=1) + "\n")
-    lines = ["# Parser on pathological inputs: linear time, lxml's outcome", "",
+    engine = result.get("engine", "reference")
+    stem = "parser-scaling" if engine == "reference" else f"parser-scaling-{engine}"
+    (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
+    lines = [f"# Parser on pathological inputs ({engine} engine): linear time, lxml's outcome", "",
              "Written by `python -m harness scaling` (never by hand). CPU seconds at three sizes; "
              f"'linear' means each 10x larger input cost at most {result['max_step']:g}x more.", "",
              f"- run: {result['date']}, commit {result['commit']}, `{command}`", "",
@@ -106,4 +110,4 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
         lines.append(f"| {r['input']} | {' / '.join(map(str, r['sizes']))} | {' / '.join(map(str, r['trafila_seconds']))} | "
                      f"{' / '.join(map(str, r['lxml_seconds']))} | {' / '.join(map(str, r['growth_per_10x']))} | "
                      f"{'yes' if r['linear'] else 'NO'} | {'yes' if r['same_as_lxml'] else 'NO'} |")
-    (out_dir / "parser-scaling.md").write_text("\n".join(lines) + "\n")
+    (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")
