@@ -29,6 +29,7 @@ include "tokenizer.pxi"
 include "fromstring.pxi"
 include "dom.pxi"
 include "view.pxi"
+include "serialize.pxi"
 
 
 def implementation(mode):
