@@ -31,6 +31,7 @@ builds in ``-O2``; ``-fsanitize=address`` marks an ASan build.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Any, Callable, Dict, List, Optional
@@ -83,7 +84,8 @@ def build_info(module_file: Optional[str] = None) -> dict:
         if levels:
             opt = levels[-1]
     debug = None if opt is None else opt == "-O0"
-    return {"file": module_file, "producers": producers, "optimisation": opt, "debug": debug,
+    # the module's file name, not its path: reports carry no machine's directories
+    return {"file": os.path.basename(module_file), "producers": producers, "optimisation": opt, "debug": debug,
             "asan": any("-fsanitize=address" in p for p in producers)}
 
 
