@@ -44,6 +44,62 @@ def delete_element(el: Any, keep_tail: bool = True) -> None:
     parent.remove(el)
 
 
+def element_iterator(el: Any, how: str, tags: Sequence[str]) -> Iterator[Any]:
+    """One of the element iterators by name: ``children`` (iter(el)),
+    ``reversed``, or the method ``how`` with the tag filter."""
+    if how == "children":
+        return iter(el)
+    if how == "reversed":
+        return reversed(el)
+    return getattr(el, how)(*tags)
+
+
+def mutate_while_iterating(it: Iterator[Any], action: str, target: Any, model: Any,
+                           on_new: Optional[Callable[[Any], None]] = None, limit: int = 60) -> List[Any]:
+    """Apply ``action`` to each element ``it`` yields (at most ``limit`` + 2):
+    what was visited, and the class name of each exception raised on the way.
+    ``model`` gives ``strip_tags``, ``strip_elements`` and ``Element`` (lxml.etree
+    or an engine's dom); ``on_new`` sees each element ``append_new`` makes."""
+    seen: List[Any] = []
+    for count, e in enumerate(it):
+        seen.append(e)
+        if count > limit:
+            break
+        try:
+            if action == "delete":
+                delete_element(e)
+            elif action == "drop_tree":
+                if e.getparent() is not None:
+                    e.drop_tree()
+            elif action == "rename":
+                e.tag = "b" if e.tag != "b" else "p"
+            elif action == "move":
+                target.append(e)
+            elif action == "strip":
+                model.strip_tags(e, "a", "b")
+            elif action == "strip_elements":
+                model.strip_elements(e, "a", with_tail=False)
+            elif action == "remove_next":
+                nx = e.getnext()
+                if nx is not None:
+                    e.getparent().remove(nx)
+            elif action == "drop_tag":
+                if e.getparent() is not None:
+                    e.drop_tag()
+            elif action == "delete_parent":
+                if e.getparent() is not None:
+                    delete_element(e.getparent(), keep_tail=False)
+            elif action == "append_new":
+                new = model.Element("a")
+                new.tail = "n"
+                e.append(new)
+                if on_new is not None:
+                    on_new(new)
+        except Exception as err:  # noqa: BLE001 - the exception class is part of what is compared
+            seen.append(type(err).__name__)
+    return seen
+
+
 @contextmanager
 def bridged_v1_11_0_parser() -> Iterator[None]:
     """trafila.v1_11_0 parsing with lxml (trafilatura's parser options) and the

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests._helpers import delete_element
+from tests._helpers import element_iterator, mutate_while_iterating
 from tests.conftest import _built_engine
 from trafila.treedump import dump_element
 
@@ -231,57 +231,8 @@ def _loop(worlds: Worlds, data: Any) -> None:
 
     def run(w: int, m: Any) -> List[Any]:
         el, target = worlds.nodes[w][i], worlds.nodes[w][j]
-        if how == "iter":
-            it = el.iter(*tags)
-        elif how == "iterdescendants":
-            it = el.iterdescendants(*tags)
-        elif how == "children":
-            it = iter(el)
-        elif how == "reversed":
-            it = reversed(el)
-        elif how == "iterchildren":
-            it = el.iterchildren(*tags)
-        elif how == "itersiblings":
-            it = el.itersiblings(*tags)
-        else:
-            it = el.iterancestors(*tags)
-        seen: List[Any] = []
-        for count, e in enumerate(it):
-            seen.append(e)
-            if count > 60:
-                break
-            try:
-                if action == "delete":
-                    delete_element(e)
-                elif action == "drop_tree":
-                    if e.getparent() is not None:
-                        e.drop_tree()
-                elif action == "rename":
-                    e.tag = "b" if e.tag != "b" else "p"
-                elif action == "move":
-                    target.append(e)
-                elif action == "strip":
-                    m.strip_tags(e, "a", "b")
-                elif action == "strip_elements":
-                    m.strip_elements(e, "a", with_tail=False)
-                elif action == "remove_next":
-                    nx = e.getnext()
-                    if nx is not None:
-                        e.getparent().remove(nx)
-                elif action == "drop_tag":
-                    if e.getparent() is not None:
-                        e.drop_tag()
-                elif action == "delete_parent":
-                    if e.getparent() is not None:
-                        delete_element(e.getparent(), keep_tail=False)
-                elif action == "append_new":
-                    new = m.Element("a")
-                    new.tail = "n"
-                    e.append(new)
-                    worlds_new[w].append(new)
-            except Exception as err:  # noqa: BLE001
-                seen.append(type(err).__name__)
-        return seen
+        return mutate_while_iterating(element_iterator(el, how, tags), action, target, m,
+                                      on_new=worlds_new[w].append)
 
     worlds_new: List[List[Any]] = [[], []]
     _both(worlds, lambda w, m: _conv_seen(worlds, w, run(w, m)))

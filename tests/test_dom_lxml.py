@@ -22,7 +22,7 @@ from lxml import etree  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from tests._helpers import delete_element  # noqa: E402
+from tests._helpers import element_iterator, mutate_while_iterating  # noqa: E402
 from trafila import dom  # noqa: E402
 
 TAGS = ["a", "b", "p", "div"]
@@ -219,49 +219,8 @@ def _loop(pair: Pair, data: Any) -> None:
                                         "remove_next", "drop_tag", "delete_parent"]))
 
     def run(el: Any, target: Any, world: str) -> List[Any]:
-        if how == "iter":
-            it = el.iter(*tags)
-        elif how == "iterdescendants":
-            it = el.iterdescendants(*tags)
-        elif how == "children":
-            it = iter(el)
-        elif how == "iterchildren":
-            it = el.iterchildren(*tags)
-        elif how == "itersiblings":
-            it = el.itersiblings(*tags)
-        else:
-            it = el.iterancestors(*tags)
-        seen = []
-        strip = etree.strip_tags if world == "lx" else pair.m.strip_tags
-        for n, e in enumerate(it):
-            seen.append(e)
-            if n > 60:
-                break
-            try:
-                if action == "delete":
-                    delete_element(e)
-                elif action == "drop_tree":
-                    if e.getparent() is not None:
-                        e.drop_tree()
-                elif action == "rename":
-                    e.tag = "b" if e.tag != "b" else "p"
-                elif action == "move":
-                    target.append(e)
-                elif action == "strip":
-                    strip(e, "a", "b")
-                elif action == "remove_next":
-                    nx = e.getnext()
-                    if nx is not None:
-                        e.getparent().remove(nx)
-                elif action == "drop_tag":
-                    if e.getparent() is not None:
-                        e.drop_tag()
-                elif action == "delete_parent":
-                    if e.getparent() is not None:
-                        delete_element(e.getparent(), keep_tail=False)
-            except Exception as err:  # noqa: BLE001
-                seen.append(type(err).__name__)
-        return seen
+        model = etree if world == "lx" else pair.m
+        return mutate_while_iterating(element_iterator(el, how, tags), action, target, model)
 
     seen_lx = run(a, target_lx, "lx")
     seen_tr = run(b, target_tr, "tr")
