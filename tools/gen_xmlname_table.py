@@ -1,4 +1,4 @@
-"""Generate reference/trafila/v2_3_1/_xmlname.py: the characters libxml2's
+"""Generate reference/trafila/_xmlname.py: the characters libxml2's
 xmlValidateNameValue accepts in an element name (first and following
 positions), measured on the installed lxml (lxml.etree.Element raises
 ValueError for an invalid XML tag name). Run in an environment with the
@@ -43,7 +43,7 @@ def _ranges(pred) -> list:
 def main() -> None:
     first = _ranges(lambda ch: ch != "\0" and _ok(ch))
     follow = _ranges(lambda ch: ch != "\0" and _ok("a" + ch))
-    target = Path(__file__).resolve().parent.parent / "reference" / "trafila" / "v2_3_1" / "_xmlname.py"
+    target = Path(__file__).resolve().parent.parent / "reference" / "trafila" / "_xmlname.py"
     lines = [
         '"""Characters libxml2 (2.14.6, via lxml 6.1.3) accepts in an XML element name.',
         "",

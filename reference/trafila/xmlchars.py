@@ -20,6 +20,8 @@ import re
 from functools import lru_cache
 from typing import Any, Optional
 
+from ._xmlname import FIRST, FOLLOW
+
 __all__ = [
     "check_xml_text", "xml_text", "xml_attr_value",
     "xml_name_valid", "check_xml_tag", "check_xml_attribute",
@@ -59,21 +61,22 @@ def xml_attr_value(value: Any) -> str:
 
 
 # --- XML names ------------------------------------------------------------------------
-# libxml2's xmlIsDocNameStartChar / xmlIsDocNameChar (XML 1.0 fifth edition);
-# tools/gen_xmlname_table.py measures the same ranges on the installed lxml.
+# libxml2's xmlIsDocNameStartChar / xmlIsDocNameChar (XML 1.0 fifth edition), as
+# measured on the installed lxml by tools/gen_xmlname_table.py (trafila/_xmlname.py).
 # ':' is a name character in XML but lxml refuses it in a tag or attribute name.
 
-_NAME_START = (
-    (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A), (0xC0, 0xD6), (0xD8, 0xF6), (0xF8, 0x2FF), (0x370, 0x37D),
-    (0x37F, 0x1FFF), (0x200C, 0x200D), (0x2070, 0x218F), (0x2C00, 0x2FEF), (0x3001, 0xD7FF),
-    (0xF900, 0xFDCF), (0xFDF0, 0xFFFD), (0x10000, 0xEFFFF),
-)
-_NAME_MORE = ((0x2D, 0x2E), (0x30, 0x39), (0xB7, 0xB7), (0x300, 0x36F), (0x203F, 0x2040))
 
-
-def _in(c: int, ranges: Any) -> bool:
-    for start, end in ranges:
-        if start <= c <= end:
+def _in_ranges(cp: int, ranges: Any) -> bool:
+    "Whether ``cp`` lies in one of the sorted, disjoint (start, end) ``ranges``."
+    lo, hi = 0, len(ranges)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        start, end = ranges[mid]
+        if cp < start:
+            hi = mid
+        elif cp > end:
+            lo = mid + 1
+        else:
             return True
     return False
 
@@ -83,9 +86,9 @@ def xml_name_valid(name: str) -> bool:
     "lxml ``_pyXmlNameIsValid``: an XML Name (libxml2 xmlValidateNameValue) without ':'."
     if not name or ":" in name:
         return False
-    if not _in(ord(name[0]), _NAME_START):
+    if not _in_ranges(ord(name[0]), FIRST):
         return False
-    return all(_in(c, _NAME_START) or _in(c, _NAME_MORE) for c in map(ord, name[1:]))
+    return all(_in_ranges(c, FOLLOW) for c in map(ord, name[1:]))
 
 
 def _local_name(name: str, what: str) -> str:

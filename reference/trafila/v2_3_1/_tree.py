@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from trafila.dom import descendants_list, iselement, iter_descendants_readonly
+from trafila.xmlchars import check_xml_tag
 
 _BACKEND = "trafila"
 
@@ -33,20 +34,6 @@ def _is_lxml(el: Any) -> bool:
     return type(el).__module__.startswith("lxml")
 
 
-def _in_ranges(cp: int, ranges: Any) -> bool:
-    lo, hi = 0, len(ranges)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        start, end = ranges[mid]
-        if cp < start:
-            hi = mid
-        elif cp > end:
-            lo = mid + 1
-        else:
-            return True
-    return False
-
-
 _VALID_NAMES: dict = {}
 
 
@@ -56,18 +43,7 @@ def check_tag_name(tag: str) -> None:
     ValueError otherwise. Upstream turns that ValueError into a None result."""
     if tag in _VALID_NAMES:
         return
-    name = tag
-    if name[:1] == "{":
-        end = name.find("}")
-        if end < 0:
-            raise ValueError(f"Invalid tag name {tag!r}")
-        name = name[end + 1:]
-    if not name:
-        raise ValueError("Empty tag name")
-    from ._xmlname import FIRST, FOLLOW
-
-    if ":" in name or not _in_ranges(ord(name[0]), FIRST) or not all(_in_ranges(ord(c), FOLLOW) for c in name[1:]):
-        raise ValueError(f"Invalid tag name {tag!r}")
+    check_xml_tag(tag)
     if len(_VALID_NAMES) < 4096:
         _VALID_NAMES[tag] = True
 
