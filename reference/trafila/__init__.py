@@ -67,10 +67,6 @@ def _impl(mode: str) -> _engine.Implementation:
     return _engine.implementation(mode, _CALL_ENGINE.get())
 
 
-def _default_config(mode: str = DEFAULT_MODE) -> ConfigParser:
-    return _impl(mode).DEFAULT_CONFIG
-
-
 class _DefaultConfig:
     """Stands for trafilatura's DEFAULT_CONFIG in signatures (the mode's own is used)."""
 

@@ -48,7 +48,7 @@ def user_stacklevel() -> int:
     return level
 
 
-def delegate(function: str, reason: str, mode: str, args: Dict[str, Any], impl: Any = None) -> Any:
+def delegate(function: str, reason: str, mode: str, args: Dict[str, Any], impl: Any) -> Any:
     """Hand one call to the installed trafilatura of release ``mode`` (one
     FallbackWarning per function and reason), or raise TrafilaError. ``impl``
     is the engine's Implementation whose deduplication state is lent to the
@@ -67,7 +67,7 @@ def delegate(function: str, reason: str, mode: str, args: Dict[str, Any], impl: 
     if key not in _warned:
         _warned.add(key)
         warnings.warn(f"trafila: {function} handed to trafilatura {mode}: {reason}", FallbackWarning, stacklevel=user_stacklevel())
-    if impl is not None and args.get("config") is impl.DEFAULT_CONFIG:
+    if args.get("config") is impl.DEFAULT_CONFIG:
         del args["config"]  # trafilatura's own default then
     if mode == "2.3.1":
         with lend_cache(args, impl):
@@ -122,9 +122,6 @@ def lend_cache(args: Dict[str, Any], impl: Any) -> Iterator[None]:
         yield
         return
     theirs_mod = _real_submodule("deduplication")
-    if impl is None:
-        yield
-        return
     if isinstance(dedup, impl.LRUCache):
         ours = dedup
         theirs = theirs_mod.LRUCache(maxsize=ours.maxsize)
@@ -149,7 +146,7 @@ def lend_cache(args: Dict[str, Any], impl: Any) -> Iterator[None]:
 def lend_module_cache_1_11_0(args: Dict[str, Any], impl: Any) -> Iterator[None]:
     """1.11.0 mode: any true ``deduplicate`` means the module cache (1.11.0 has
     no scoped caches), shared with trafilatura 1.11.0's during a delegated call."""
-    if not args.get("deduplicate") or impl is None:
+    if not args.get("deduplicate"):
         yield
         return
     LRU_TEST = impl.LRU_TEST
