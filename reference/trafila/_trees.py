@@ -89,6 +89,11 @@ def _public_tree(value: Any) -> Any:
         return value
     if lxml_available():
         return to_lxml(value)
+    from .dom import iselement  # noqa: PLC0415
     from .html.serialize import tostring  # noqa: PLC0415
 
+    if not iselement(value):  # a compiled-core element
+        from ._engine import core_module  # noqa: PLC0415
+
+        return core_module().tostring_xml(value)
     return tostring(value, encoding="unicode")

@@ -39,15 +39,18 @@ def to_lxml(el: Union[Element, Document], whole_document: bool = False, html: bo
     element element siblings: only the tree of the root is rebuilt)."""
     from lxml import etree  # noqa: PLC0415
 
-    from .dom import Document  # noqa: PLC0415
+    from .dom import Document, iselement  # noqa: PLC0415
 
-    if isinstance(el, Document):
+    if isinstance(el, Document) or (not hasattr(el, "tag") and hasattr(el, "getroot")):
         el = el.getroot()
         whole_document = True
+    # trafila.dom's child lists are read directly (the hot path); another
+    # model's elements (the core's proxies) through the element API
+    native = iselement(el)
     top = el
     if whole_document:
-        while top._parent is not None:
-            top = top._parent
+        while (top._parent if native else top.getparent()) is not None:
+            top = top._parent if native else top.getparent()
     if html:
         out = _html_factory().makeelement(top.tag, top.attrib)
     else:
@@ -57,12 +60,12 @@ def to_lxml(el: Union[Element, Document], whole_document: bool = False, html: bo
     stack = [(top, out)]
     while stack:
         src, dst = stack.pop()
-        for child in src._children:
+        for child in (src._children if native else list(src)):
             new = etree.SubElement(dst, child.tag, child.attrib)
             new.text, new.tail = child.text, child.tail
             if whole_document:
                 wanted[id(child)] = new
-            if child._children:
+            if (child._children if native else len(child)):
                 stack.append((child, new))
     # the returned proxy keeps the lxml document alive
     return wanted[id(el)]

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from math import sqrt
 from typing import Dict, Iterable, List, Optional
 
+from ._backend import current
 from .dom import Document as _DomDocument
-from .dom import Element
-from .html import fromstring
-from .html.serialize import tostring
+from .dom import Element  # annotations; trees are made through current()
+from .dom import iselement as _is_dom_element
 from .treeops import drop_tree
 from .xmlchars import xml_text
 
@@ -131,13 +131,16 @@ def _fragment(tag: str) -> Element:
     """lxml.html ``fragment_fromstring('<tag/>')``: the element is the only child
     of a ``<body>`` in a new ``<html>`` document -- so it has a parent, and
     ``drop_tree`` on it succeeds."""
-    html = Element("html")
-    body = Element("body")
-    element = Element(tag)
+    make = current().Element
+    html = make("html")
+    body = make("body")
+    element = make(tag)
     html.append(body)
     body.append(element)
-    document = _DomDocument()
-    document.append_root(html)
+    if _is_dom_element(html):
+        # trafila.dom's Element() has no document; the core's is a document's root already
+        document = _DomDocument()
+        document.append_root(html)
     return element
 
 
@@ -197,7 +200,7 @@ class Document:
 
     def summary(self) -> str:
         """``tostring(summary_tree(), encoding=str, method="xml")`` (the tail included)."""
-        return tostring(self.summary_tree(), encoding=str, method="xml")
+        return current().tostring_xml(self.summary_tree())
 
     # -- steps ---------------------------------------------------------------
     def get_article(self, candidates: Dict[Element, Candidate], best_candidate: Candidate) -> Element:
@@ -320,7 +323,7 @@ class Document:
 
     def sanitize(self, node: Element, candidates: Dict[Element, Candidate]) -> str:
         """Upstream ``sanitize``: clean ``node`` and serialise it (XML method, tail included)."""
-        return tostring(self.sanitize_tree(node, candidates), encoding=str, method="xml")
+        return current().tostring_xml(self.sanitize_tree(node, candidates))
 
     def sanitize_tree(self, node: Element, candidates: Dict[Element, Candidate]) -> Element:
         """Upstream ``sanitize`` without its final ``tostring``."""
@@ -406,7 +409,7 @@ def reparse_summary(markup: str) -> Optional[Element]:
     """trafilatura 2.3.1 ``utils.fromstring_bytes``: parse the UTF-8 bytes of
     ``markup`` (surrogates passed through) with the HTML parser; None on error."""
     try:
-        return fromstring(markup.encode("utf8", "surrogatepass"))
+        return current().fromstring(markup.encode("utf8", "surrogatepass"))
     except Exception as err:  # upstream logs any parser error and returns None
         LOGGER.error("lxml parser bytestring %s", err)
     return None
@@ -414,7 +417,7 @@ def reparse_summary(markup: str) -> Optional[Element]:
 
 def empty_html_element() -> Element:
     """What ``lxml.html.HtmlElement()`` makes: an element named after its class."""
-    return Element("HtmlElement")
+    return current().Element("HtmlElement")
 
 
 def try_readability(htmlinput: Element) -> Element:

@@ -6,16 +6,19 @@ The port calls lxml-style element methods (``iter``, ``iterdescendants``,
 element class (``Element``, ``SubElement``, ``strip_tags``, ``strip_elements``,
 ``copy``) and lxml.html's ``text_content`` live here.
 
-Two backends: ``trafila`` (trafila.dom, the default) and ``lxml`` (lxml.etree
-elements, used by the differential tests to validate the port's logic on the
-very trees trafilatura sees). The backend only decides which class new elements
-get and which ``strip_*``/copy implementation runs.
+Two backends: ``trafila`` (the default) and ``lxml`` (lxml.etree elements,
+used by the differential tests to validate the port's logic on the very trees
+trafilatura sees). The backend only decides which class new elements get and
+which ``strip_*``/copy implementation runs. Under ``trafila``, the element
+model is the call's (:mod:`trafila._backend`): trafila.dom for the reference
+engine, the C document's proxies for the compiled core.
 """
 
 from __future__ import annotations
 
 from typing import Any, List, Optional
 
+from trafila._backend import current
 from trafila.dom import descendants_list, iselement, iter_descendants_readonly
 from trafila.xmlchars import check_xml_tag
 
@@ -54,10 +57,8 @@ def Element(tag: str) -> Any:  # noqa: N802 - lxml's name
         from lxml.etree import Element as _LE
 
         return _LE(tag)
-    from trafila.dom import Element as _TE
-
     check_tag_name(tag)
-    return _TE(tag)
+    return current().Element(tag)
 
 
 def SubElement(parent: Any, tag: str) -> Any:  # noqa: N802 - lxml's name
@@ -67,12 +68,14 @@ def SubElement(parent: Any, tag: str) -> Any:  # noqa: N802 - lxml's name
         from lxml.etree import SubElement as _LS
 
         return _LS(parent, tag)
-    from trafila.dom import Element as _TE
-
     check_tag_name(tag)
-    child = _TE(tag)
-    parent.append(child)
-    return child
+    if iselement(parent):
+        from trafila.dom import Element as _TE
+
+        child = _TE(tag)
+        parent.append(child)
+        return child
+    return current().SubElement(parent, tag)
 
 
 def text_content(el: Any) -> str:
@@ -100,13 +103,7 @@ def strip_tags(tree: Any, *tags: str) -> None:
 
         _ls(tree, *tags)
         return
-    from trafila import dom
-
-    fn = getattr(dom, "strip_tags", None)
-    if fn is not None:
-        fn(tree, *tags)
-    else:  # pragma: no cover - depends on the dom's state
-        tree.strip_tags(*tags)
+    _model_of(tree).strip_tags(tree, *tags)
 
 
 def strip_elements(tree: Any, *tags: str, with_tail: bool = True) -> None:
@@ -116,13 +113,16 @@ def strip_elements(tree: Any, *tags: str, with_tail: bool = True) -> None:
 
         _le(tree, *tags, with_tail=with_tail)
         return
+    _model_of(tree).strip_elements(tree, *tags, with_tail=with_tail)
+
+
+def _model_of(tree: Any) -> Any:
+    "The module functions for ``tree``'s element model: trafila.dom's, else the call's."
     from trafila import dom
 
-    fn = getattr(dom, "strip_elements", None)
-    if fn is not None:
-        fn(tree, *tags, with_tail=with_tail)
-    else:  # pragma: no cover
-        tree.strip_elements(*tags, with_tail=with_tail)
+    if iselement(tree) or isinstance(tree, dom.Document):
+        return dom
+    return current()
 
 
 def root_of(el: Any) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Optional, Tuple
 
-from trafila.dom import Element as DomElement
+from trafila._backend import current
 from trafila.xmlchars import xml_text
 
 from ._tree import desc_list, iter_desc, strip_tags
@@ -150,11 +150,12 @@ def try_justext(tree: Any, url: Any, target_language: Any) -> Any:
         paragraphs = justext_paragraphs(tree, stoplist)
     except Exception as err:  # upstream catches everything here
         LOGGER.error("justext %s %s", err, url)
-        return DomElement("body")
-    body = DomElement("body")
+        return current().Element("body")
+    make = current().Element
+    body = make("body")
     for paragraph in paragraphs:
         if not paragraph.is_boilerplate:
-            p = DomElement("p")
+            p = make("p")
             # upstream assigns outside its try: lxml's ValueError for U+FFFE,
             # C0 controls or surrogates in a paragraph reaches bare_extraction
             p.text = xml_text(paragraph.text)

@@ -41,9 +41,9 @@ LINK_FARM_RATIO = 0.9
 # lxml.html.fragment_fromstring(x, create_parent="div") (lxml's default parser).
 
 def _default_parse(htmlobject: Any) -> Any:
-    from trafila.html import fromstring  # type: ignore[attr-defined]
+    from trafila._backend import current
 
-    return fromstring(htmlobject)
+    return current().fromstring(htmlobject)
 
 
 _LOOKS_FULL_HTML = re.compile(r"^\s*<(?:html|!doctype)", re.IGNORECASE)
@@ -52,14 +52,14 @@ _LOOKS_FULL_HTML = re.compile(r"^\s*<(?:html|!doctype)", re.IGNORECASE)
 def _default_fragment(htmlobject: str) -> Any:
     """lxml.html.fragment_fromstring(x, create_parent="div") on trafila's parser:
     the body's children (and non-blank leading text) under a new <div>."""
-    from trafila import html as _html
+    from trafila._backend import current
 
     from ._tree import Element
     from ..xmlchars import xml_text
 
     if not _LOOKS_FULL_HTML.match(htmlobject):
         htmlobject = f"<html><body>{htmlobject}</body></html>"
-    doc = _html.document_fromstring(htmlobject)
+    doc = current().document_fromstring(htmlobject)
     # lxml asserts these; the caller treats any exception as "not parsable"
     assert doc.tag == "html"
     bodies = [e for e in doc if e.tag == "body"]

@@ -1,0 +1,114 @@
+"""The element model an extraction builds its trees with, chosen per call.
+
+The 2.3.1 stages (``trafila.v2_3_1``, ``trafila.readability_2_3_1``, jusText)
+are written against trafila.dom's (lxml's) element API. Most operations
+dispatch on the element they are given; the few that make a tree from
+nothing -- ``Element(tag)``, the document and fragment parsers, readability's
+serialise-and-reparse round trip -- ask :func:`current` which model the call
+runs on. The reference engine leaves it at the default (trafila.dom and
+trafila.html); the compiled core sets its own for the duration of a call
+(:func:`use`), so the same stages run over the C document.
+
+The choice lives in a :class:`contextvars.ContextVar`: threads and asyncio
+tasks each see their own, and nothing is switched for the whole process.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
+
+
+class Backend:
+    """One element model: the constructors and parsers the stages need.
+
+    ``Element(tag)`` makes a detached element (the root of a new document,
+    no tag-name check: callers check as lxml does) and ``SubElement(parent,
+    tag)`` one appended to ``parent`` (an element of this model); ``fromstring`` and
+    ``document_fromstring`` parse as lxml.html's functions of those names with
+    trafilatura's parser options; ``tostring_xml(el)`` is
+    ``lxml.etree.tostring(el, encoding=str, method="xml")`` (tail included);
+    ``iselement(obj)`` tells this model's elements; ``strip_tags`` and
+    ``strip_elements`` are lxml.etree's.
+    """
+
+    __slots__ = ("name", "Element", "SubElement", "fromstring", "document_fromstring", "tostring_xml",
+                 "iselement", "strip_tags", "strip_elements")
+
+    def __init__(self, name: str, *, Element: Callable[[str], Any], SubElement: Callable[[Any, str], Any],  # noqa: N803
+                 fromstring: Callable[[Any], Any],  # noqa: N803
+                 document_fromstring: Callable[[Any], Any], tostring_xml: Callable[[Any], str],
+                 iselement: Callable[[Any], bool], strip_tags: Callable[..., None],
+                 strip_elements: Callable[..., None]) -> None:
+        self.name = name
+        self.Element = Element
+        self.SubElement = SubElement
+        self.fromstring = fromstring
+        self.document_fromstring = document_fromstring
+        self.tostring_xml = tostring_xml
+        self.iselement = iselement
+        self.strip_tags = strip_tags
+        self.strip_elements = strip_elements
+
+    def __repr__(self) -> str:
+        return f"<trafila backend {self.name}>"
+
+
+def _reference_backend() -> Backend:
+    from trafila import dom, html
+    from trafila.html.serialize import tostring
+
+    return Backend(
+        "reference", Element=dom.Element, SubElement=dom.SubElement, fromstring=html.fromstring,
+        document_fromstring=html.document_fromstring,
+        tostring_xml=lambda el: tostring(el, encoding=str, method="xml"),
+        iselement=dom.iselement, strip_tags=dom.strip_tags, strip_elements=dom.strip_elements,
+    )
+
+
+def core_backend(core: Any) -> Backend:
+    """The compiled core's element model (``trafila._core``)."""
+    model = core.dom
+    return Backend(
+        "core", Element=model.Element, SubElement=model.SubElement, fromstring=model.fromstring,
+        document_fromstring=model.document_fromstring, tostring_xml=core.tostring_xml,
+        iselement=model.iselement, strip_tags=model.strip_tags, strip_elements=model.strip_elements,
+    )
+
+
+_REFERENCE: Optional[Backend] = None
+_CURRENT: contextvars.ContextVar[Optional[Backend]] = contextvars.ContextVar("trafila_backend", default=None)
+
+
+def reference() -> Backend:
+    """trafila.dom with trafila.html's parsers."""
+    global _REFERENCE
+    if _REFERENCE is None:
+        _REFERENCE = _reference_backend()
+    return _REFERENCE
+
+
+def current() -> Backend:
+    """The element model of the call running in this context (default: the reference's)."""
+    backend = _CURRENT.get()
+    return backend if backend is not None else reference()
+
+
+@contextmanager
+def use(backend: Backend) -> Iterator[Backend]:
+    """Run the enclosed code on ``backend``'s element model."""
+    token = _CURRENT.set(backend)
+    try:
+        yield backend
+    finally:
+        _CURRENT.reset(token)
+
+
+def run_with(backend: Backend, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` on ``backend``'s element model."""
+    token = _CURRENT.set(backend)
+    try:
+        return function(*args, **kwargs)
+    finally:
+        _CURRENT.reset(token)
