@@ -31,6 +31,7 @@ include "fromstring.pxi"
 include "dom.pxi"
 include "view.pxi"
 include "serialize.pxi"
+include "accel.pxi"
 
 
 def implementation(mode):

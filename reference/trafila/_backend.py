@@ -69,12 +69,25 @@ def _reference_backend() -> Backend:
 
 def core_backend(core: Any) -> Backend:
     """The compiled core's element model (``trafila._core``)."""
+    global _CORE_TYPE, _CORE
     model = core.dom
+    _CORE_TYPE, _CORE = model.CElement, core
     return Backend(
         "core", Element=model.Element, SubElement=model.SubElement, fromstring=model.fromstring,
         document_fromstring=model.document_fromstring, tostring_xml=core.tostring_xml,
         iselement=model.iselement, strip_tags=model.strip_tags, strip_elements=model.strip_elements,
     )
+
+
+#: the compiled core's element class and module, once a core backend is made
+_CORE_TYPE: Any = None
+_CORE: Any = None
+
+
+def core_of(el: Any) -> Any:
+    """The compiled core module when ``el`` is one of its elements, else None:
+    the stages then call the core's C version of a hot helper on it."""
+    return _CORE if type(el) is _CORE_TYPE and _CORE_TYPE is not None else None
 
 
 _REFERENCE: Optional[Backend] = None

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from math import sqrt
 from typing import Dict, Iterable, List, Optional
 
-from ._backend import current
+from ._backend import core_of, current
 from .dom import Document as _DomDocument
 from .dom import Element  # annotations; trees are made through current()
 from .dom import iselement as _is_dom_element
@@ -99,6 +99,9 @@ _XML_SPACE = " \t\r\n"
 
 def _preorder(top: Element, names: Optional[frozenset] = None, include_self: bool = True) -> List[Element]:
     """lxml ``iter(*names)`` (or ``iterdescendants``) as a list, document order."""
+    core = core_of(top)
+    if core is not None:
+        return core.descendants(top, names, include_self)
     found: List[Element] = []
     stack = [top] if include_self else list(reversed(top.getchildren()))
     while stack:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from trafila._backend import current
+from trafila._backend import core_of, current
 from trafila.dom import descendants_list, iselement, iter_descendants_readonly
 from trafila.xmlchars import check_xml_tag
 
@@ -145,6 +145,9 @@ def desc_list(el: Any) -> List[Any]:
     if iselement(el):
         # trafila.dom's own walk of the child lists (this walk is the hot path)
         return descendants_list(el)
+    core = core_of(el)
+    if core is not None:
+        return core.descendants(el)
     out: List[Any] = []
     stack = el[:]
     stack.reverse()
@@ -163,6 +166,9 @@ def iter_desc(el: Any, tag: Optional[str] = None) -> Any:
     "Generator over the descendants (optionally of one tag), for early exits; read-only use."
     if iselement(el):
         return iter_descendants_readonly(el, tag)
+    core = core_of(el)
+    if core is not None:
+        return iter(core.descendants(el, None if tag is None else (tag,)))
     return _iter_desc_lxml(el, tag)
 
 

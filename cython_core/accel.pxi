@@ -1,0 +1,70 @@
+# Stage accelerators: C versions of the reference stages' hot tree helpers,
+# called by the 2.3.1 stages when the tree is the core's (see
+# trafila/_core_impl.py). Each gives exactly what its reference counterpart
+# gives on the same tree (the parity harness runs the stages both ways).
+
+cdef enum:
+    MAX_NAME_SET = 64
+
+
+cdef int _name_ids(CDocument doc, object names, int32_t* ids) except -2:
+    """The document's ids of ``names`` (an iterable of str) into ``ids``;
+    their count, names the document never saw left out; -1 when there are
+    more than MAX_NAME_SET (the caller then compares by str)."""
+    cdef int n = 0
+    cdef int32_t nid
+    for name in names:
+        nid = _lookup(doc, name)
+        if nid < 0:
+            continue
+        if n == MAX_NAME_SET:
+            return -1
+        ids[n] = nid
+        n += 1
+    return n
+
+
+cdef inline bint _id_in(int32_t tag, const int32_t* ids, int n) noexcept nogil:
+    cdef int k
+    for k in range(n):
+        if ids[k] == tag:
+            return True
+    return False
+
+
+def descendants(CElement top, object names=None, bint include_self=False):
+    """The descendants of ``top`` (and ``top`` first when ``include_self``)
+    in document order, as a list of proxies; only those whose tag is in
+    ``names`` when it is not None. A snapshot, as the reference's
+    ``desc_list`` / readability's ``_preorder`` give."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n = 0
+    cdef bint all_names = names is None
+    cdef int32_t root = top.idx, i
+    cdef list out = []
+    doc._check(root)
+    if not all_names:
+        if not isinstance(names, (set, frozenset, tuple, list)):
+            names = tuple(names)
+        n = _name_ids(doc, names, ids)
+        if n == 0:
+            return out
+        if n < 0:
+            return [e for e in descendants(top, None, include_self) if e.tag in names]
+    if include_self and (all_names or _id_in(d.nodes[root].tag, ids, n)):
+        out.append(_proxy(doc, root))
+    i = d.nodes[root].first
+    while i >= 0:
+        if all_names or _id_in(d.nodes[i].tag, ids, n):
+            out.append(_proxy(doc, i))
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return out
