@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, List
 
+from .._backend import core_of
 from .paragraph import Paragraph, PathInfo
 from .sax import saxify
 from .stoplists import define_stoplist
@@ -41,6 +42,10 @@ class ParagraphMaker:
 
     @classmethod
     def make_paragraphs(cls, root: Any) -> List[Paragraph]:
+        core = core_of(root)
+        if core is not None:
+            # the same walk and state machine in C over the core's document
+            return [Paragraph.from_parts(*parts) for parts in core.justext_paragraph_parts(root, PARAGRAPH_TAGS)]
         handler = cls()
         saxify(root, handler)
         return handler.paragraphs

@@ -61,6 +61,15 @@ class Paragraph:
         self.tags_count = 0
         self.class_type = ""  # short | neargood | good | bad
 
+    @classmethod
+    def from_parts(cls, dom_path: str, xpath: str, text_nodes: List[str], chars_count_in_links: int,
+                   tags_count: int) -> "Paragraph":
+        """A paragraph from what a compiled ParagraphMaker collected."""
+        paragraph = cls.__new__(cls)
+        paragraph.dom_path, paragraph.xpath, paragraph.text_nodes = dom_path, xpath, text_nodes
+        paragraph.chars_count_in_links, paragraph.tags_count, paragraph.class_type = chars_count_in_links, tags_count, ""
+        return paragraph
+
     @property
     def is_heading(self) -> bool:
         return bool(HEADINGS_PATTERN.search(self.dom_path))
