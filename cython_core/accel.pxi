@@ -68,3 +68,50 @@ def descendants(CElement top, object names=None, bint include_self=False):
             break
         i = d.nodes[i].next
     return out
+
+
+from libc.stdint cimport uint16_t
+from cpython.unicode cimport PyUnicode_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_1BYTE_KIND, PyUnicode_2BYTE_KIND
+
+
+cdef inline bint _invalid_xml(Py_UCS4 c) noexcept nogil:
+    # [\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]
+    if c < 0x20:
+        return c != 0x09 and c != 0x0A and c != 0x0D
+    return c == 0xFFFE or c == 0xFFFF
+
+
+cdef bint _scan_invalid_xml(int kind, const void* data, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef const uint8_t* b1
+    cdef const uint16_t* b2
+    cdef const uint32_t* b4
+    if kind == PyUnicode_1BYTE_KIND:
+        b1 = <const uint8_t*>data
+        for i in range(n):
+            if b1[i] < 0x20 and _invalid_xml(b1[i]):
+                return True
+    elif kind == PyUnicode_2BYTE_KIND:
+        b2 = <const uint16_t*>data
+        for i in range(n):
+            if _invalid_xml(b2[i]):
+                return True
+    else:
+        b4 = <const uint32_t*>data
+        for i in range(n):
+            if _invalid_xml(b4[i]):
+                return True
+    return False
+
+
+def has_invalid_xml_chars(str s):
+    """Whether ``s`` holds a character of ``[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]``
+    (what trafilatura's repair_faulty_html deletes): a scan of the str's own
+    code units, so the regex substitution runs only when there is something to delete."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s)
+    cdef int kind = PyUnicode_KIND(s)
+    cdef const void* data = PyUnicode_DATA(s)
+    cdef bint found
+    with nogil:
+        found = _scan_invalid_xml(kind, data, n)
+    return found

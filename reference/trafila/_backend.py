@@ -30,18 +30,20 @@ class Backend:
     trafilatura's parser options; ``tostring_xml(el)`` is
     ``lxml.etree.tostring(el, encoding=str, method="xml")`` (tail included);
     ``iselement(obj)`` tells this model's elements; ``strip_tags`` and
-    ``strip_elements`` are lxml.etree's.
+    ``strip_elements`` are lxml.etree's; ``core`` is the compiled core module
+    for the core's model (its C helpers), None for the reference's.
     """
 
-    __slots__ = ("name", "Element", "SubElement", "fromstring", "document_fromstring", "tostring_xml",
+    __slots__ = ("name", "core", "Element", "SubElement", "fromstring", "document_fromstring", "tostring_xml",
                  "iselement", "strip_tags", "strip_elements")
 
     def __init__(self, name: str, *, Element: Callable[[str], Any], SubElement: Callable[[Any, str], Any],  # noqa: N803
                  fromstring: Callable[[Any], Any],  # noqa: N803
                  document_fromstring: Callable[[Any], Any], tostring_xml: Callable[[Any], str],
                  iselement: Callable[[Any], bool], strip_tags: Callable[..., None],
-                 strip_elements: Callable[..., None]) -> None:
+                 strip_elements: Callable[..., None], core: Any = None) -> None:
         self.name = name
+        self.core = core
         self.Element = Element
         self.SubElement = SubElement
         self.fromstring = fromstring
@@ -75,7 +77,7 @@ def core_backend(core: Any) -> Backend:
     return Backend(
         "core", Element=model.Element, SubElement=model.SubElement, fromstring=model.fromstring,
         document_fromstring=model.document_fromstring, tostring_xml=core.tostring_xml,
-        iselement=model.iselement, strip_tags=model.strip_tags, strip_elements=model.strip_elements,
+        iselement=model.iselement, strip_tags=model.strip_tags, strip_elements=model.strip_elements, core=core,
     )
 
 

@@ -322,9 +322,27 @@ def _is_ancestor_or_self(candidate: "Element", node: "Element") -> bool:
     return False
 
 
+#: _tag_set's results for plain string arguments (the stages pass a few literal tag lists)
+_TAG_SETS: Dict[Tuple[Any, Tuple[Any, ...]], Optional[frozenset]] = {}
+
+
 def _tag_set(tag: Any, tags: Tuple[Any, ...]) -> Optional[frozenset]:
     """lxml's ``_MultiTagMatcher``: None matches every element, else a set of
     names ('*' anywhere turns it into "every element")."""
+    key = (tag, tags)
+    try:
+        return _TAG_SETS[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable argument (a list of names)
+        return _make_tag_set(tag, tags)
+    result = _make_tag_set(tag, tags)
+    if len(_TAG_SETS) < 512 and (tag is None or type(tag) is str) and all(type(t) is str for t in tags):
+        _TAG_SETS[key] = result
+    return result
+
+
+def _make_tag_set(tag: Any, tags: Tuple[Any, ...]) -> Optional[frozenset]:
     if tag is not None:
         tags = tags + (tag,)
     if not tags:

@@ -161,7 +161,12 @@ def is_dubious_html(beginning: str) -> bool:
 
 def repair_faulty_html(htmlstring: str, beginning: str) -> str:
     "Remove XML-invalid control characters, a DOCTYPE with a '/', and <html .../>."
-    htmlstring = INVALID_XML_CHARS.sub("", htmlstring)
+    from trafila._backend import current
+
+    core = current().core
+    # the core scans for them in C: the substitution only runs when there is one
+    if core is None or core.has_invalid_xml_chars(htmlstring):
+        htmlstring = INVALID_XML_CHARS.sub("", htmlstring)
     if "doctype" in beginning:
         firstline, _, rest = htmlstring.partition("\n")
         # the "\n" comes back even when there was none (a trailing newline appears)

@@ -1,0 +1,74 @@
+"""The core's general accelerators (cython_core/accel.pxi) against what they
+replace: ``descendants`` against the reference's walks on the same trees,
+``has_invalid_xml_chars`` against trafilatura's INVALID_XML_CHARS regex."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trafila
+
+if "core" not in trafila.engines_built():
+    pytest.skip("the compiled core is not built", allow_module_level=True)
+
+from trafila import _engine  # noqa: E402
+from trafila.v2_3_1.utils import INVALID_XML_CHARS  # noqa: E402
+
+CORE = _engine.core_module()
+
+PAGES = [
+    "<html><body><div id=a><p>x<b>y</b></p><ul><li>1</li><li>2<a href=#>z</a></li></ul></div><p>t</p></body></html>",
+    "<p>lone</p>",
+    "<html><head><title>t</title></head><body><table><tr><td>a<td>b</table><div><div><div><span>deep"
+    "</span></div></div></div></body></html>",
+]
+
+
+def paths(nodes):
+    "Each node as its path of child positions from the root: comparable across models."
+    out = []
+    for n in nodes:
+        steps = []
+        while n.getparent() is not None:
+            parent = n.getparent()
+            steps.append(list(parent).index(n))
+            n = parent
+        out.append((tuple(reversed(steps)), n.tag))
+    return out
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("names", [None, frozenset({"p"}), frozenset({"li", "a", "td"}), frozenset({"nosuch"}),
+                                   frozenset(), ("div", "span")])
+@pytest.mark.parametrize("include_self", [False, True])
+def test_descendants_equal_the_reference_walk(page, names, include_self):
+    ref = trafila.html.fromstring(page)
+    core = CORE.dom.fromstring(page)
+    tags = None if names is None else set(names)
+    walk = [e for e in (ref.iter() if include_self else ref.iterdescendants()) if tags is None or e.tag in tags]
+    got = CORE.descendants(core, names, include_self)
+    assert [e.tag for e in got] == [e.tag for e in walk]
+    assert paths(got) == paths(walk)
+    # proxies are the live ones (identity kept)
+    assert all(a is b for a, b in zip(got, CORE.descendants(core, names, include_self)))
+
+
+def test_descendants_of_a_subtree_stop_at_it():
+    core = CORE.dom.fromstring(PAGES[0])
+    div = core.find(".//div")
+    assert [e.tag for e in CORE.descendants(div)] == ["p", "b", "ul", "li", "li", "a"]
+    assert CORE.descendants(div.find(".//b")) == []
+
+
+CHARS = st.sampled_from(["a", "\t", "\n", "\r", "\x00", "\x08", "\x0b", "\x0c", "\x0e", "\x1f", " ", "\x7f", "\x85",
+                         "é", "\ufffd", "\ufffe", "\uffff", "\u2028", "\U0001f600", "\U0010ffff", "\ud800"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet=CHARS, max_size=30), st.sampled_from(["", "é", "\u20ac", "\U0001f600"]))
+def test_has_invalid_xml_chars_equals_the_regex(text, widen):
+    # ``widen`` forces each PEP 393 kind
+    for s in (text, widen + text, text + widen):
+        assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s))
