@@ -45,4 +45,6 @@ def implementation(mode: str, core: Any) -> Implementation:
         DEFAULT_CONFIG=ref.DEFAULT_CONFIG, LRUCache=ref.LRUCache, LRU_TEST=ref.LRU_TEST,
         duplicate_test=ref.duplicate_test, trim=ref.trim, sanitize=ref.sanitize, reset_caches=ref.reset_caches,
         backend=backend,
+        # the stages are still Python (holding the GIL): extract_batch runs the loop
+        releases_gil=False,
     )
