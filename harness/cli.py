@@ -9,6 +9,7 @@
 - ``minimise``: shrink a page while a difference persists;
 - ``replay``: trafilatura's own test suite recorded, then replayed through a candidate;
 - ``bench``: speed against trafilatura, side by side in one run;
+- ``memory``: resident memory over many extractions;
 - ``stages``: an engine's 2.3.1 extraction time by stage;
 - ``bench-parser``: the compiled core's parser against lxml: time, threads, memory;
 - ``scaling``: parser time on pathological inputs (must be linear);
@@ -33,6 +34,7 @@ MODULE_COMMANDS = {
     "minimise": ("harness.minimise", "delta-debug a page while a difference persists; writes repros/"),
     "replay": ("harness.replay.cli", "record trafilatura's own test suite and replay it through a candidate"),
     "selectors": ("harness.selectors", "the hand-translated XPaths against lxml's on every element (reports/selectors.md)"),
+    "memory": ("harness.memory", "resident memory over many extractions (reports/memory-<mode>.md)"),
     "stages": ("harness.stages", "where an engine's 2.3.1 extraction spends its time, by stage (reports/stages.md)"),
     "bench-parser": ("harness.bench_parser",
                      "the compiled core's parse against lxml 6.1.3, thread scaling, memory (reports/bench-parser.md)"),
