@@ -115,3 +115,126 @@ def has_invalid_xml_chars(str s):
     with nogil:
         found = _scan_invalid_xml(kind, data, n)
     return found
+
+
+# -- deletions (trafilatura's delete_element, tree_cleaning's deletion walk) ---------
+
+cdef bint _utf8_xml_ok(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """No character lxml's setters refuse (C0 controls but TAB/LF/CR, U+FFFE,
+    U+FFFF, surrogates) in the UTF-8 slice."""
+    cdef Py_ssize_t i
+    cdef uchar c
+    for i in range(n):
+        c = s[i]
+        if c < 0x20:
+            if c != 0x09 and c != 0x0A and c != 0x0D:
+                return False
+        elif c == 0xEF:
+            if i + 2 < n and s[i + 1] == 0xBF and (s[i + 2] == 0xBE or s[i + 2] == 0xBF):
+                return False
+        elif c == 0xED:
+            if i + 1 < n and s[i + 1] >= 0xA0:
+                return False
+    return True
+
+
+cdef inline bint _slot_xml_ok(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    return off < 0 or _utf8_xml_ok(d.text.data + off, n)
+
+
+cdef int _drop_tree_c(DocData* d, int32_t i) noexcept nogil:
+    """treeops.drop_tree when it is certain to succeed: 1 done, 0 the
+    concatenation must go through the Python setters (a refused character:
+    they raise as lxml does), -1 out of memory."""
+    cdef Node* nd = &d.nodes[i]
+    cdef int32_t target
+    if nd.tail_off >= 0 and nd.tail_len > 0:
+        if not _slot_xml_ok(d, nd.tail_off, nd.tail_len):
+            return 0
+        if nd.prev < 0:
+            target = nd.parent
+            if not _slot_xml_ok(d, d.nodes[target].text_off, d.nodes[target].text_len):
+                return 0
+        else:
+            target = nd.prev
+            if not _slot_xml_ok(d, d.nodes[target].tail_off, d.nodes[target].tail_len):
+                return 0
+    return 1 if dom_drop_tree(d, i) else -1
+
+
+cdef _delete_one(CDocument doc, int32_t i, bint keep_tail, object python_delete):
+    cdef int r
+    if doc.d.nodes[i].parent < 0:
+        return
+    if not keep_tail:
+        unlink_node(&doc.d, i)
+        return
+    r = _drop_tree_c(&doc.d, i)
+    if r == 0:
+        python_delete(_proxy(doc, i), True)
+    elif r < 0:
+        _raise_doc_error(doc)
+
+
+def delete_elements(elements, bint keep_tail, python_delete):
+    """``for el in elements: delete_element(el, keep_tail)`` (trafilatura's
+    xml.delete_element: a parentless element is left alone; the tail joins the
+    previous sibling's tail or the parent's text, or leaves with the element
+    when not ``keep_tail``). ``python_delete(el, keep_tail)`` is the reference
+    function, called where a joined string must be checked by the Python
+    setters, and for elements of another model."""
+    cdef CElement ce
+    for el in elements:
+        if type(el) is not CElement:
+            python_delete(el, keep_tail)
+            continue
+        ce = <CElement>el
+        _delete_one(ce.doc, ce.idx, keep_tail, python_delete)
+
+
+def delete_by_tags(CElement tree, tags, python_delete, replay):
+    """tree_cleaning's ``for tag in tags: for el in tree.iter(tag):
+    delete_element(el)`` (treeops.deletion_walk): when no match of a tag holds
+    another one (and the tree itself does not match), lxml's walk meets the
+    matches in document order, deleted here in C; otherwise ``replay(tag)``
+    runs the live walk in Python."""
+    cdef CDocument doc = tree.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t root = tree.idx, i, a, nid
+    cdef bint nested
+    cdef list found
+    doc._check(root)
+    for tag in tags:
+        nid = _lookup(doc, tag)
+        if nid < 0:
+            continue  # no element of the document has that name
+        if d.nodes[root].tag == nid:
+            replay(tag)
+            continue
+        found = []
+        nested = False
+        i = d.nodes[root].first
+        while i >= 0:
+            if d.nodes[i].tag == nid:
+                a = d.nodes[i].parent
+                while a != root:
+                    if d.nodes[a].tag == nid:
+                        nested = True
+                        break
+                    a = d.nodes[a].parent
+                if nested:
+                    break
+                found.append(i)
+            if d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                continue
+            while i != root and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            if i == root:
+                break
+            i = d.nodes[i].next
+        if nested:
+            replay(tag)
+            continue
+        for i in found:
+            _delete_one(doc, i, True, python_delete)

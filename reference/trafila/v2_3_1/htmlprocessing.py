@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
+from .._backend import core_of
 from ._tree import iter_live, copy_tree, desc_list, desc_tagged, iter_desc, strip_tags, text_content
 from ..treeops import deletion_walk
 from ..xmlchars import xml_text
@@ -44,6 +45,9 @@ CODE_INDICATORS = ["{", '("', "('", "\n    "]
 
 def _tagged(tree: _Element, tags: Any) -> List[Any]:
     "``list(tree.iter(*tags))``: a snapshot, for walks that do not change the tree's shape."
+    core = core_of(tree)
+    if core is not None:
+        return core.descendants(tree, tags, True)
     return [e for e in (tree, *desc_list(tree)) if e.tag in tags]
 
 
@@ -108,8 +112,14 @@ def tree_cleaning(tree: _Element, options: Extractor) -> Any:
         )
     ):
         tcopy = copy_tree(tree)
-    for expression, element in deletion_walk(tree, cleaning_list, desc_list(tree), iter_live):
-        delete_element(element)
+    core = core_of(tree)
+    if core is not None:
+        # the same deletions in C; a tag with nested matches replays lxml's live walk
+        core.delete_by_tags(tree, cleaning_list, delete_element,
+                            lambda tag: [delete_element(el) for el in iter_live(tree, tag)])
+    else:
+        for expression, element in deletion_walk(tree, cleaning_list, desc_list(tree), iter_live):
+            delete_element(element)
     if tcopy is not None and next(iter_desc(tree, "p"), None) is None:
         tree = tcopy
 
@@ -122,7 +132,14 @@ def tree_cleaning(tree: _Element, options: Extractor) -> Any:
 def prune_html(tree: _Element, focus: str = "balanced") -> Any:
     "Delete the empty CUT_EMPTY_ELEMS (their tails too in precision mode)."
     tails = focus != "precision"
-    for element in [e for e in desc_list(tree) if e.tag in CUT_EMPTY_ELEMS and e.text is None and len(e) == 0]:
+    core = core_of(tree)
+    # the core's walk hands out only the elements of those tags
+    candidates = core.descendants(tree, CUT_EMPTY_ELEMS) if core is not None else desc_list(tree)
+    empty = [e for e in candidates if e.tag in CUT_EMPTY_ELEMS and e.text is None and len(e) == 0]
+    if core is not None:
+        core.delete_elements(empty, tails, delete_element)
+        return tree
+    for element in empty:
         delete_element(element, keep_tail=tails)
     return tree
 
@@ -130,7 +147,11 @@ def prune_html(tree: _Element, focus: str = "balanced") -> Any:
 def prune_unwanted_nodes(tree: _Element, nodelist: Sequence[Any], with_backup: bool = False) -> Any:
     "Delete the selectors' matches (tails kept); with_backup: all or nothing, 1/7 guard."
     if not with_backup:
+        core = core_of(tree)
         for expression in nodelist:
+            if core is not None:
+                core.delete_elements(expression(tree), True, delete_element)
+                continue
             for subtree in expression(tree):
                 delete_element(subtree)
         return tree

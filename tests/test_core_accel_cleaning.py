@@ -1,0 +1,118 @@
+"""The core's deletions in C (accel.pxi: delete_elements, delete_by_tags) inside
+2.3.1's tree_cleaning, prune_html and prune_unwanted_nodes, against the same
+stages run on the reference's trees: corpus pages under several option sets,
+generated trees with nested matches (the live-walk replay) and characters
+lxml's setters refuse (the Python fallback raises as the reference does)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trafila
+
+if "core" not in trafila.engines_built():
+    pytest.skip("the compiled core is not built", allow_module_level=True)
+
+from trafila import _backend, _engine  # noqa: E402
+from trafila.treedump import dump_element  # noqa: E402
+from trafila.v2_3_1 import htmlprocessing as hp  # noqa: E402
+from trafila.v2_3_1 import xpaths  # noqa: E402
+from trafila.v2_3_1._tree import copy_tree  # noqa: E402
+from trafila.v2_3_1.settings import Extractor  # noqa: E402
+
+from ._helpers import needs_corpora, sample_pages  # noqa: E402
+
+CORE = _engine.core_module()
+BACKEND = _backend.core_backend(CORE)
+OPTIONS = {
+    "default": Extractor(),
+    "precision": Extractor(precision=True),
+    "recall": Extractor(recall=True),
+    "no-tables": Extractor(tables=False, comments=False),
+}
+
+
+def both(stage, html, *args):
+    "``stage(tree, *args)`` on each model's parse of ``html``: (reference result, core result) dumps or errors."
+    out = []
+    for parse, backend in ((trafila.html.fromstring, _backend.reference()), (CORE.dom.fromstring, BACKEND)):
+        with _backend.use(backend):
+            tree = parse(html)
+            try:
+                result = stage(copy_tree(tree), *args)
+                out.append(dump_element(result))
+            except ValueError as err:
+                out.append(("ValueError", str(err)))
+    return out
+
+
+def test_the_core_path_is_taken(monkeypatch):
+    calls = []
+    real = CORE.delete_by_tags
+
+    class Spy:
+        def __getattr__(self, name):
+            return getattr(CORE, name)
+
+        def delete_by_tags(self, *args):
+            calls.append(args[1])
+            return real(*args)
+
+    monkeypatch.setattr(hp, "core_of", lambda el: Spy() if _backend.core_of(el) is not None else None)
+    ref, core = both(hp.tree_cleaning, "<html><body><nav>x</nav><p>kept</p><aside>y</aside>t</body></html>",
+                     OPTIONS["default"])
+    assert ref == core and calls
+
+
+NESTED = [
+    "<html><body><div><nav>a<nav>b</nav>c</nav>tail<p>text</p></div></body></html>",
+    "<html><body><aside><aside><aside>x</aside></aside>y</aside>z<p>p</p></body></html>",
+    "<html><body><footer>f</footer>ft<p>one</p><footer>g<footer>h</footer></footer>gt</body></html>",
+    "<html><body><nav>n</nav></body></html>",
+]
+
+
+@pytest.mark.parametrize("html", NESTED)
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_nested_matches_replay_the_live_walk(html, name):
+    ref, core = both(hp.tree_cleaning, html, OPTIONS[name])
+    assert ref == core
+
+
+TAILS = st.text(alphabet=st.sampled_from(["a", " ", "\n", "\x01", "\x0b", "\ufffe", "\uffff", "é", "\t"]), max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["nav", "p", "aside", "footer", "span", "div"]), TAILS, TAILS),
+                min_size=1, max_size=8))
+def test_refused_characters_fall_back_to_the_setters(items):
+    # character references give the parser control characters the setters refuse
+    def esc(s):
+        return "".join(f"&#{ord(c)};" if ord(c) < 32 or c in "\ufffe\uffff" else c for c in s)
+
+    html = "<html><body>" + "".join(f"<{t}>{esc(a)}</{t}>{esc(b)}" for t, a, b in items) + "<p>end</p></body></html>"
+    for name in ("default", "precision"):
+        ref, core = both(hp.tree_cleaning, html, OPTIONS[name])
+        assert ref == core
+        ref, core = both(hp.prune_unwanted_nodes, html, xpaths.OVERALL_DISCARD_XPATH)
+        assert ref == core
+
+
+@needs_corpora
+def test_corpus_pages():
+    compared = 0
+    for _bundle, page in sample_pages(("cleanportaleval", "commoncrawl"), 2):
+        if "str" not in page.forms():
+            continue
+        html = page.input("str")
+        for name, options in OPTIONS.items():
+            ref, core = both(hp.tree_cleaning, html, options)
+            assert ref == core, (page.id, name)
+            compared += 1
+        for nodelist in (xpaths.OVERALL_DISCARD_XPATH, xpaths.RAW_TREE_PRUNE_XPATH, xpaths.REMOVE_COMMENTS_XPATH):
+            ref, core = both(hp.prune_unwanted_nodes, html, nodelist)
+            assert ref == core, page.id
+            compared += 1
+    assert compared >= 200
