@@ -280,3 +280,74 @@ def prefilter_passes(CElement el, Prefilter pf):
     n_terms = pf.resolve(doc, terms, tag_ids, &n_tags)
     return _pf_node(&doc.d, el.idx, terms, n_terms, tag_ids, n_tags,
                     <const uchar*><const char*>pf.lit_blob, pf.lit_off, pf.lit_len)
+
+
+# -- len("".join(tree.xpath('//p//text()'))) ---------------------------------------------------
+
+cdef inline Py_ssize_t _utf8_chars(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """Code points in the UTF-8 bytes ``s[:n]`` (the arenas hold valid UTF-8:
+    every slice decodes strictly), i.e. len() of the str."""
+    cdef Py_ssize_t i, count = 0
+    for i in range(n):
+        if (s[i] & 0xC0) != 0x80:
+            count += 1
+    return count
+
+
+cdef inline Py_ssize_t _slot_chars(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    if off < 0 or n <= 0 or <Py_ssize_t>off + n > d.text.len:
+        return 0
+    return _utf8_chars(d.text.data + off, n)
+
+
+cdef Py_ssize_t _subtree_text_chars(DocData* d, int32_t top) noexcept nogil:
+    "len() of the text of ``top``'s itertext(): its text, its descendants' texts and tails."
+    cdef Py_ssize_t total = _slot_chars(d, d.nodes[top].text_off, d.nodes[top].text_len)
+    cdef int32_t i = d.nodes[top].first
+    while i >= 0:
+        total += _slot_chars(d, d.nodes[i].text_off, d.nodes[i].text_len)
+        total += _slot_chars(d, d.nodes[i].tail_off, d.nodes[i].tail_len)
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != top and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == top:
+            break
+        i = d.nodes[i].next
+    return total
+
+
+cdef Py_ssize_t _tag_text_chars(DocData* d, int32_t root, int32_t tag) noexcept nogil:
+    """The text length inside the ``tag`` elements of ``root``'s subtree
+    (``root`` included), nested ones counted once."""
+    cdef Py_ssize_t total = 0
+    cdef int32_t i = root
+    while True:
+        if d.nodes[i].tag == tag:
+            total += _subtree_text_chars(d, i)
+        elif d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        # the next node after i's subtree, within root
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            return total
+        i = d.nodes[i].next
+
+
+def tag_text_length(CElement root, str tag):
+    """``len("".join(root.xpath('//tag//text()')))`` over ``root``'s subtree
+    (trafila.v2_3_1.xpaths.p_text_length): the itertext() length of every
+    ``tag`` element, nested ones counted once."""
+    cdef CDocument doc = root.doc
+    cdef int32_t nid
+    cdef Py_ssize_t total
+    doc._check(root.idx)
+    nid = _lookup(doc, tag)
+    if nid < 0:
+        return 0
+    with nogil:
+        total = _tag_text_chars(&doc.d, root.idx, nid)
+    return total

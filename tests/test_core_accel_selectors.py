@@ -13,6 +13,7 @@ predicate. Proved here:
   (corpus pages and Hypothesis documents whose attribute values are drawn from
   the literals, their case variants, and non-ASCII look-alikes: U+017F, U+212A,
   U+0130, U+0131; empty and valueless attributes);
+* ``p_text_length`` (C: ``tag_text_length``) gives the reference's count on the same trees;
 * the regex literal derivation (``regex_literals``) names literals every match
   contains (Hypothesis over strings built around them).
 """
@@ -123,6 +124,11 @@ def _differences(html: Any, cleaned: bool, **options: Any) -> List[str]:
             if e != g:
                 problems.append(f"prefilters={use} {e[0]} ctx {e[1]}: reference {e[2][:20]} core {g[2][:20]}")
     problems.extend(_necessary(core_root))
+    ref_nodes, core_nodes = [ref_root] + desc_list(ref_root), [core_root] + desc_list(core_root)
+    for ctx_pos in contexts:
+        want, got = xpaths.p_text_length(ref_nodes[ctx_pos]), xpaths.p_text_length(core_nodes[ctx_pos])
+        if want != got:
+            problems.append(f"p_text_length ctx {ctx_pos}: reference {want} core {got}")
     return problems
 
 
@@ -239,14 +245,15 @@ _element = st.tuples(
 )
 
 
+_TEXTS = ["t", "t\u00e9", "\u00e9\U0001f600 x", ""]
+
+
 def _document(elements: List[Any]) -> str:
-    out, depth = ["<html><body>"], 0
-    for tag, attrs, nest in elements:
-        out.append(f"<{tag}{''.join(_attr_src(n, v) for n, v in attrs)}>t")
+    out = ["<html><body>"]
+    for k, (tag, attrs, nest) in enumerate(elements):
+        out.append(f"<{tag}{''.join(_attr_src(n, v) for n, v in attrs)}>{_TEXTS[k % 4]}")
         if nest == 0:
-            out.append(f"</{tag}>")
-        else:
-            depth += 1
+            out.append(f"</{tag}>{_TEXTS[(k + 1) % 4]}")
     return "".join(out) + "</body></html>"
 
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Selector", "Predicate", "attr", "first_attr", "rx", "alt", "tagset", "contains_any",
     "select", "select_first", "select_first_per_parent", "all_of", "first_of", "select_tags",
-    "register_prefilter", "present", "contains", "folded", "regex", "regex_literals", "PREFILTER_SPECS",
+    "register_prefilter", "core_candidates", "present", "contains", "folded", "regex", "regex_literals", "PREFILTER_SPECS",
 ]
 
 Selector = Callable[[Any], List[Any]]
@@ -189,6 +189,15 @@ def compiled_prefilter(core: Any, pred: Predicate) -> Any:
 
 def _candidates(core: Any, ctx: Any, tags: Tags, pred: Predicate) -> List[Any]:
     return core.select_candidates(ctx, tags, compiled_prefilter(core, pred) if USE_PREFILTERS else None)
+
+
+def core_candidates(ctx: Element, tags: Tags, pred: Predicate) -> Optional[List[Any]]:
+    """On a core tree, the descendants of ``ctx`` with these tags that ``pred``'s prefilter
+    lets through (a superset of the matches, in document order); None on other trees."""
+    core = core_of(ctx)
+    if core is None:
+        return None
+    return _candidates(core, ctx, tags, pred)
 
 
 # -- the combinators --------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from ..xpathlib import select as _select, select_first as _select_first
 from ..xpathlib import select_first_per_parent as _select_first_per_parent
 from ..xpathlib import select_tags as _select_tags
 from ..xpathlib import contains as _has, folded as _folded, present as _present, regex as _re_term
-from ..xpathlib import register_prefilter as _prefilter
+from ..xpathlib import register_prefilter as _prefilter, core_candidates as _core_candidates
+from .._backend import core_of as _core_of
 from ._tree import iter_desc
 
 if TYPE_CHECKING:
@@ -137,11 +138,18 @@ def body_xpath_3(ctx: Element) -> List[Element]:
     return _select_first(ctx, _ARTICLE_DIV_MAIN_SECTION, _is_main_content)
 
 
+def _is_main_candidate(el: Element) -> bool:
+    "A node body_xpath_4 can stop at (its prefilter's predicate; not a selector of its own)."
+    return el.tag == "main" or (el.tag in _ARTICLE_DIV_SECTION and _starts_with_main(el))
+
+
 def body_xpath_4(ctx: Element) -> List[Element]:
     """``(.//*[self::article or self::div or self::section][starts-with(@class, 'main') or
     starts-with(@id, 'main') or starts-with(@role, 'main')])[1]|(.//main)[1]``, in document order."""
+    # on core trees, only the nodes the loops can stop at (a superset, in document order)
+    nodes = _core_candidates(ctx, _ARTICLE_DIV_MAIN_SECTION, _is_main_candidate)
     first_a = first_main = None
-    for el in iter_desc(ctx):
+    for el in iter_desc(ctx) if nodes is None else nodes:
         if first_a is None and el.tag in _ARTICLE_DIV_SECTION and _starts_with_main(el):
             first_a = el
         if first_main is None and el.tag == "main":
@@ -153,7 +161,7 @@ def body_xpath_4(ctx: Element) -> List[Element]:
     if first_main is None or first_main is first_a:
         return [first_a]
     # both found: the one met first in document order comes first
-    for el in iter_desc(ctx):
+    for el in iter_desc(ctx) if nodes is None else nodes:
         if el is first_a:
             return [first_a, first_main]
         if el is first_main:
@@ -519,6 +527,7 @@ _prefilter(_is_story, _has("role", "article"), _has("id", "article", "story"),
 _prefilter(_is_main_content, _has(_ID_CLASS, "content"), _re_term("id", _MAIN_CONTENT_ID),
            _re_term("class", _MAIN_CONTENT_CLASS), _folded(_ID_CLASS, "main-content"),
            _folded("class", "page-content"))
+_prefilter(_is_main_candidate, _has(("class", "id", "role"), "main"), pass_tags=("main",))
 _prefilter(_is_comment_list, _re_term(_ID_CLASS, _COMMENT_LIST), _re_term("class", _COMMENT_CONTAINER_CLASS))
 _prefilter(_is_comments_prefixed, _re_term(_ID_CLASS, _COMMENTS_PREFIX), _re_term("class", _COMMENTS_CLASS_PREFIX))
 _prefilter(_is_comment_service, _re_term("id", _COMMENT_SERVICE_ID))
@@ -582,6 +591,9 @@ def wild_text_elements(ctx: Element, recall: bool) -> List[Element]:
 def p_text_length(doc_root: Element) -> int:
     """``len("".join(subtree.xpath('//p//text()')))``: the text inside <p>
     elements of the whole document (``doc_root``), nested ones counted once."""
+    core = _core_of(doc_root)
+    if core is not None:
+        return core.tag_text_length(doc_root, "p")
     total = 0
     stack = [doc_root]
     while stack:
