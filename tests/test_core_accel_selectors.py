@@ -296,6 +296,20 @@ def test_regex_literals_are_necessary(search: Any, pick: int, before: str, after
                 assert any(lit in subject for lit in literals), (pattern.pattern, subject)
 
 
+_MATCHING = st.one_of([st.from_regex(_pattern_of(r)) for r in _REGEXES]).filter(
+    lambda v: not any(0xD800 <= ord(c) <= 0xDFFF for c in v))
+
+
+@settings(max_examples=int(os.environ.get("TRAFILA_HYPOTHESIS_EXAMPLES", "300")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+@given(st.lists(st.tuples(st.sampled_from(_TAGS), st.lists(st.tuples(st.sampled_from(_ATTR_NAMES[:4]), _MATCHING),
+                                                            min_size=1, max_size=3), st.integers(0, 2)),
+                min_size=1, max_size=6))
+def test_documents_with_matching_values(elements: List[Any]) -> None:
+    "Attribute values drawn from the patterns themselves (st.from_regex): the predicates hold often."
+    assert _differences(_document(elements), False) == []
+
+
 def test_ignorecase_lookalikes_pass() -> None:
     "re.IGNORECASE matches U+212A / U+017F for k / s: such values pass the fold_ic prefilter."
     html = '<html><body><div class="coo\u212aie-banner">a</div><div id="con\u017fent-banner">b</div></body></html>'
