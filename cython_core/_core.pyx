@@ -33,6 +33,7 @@ include "view.pxi"
 include "serialize.pxi"
 include "accel.pxi"
 include "accel_justext.pxi"
+include "accel_selectors.pxi"
 
 
 def implementation(mode):

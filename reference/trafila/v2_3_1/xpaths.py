@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING, List, Optional
 from ..xpathlib import Selector, alt as _alt, attr as _attr, first_attr as _first_attr, rx as _rx
 from ..xpathlib import select as _select, select_first as _select_first
 from ..xpathlib import select_first_per_parent as _select_first_per_parent
-from ._tree import desc_list, iter_desc
+from ..xpathlib import select_tags as _select_tags
+from ..xpathlib import contains as _has, folded as _folded, present as _present, regex as _re_term
+from ..xpathlib import register_prefilter as _prefilter, core_candidates as _core_candidates
+from .._backend import core_of as _core_of
+from ._tree import iter_desc
 
 if TYPE_CHECKING:
     from ..dom import Element
@@ -134,11 +138,18 @@ def body_xpath_3(ctx: Element) -> List[Element]:
     return _select_first(ctx, _ARTICLE_DIV_MAIN_SECTION, _is_main_content)
 
 
+def _is_main_candidate(el: Element) -> bool:
+    "A node body_xpath_4 can stop at (its prefilter's predicate; not a selector of its own)."
+    return el.tag == "main" or (el.tag in _ARTICLE_DIV_SECTION and _starts_with_main(el))
+
+
 def body_xpath_4(ctx: Element) -> List[Element]:
     """``(.//*[self::article or self::div or self::section][starts-with(@class, 'main') or
     starts-with(@id, 'main') or starts-with(@role, 'main')])[1]|(.//main)[1]``, in document order."""
+    # on core trees, only the nodes the loops can stop at (a superset, in document order)
+    nodes = _core_candidates(ctx, _ARTICLE_DIV_MAIN_SECTION, _is_main_candidate)
     first_a = first_main = None
-    for el in iter_desc(ctx):
+    for el in iter_desc(ctx) if nodes is None else nodes:
         if first_a is None and el.tag in _ARTICLE_DIV_SECTION and _starts_with_main(el):
             first_a = el
         if first_main is None and el.tag == "main":
@@ -150,7 +161,7 @@ def body_xpath_4(ctx: Element) -> List[Element]:
     if first_main is None or first_main is first_a:
         return [first_a]
     # both found: the one met first in document order comes first
-    for el in iter_desc(ctx):
+    for el in iter_desc(ctx) if nodes is None else nodes:
         if el is first_a:
             return [first_a, first_main]
         if el is first_main:
@@ -182,33 +193,43 @@ _COMMENTS_CLASS_PREFIX = _rx("^Comments|article-comments")
 _COMMENT_SERVICE_ID = _rx("^(?:comol|disqus_thread|dsq-comments)")
 
 
+def _is_comment_list(el: Element) -> bool:
+    return bool(_COMMENT_LIST(_first_attr(el, _ID_CLASS)) or _COMMENT_CONTAINER_CLASS(_attr(el, "class")))
+
+
 def comments_xpath_0(ctx: Element) -> List[Element]:
     """``.//*[self::div or self::list or self::section][re:test(@id|@class, 'comment-?list') or
     re:test(@class, 'comment-page|comments-content|post-comments')]``"""
-    return _select(
-        ctx, _DIV_LIST_SECTION,
-        lambda el: bool(_COMMENT_LIST(_first_attr(el, _ID_CLASS)) or _COMMENT_CONTAINER_CLASS(_attr(el, "class"))),
-    )
+    return _select(ctx, _DIV_LIST_SECTION, _is_comment_list)
+
+
+def _is_comments_prefixed(el: Element) -> bool:
+    return bool(_COMMENTS_PREFIX(_first_attr(el, _ID_CLASS)) or _COMMENTS_CLASS_PREFIX(_attr(el, "class")))
 
 
 def comments_xpath_1(ctx: Element) -> List[Element]:
     """``.//*[self::div or self::section or self::list][re:test(@id|@class, '^comment[s-]') or
     re:test(@class, '^Comments|article-comments')]``"""
-    return _select(
-        ctx, _DIV_LIST_SECTION,
-        lambda el: bool(_COMMENTS_PREFIX(_first_attr(el, _ID_CLASS)) or _COMMENTS_CLASS_PREFIX(_attr(el, "class"))),
-    )
+    return _select(ctx, _DIV_LIST_SECTION, _is_comments_prefixed)
+
+
+def _is_comment_service(el: Element) -> bool:
+    return bool(_COMMENT_SERVICE_ID(_attr(el, "id")))
 
 
 def comments_xpath_2(ctx: Element) -> List[Element]:
     """``.//*[self::div or self::section or self::list][
     re:test(@id, '^(?:comol|disqus_thread|dsq-comments)')]``"""
-    return _select(ctx, _DIV_LIST_SECTION, lambda el: bool(_COMMENT_SERVICE_ID(_attr(el, "id"))))
+    return _select(ctx, _DIV_LIST_SECTION, _is_comment_service)
+
+
+def _is_social_or_comment(el: Element) -> bool:
+    return _attr(el, "id").startswith("social") or "comment" in _attr(el, "class")
 
 
 def comments_xpath_3(ctx: Element) -> List[Element]:
     "``.//*[self::div or self::section][starts-with(@id, 'social') or contains(@class, 'comment')]``"
-    return _select(ctx, _DIV_SECTION, lambda el: _attr(el, "id").startswith("social") or "comment" in _attr(el, "class"))
+    return _select(ctx, _DIV_SECTION, _is_social_or_comment)
 
 
 COMMENTS_XPATH: List[Selector] = [comments_xpath_0, comments_xpath_1, comments_xpath_2, comments_xpath_3]
@@ -277,9 +298,13 @@ def raw_tree_prune_0(ctx: Element) -> List[Element]:
     return _select(ctx, _DIV_SECTION_ASIDE, _is_appended_articles)
 
 
+def _is_elementor_share(el: Element) -> bool:
+    return "elementor-share-buttons" in _attr(el, "class")
+
+
 def raw_tree_prune_1(ctx: Element) -> List[Element]:
     "``.//*[self::div or self::section or self::aside][contains(@class, 'elementor-share-buttons')]``"
-    return _select(ctx, _DIV_SECTION_ASIDE, lambda el: "elementor-share-buttons" in _attr(el, "class"))
+    return _select(ctx, _DIV_SECTION_ASIDE, _is_elementor_share)
 
 
 RAW_TREE_PRUNE_XPATH: List[Selector] = [raw_tree_prune_0, raw_tree_prune_1]
@@ -367,14 +392,14 @@ OVERALL_DISCARD_XPATH: List[Selector] = [overall_discard_0, overall_discard_1]
 
 # --- TEASER / PRECISION / DISCARD_IMAGE / COMMENTS_DISCARD ---------------------------------
 
+def _is_teaser(el: Element) -> bool:
+    return "teaser" in _attr(el, "id").translate(_TR_T) or "teaser" in _attr(el, "class").translate(_TR_T)
+
+
 def teaser_discard(ctx: Element) -> List[Element]:
     """``.//*[self::div or self::item or self::list or self::p or self::section or self::span][
     contains(translate(@id, 'T', 't'), 'teaser') or contains(translate(@class, 'T', 't'), 'teaser')]``"""
-    return _select(
-        ctx,
-        _DIV_ITEM_LIST_P_SECTION_SPAN,
-        lambda el: "teaser" in _attr(el, "id").translate(_TR_T) or "teaser" in _attr(el, "class").translate(_TR_T),
-    )
+    return _select(ctx, _DIV_ITEM_LIST_P_SECTION_SPAN, _is_teaser)
 
 
 TEASER_DISCARD_XPATH: List[Selector] = [teaser_discard]
@@ -383,9 +408,12 @@ _BOTTOM_TOKEN_EDGE = _rx(r"(^|\s)bottom|bottom(\s|$)")
 _LINK_TOKEN = _rx(r"(^|\s)link(\s|$)")
 
 
+_HEADER = frozenset(("header",))
+
+
 def precision_discard_0(ctx: Element) -> List[Element]:
     "``.//header``"
-    return [el for el in desc_list(ctx) if el.tag == "header"]
+    return _select_tags(ctx, _HEADER)
 
 
 def _is_bottom_link_or_border(el: Element) -> bool:
@@ -406,20 +434,26 @@ def precision_discard_1(ctx: Element) -> List[Element]:
 PRECISION_DISCARD_XPATH: List[Selector] = [precision_discard_0, precision_discard_1]
 
 
+def _is_caption(el: Element) -> bool:
+    return "caption" in _attr(el, "id") or "caption" in _attr(el, "class")
+
+
 def discard_image_elements(ctx: Element) -> List[Element]:
     """``.//*[self::div or self::item or self::list or self::p or self::section or self::span][
     contains(@id, 'caption') or contains(@class, 'caption')]``"""
-    return _select(
-        ctx, _DIV_ITEM_LIST_P_SECTION_SPAN, lambda el: "caption" in _attr(el, "id") or "caption" in _attr(el, "class")
-    )
+    return _select(ctx, _DIV_ITEM_LIST_P_SECTION_SPAN, _is_caption)
 
 
 DISCARD_IMAGE_ELEMENTS: List[Selector] = [discard_image_elements]
 
 
+def _is_respond(el: Element) -> bool:
+    return _attr(el, "id").startswith("respond")
+
+
 def comments_discard_0(ctx: Element) -> List[Element]:
     "``.//*[self::div or self::section][starts-with(@id, 'respond')]``"
-    return _select(ctx, _DIV_SECTION, lambda el: _attr(el, "id").startswith("respond"))
+    return _select(ctx, _DIV_SECTION, _is_respond)
 
 
 _CITE_QUOTE = frozenset(("cite", "quote"))
@@ -427,7 +461,7 @@ _CITE_QUOTE = frozenset(("cite", "quote"))
 
 def comments_discard_1(ctx: Element) -> List[Element]:
     "``.//cite|.//quote``"
-    return [el for el in desc_list(ctx) if el.tag in _CITE_QUOTE]
+    return _select_tags(ctx, _CITE_QUOTE)
 
 
 _COMMENT_CHROME_CLASS = _rx("comments-title|nocomments|-reply-|message|signin")
@@ -481,30 +515,75 @@ def basic_clean_xpath(ctx: Element) -> List[Element]:
     return _select(ctx, None, _is_basic_noise)
 
 
+# --- the prefilters: each predicate's necessary condition on core trees -----------------------
+# (trafila.xpathlib.register_prefilter: the predicate can only be true where one term holds; the
+# regex terms take their literals from the compiled patterns above, so they cannot drift)
+
+_prefilter(_is_article_body, _has("class", "post", "entry"), _has("itemprop", "articleBody"),
+           _has("id", "articleContent"), _re_term("id", _ARTICLE_CONTENT_ID), _re_term("class", _ARTICLE_CONTENT_CLASS))
+_prefilter(_is_story, _has("role", "article"), _has("id", "article", "story"),
+           _has("class", "postarea", "art-postcontent", "text", "cell", "story"), _re_term("id", _STORY_ID),
+           _re_term("class", _FULLTEXT), _re_term("class", _STORY_CLASS))
+_prefilter(_is_main_content, _has(_ID_CLASS, "content"), _re_term("id", _MAIN_CONTENT_ID),
+           _re_term("class", _MAIN_CONTENT_CLASS), _folded(_ID_CLASS, "main-content"),
+           _folded("class", "page-content"))
+_prefilter(_is_main_candidate, _has(("class", "id", "role"), "main"), pass_tags=("main",))
+_prefilter(_is_comment_list, _re_term(_ID_CLASS, _COMMENT_LIST), _re_term("class", _COMMENT_CONTAINER_CLASS))
+_prefilter(_is_comments_prefixed, _re_term(_ID_CLASS, _COMMENTS_PREFIX), _re_term("class", _COMMENTS_CLASS_PREFIX))
+_prefilter(_is_comment_service, _re_term("id", _COMMENT_SERVICE_ID))
+_prefilter(_is_social_or_comment, _has("id", "social"), _has("class", "comment"))
+_prefilter(_is_comments_section, _re_term("id", _COMMENTS_OR_SERVICE_ID), _re_term("class", _COMMENTS_CLASS_RX))
+_prefilter(_is_comments_section_or_list, _re_term("id", _COMMENTS_OR_SERVICE_ID),
+           _re_term("class", _COMMENTS_CLASS_RX))
+_prefilter(_is_appended_articles, _re_term(_ID_CLASS, _APPENDED_ARTICLES))
+_prefilter(_is_elementor_share, _has("class", "elementor-share-buttons"))
+_prefilter(_is_boilerplate, _present("data-lp-replacement-content"), _folded("role", "nav"),
+           _has("data-component", "MostPopularStories"), _re_term(_ID_CLASS, _COOKIE),
+           _re_term("id", _BOILERPLATE_ID), _re_term("class", _BOILERPLATE_CLASS))
+_prefilter(_is_hidden_or_reply, _has("class", "comments-title"), _has(_ID_CLASS, "reply-"),
+           _re_term(_ID_STYLE, _HIDDEN), _has("style", "display:none", "display: none"),
+           _re_term("id", _READER_COMMENTS_ID), _re_term("class", _HIDDEN_OR_REPLY_CLASS),
+           _has("aria-hidden", "true"))
+_prefilter(_is_teaser, _folded(_ID_CLASS, "teaser"))
+_prefilter(_is_bottom_link_or_border, _re_term(_ID_CLASS, _BOTTOM_TOKEN_EDGE), _re_term(_ID_CLASS, _LINK_TOKEN),
+           _has("style", "border"))
+_prefilter(_is_caption, _has(_ID_CLASS, "caption"))
+_prefilter(_is_respond, _has("id", "respond"))
+_prefilter(_is_comment_chrome, _has("class", "comments-title"), _has("style", "display:none"),
+           _re_term("class", _COMMENT_CHROME_CLASS), _re_term(_ID_CLASS, _REPLY_OR_AKISMET))
+_prefilter(_is_basic_noise, _has(_CLASS_ID, "footer"), _re_term("class", _COOKIE_CONSENT),
+           _re_term("id", _COOKIE_CONSENT), pass_tags=_BASIC_TAGS)
+
+
 # --- inline expressions ------------------------------------------------------------------------
+
+_ANNOTATION = frozenset(("annotation",))
+_SPAN = frozenset(("span",))
+
 
 def tex_annotation(ctx: Element) -> List[Element]:
     "``.//*[local-name()='annotation'][@encoding='application/x-tex']``"
-    return [el for el in desc_list(ctx) if el.tag == "annotation" and el.get("encoding") == "application/x-tex"]
+    return [el for el in _select_tags(ctx, _ANNOTATION) if el.get("encoding") == "application/x-tex"]
 
 
 def hljs_spans(ctx: Element) -> List[Element]:
     "``.//span[starts-with(@class,'hljs')]``"
-    return [el for el in desc_list(ctx) if el.tag == "span" and _attr(el, "class").startswith("hljs")]
+    return [el for el in _select_tags(ctx, _SPAN) if _attr(el, "class").startswith("hljs")]
 
 
 _WILD = frozenset(("code", "p", "quote", "table"))
 _WILD_RECALL = frozenset(("code", "p", "quote", "table", "div", "lb", "list"))
+_WILD_DIV = frozenset(("code", "p", "quote", "table", "div"))
 
 
 def wild_text_elements(ctx: Element, recall: bool) -> List[Element]:
     """``.//code|.//p|.//quote|.//table|.//div[contains(@class, 'w3-code')]``,
     plus ``|.//div|.//lb|.//list`` in recall mode."""
     if recall:
-        return [el for el in desc_list(ctx) if el.tag in _WILD_RECALL]
+        return _select_tags(ctx, _WILD_RECALL)
     return [
         el
-        for el in desc_list(ctx)
+        for el in _select_tags(ctx, _WILD_DIV)
         if el.tag in _WILD or (el.tag == "div" and "w3-code" in _attr(el, "class"))
     ]
 
@@ -512,6 +591,9 @@ def wild_text_elements(ctx: Element, recall: bool) -> List[Element]:
 def p_text_length(doc_root: Element) -> int:
     """``len("".join(subtree.xpath('//p//text()')))``: the text inside <p>
     elements of the whole document (``doc_root``), nested ones counted once."""
+    core = _core_of(doc_root)
+    if core is not None:
+        return core.tag_text_length(doc_root, "p")
     total = 0
     stack = [doc_root]
     while stack:

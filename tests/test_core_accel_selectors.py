@@ -1,0 +1,350 @@
+"""The selector accelerators (cython_core/accel_selectors.pxi, trafila.xpathlib on core trees).
+
+On the compiled core's trees the 2.3.1 selectors run the tag filter in C and a
+per-predicate necessary-condition prefilter over the raw attribute bytes
+(``trafila._core.select_candidates``); only its survivors meet the Python
+predicate. Proved here:
+
+* every selector of trafila.v2_3_1.xpaths on the core's tree returns the nodes
+  the same selector returns on the reference tree of the same page (same
+  positions, same order), with the prefilters on and off, on the raw tree and
+  after tree_cleaning + convert_tags (the trees the pruning selectors meet);
+* every registered prefilter holds on every node where its predicate holds
+  (corpus pages and Hypothesis documents whose attribute values are drawn from
+  the literals, their case variants, and non-ASCII look-alikes: U+017F, U+212A,
+  U+0130, U+0131; empty and valueless attributes);
+* ``p_text_length`` (C: ``tag_text_length``) gives the reference's count on the same trees;
+* the regex literal derivation (``regex_literals``) names literals every match
+  contains (Hypothesis over strings built around them).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Callable, Dict, List, Tuple
+
+import pytest
+
+core = pytest.importorskip("trafila._core")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from trafila import _backend, xpathlib  # noqa: E402
+from trafila.v2_3_1 import htmlprocessing, xpaths  # noqa: E402
+from trafila.v2_3_1._tree import desc_list  # noqa: E402
+from trafila.v2_3_1.settings import Extractor  # noqa: E402
+from trafila.v2_3_1.utils import load_html  # noqa: E402
+
+from ._helpers import needs_corpora, sample_pages  # noqa: E402
+
+CORE = _backend.core_backend(core)
+REF = _backend.reference()
+
+SELECTORS: List[Tuple[str, Callable[[Any], List[Any]]]] = [
+    *((f"body_xpath_{k}", f) for k, f in enumerate(xpaths.BODY_XPATH)),
+    *((f"first_body_match_{k}", (lambda ctx, f=f: [x for x in [xpaths.first_body_match(f, ctx)] if x is not None]))
+      for k, f in enumerate(xpaths.BODY_XPATH)),
+    *((f"comments_xpath_{k}", f) for k, f in enumerate(xpaths.COMMENTS_XPATH)),
+    ("remove_comments", xpaths.remove_comments_xpath),
+    ("remove_comments_and_lists", xpaths.remove_comments_and_lists_xpath),
+    *((f"raw_tree_prune_{k}", f) for k, f in enumerate(xpaths.RAW_TREE_PRUNE_XPATH)),
+    *((f"overall_discard_{k}", f) for k, f in enumerate(xpaths.OVERALL_DISCARD_XPATH)),
+    ("teaser_discard", xpaths.teaser_discard),
+    *((f"precision_discard_{k}", f) for k, f in enumerate(xpaths.PRECISION_DISCARD_XPATH)),
+    ("discard_image_elements", xpaths.discard_image_elements),
+    *((f"comments_discard_{k}", f) for k, f in enumerate(xpaths.COMMENTS_DISCARD_XPATH)),
+    ("basic_clean", xpaths.basic_clean_xpath),
+    ("tex_annotation", xpaths.tex_annotation),
+    ("hljs_spans", xpaths.hljs_spans),
+    ("wild_text", lambda ctx: xpaths.wild_text_elements(ctx, False)),
+    ("wild_text_recall", lambda ctx: xpaths.wild_text_elements(ctx, True)),
+]
+
+# the (tags, predicate) each registered predicate is selected with (for the per-node check)
+PREDICATES = list(xpathlib.PREFILTER_SPECS)
+
+
+def _positions(root: Any) -> Dict[int, int]:
+    "id(element) -> its position in document order below ``root`` (0 is ``root``)."
+    return {id(el): k for k, el in enumerate([root] + desc_list(root))}
+
+
+def _run_all(root: Any, contexts: List[int]) -> List[Tuple[str, int, List[int]]]:
+    "Every selector from each context (a position), as positions."
+    nodes = [root] + desc_list(root)
+    pos = _positions(root)
+    out = []
+    for ctx_pos in contexts:
+        ctx = nodes[ctx_pos]
+        for name, sel in SELECTORS:
+            out.append((name, ctx_pos, [pos[id(el)] for el in sel(ctx)]))
+    return out
+
+
+def _contexts(root: Any) -> List[int]:
+    "The root, and a few inner elements with children (spread over the tree)."
+    nodes = [root] + desc_list(root)
+    inner = [k for k, el in enumerate(nodes) if k and len(el)]
+    step = max(1, len(inner) // 4)
+    return [0] + inner[::step][:4]
+
+
+def _trees(html: Any, cleaned: bool, **options: Any) -> Tuple[Any, Any]:
+    "The reference tree and the core's tree of ``html`` (raw, or after tree_cleaning + convert_tags)."
+    out = []
+    for backend in (REF, CORE):
+        def build() -> Any:
+            tree = load_html(html)
+            if tree is None or not cleaned:
+                return tree
+            opts = Extractor(**options)
+            return htmlprocessing.convert_tags(htmlprocessing.tree_cleaning(tree, opts), opts)
+        out.append(_backend.run_with(backend, build))
+    return out[0], out[1]
+
+
+def _differences(html: Any, cleaned: bool, **options: Any) -> List[str]:
+    ref_root, core_root = _trees(html, cleaned, **options)
+    if ref_root is None:
+        assert core_root is None
+        return []
+    assert type(core_root).__module__.startswith("trafila._core") or _backend.core_of(core_root) is not None
+    contexts = _contexts(ref_root)
+    expected = _run_all(ref_root, contexts)
+    problems = []
+    for use in (True, False):
+        xpathlib.USE_PREFILTERS = use
+        try:
+            got = _run_all(core_root, contexts)
+        finally:
+            xpathlib.USE_PREFILTERS = True
+        for e, g in zip(expected, got):
+            if e != g:
+                problems.append(f"prefilters={use} {e[0]} ctx {e[1]}: reference {e[2][:20]} core {g[2][:20]}")
+    problems.extend(_necessary(core_root))
+    ref_nodes, core_nodes = [ref_root] + desc_list(ref_root), [core_root] + desc_list(core_root)
+    for ctx_pos in contexts:
+        want, got = xpaths.p_text_length(ref_nodes[ctx_pos]), xpaths.p_text_length(core_nodes[ctx_pos])
+        if want != got:
+            problems.append(f"p_text_length ctx {ctx_pos}: reference {want} core {got}")
+    return problems
+
+
+def _necessary(core_root: Any) -> List[str]:
+    "Every registered prefilter holds wherever its predicate does (every node of the tree)."
+    problems = []
+    nodes = [core_root] + desc_list(core_root)
+    for pred in PREDICATES:
+        pf = xpathlib.compiled_prefilter(core, pred)
+        for el in nodes:
+            if pred(el) and not core.prefilter_passes(el, pf):
+                problems.append(f"{pred.__name__}: prefilter rejects <{el.tag} {dict(el.attrib.items())}>")
+    return problems
+
+
+# -- hand-written pages (always run) -------------------------------------------------------------
+
+PAGES = [
+    '<html><body><div class="comment-list" id="x"><p>a</p></div><div id="x" class="comment-list"><p>b</p></div>'
+    '<div id="cookie" class="y">c</div><div class="y" id="cookie">d</div><section class="reply-x" id="q">e</section>'
+    '<span id="hidden-1" style="x">f</span><span style="hidden" id="z">g</span><p class="bottom" id="k">h</p>'
+    '<p id="k" class="a bottom">i</p><div class="link">j</div><div class="permalink">k</div></body></html>',
+    '<html><body><main><div>x</div></main><article class="">a</article><div id="Main-Content">b</div>'
+    '<div class="Page-Content">c</div><div id="TEASER">d</div><div role="Navigation">e</div>'
+    '<div data-lp-replacement-content="">f</div><div aria-hidden="true">g</div><div style="display: none">h</div>'
+    '<section class="main">i</section><div class="FullText">j</div><div class="article ">k</div>'
+    '<div class="FULLTEXT">l</div><div class="fulltext">m</div><div class="fu\u017fltext">n</div></body></html>',
+    '<html><body><div><main>m</main><div class="main">n</div></div><div class="post">1</div><div class="post">2</div>'
+    '<section><div class="entry">3</div><div class="entry">4</div></section>'
+    '<div><div><p>x</p></div><div class="entry">5</div></div><div><div class="entry">6</div></div></body></html>',
+    '<html><body><div class="infinite-scroll"><h1>t</h1></div><div class="infinite-scroll">x</div>'
+    '<aside class="mvp-post-add-box"><h1>t</h1></aside><ul id="comments">c</ul><ol class="commentary">d</ol>'
+    '<ul class="comments-x" id="commentary">e</ul><details id="Comment">f</details><div id="disqus_thread">g</div>'
+    '<div id="respond">r</div><cite>c</cite><quote>q</quote><div class="elementor-share-buttons">s</div>'
+    '<div class="cookie-banner">k</div><div id="CookieBot">k</div><div id="a" class="site-footer">f</div>'
+    '<div class="x" id="footer">f</div><template>t</template><math><annotation encoding="application/x-tex">x'
+    '</annotation></math><pre><span class="hljs-x">c</span></pre><div class="w3-code">w</div>'
+    '<div class="COOKIE-CONSENT">a</div><div id="\u212aookie-banner">b</div><div class="cookie_bar \u0130">c</div>'
+    '<div class="Coo\u017fie">d</div><table><tr><td><p>p<b>q</b></p></td></tr></table></body></html>',
+    # valueless, empty and duplicated attributes, unusual names
+    '<html><body><div hidden class>a</div><div class="" id="">b</div><div data-lp-replacement-content>c</div>'
+    '<div aria-hidden>d</div><div style>e</div><div id="x" id="comments">f</div><div class="a" class="hidden">g</div>'
+    '<header>h</header><div role="NAV">i</div><div role="\u0146av">j</div><p style="border:0">k</p></body></html>',
+    '',
+    '<html><body></body></html>',
+]
+
+
+@pytest.mark.parametrize("cleaned", [False, True])
+@pytest.mark.parametrize("k", range(len(PAGES)))
+def test_pages(k: int, cleaned: bool) -> None:
+    assert _differences(PAGES[k], cleaned) == []
+
+
+def test_pages_match_something() -> None:
+    "The hand-written pages do exercise the selectors (non-empty results for most)."
+    hits = set()
+    for page in PAGES[:5]:
+        ref_root, _ = _trees(page, False)
+        hits |= {name for name, _ctx, found in _run_all(ref_root, [0]) if found}
+    assert len(hits) >= len(SELECTORS) - 3, sorted(set(n for n, _ in SELECTORS) - hits)
+
+
+def test_every_predicate_selected_is_registered() -> None:
+    names = {p.__name__ for p in PREDICATES}
+    for name in dir(xpaths):
+        if name.startswith("_is_"):
+            assert name in names, name
+
+
+# -- Hypothesis: attribute values around the literals ---------------------------------------------
+
+_LITERALS = sorted({lit for terms, _tags in xpathlib.PREFILTER_SPECS.values()
+                    for _n, _k, lits in terms for lit in lits})
+_LOOKALIKES = {"s": "\u017f", "k": "\u212a", "i": "\u0130", "I": "\u0131", "K": "\u212a", "S": "\u017f"}
+
+
+def _variant(lit: str, how: int) -> str:
+    if how == 0:
+        return lit
+    if how == 1:
+        return lit.upper()
+    if how == 2:
+        return lit.swapcase()
+    if how == 3:
+        return "".join(_LOOKALIKES.get(c, c) for c in lit)
+    if how == 4:
+        return lit[:-1]
+    return lit.capitalize()
+
+
+_value = st.builds(
+    lambda parts, seps: "".join(p + s for p, s in zip(parts, seps)),
+    st.lists(st.builds(_variant, st.sampled_from(_LITERALS), st.integers(0, 5)) | st.text(
+        alphabet=st.sampled_from("aeiklnorst -_:\u017f\u212a\u0130\u0131\u00e9"), max_size=6), min_size=0, max_size=3),
+    st.lists(st.sampled_from(["", " ", "-", "_", "x", "ary", ":none", " none"]), min_size=3, max_size=3),
+)
+_ATTR_NAMES = ["id", "class", "style", "role", "itemprop", "aria-hidden", "data-component",
+               "data-lp-replacement-content", "title"]
+_TAGS = ["div", "section", "article", "main", "span", "p", "aside", "ul", "ol", "details", "list", "item", "footer",
+         "header", "cite", "h1", "table"]
+
+
+def _attr_src(name: str, value: Any) -> str:
+    if value is None:
+        return f" {name}"
+    return ' %s="%s"' % (name, value.replace("&", "&amp;").replace('"', "&quot;"))
+
+
+_element = st.tuples(
+    st.sampled_from(_TAGS),
+    st.lists(st.tuples(st.sampled_from(_ATTR_NAMES), st.none() | _value), max_size=4),
+    st.integers(0, 2),
+)
+
+
+_TEXTS = ["t", "t\u00e9", "\u00e9\U0001f600 x", ""]
+
+
+def _document(elements: List[Any]) -> str:
+    out = ["<html><body>"]
+    for k, (tag, attrs, nest) in enumerate(elements):
+        out.append(f"<{tag}{''.join(_attr_src(n, v) for n, v in attrs)}>{_TEXTS[k % 4]}")
+        if nest == 0:
+            out.append(f"</{tag}>{_TEXTS[(k + 1) % 4]}")
+    return "".join(out) + "</body></html>"
+
+
+@settings(max_examples=int(os.environ.get("TRAFILA_HYPOTHESIS_EXAMPLES", "300")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(_element, min_size=1, max_size=12))
+def test_generated_documents(elements: List[Any]) -> None:
+    html = _document(elements)
+    assert _differences(html, False) == []
+
+
+def _pattern_of(search: Callable[[str], Any]) -> "re.Pattern[str]":
+    return search.__self__  # type: ignore[attr-defined]
+
+
+_REGEXES = [v for v in vars(xpaths).values() if callable(v) and getattr(v, "__self__", None) is not None
+            and isinstance(v.__self__, re.Pattern)]
+
+
+@settings(max_examples=int(os.environ.get("TRAFILA_HYPOTHESIS_EXAMPLES", "300")), deadline=None)
+@given(st.sampled_from(_REGEXES), st.integers(0, 10 ** 6),
+       st.text(alphabet=st.sampled_from("abcdeiklmnoprstuvy -_:\u017f\u212a\u0130\u0131ACKST"), max_size=8),
+       st.text(alphabet=st.sampled_from("abcdeiklmnoprstuvy -_\u017f\u212aACKST"), max_size=8))
+def test_regex_literals_are_necessary(search: Any, pick: int, before: str, after: str) -> None:
+    "A subject the pattern matches contains one of the derived literals (ASCII-folded under re.I)."
+    pattern = _pattern_of(search)
+    literals = xpathlib.regex_literals(pattern.pattern, pattern.flags)
+    assert literals
+    # subjects around each literal and around the alternatives of the pattern itself
+    alternatives = [a for a in pattern.pattern.replace("(?:", "").replace(")", "").split("|") if a]
+    seed = alternatives[pick % len(alternatives)]
+    core_text = re.sub(r"[\^\$\\\[\]\?\(\)\{\}0-9,!]", "", seed)
+    for subject in (before + core_text + after, before + literals[pick % len(literals)] + after,
+                    _variant(before + core_text + after, pick % 6)):
+        if pattern.search(subject):
+            if pattern.flags & re.IGNORECASE:
+                if subject.isascii():
+                    assert any(lit.lower() in subject.lower() for lit in literals), (pattern.pattern, subject)
+            else:
+                assert any(lit in subject for lit in literals), (pattern.pattern, subject)
+
+
+_MATCHING = st.one_of([st.from_regex(_pattern_of(r)) for r in _REGEXES]).filter(
+    lambda v: not any(0xD800 <= ord(c) <= 0xDFFF for c in v))
+
+
+@settings(max_examples=int(os.environ.get("TRAFILA_HYPOTHESIS_EXAMPLES", "300")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+@given(st.lists(st.tuples(st.sampled_from(_TAGS), st.lists(st.tuples(st.sampled_from(_ATTR_NAMES[:4]), _MATCHING),
+                                                            min_size=1, max_size=3), st.integers(0, 2)),
+                min_size=1, max_size=6))
+def test_documents_with_matching_values(elements: List[Any]) -> None:
+    "Attribute values drawn from the patterns themselves (st.from_regex): the predicates hold often."
+    assert _differences(_document(elements), False) == []
+
+
+def test_ignorecase_lookalikes_pass() -> None:
+    "re.IGNORECASE matches U+212A / U+017F for k / s: such values pass the fold_ic prefilter."
+    html = '<html><body><div class="coo\u212aie-banner">a</div><div id="con\u017fent-banner">b</div></body></html>'
+    _, core_root = _trees(html, False)
+    pf = xpathlib.compiled_prefilter(core, xpaths._is_basic_noise)
+    divs = [el for el in desc_list(core_root) if el.tag == "div"]
+    assert xpaths._is_basic_noise(divs[0]) and xpaths._is_basic_noise(divs[1])
+    assert all(core.prefilter_passes(el, pf) for el in divs)
+
+
+def test_prefilter_rejects() -> None:
+    "The prefilters do reject plain nodes (the point of them)."
+    _, core_root = _trees('<html><body><div class="story-x" id="q">a</div><p>b</p></body></html>', False)
+    pf = xpathlib.compiled_prefilter(core, xpaths._is_hidden_or_reply)
+    assert not any(core.prefilter_passes(el, pf) for el in desc_list(core_root))
+
+
+# -- corpus pages ------------------------------------------------------------------------------------
+
+_STEP = int(os.environ.get("TRAFILA_SELECTORS_STEP", "40"))
+_BUNDLES = os.environ.get("TRAFILA_SELECTORS_BUNDLES", "goose3,cleanportaleval,commoncrawl,trafilatura,"
+                          "mozilla-readability").split(",")
+
+
+@needs_corpora
+@pytest.mark.parametrize("cleaned", [False, True])
+def test_corpus(cleaned: bool) -> None:
+    failures, pages = [], 0
+    for _name, page in sample_pages(_BUNDLES, _STEP):
+        if page.html is None:
+            continue
+        pages += 1
+        problems = _differences(page.html, cleaned)
+        if problems:
+            failures.append(f"{page.id}: {problems[:3]}")
+    assert pages > 0
+    print(f"{pages} pages x {len(SELECTORS)} selectors compared (cleaned={cleaned})")
+    assert failures == [], failures[:5]
