@@ -28,7 +28,7 @@ _EXTRACT_HELP = """\
 Extract the main text of web pages. INPUT is an HTML file, a folder (its files,
 recursively: HTML pages, JSON Lines and WARC files by their names, and files
 without a suffix), a JSON Lines file (.jsonl, .ndjson; the page in --field), a
-WARC file (.warc; 2xx HTML response records, through fastwarc or warcio:
+WARC file (.warc; 2xx HTML response records, through warcio or fastwarc:
 pip install 'trafila[warc]'), any of them gzipped (.gz), or - for standard input
 (its kind found from its first bytes). Each page's text is exactly
 trafila.extract(page, **options) for the options below.
@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     reading.add_argument("--id-field", default="id", metavar="NAME", help="JSON Lines: the id carried through (default: id)")
     reading.add_argument("--url-field", default="url", metavar="NAME", help="JSON Lines: the url carried through (default: url)")
     reading.add_argument("--warc-library", choices=("auto", *WARC_LIBRARIES), default="auto",
-                         help="the WARC reader (default: fastwarc when installed, else warcio)")
+                         help="the WARC reader (default: warcio when installed, else fastwarc)")
 
     options = extract.add_argument_group("extraction (named as trafilatura's command line names them)")
     options.add_argument("--fast", action="store_true", help="fast=True: no fallback extractors")
