@@ -170,6 +170,16 @@ def test_html_files_and_folders(tmp_path: Path, capsys: Any) -> None:
     assert "1 skipped" in err  # style.css
 
 
+def test_output_inside_an_input_folder_is_not_read(tmp_path: Path, capsys: Any) -> None:
+    (tmp_path / "a.html").write_text(make_page(1), encoding="utf-8")
+    out = tmp_path / "texts.jsonl"
+    for _ in range(2):  # the second run finds the first run's output in the folder
+        status, _, err = run_main(["extract", str(tmp_path), "-o", str(out)], capsys)
+        assert status == 0, err
+        assert [r["id"] for r in read_jsonl(out)] == [str(tmp_path / "a.html")]
+        assert "1 pages read" in err
+
+
 # --- JSON Lines ------------------------------------------------------------------------------
 
 
@@ -452,6 +462,17 @@ def test_plain_progress_lines(tmp_path: Path, capsys: Any) -> None:
     assert status == 0 and err == ""
 
 
+def test_progress_bar(tmp_path: Path, capsys: Any) -> None:
+    pytest.importorskip("tqdm")
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "html": make_page(i)}) + "\n" for i in range(3)) + "{bad\n",
+                    encoding="utf-8")
+    status, out, err = run_main(["extract", str(path), "--progress", "bar"], capsys)
+    assert status == 1 and len(out.splitlines()) == 3
+    assert "3 pages" in err and "pages/s" in err  # tqdm's count and rate
+    assert f"{path}: line 4: not JSON" in err  # written above the bar
+
+
 @pytest.mark.parametrize("args,message", [
     (["extract"], "the following arguments are required"),
     (["extract", "x.html", "--threads", "0"], "must be at least 1"),
@@ -484,6 +505,18 @@ def test_console_script_declared() -> None:
     from trafila.cli import console_main
 
     assert callable(console_main)
+
+
+def test_installed_console_script(tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / ("trafila.exe" if os.name == "nt" else "trafila")
+    if not script.exists():
+        pytest.skip("the trafila console script is not installed beside this Python (pip install .)")
+    page = tmp_path / "p.html"
+    page.write_text(make_page(5), encoding="utf-8")
+    done = subprocess.run([str(script), "extract", str(page), "-q"], capture_output=True, env=subprocess_env(),
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["text"] == expected(page.read_bytes())
 
 
 # --- end to end, as a separate process -----------------------------------------------------

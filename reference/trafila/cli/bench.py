@@ -101,7 +101,16 @@ def _git_commit() -> Optional[str]:
                              text=True, timeout=10, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
-    return out.stdout.strip() or None
+    commit = out.stdout.strip()
+    if not commit:
+        return None
+    try:
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                cwd=Path(__file__).resolve().parent, capture_output=True, text=True, timeout=10,
+                                check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        status = ""
+    return commit + (" (with uncommitted changes)" if status.strip() else "")
 
 
 def _version(module: str) -> Optional[str]:
@@ -146,6 +155,7 @@ def measure_throughput(path: str, payloads: List[bytes], rounds: int, threads: O
     with tempfile.TemporaryDirectory(prefix="trafila-bench-") as tmp:
         out = os.path.join(tmp, "out.jsonl")
         cli_args = ["extract", path, "-o", out, "--quiet"] + (["--threads", str(threads)] if threads else [])
+        trafila.extract_batch(payloads[:50], threads=threads)  # warm up: imports, caches, stoplists
         for _ in range(rounds):
             started = time.perf_counter()
             expected = trafila.extract_batch(payloads, threads=threads)

@@ -235,7 +235,7 @@ class _Progress:
         except ImportError:
             self.kind = "plain"  # neither is installed
             return
-        self._rich = Progress(SpinnerColumn(), TextColumn("{task.completed:,} pages"),
+        self._rich = Progress(SpinnerColumn(), TextColumn("{task.completed:,.0f} pages"),
                               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), transient=False)
         self._rich.start()
         self._task = self._rich.add_task("extract", total=None, rate="")
@@ -312,6 +312,7 @@ class _Extractor:
         self._threads = threads
         # the deduplication cache sees the pages one by one; links resolve against each page's URL
         self.per_page = bool(kwargs.get("deduplicate")) or bool(kwargs.get("include_links"))
+        self._with_url = bool(kwargs.get("include_links"))
         threads_for_size = threads if threads is not None else 1
         if threads is None:
             try:
@@ -331,7 +332,8 @@ class _Extractor:
             for i in todo:
                 before = _delegated()
                 try:
-                    text = self._trafila.extract(pages[i].content, url=pages[i].url, **self._kwargs)
+                    url = {"url": pages[i].url} if self._with_url else {}
+                    text = self._trafila.extract(pages[i].content, **url, **self._kwargs)
                 except Exception as error:  # noqa: BLE001 - a page that raises is counted, whatever it raised
                     out[i] = (None, error)
                     continue
@@ -377,6 +379,8 @@ def _silence_stdout() -> None:
 def run_extract(settings: ExtractSettings) -> Tuple[int, Stats]:
     """Run the command; the exit status (0 all read and extracted, 1 something failed, 130 interrupted) and the counts."""
     stats = Stats()
+    if settings.output not in (None, "-"):  # a folder among the inputs does not read the file being written
+        settings.read.exclude = (*settings.read.exclude, os.path.realpath(settings.output))  # type: ignore[arg-type]
     extractor = _Extractor(settings.kwargs, settings.threads)
     sink: _Sink = _FolderSink(settings.output_dir) if settings.output_dir else _JsonLinesSink(settings.output)
     progress = _Progress(_progress_kind(settings.progress, settings.quiet), settings.progress_interval)

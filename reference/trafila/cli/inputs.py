@@ -104,6 +104,8 @@ class ReadConfig:
     url_field: str = "url"
     warc_library: str = "auto"
     """``auto`` (warcio when installed, else fastwarc), ``warcio`` or ``fastwarc``"""
+    exclude: Tuple[str, ...] = ()
+    """files a folder does not contribute (the run's own output), as real paths"""
 
 
 # --- names and sniffing ------------------------------------------------------------
@@ -146,7 +148,7 @@ def _taken_in_folder(name: str) -> bool:
     return "." not in stem
 
 
-def expand_inputs(inputs: Sequence[str]) -> Iterator[Union[str, Problem, Skipped]]:
+def expand_inputs(inputs: Sequence[str], exclude: Sequence[str] = ()) -> Iterator[Union[str, Problem, Skipped]]:
     """The files named by the command line's inputs, in order: each input as
     given, a folder's files recursively in sorted order (hidden entries left
     out). ``-`` stands for standard input. A missing input is a Problem."""
@@ -154,14 +156,14 @@ def expand_inputs(inputs: Sequence[str]) -> Iterator[Union[str, Problem, Skipped
         if name == "-":
             yield name
         elif os.path.isdir(name):
-            yield from _walk(name)
+            yield from _walk(name, exclude)
         elif os.path.exists(name):
             yield name
         else:
             yield Problem(name, "", "no such file or folder")
 
 
-def _walk(folder: str) -> Iterator[Union[str, Problem, Skipped]]:
+def _walk(folder: str, exclude: Sequence[str] = ()) -> Iterator[Union[str, Problem, Skipped]]:
     def onerror(error: OSError) -> None:
         problems.append(Problem(getattr(error, "filename", None) or folder, "", f"cannot list folder: {error.strerror or error}"))
 
@@ -174,7 +176,9 @@ def _walk(folder: str) -> Iterator[Union[str, Problem, Skipped]]:
             if file.startswith("."):
                 continue
             path = os.path.join(root, file)
-            if _taken_in_folder(file):
+            if exclude and os.path.realpath(path) in exclude:
+                yield Skipped(path, "", "the output of this run")
+            elif _taken_in_folder(file):
                 yield path
             else:
                 yield Skipped(path, "", "not a page or bundle (by its name)")
@@ -260,7 +264,7 @@ def read_input(path: str, config: ReadConfig) -> Iterator[Item]:
 
 def read_inputs(inputs: Sequence[str], config: ReadConfig) -> Iterator[Item]:
     """The items of every input, in order."""
-    for entry in expand_inputs(inputs):
+    for entry in expand_inputs(inputs, config.exclude):
         if isinstance(entry, (Problem, Skipped)):
             yield entry
         else:
