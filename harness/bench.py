@@ -134,8 +134,11 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
                         expected = got
                     elif expected is not None:
                         mismatches[label] += sum(a != b for a, b in zip(expected, got)) + abs(len(expected) - len(got))
-            # the order of the first round is loop first, so expected is set before any comparison
-            path = _batch.plan(pages, threads, **options)
+            token = trafila._CALL_ENGINE.set(name)  # the path this engine's batches take
+            try:
+                path = _batch.plan(pages, threads, **options)
+            finally:
+                trafila._CALL_ENGINE.reset(token)
             if opt.dedup:
                 trafila.reset_caches()
             loop_s, one_s, many_s = (seconds[label] for label, _ in variants)

@@ -58,7 +58,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     p = sub.add_parser("parity", help="diff a candidate against the oracle cache; gate on the ledger")
     p.add_argument("--candidate", default="reference",
-                   help="trafilatura | reference | core | module:callable | cmd:<command> | mutant:<name>")
+                   help="trafilatura | reference | core | reference-batch | core-batch (extract_batch; -pool, :N) "
+                        "| module:callable | cmd:<command> | mutant:<name>")
     p.add_argument("--mode", default="2.3.1")
     p.add_argument("--set", action="append", dest="sets", help="option set name (repeatable); default: the whole matrix")
     p.add_argument("--forms", default=None, help="comma-separated: str,bytes (default both)")

@@ -240,7 +240,7 @@ def test_the_reference_declares_it_holds_the_gil():
         assert _batch.plan(pages, 2) == ("loop", "engine 'reference' holds the GIL while it extracts")
 
 
-def test_plan_reasons(engine_231, declare_gil):
+def test_plan_reasons(engine_231, declare_gil, monkeypatch):
     declare_gil(engine_231, "2.3.1", True)
     pages = generated_pages(10, 4)
     with _engine_context(engine_231.name):
@@ -250,6 +250,10 @@ def test_plan_reasons(engine_231, declare_gil):
         assert _batch.plan(pages, 2, include_images=True) == ("loop", "handed to trafilatura: include_images")
         assert _batch.plan(pages, 2, compat="9.9")[0] == "loop"
         assert _batch.plan(pages[0], 2) == ("loop", "a single page")
+    # an Implementation without the optional attribute holds the GIL
+    monkeypatch.delattr(engine_231.implementation("2.3.1"), "releases_gil")
+    with _engine_context(engine_231.name):
+        assert _batch.plan(pages, 2)[1].endswith("holds the GIL while it extracts")
 
 
 def test_threads_argument_is_checked():
@@ -536,3 +540,17 @@ def test_harness_batch_candidate_answers_each_page_as_extract(spec, monkeypatch)
     # a call that is not the batch's next page goes through extract alone
     assert cand.call("extract", pages[0], options, "2.3.1") == single.call("extract", pages[0], options, "2.3.1")
     assert cand.unbatched_calls == 1
+
+
+def test_bench_batches_time_the_three_side_by_side(engine_231):
+    from harness.bench import run_batches
+
+    res = run_batches([engine_231.name], "2.3.1", ["fast", "fast-dedup", "bare"], ["synthetic"], every=16, rounds=2,
+                      log=lambda message: None)
+    assert set(res["rows"]) == {f"{engine_231.name} / fast", f"{engine_231.name} / fast-dedup"}  # extract sets only
+    for row in res["rows"].values():
+        assert row["pages"] >= 3 and row["mismatches"] == 0
+        assert set(row["seconds"]) == {"loop", "threads=1", "threads=2"}
+    pool = getattr(engine_231.implementation("2.3.1"), "releases_gil", False)
+    assert res["rows"][f"{engine_231.name} / fast"]["path"].startswith("pool" if pool else "loop")
+    assert res["rows"][f"{engine_231.name} / fast-dedup"]["path"].startswith("loop: deduplication")

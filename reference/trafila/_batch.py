@@ -171,9 +171,9 @@ def failed_page(exc: BaseException) -> Optional[int]:
     return None
 
 
-def _raise_for_page(exc: BaseException, index: int, count: int) -> None:
+def _note_page(exc: BaseException, index: int, count: int) -> BaseException:
     _add_note(exc, _NOTE.format(index=index, count=count))
-    raise exc
+    return exc
 
 
 # --- which path ------------------------------------------------------------------
@@ -204,7 +204,9 @@ def _plan(batch: _Pages, threads: int, kwargs: dict) -> Tuple[str, str]:
         return "loop", "options= (it may carry a deduplication cache)"
     if not batch.all_text:
         return "loop", "an item is not a str (decoded and checked in Python)"
-    mode = kwargs.get("compat", "2.3.1")
+    from . import DEFAULT_MODE  # noqa: PLC0415
+
+    mode = kwargs.get("compat", DEFAULT_MODE)
     try:
         impl = _engine.implementation(mode, _current_engine())
     except Exception:  # noqa: BLE001 - a bad mode or engine: the loop raises what extract raises
@@ -244,7 +246,8 @@ def _loop(extract: Callable[..., Any], items: Iterator[Page], start: int, stop: 
         try:
             results.append(extract(page, **kwargs))
         except BaseException as exc:  # noqa: BLE001 - re-raised with the page's index
-            _raise_for_page(exc, index, count)
+            _note_page(exc, index, count)
+            raise
         if observe is not None:
             observe(index, _delegated_calls() != before)
 
@@ -338,12 +341,12 @@ class _Pool:
         if self.fatal is not None:
             index, exc = self.fatal
             self.fatal = None
-            _raise_for_page(exc, index, self.count)
+            raise _note_page(exc, index, self.count)
         if self.errors:
             index = min(self.errors)
             exc = self.errors.pop(index)
             self.errors.clear()
-            _raise_for_page(exc, index, self.count)
+            raise _note_page(exc, index, self.count)
 
     def _shut_down(self, interrupted: bool) -> None:
         """Empty the queue (an interrupted batch starts nothing more), tell every
