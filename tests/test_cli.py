@@ -206,6 +206,7 @@ def jsonl_bundle(path: Path) -> List[Dict[str, Any]]:
 
 
 @needs_trafilatura_231
+@pytest.mark.filterwarnings("ignore::trafila.FallbackWarning")  # the latin-1 page, handed to trafilatura
 def test_jsonl_fields_and_broken_records(tmp_path: Path, capsys: Any) -> None:
     bundle = tmp_path / "bundle.jsonl.gz"
     records = jsonl_bundle(bundle)
