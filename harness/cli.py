@@ -9,6 +9,7 @@
 - ``minimise``: shrink a page while a difference persists;
 - ``replay``: trafilatura's own test suite recorded, then replayed through a candidate;
 - ``bench``: speed against trafilatura, side by side in one run;
+- ``cli-bench``: the command line's WARC libraries and throughput;
 - ``memory``: resident memory over many extractions;
 - ``stages``: an engine's 2.3.1 extraction time by stage;
 - ``bench-parser``: the compiled core's parser against lxml: time, threads, memory;
@@ -34,6 +35,7 @@ MODULE_COMMANDS = {
     "minimise": ("harness.minimise", "delta-debug a page while a difference persists; writes repros/"),
     "replay": ("harness.replay.cli", "record trafilatura's own test suite and replay it through a candidate"),
     "selectors": ("harness.selectors", "the hand-translated XPaths against lxml's on every element (reports/selectors.md)"),
+    "cli-bench": ("harness.cli_bench", "the command line's WARC reading and throughput against extract_batch (reports/cli.md)"),
     "memory": ("harness.memory", "resident memory over many extractions (reports/memory-<mode>.md)"),
     "stages": ("harness.stages", "where an engine's 2.3.1 extraction spends its time, by stage (reports/stages.md)"),
     "bench-parser": ("harness.bench_parser",

@@ -1,4 +1,4 @@
-"""Measure ``trafila extract`` on a WARC file of dev pages (``python -m trafila.cli.bench``).
+"""Measure ``trafila extract`` on a WARC file of dev pages (``python -m harness cli-bench``).
 
 Builds a gzipped WARC file (one request and one response record per page, each
 record its own gzip member, as crawlers write them) from the first ``--pages``
@@ -124,7 +124,7 @@ def _version(module: str) -> Optional[str]:
 
 def measure_reading(path: str, library: str, rounds: int) -> Dict[str, Any]:
     """The best of ``rounds`` passes of trafila extract's WARC reader over ``path``."""
-    from .inputs import Page, ReadConfig, read_input  # noqa: PLC0415
+    from trafila.cli.inputs import Page, ReadConfig, read_input  # noqa: PLC0415
 
     best = None
     pages = payload = 0
@@ -146,7 +146,7 @@ def measure_throughput(path: str, payloads: List[bytes], rounds: int, threads: O
     """``trafila extract`` against ``extract_batch`` on the same pages, alternately."""
     import trafila  # noqa: PLC0415
 
-    from . import main as cli_main  # noqa: PLC0415
+    from trafila.cli import main as cli_main  # noqa: PLC0415
 
     batch_times: List[float] = []
     cli_times: List[float] = []
@@ -209,7 +209,7 @@ def _markdown(result: Dict[str, Any]) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m trafila.cli.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m harness cli-bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=1, help="throughput rounds (each: extract_batch, then the CLI)")
     parser.add_argument("--read-rounds", type=int, default=3)
@@ -217,7 +217,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--no-throughput", action="store_true", help="measure reading only")
     parser.add_argument("--report", metavar="PATH", help="write PATH.md and PATH.json")
     args = parser.parse_args(argv)
-    from .inputs import WARC_LIBRARIES, warc_library  # noqa: PLC0415
+    from trafila.cli.inputs import WARC_LIBRARIES, warc_library  # noqa: PLC0415
 
     folder = corpora_folder()
     records = list(dev_pages(folder, args.pages))
@@ -230,7 +230,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             write_warc(out, ((url, raw) for _id, url, raw in records))
         payloads = [raw for _id, _url, raw in records]
         result: Dict[str, Any] = {
-            "command": "python -m trafila.cli.bench " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "command": "python -m harness cli-bench " + " ".join(argv if argv is not None else sys.argv[1:]),
             "commit": _git_commit(), "python": platform.python_version(), "machine": f"{os.cpu_count()} CPUs",
             "warc": {"pages": len(records), "mb": os.path.getsize(path) / 1e6,
                      "payload_mb": sum(map(len, payloads)) / 1e6},
@@ -258,3 +258,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# -- as a harness command (python -m harness cli-bench ...) ---------------------------
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="the options above (--pages, --rounds, --report ...)")
+
+
+def run(args: argparse.Namespace, argv: List[str]) -> int:
+    return main(list(args.rest))
