@@ -187,6 +187,9 @@ def _iter_desc_lxml(el: Any, tag: Optional[str]) -> Any:
 
 def desc_tagged(el: Any, tag: str) -> List[Any]:
     "``el.findall('.//tag')`` as a snapshot."
+    core = core_of(el)
+    if core is not None:
+        return core.descendants(el, (tag,))
     return [n for n in desc_list(el) if n.tag == tag]
 
 
