@@ -32,6 +32,7 @@ include "dom.pxi"
 include "view.pxi"
 include "serialize.pxi"
 include "accel.pxi"
+include "accel_readability.pxi"
 
 
 def implementation(mode):

@@ -162,6 +162,9 @@ def trim(string: str) -> str:
 
 def text_length(elem: Element) -> int:
     "Length of the element's trimmed text content."
+    core = core_of(elem)
+    if core is not None:
+        return core.text_length(elem)
     return len(trim(elem.text_content()))
 
 
@@ -236,6 +239,9 @@ class Document:
         return max(candidates.values(), key=lambda candidate: candidate.score, default=None)
 
     def get_link_density(self, elem: Element) -> float:
+        core = core_of(elem)
+        if core is not None:
+            return core.link_density(elem)
         total_length = text_length(elem) or 1
         link_length = sum(text_length(link) for link in _preorder(elem, frozenset({"a"}), include_self=False))
         return link_length / total_length
@@ -248,8 +254,13 @@ class Document:
                 continue
             grand_parent_node = parent_node.getparent()
 
-            elem_text = trim(elem.text_content())
-            elem_text_len = len(elem_text)
+            core = core_of(elem)
+            if core is not None:
+                elem_text_len, commas = core.text_stats(elem)
+            else:
+                elem_text = trim(elem.text_content())
+                elem_text_len = len(elem_text)
+                commas = elem_text.count(",")
             if elem_text_len < self.min_text_length:
                 continue
 
@@ -257,7 +268,8 @@ class Document:
                 if node is not None and node not in candidates:
                     candidates[node] = self.score_node(node)
 
-            score = 1 + len(elem_text.split(",")) + min((elem_text_len / 100), 3)
+            # len(elem_text.split(",")): one more part than commas
+            score = 1 + (commas + 1) + min((elem_text_len / 100), 3)
             candidates[parent_node].score += score
             if grand_parent_node is not None:
                 candidates[grand_parent_node].score += score / 2
@@ -282,6 +294,11 @@ class Document:
         return Candidate(self.class_weight(elem) + TAG_SCORES.get(str(elem.tag).lower(), 0), elem)
 
     def remove_unlikely_candidates(self) -> None:
+        core = core_of(self.doc)
+        if core is not None:
+            for elem in core.unlikely_candidates(self.doc, _unlikely_verdict):
+                drop_tree(elem)
+            return
         verdicts: Dict[str, bool] = {}
         for elem in _preorder(self.doc, include_self=False):
             attrs = " ".join(value for value in (elem.get("class"), elem.get("id")) if value)
@@ -289,11 +306,7 @@ class Document:
                 continue
             verdict = verdicts.get(attrs)
             if verdict is None:
-                low = attrs.lower()
-                verdict = bool(REGEXES["unlikelyCandidatesRe"].search(low)) and not REGEXES[
-                    "okMaybeItsACandidateRe"
-                ].search(low)
-                verdicts[attrs] = verdict
+                verdict = verdicts[attrs] = _unlikely_verdict(attrs)
             if verdict:
                 # elements already cut off with an ancestor are dropped inside the cut subtree
                 drop_tree(elem)
@@ -330,6 +343,7 @@ class Document:
 
     def sanitize_tree(self, node: Element, candidates: Dict[Element, Candidate]) -> Element:
         """Upstream ``sanitize`` without its final ``tostring``."""
+        core = core_of(node)
         for header in _preorder(node, HEADING_TAGS):
             if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
                 drop_tree(header)
@@ -350,7 +364,7 @@ class Document:
             if weight + score < 0:
                 LOGGER.debug("Removed %s with score %6.3f and weight %-3s", elem.tag, score, weight)
                 drop_tree(elem)
-            elif elem.text_content().count(",") < 10:
+            elif (core.text_stats(elem)[1] if core is not None else elem.text_content().count(",")) < 10:
                 to_remove = True
                 counts = dict.fromkeys(TEXT_CLEAN_ELEMS, 0)
                 hidden_inputs = 0
@@ -388,6 +402,12 @@ class Document:
                     drop_tree(elem)
                     LOGGER.debug("Removed %6.3f %s with weight %s cause it has %s.", score, elem.tag, weight, reason)
         return node
+
+
+def _unlikely_verdict(attrs: str) -> bool:
+    "remove_unlikely_candidates' verdict on a joined ``class id`` string."
+    low = attrs.lower()
+    return bool(REGEXES["unlikelyCandidatesRe"].search(low)) and not REGEXES["okMaybeItsACandidateRe"].search(low)
 
 
 def _first_nonzero_length(siblings: Iterable[Element]) -> int:

@@ -1,0 +1,327 @@
+# Accelerators for the readability fallback (trafila/readability_2_3_1.py)
+# on the core's trees. Each gives exactly what the reference code gives on
+# the same tree; tests/test_core_accel_readability.py compares them over
+# corpus pages and generated strings.
+#
+# Text lengths: ``len(trim(el.text_content()))`` where trim is
+# ``" ".join(s.split()).strip()``: the number of non-whitespace code points
+# plus one space between consecutive words. Python's str.split() splits on
+# Py_UNICODE_ISSPACE; in UTF-8 those characters are the ASCII ones
+# (\t \n \v \f \r, \x1c-\x1f, space) and U+0085, U+00A0, U+1680,
+# U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 (the test checks the
+# set against str.isspace() over every code point). The arena holds valid
+# UTF-8 (every store is a strict encode or the input converter's output), so
+# a code point is a byte that is not a continuation byte.
+
+
+cdef struct TextStats:
+    Py_ssize_t nonws     # code points that are not whitespace
+    Py_ssize_t words     # maximal runs of them
+    Py_ssize_t commas    # ',' characters
+    bint in_word
+
+
+cdef inline int _ws_len(const uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """The byte length of the non-ASCII whitespace character at s[i] (a lead
+    byte >= 0x80), 0 when it is none."""
+    cdef uchar c = s[i], c1, c2
+    if c == 0xC2:
+        if i + 1 < n:
+            c1 = s[i + 1]
+            if c1 == 0x85 or c1 == 0xA0:
+                return 2
+        return 0
+    if c < 0xE1 or c > 0xE3 or i + 2 >= n:
+        return 0
+    c1 = s[i + 1]
+    c2 = s[i + 2]
+    if c == 0xE1:
+        return 3 if (c1 == 0x9A and c2 == 0x80) else 0
+    if c == 0xE3:
+        return 3 if (c1 == 0x80 and c2 == 0x80) else 0
+    # 0xE2
+    if c1 == 0x80:
+        if (0x80 <= c2 <= 0x8A) or c2 == 0xA8 or c2 == 0xA9 or c2 == 0xAF:
+            return 3
+        return 0
+    if c1 == 0x81 and c2 == 0x9F:
+        return 3
+    return 0
+
+
+cdef inline bint _ascii_space(uchar c) noexcept nogil:
+    return c == 32 or (9 <= c <= 13) or (28 <= c <= 31)
+
+
+cdef void _stats_feed(TextStats* t, const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i = 0
+    cdef uchar c
+    cdef int w
+    while i < n:
+        c = s[i]
+        if c < 0x80:
+            i += 1
+            if _ascii_space(c):
+                t.in_word = False
+                continue
+            if c == 44:
+                t.commas += 1
+        else:
+            w = _ws_len(s, i, n)
+            if w:
+                i += w
+                t.in_word = False
+                continue
+            i += 1
+            while i < n and (s[i] & 0xC0) == 0x80:
+                i += 1
+        t.nonws += 1
+        if not t.in_word:
+            t.in_word = True
+            t.words += 1
+
+
+cdef inline void _stats_slot(DocData* d, int32_t off, int32_t n, TextStats* t) noexcept nogil:
+    if off >= 0 and n > 0:
+        _stats_feed(t, d.text.data + off, n)
+
+
+cdef void _stats_walk(DocData* d, int32_t top, TextStats* t) noexcept nogil:
+    """Feed what ``text_content()`` of ``top`` joins (trafila.dom._collect_text
+    without names: the text of ``top`` and of every descendant, the tails of
+    the descendants), in that order."""
+    cdef int32_t s = top
+    _stats_slot(d, d.nodes[top].text_off, d.nodes[top].text_len, t)
+    while True:
+        if d.nodes[s].first >= 0:
+            s = d.nodes[s].first
+            _stats_slot(d, d.nodes[s].text_off, d.nodes[s].text_len, t)
+            continue
+        while True:
+            if s == top:
+                return
+            _stats_slot(d, d.nodes[s].tail_off, d.nodes[s].tail_len, t)
+            if d.nodes[s].next >= 0:
+                s = d.nodes[s].next
+                _stats_slot(d, d.nodes[s].text_off, d.nodes[s].text_len, t)
+                break
+            s = d.nodes[s].parent
+
+
+cdef inline Py_ssize_t _trim_length(const TextStats* t) noexcept nogil:
+    return t.nonws + t.words - 1 if t.words > 0 else 0
+
+
+cdef inline Py_ssize_t _text_length_of(DocData* d, int32_t i) noexcept nogil:
+    cdef TextStats t
+    memset(&t, 0, sizeof(TextStats))
+    _stats_walk(d, i, &t)
+    return _trim_length(&t)
+
+
+def text_length(CElement el):
+    """``len(trim(el.text_content()))`` (readability's ``text_length``)."""
+    el.doc._check(el.idx)
+    return _text_length_of(&el.doc.d, el.idx)
+
+
+def text_stats(CElement el):
+    """``(len(t), t.count(","))`` of ``t = trim(el.text_content())`` (trimming
+    removes no comma, so the count is also the untrimmed text's)."""
+    cdef TextStats t
+    el.doc._check(el.idx)
+    memset(&t, 0, sizeof(TextStats))
+    _stats_walk(&el.doc.d, el.idx, &t)
+    return _trim_length(&t), t.commas
+
+
+def _text_stats_of(str s):
+    """Tests only: ``(len(trim(s)), s.count(","))`` by the C scanner over
+    ``s`` in UTF-8 (no surrogates: an arena cannot hold them)."""
+    cdef bytes b = s.encode("utf-8")
+    cdef TextStats t
+    memset(&t, 0, sizeof(TextStats))
+    _stats_feed(&t, <const uchar*><const char*>b, len(b))
+    return _trim_length(&t), t.commas
+
+
+def link_density(CElement el):
+    """readability's ``get_link_density``: the sum of ``text_length`` over the
+    ``a`` descendants (nested ones each counted) divided by ``text_length(el)``
+    (1 when that is 0). Both are below 2**53, so the C division is Python's
+    int true division."""
+    cdef DocData* d = &el.doc.d
+    cdef int32_t root = el.idx, i
+    cdef int32_t a_id
+    cdef Py_ssize_t total, links = 0
+    el.doc._check(root)
+    total = _text_length_of(d, root)
+    if total == 0:
+        total = 1
+    a_id = _lookup(el.doc, "a")
+    if a_id < 0:
+        return 0.0
+    i = d.nodes[root].first
+    while i >= 0:
+        if d.nodes[i].tag == a_id:
+            links += _text_length_of(d, i)
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return <double>links / <double>total
+
+
+# -- remove_unlikely_candidates ----------------------------------------------------
+# readability's unlikelyCandidatesRe and okMaybeItsACandidateRe are plain
+# alternations of lower-case ASCII literals (no anchors, no flags, no space in
+# any literal) searched in ``" ".join(class, id).lower()``. For ASCII values
+# lower() is the ASCII mapping and a match cannot span the joining space, so
+# the verdict is: some unlikely word occurs in one of the values (ASCII
+# lowered) and no ok word does. A value with a non-ASCII byte goes to the
+# caller's Python verdict (lower() maps some non-ASCII characters to ASCII).
+
+UNLIKELY_WORDS = ("combx", "comment", "community", "disqus", "extra", "foot", "header", "menu", "remark",
+                  "rss", "shoutbox", "sidebar", "sponsor", "ad-break", "agegate", "pagination", "pager",
+                  "popup", "tweet", "twitter")
+OK_MAYBE_WORDS = ("and", "article", "body", "column", "content", "main", "shadow")
+
+cdef enum:
+    MAX_WORDS = 32
+
+cdef struct WordSet:
+    int n
+    const uchar* w[MAX_WORDS]
+    Py_ssize_t len[MAX_WORDS]
+
+cdef bytes _UNLIKELY_BLOB = b"\0".join(w.encode("ascii") for w in UNLIKELY_WORDS)
+cdef bytes _OK_BLOB = b"\0".join(w.encode("ascii") for w in OK_MAYBE_WORDS)
+cdef WordSet _UNLIKELY_SET
+cdef WordSet _OK_SET
+
+
+cdef void _wordset_init(WordSet* ws, bytes blob, object words):
+    cdef const uchar* p = <const uchar*><const char*>blob
+    cdef Py_ssize_t off = 0
+    ws.n = 0
+    for w in words:
+        assert ws.n < MAX_WORDS
+        ws.w[ws.n] = p + off
+        ws.len[ws.n] = len(w)
+        off += len(w) + 1
+        ws.n += 1
+
+
+_wordset_init(&_UNLIKELY_SET, _UNLIKELY_BLOB, UNLIKELY_WORDS)
+_wordset_init(&_OK_SET, _OK_BLOB, OK_MAYBE_WORDS)
+
+
+cdef inline uchar _ascii_lower(uchar c) noexcept nogil:
+    return c + 32 if 65 <= c <= 90 else c
+
+
+cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcept nogil:
+    """Some word of ``ws`` occurs in ``s[:n]`` ASCII-lowered."""
+    cdef Py_ssize_t i, k, m
+    cdef int j
+    cdef uchar c
+    cdef const uchar* w
+    for i in range(n):
+        c = _ascii_lower(s[i])
+        for j in range(ws.n):
+            w = ws.w[j]
+            m = ws.len[j]
+            if w[0] != c or m > n - i:
+                continue
+            k = 1
+            while k < m and _ascii_lower(s[i + k]) == w[k]:
+                k += 1
+            if k == m:
+                return True
+    return False
+
+
+cdef inline bint _has_high_byte(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if s[i] >= 0x80:
+            return True
+    return False
+
+
+cdef inline bint _attr_bytes(DocData* d, int32_t i, int32_t nid, const uchar** s, Py_ssize_t* n) noexcept nogil:
+    """The value of attribute ``nid`` of node ``i`` as (s, n); False when it is
+    not a plain value (absent or valueless: n = 0; its own name: n = -1)."""
+    cdef int32_t k
+    cdef Attr* a
+    s[0] = NULL
+    n[0] = 0
+    if nid < 0:
+        return False
+    k = dom_attr_find(d, i, nid)
+    if k < 0:
+        return False
+    a = &d.attrs[k]
+    if a.kind == AV_VALUE:
+        s[0] = d.vals.data + a.val_off
+        n[0] = a.val_len
+        return True
+    if a.kind == AV_OWN_NAME:
+        n[0] = -1
+    return False
+
+
+def unlikely_candidates(CElement top, object verdict):
+    """The descendants of ``top`` that readability's
+    ``remove_unlikely_candidates`` drops, in document order (the verdicts
+    are taken before any drop: dropping changes no tag and no attribute).
+    ``verdict(attrs)`` gives the reference's verdict for an ``attrs`` string
+    the C matcher does not decide (a value with a non-ASCII byte)."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t root = top.idx, i, tag
+    cdef int32_t class_id, id_id, body_id, html_id
+    cdef const uchar* cs
+    cdef const uchar* is_
+    cdef Py_ssize_t cn, in_
+    cdef list out = []
+    cdef dict memo = {}
+    doc._check(root)
+    class_id = _lookup(doc, "class")
+    id_id = _lookup(doc, "id")
+    if class_id < 0 and id_id < 0:
+        return out
+    body_id = _lookup(doc, "body")
+    html_id = _lookup(doc, "html")
+    i = d.nodes[root].first
+    while i >= 0:
+        tag = d.nodes[i].tag
+        if tag != body_id and tag != html_id:
+            _attr_bytes(d, i, class_id, &cs, &cn)
+            _attr_bytes(d, i, id_id, &is_, &in_)
+            if cn < 0 or in_ < 0 or _has_high_byte(cs, cn) or _has_high_byte(is_, in_):
+                el = _proxy(doc, i)
+                attrs = " ".join(value for value in (el.get("class"), el.get("id")) if value)
+                if len(attrs) >= 2:
+                    v = memo.get(attrs)
+                    if v is None:
+                        v = memo[attrs] = bool(verdict(attrs))
+                    if v:
+                        out.append(el)
+            elif cn + in_ + (1 if cn > 0 and in_ > 0 else 0) >= 2:
+                if ((_contains_any(cs, cn, &_UNLIKELY_SET) or _contains_any(is_, in_, &_UNLIKELY_SET))
+                        and not _contains_any(cs, cn, &_OK_SET) and not _contains_any(is_, in_, &_OK_SET)):
+                    out.append(_proxy(doc, i))
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return out

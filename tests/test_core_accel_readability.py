@@ -1,0 +1,272 @@
+"""The readability accelerators of the compiled core (cython_core/accel_readability.pxi)
+against the reference code they replace.
+
+* ``text_length`` / ``text_stats`` / ``link_density``: ``len(trim(text_content()))``,
+  its comma count, ``Document.get_link_density``;
+* ``unlikely_candidates``: the nodes ``Document.remove_unlikely_candidates`` drops.
+
+String level: the C scanner against Python's ``str.split()`` on every code point
+and on Hypothesis strings. Tree level: generated trees in both element models,
+and (with the shared corpora) real pages, each parsed by the reference parser
+(``trafila.html.fromstring``) and the core's (``trafila._core.fromstring_view``):
+the two trees are equal, so node k of one preorder is node k of the other, and
+every node's numbers are compared, plus the whole ``Document.summary()``.
+
+As a script it measures more pages:
+
+    PYTHONPATH=reference:. python tests/test_core_accel_readability.py --bundles trafilatura,dragnet --step 5
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any, List, Optional, Tuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+for extra in (ROOT, ROOT / "reference"):  # also run as a script
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests._helpers import corpus_arguments, needs_corpora, sample_pages  # noqa: E402
+from trafila import dom as refdom  # noqa: E402
+from trafila import readability_2_3_1 as rd  # noqa: E402
+
+
+def _core() -> Any:
+    try:
+        import trafila._core as core
+    except ImportError:
+        if os.environ.get("TRAFILA_REQUIRE_EXTENSIONS") == "1":
+            raise
+        pytest.skip("the compiled core is not built")
+    return core
+
+
+@pytest.fixture(scope="module")
+def core() -> Any:
+    return _core()
+
+
+# -- reference functions (the module's Python code, on the reference tree) -----------
+
+def ref_text_length(el: Any) -> int:
+    return len(rd.trim(el.text_content()))
+
+
+def ref_text_stats(el: Any) -> Tuple[int, int]:
+    text = rd.trim(el.text_content())
+    return len(text), len(text.split(",")) - 1
+
+
+def ref_link_density(el: Any) -> float:
+    return rd.Document(el).get_link_density(el)
+
+
+def ref_unlikely(top: Any) -> List[Any]:
+    "The loop of remove_unlikely_candidates, collecting instead of dropping."
+    out = []
+    for elem in rd._preorder(top, include_self=False):
+        attrs = " ".join(value for value in (elem.get("class"), elem.get("id")) if value)
+        if len(attrs) < 2 or elem.tag in rd.FRAME_TAGS:
+            continue
+        low = attrs.lower()
+        if rd.REGEXES["unlikelyCandidatesRe"].search(low) and not rd.REGEXES["okMaybeItsACandidateRe"].search(low):
+            out.append(elem)
+    return out
+
+
+def preorder(top: Any) -> List[Any]:
+    return list(top.iter())
+
+
+# -- string level ------------------------------------------------------------------------
+
+def test_whitespace_every_code_point(core):
+    """The C whitespace set is str.split()'s: every code point (surrogates cannot be stored)."""
+    stats = core._text_stats_of
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        ch = chr(cp)
+        want = len(rd.trim(ch)), ch.count(",")
+        assert stats(ch) == want, hex(cp)
+        # between words: merged into one space, or a third code point
+        assert stats("a" + ch + "b")[0] == len(rd.trim("a" + ch + "b")), hex(cp)
+
+
+INTERESTING = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0",
+               "\u1680", "\u180e", "\u2000", "\u200a", "\u200b", "\u2028", "\u2029", "\u202f", "\u205f",
+               "\u3000", "\ufeff", ",", "a", "Z", "é", "İ", "ſ", "K", "\U0001F600", "\x00", "\x7f", "\xc2"]
+
+texts = st.text(alphabet=st.one_of(st.sampled_from(INTERESTING),
+                                   st.characters(blacklist_categories=("Cs",))), max_size=40)
+
+
+@given(texts)
+@settings(max_examples=3000, deadline=None)
+def test_text_stats_strings(s):
+    core = _core()
+    t = rd.trim(s)
+    assert core._text_stats_of(s) == (len(t), t.count(","))
+
+
+# -- generated trees in both models --------------------------------------------------------
+
+TAGS = ["div", "p", "a", "span", "td", "body", "html", "x-y", "A"]
+maybe_text = st.one_of(st.none(), texts)
+attr_value = st.one_of(
+    st.none(),
+    st.lists(st.sampled_from(["comment", "COMMENT", "Content", "and", "AND", "ad-break", "Ad-Break",
+                              "rss", "menu", "main", "shadow", "İ", "K", "ſ", "ı", "é", " ", "-", "x",
+                              "c", "o", "m", "\xa0", "\u2028", "Twitter", "foot"]), max_size=6).map("".join),
+)
+
+
+def node_spec():
+    leaf = st.tuples(st.sampled_from(TAGS), maybe_text, maybe_text, attr_value, attr_value, st.just(()))
+    return st.recursive(
+        leaf,
+        lambda kids: st.tuples(st.sampled_from(TAGS), maybe_text, maybe_text, attr_value, attr_value,
+                               st.lists(kids, max_size=4).map(tuple)),
+        max_leaves=25,
+    )
+
+
+def build(model: Any, spec: tuple, parent: Any = None) -> Any:
+    tag, text, tail, klass, ident, kids = spec
+    el = model.Element(tag) if parent is None else model.SubElement(parent, tag)
+    el.text = text
+    if parent is not None:
+        el.tail = tail
+    if klass is not None:
+        el.set("class", klass)
+    if ident is not None:
+        el.set("id", ident)
+    for kid in kids:
+        build(model, kid, el)
+    return el
+
+
+def compare_trees(core: Any, ref_root: Any, core_root: Any) -> int:
+    """Compare every accelerated function on every node pair; the number of calls."""
+    refs, cores = preorder(ref_root), preorder(core_root)
+    assert [e.tag for e in refs] == [e.tag for e in cores]
+    calls = 0
+    for r, c in zip(refs, cores):
+        assert core.text_length(c) == ref_text_length(r)
+        assert core.text_stats(c) == ref_text_stats(r)
+        assert core.link_density(c) == ref_link_density(r)
+        assert rd.text_length(c) == ref_text_length(r)
+        calls += 4
+    position = {id(c): k for k, c in enumerate(cores)}
+    ref_position = {id(r): k for k, r in enumerate(refs)}
+    for r, c in ((ref_root, core_root), (refs[len(refs) // 2], cores[len(cores) // 2])):
+        got = [position[id(e)] for e in core.unlikely_candidates(c, rd._unlikely_verdict)]
+        assert got == [ref_position[id(e)] for e in ref_unlikely(r)]
+        calls += 1
+    return calls
+
+
+@given(node_spec())
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_generated_trees(spec):
+    core = _core()
+    compare_trees(core, build(refdom, spec), build(core.dom, spec))
+
+
+def test_word_lists_are_the_module_regexes(core):
+    for key, words in (("unlikelyCandidatesRe", core.UNLIKELY_WORDS), ("okMaybeItsACandidateRe", core.OK_MAYBE_WORDS)):
+        pattern = rd.REGEXES[key]
+        assert pattern.pattern == "|".join(words)
+        assert pattern.flags == re.UNICODE  # no IGNORECASE: matched against lower()'d text
+        assert all(re.fullmatch(r"[a-z-]+", w) for w in words)  # literals, no space
+
+
+HAND = [
+    '<html><body class="comment"><div class id="comment">x</div><div class="sidebar" id>y</div></body></html>',
+    '<div><p class="Comment">a</p><p class="comment" id="main">b</p><p id="KOMMENT">c</p>'
+    '<p class="c\u0130">d</p><p class="\u212aomment">e</p><p class="x" id="FOOT">f</p>'
+    '<span class="r" id="s">g</span><i class="rs" id="s">h</i><b class="ad-BREAK">i</b></div>',
+    '<div> a <a href=x>one\xa0two</a>,<a>  <a>b</a> </a>\u3000,\u200b<p>c,d</p> tail </div>',
+    '<table><tr><td class="menu" id="content">x</td><td id="pager">y, z</td></tr></table>',
+]
+
+
+@pytest.mark.parametrize("markup", HAND)
+def test_hand_written(core, markup):
+    from trafila import html
+
+    compare_trees(core, html.fromstring(markup), core.fromstring_view(markup))
+    compare_summaries(core, markup)
+
+
+def compare_summaries(core: Any, markup: str) -> None:
+    """Document(tree).summary() on both parsers' trees, the core's under its backend."""
+    from trafila import _backend, html
+
+    def summary(tree):
+        try:
+            return rd.Document(tree, min_text_length=25).summary()
+        except Exception as err:  # both sides must fail alike
+            return f"{type(err).__name__}: {err}"
+
+    want = summary(html.fromstring(markup))
+    got = _backend.run_with(_backend.core_backend(core), summary, core.fromstring_view(markup))
+    assert got == want
+
+
+# -- corpus pages ----------------------------------------------------------------------------
+
+DEFAULT_BUNDLES = os.environ.get("TRAFILA_ACCEL_RD_BUNDLES", "trafilatura,cleaneval,dragnet,goose3").split(",")
+DEFAULT_STEP = int(os.environ.get("TRAFILA_ACCEL_RD_STEP", "60"))
+
+
+def compare_page(core: Any, markup: str) -> int:
+    from trafila import html
+
+    try:
+        ref_root = html.fromstring(markup)
+    except Exception:
+        return 0
+    calls = compare_trees(core, ref_root, core.fromstring_view(markup))
+    compare_summaries(core, markup)
+    return calls + 1
+
+
+def run_pages(bundles: List[str], step: int) -> Tuple[int, int]:
+    core = _core()
+    pages = calls = 0
+    for _name, page in sample_pages(bundles, step):
+        if page.html is None:
+            continue
+        calls += compare_page(core, page.html)
+        pages += 1
+    return pages, calls
+
+
+@needs_corpora
+def test_corpus_pages():
+    pages, calls = run_pages(DEFAULT_BUNDLES, DEFAULT_STEP)
+    assert pages > 0
+    print(f"{pages} pages, {calls} calls compared")
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = corpus_arguments(__doc__.splitlines()[0], "", DEFAULT_BUNDLES)
+    args = parser.parse_args(argv)
+    bundles = args.bundles.split(",") if isinstance(args.bundles, str) else list(args.bundles)
+    pages, calls = run_pages(bundles, args.step)
+    print(f"{pages} pages, {calls} calls compared: 0 differences")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
