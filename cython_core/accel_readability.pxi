@@ -325,3 +325,155 @@ def unlikely_candidates(CElement top, object verdict):
             break
         i = d.nodes[i].next
     return out
+
+
+# -- transform_misused_divs_into_paragraphs -----------------------------------------
+# Step 1 renames a div (a descendant of the document's top, in document
+# order) to p when no descendant's tag starts with one of DIV_TO_P_PREFIXES
+# and it has no ``a`` descendant or has loose text (XPath
+# ``text()[normalize-space()]``: its text or a child's tail holds a character
+# other than space, tab, CR, LF). Every verdict reads only the div's
+# descendants, which come after it, and a renamed div (div -> p) matches the
+# prefixes before and after, so the verdicts can all be taken first.
+# Step 2 has work only in a div with non-whitespace text (str.strip()), a
+# child with a non-whitespace tail, or a br child; the others are left out
+# (the loop does nothing for them; its edits change no later div's verdict:
+# they touch the div's own text, its children's tails, and the new p's).
+
+DIV_TO_P_PREFIXES = ("address", "article", "aside", "audio", "blockquote", "dl", "div", "img", "ol", "p",
+                     "table", "ul")
+cdef bytes _PREFIX_BLOB = b"\0".join(w.encode("ascii") for w in DIV_TO_P_PREFIXES)
+cdef WordSet _PREFIX_SET
+_wordset_init(&_PREFIX_SET, _PREFIX_BLOB, DIV_TO_P_PREFIXES)
+
+
+cdef bint _starts_with_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcept nogil:
+    cdef int j
+    for j in range(ws.n):
+        if ws.len[j] <= n and memcmp(s, ws.w[j], <size_t>ws.len[j]) == 0:
+            return True
+    return False
+
+
+cdef inline bint _has_non_xml_space(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    """The slice holds a byte other than space, tab, CR, LF (the text of
+    XPath normalize-space() is not empty)."""
+    cdef int32_t k
+    cdef uchar c
+    if off < 0:
+        return False
+    for k in range(n):
+        c = d.text.data[off + k]
+        if c != 32 and c != 9 and c != 13 and c != 10:
+            return True
+    return False
+
+
+cdef inline bint _has_non_space(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    """``s.strip()`` is not empty for the slice (Python's whitespace)."""
+    cdef TextStats t
+    if off < 0 or n <= 0:
+        return False
+    memset(&t, 0, sizeof(TextStats))
+    _stats_feed(&t, d.text.data + off, n)
+    return t.nonws > 0
+
+
+cdef struct PrefixFlags:
+    # per name id of one document: does the name start with a prefix (-1: not yet known)
+    signed char* flags
+    int32_t n
+
+
+cdef inline bint _prefix_flag(DocData* d, PrefixFlags* pf, int32_t nid) noexcept nogil:
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    if nid < 0 or nid >= pf.n:
+        return False
+    if pf.flags[nid] < 0:
+        s = name_bytes(d, nid, &n)
+        pf.flags[nid] = 1 if _starts_with_any(s, n, &_PREFIX_SET) else 0
+    return pf.flags[nid] == 1
+
+
+cdef bint _div_to_p(DocData* d, int32_t div, int32_t a_id, PrefixFlags* prefixes) noexcept nogil:
+    cdef int32_t i = d.nodes[div].first, c
+    cdef bint has_a = False, loose
+    while i >= 0:
+        if _prefix_flag(d, prefixes, d.nodes[i].tag):
+            return False
+        if d.nodes[i].tag == a_id:
+            has_a = True
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != div and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == div:
+            break
+        i = d.nodes[i].next
+    if not has_a:
+        return True
+    loose = _has_non_xml_space(d, d.nodes[div].text_off, d.nodes[div].text_len)
+    c = d.nodes[div].first
+    while c >= 0 and not loose:
+        loose = _has_non_xml_space(d, d.nodes[c].tail_off, d.nodes[c].tail_len)
+        c = d.nodes[c].next
+    return loose
+
+
+cdef bint _div_has_loose_text(DocData* d, int32_t div, int32_t br_id) noexcept nogil:
+    cdef int32_t c
+    if _has_non_space(d, d.nodes[div].text_off, d.nodes[div].text_len):
+        return True
+    c = d.nodes[div].first
+    while c >= 0:
+        if d.nodes[c].tag == br_id or _has_non_space(d, d.nodes[c].tail_off, d.nodes[c].tail_len):
+            return True
+        c = d.nodes[c].next
+    return False
+
+
+def misused_divs(CElement top, bint step2=False):
+    """The div descendants of ``top`` (document order) that
+    ``transform_misused_divs_into_paragraphs`` renames to p (step 1), or with
+    ``step2`` those its second loop has work in."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t root = top.idx, i
+    cdef int32_t div_id, a_id, br_id
+    cdef PrefixFlags prefixes
+    cdef list out = []
+    cdef bint hit
+    doc._check(root)
+    div_id = _lookup(doc, "div")
+    if div_id < 0:
+        return out
+    a_id = _lookup(doc, "a")
+    br_id = _lookup(doc, "br")
+    prefixes.n = N_KNOWN + d.n_names
+    prefixes.flags = <signed char*>malloc(<size_t>prefixes.n)
+    if prefixes.flags == NULL:
+        raise MemoryError("out of memory")
+    memset(prefixes.flags, 0xFF, <size_t>prefixes.n)
+    try:
+        i = d.nodes[root].first
+        while i >= 0:
+            if d.nodes[i].tag == div_id:
+                if step2:
+                    hit = _div_has_loose_text(d, i, br_id)
+                else:
+                    hit = _div_to_p(d, i, a_id, &prefixes)
+                if hit:
+                    out.append(_proxy(doc, i))
+            if d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                continue
+            while i != root and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            if i == root:
+                break
+            i = d.nodes[i].next
+    finally:
+        free(prefixes.flags)
+    return out

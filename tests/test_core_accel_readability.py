@@ -83,6 +83,24 @@ def ref_unlikely(top: Any) -> List[Any]:
     return out
 
 
+def ref_misused_divs(top: Any) -> List[Any]:
+    "Step 1 of transform_misused_divs_into_paragraphs: the divs it renames."
+    return [
+        elem for elem in rd._preorder(top, frozenset({"div"}), include_self=False)
+        if not any(str(e.tag).startswith(rd.DIV_TO_P_PREFIXES) for e in rd._preorder(elem, include_self=False))
+        and (not rd._has_descendant(elem, "a") or rd._has_loose_text(elem))
+    ]
+
+
+def ref_step2_divs(top: Any) -> List[Any]:
+    "The divs step 2 has work in: non-whitespace text, a non-whitespace child tail, a br child."
+    return [
+        elem for elem in rd._preorder(top, frozenset({"div"}), include_self=False)
+        if (elem.text and elem.text.strip())
+        or any((child.tail and child.tail.strip()) or child.tag == "br" for child in elem.getchildren())
+    ]
+
+
 def preorder(top: Any) -> List[Any]:
     return list(top.iter())
 
@@ -102,12 +120,12 @@ def test_whitespace_every_code_point(core):
         assert stats("a" + ch + "b")[0] == len(rd.trim("a" + ch + "b")), hex(cp)
 
 
-INTERESTING = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0",
+INTERESTING = [" ", " \t\r\n", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0",
                "\u1680", "\u180e", "\u2000", "\u200a", "\u200b", "\u2028", "\u2029", "\u202f", "\u205f",
                "\u3000", "\ufeff", ",", "a", "Z", "é", "İ", "ſ", "K", "\U0001F600", "\x00", "\x7f", "\xc2"]
 
-texts = st.text(alphabet=st.one_of(st.sampled_from(INTERESTING),
-                                   st.characters(blacklist_categories=("Cs",))), max_size=40)
+texts = st.lists(st.one_of(st.sampled_from(INTERESTING), st.characters(blacklist_categories=("Cs",))),
+                 max_size=40).map("".join)
 
 
 @given(texts)
@@ -120,7 +138,8 @@ def test_text_stats_strings(s):
 
 # -- generated trees in both models --------------------------------------------------------
 
-TAGS = ["div", "p", "a", "span", "td", "body", "html", "x-y", "A"]
+TAGS = ["div", "div", "p", "a", "span", "td", "body", "html", "x-y", "A", "br", "br", "img", "picture", "abbr",
+        "tbody", "\xe9t\xe9"]
 maybe_text = st.one_of(st.none(), texts)
 attr_value = st.one_of(
     st.none(),
@@ -171,7 +190,10 @@ def compare_trees(core: Any, ref_root: Any, core_root: Any) -> int:
     for r, c in ((ref_root, core_root), (refs[len(refs) // 2], cores[len(cores) // 2])):
         got = [position[id(e)] for e in core.unlikely_candidates(c, rd._unlikely_verdict)]
         assert got == [ref_position[id(e)] for e in ref_unlikely(r)]
-        calls += 1
+        assert [position[id(e)] for e in core.misused_divs(c)] == [ref_position[id(e)] for e in ref_misused_divs(r)]
+        assert [position[id(e)] for e in core.misused_divs(c, True)] == [
+            ref_position[id(e)] for e in ref_step2_divs(r)]
+        calls += 3
     return calls
 
 
@@ -197,6 +219,8 @@ HAND = [
     '<span class="r" id="s">g</span><i class="rs" id="s">h</i><b class="ad-BREAK">i</b></div>',
     '<div> a <a href=x>one\xa0two</a>,<a>  <a>b</a> </a>\u3000,\u200b<p>c,d</p> tail </div>',
     '<table><tr><td class="menu" id="content">x</td><td id="pager">y, z</td></tr></table>',
+    '<body><div>a<br>b <br> <div><a>x</a> \xa0</div><div><a>x</a> y</div><div><span>q</span><br>\u3000</div>'
+    '<div><picture></picture>t</div><div><abbr>u</abbr></div>\x0c<div>\x0c<a>v</a>\x0c</div></div></body>',
 ]
 
 

@@ -312,15 +312,23 @@ class Document:
                 drop_tree(elem)
 
     def transform_misused_divs_into_paragraphs(self) -> None:
+        core = core_of(self.doc)
         # 1. a div without block descendants becomes a <p>; a link wrapper only with loose text
-        for elem in _preorder(self.doc, frozenset({"div"}), include_self=False):
-            if not any(
-                str(e.tag).startswith(DIV_TO_P_PREFIXES) for e in _preorder(elem, include_self=False)
-            ) and (not _has_descendant(elem, "a") or _has_loose_text(elem)):
+        if core is not None:
+            for elem in core.misused_divs(self.doc):
                 elem.tag = "p"
+        else:
+            for elem in _preorder(self.doc, frozenset({"div"}), include_self=False):
+                if not any(
+                    str(e.tag).startswith(DIV_TO_P_PREFIXES) for e in _preorder(elem, include_self=False)
+                ) and (not _has_descendant(elem, "a") or _has_loose_text(elem)):
+                    elem.tag = "p"
 
         # 2. loose text in the remaining divs is wrapped in <p>, <br> children are dropped
-        for elem in _preorder(self.doc, frozenset({"div"}), include_self=False):
+        # (the core leaves out the divs where this loop has nothing to do)
+        divs = (core.misused_divs(self.doc, True) if core is not None
+                else _preorder(self.doc, frozenset({"div"}), include_self=False))
+        for elem in divs:
             if elem.text and elem.text.strip():
                 p_elem = _fragment("p")
                 _set_text(p_elem, elem.text)
