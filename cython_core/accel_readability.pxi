@@ -477,3 +477,186 @@ def misused_divs(CElement top, bint step2=False):
     finally:
         free(prefixes.flags)
     return out
+
+
+# -- baseline's _spaced_text_readonly (trafila/v2_3_1/baseline.py) ------------------------
+# ``" ".join("".join(parts).split())`` where parts are the texts and tails of
+# text_content() order, a block element's text and tail each replaced by
+# ``xml_text(" " + remove_control_characters(s))`` (" " when None or empty).
+# After remove_control_characters (keeps printable or whitespace characters)
+# the only characters xml_text refuses are \x0b, \x0c and \x1c-\x1f (U+FFFE,
+# U+FFFF are not printable, surrogates cannot be stored), so a block string
+# with one of those bytes makes the call raise: the reference functions are
+# called on it to raise their own error. An ASCII block string loses
+# \x00-\x08, \x0e-\x1b and \x7f; one with other bytes goes through the
+# reference remove_control_characters (str.isprintable() of the Unicode
+# database at run time).
+
+cdef struct Collapse:
+    Buf out
+    bint pending     # whitespace seen since the last word
+    int err
+
+
+cdef void _collapse_feed(Collapse* c, const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i = 0, j
+    cdef uchar b
+    cdef int w
+    while i < n:
+        b = s[i]
+        if b < 0x80:
+            if _ascii_space(b):
+                c.pending = True
+                i += 1
+                continue
+            j = i + 1
+        else:
+            w = _ws_len(s, i, n)
+            if w:
+                c.pending = True
+                i += w
+                continue
+            j = i + 1
+            while j < n and (s[j] & 0xC0) == 0x80:
+                j += 1
+        if c.pending and c.out.len > 0:
+            if not buf_append(&c.out, <const uchar*>b" ", 1, &c.err):
+                return
+        c.pending = False
+        if not buf_append(&c.out, s + i, j - i, &c.err):
+            return
+        i = j
+
+
+cdef inline bint _xml_refused_after_rcc(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef uchar b
+    for i in range(n):
+        b = s[i]
+        if b == 0x0B or b == 0x0C or (0x1C <= b <= 0x1F):
+            return True
+    return False
+
+
+cdef inline bint _needs_rcc(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """Some byte is not printable-or-space ASCII (\x00-\x08, \x0e-\x1b, \x7f) or not ASCII."""
+    cdef Py_ssize_t i
+    cdef uchar b
+    for i in range(n):
+        b = s[i]
+        if b <= 0x08 or (0x0E <= b <= 0x1B) or b >= 0x7F:
+            return True
+    return False
+
+
+cdef int _block_part(Collapse* c, DocData* d, int32_t off, int32_t n, object rcc, object xml_text) except -1:
+    """Feed ``xml_text(" " + rcc(s))`` for the slot (off, n), or " " when it is None or empty."""
+    cdef bytes b
+    cdef const uchar* s
+    _collapse_feed(c, <const uchar*>b" ", 1)
+    if off < 0 or n <= 0:
+        return 0
+    s = d.text.data + off
+    if _xml_refused_after_rcc(s, n):
+        value = xml_text(" " + rcc(slice_str(&d.text, off, n)))  # raises ValueError
+        b = (<str>value).encode("utf-8")
+        _collapse_feed(c, <const uchar*><const char*>b, len(b))
+        return 0
+    if not _needs_rcc(s, n):
+        _collapse_feed(c, s, n)
+        return 0
+    if not _has_high_byte(s, n):
+        _feed_ascii_printables(c, s, n)
+        return 0
+    b = (<str>rcc(slice_str(&d.text, off, n))).encode("utf-8")
+    _collapse_feed(c, <const uchar*><const char*>b, len(b))
+    return 0
+
+
+cdef void _feed_ascii_printables(Collapse* c, const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, start = 0
+    cdef uchar b
+    for i in range(n):
+        b = s[i]
+        if b <= 0x08 or (0x0E <= b <= 0x1B) or b == 0x7F:
+            _collapse_feed(c, s + start, i - start)
+            start = i + 1
+    _collapse_feed(c, s + start, n - start)
+
+
+cdef inline bint _is_block(int32_t tag, const int32_t* ids, int n) noexcept nogil:
+    return _id_in(tag, ids, n)
+
+
+def spaced_text(CElement el, object block_names, object rcc, object xml_text):
+    """baseline's ``_spaced_text_readonly(el)`` with its ``_BLOCK_ELEMS``,
+    ``remove_control_characters`` and ``xml_text``; NotImplemented when there
+    are too many block names for the C set."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n_ids
+    cdef int32_t top = el.idx, s
+    cdef Collapse c
+    cdef bint block
+    doc._check(top)
+    if not isinstance(block_names, (set, frozenset, tuple, list)):
+        block_names = tuple(block_names)
+    n_ids = _name_ids(doc, block_names, ids)
+    if n_ids < 0:
+        return NotImplemented
+    memset(&c, 0, sizeof(Collapse))
+    try:
+        # the root's tail is only checked (upstream writes it, text_content leaves it out)
+        if (_is_block(d.nodes[top].tag, ids, n_ids) and d.nodes[top].tail_off >= 0 and d.nodes[top].tail_len > 0
+                and _xml_refused_after_rcc(d.text.data + d.nodes[top].tail_off, d.nodes[top].tail_len)):
+            xml_text(" " + rcc(slice_str(&d.text, d.nodes[top].tail_off, d.nodes[top].tail_len)))
+        s = top
+        block = _is_block(d.nodes[s].tag, ids, n_ids)
+        if block:
+            _block_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len, rcc, xml_text)
+        else:
+            _plain_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len)
+        while True:
+            if c.err:
+                _raise_doc_error_code(c.err)
+            if d.nodes[s].first >= 0:
+                s = d.nodes[s].first
+                if _is_block(d.nodes[s].tag, ids, n_ids):
+                    _block_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len, rcc, xml_text)
+                else:
+                    _plain_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len)
+                continue
+            while True:
+                if s == top:
+                    break
+                if _is_block(d.nodes[s].tag, ids, n_ids):
+                    _block_part(&c, d, d.nodes[s].tail_off, d.nodes[s].tail_len, rcc, xml_text)
+                else:
+                    _plain_part(&c, d, d.nodes[s].tail_off, d.nodes[s].tail_len)
+                if d.nodes[s].next >= 0:
+                    s = d.nodes[s].next
+                    if _is_block(d.nodes[s].tag, ids, n_ids):
+                        _block_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len, rcc, xml_text)
+                    else:
+                        _plain_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len)
+                    break
+                s = d.nodes[s].parent
+            if s == top:
+                break
+        if c.err:
+            _raise_doc_error_code(c.err)
+        return PyUnicode_DecodeUTF8(<const char*>c.out.data, c.out.len, NULL)
+    finally:
+        buf_free(&c.out)
+
+
+cdef inline void _plain_part(Collapse* c, DocData* d, int32_t off, int32_t n) noexcept nogil:
+    if off >= 0 and n > 0:
+        _collapse_feed(c, d.text.data + off, n)
+
+
+cdef _raise_doc_error_code(int err):
+    if err == ERR_TOO_LARGE:
+        raise MemoryError("text too large for the compiled core (arenas are limited to 2 GiB)")
+    raise MemoryError("out of memory")

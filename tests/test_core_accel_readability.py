@@ -38,6 +38,11 @@ from hypothesis import strategies as st  # noqa: E402
 from tests._helpers import corpus_arguments, needs_corpora, sample_pages  # noqa: E402
 from trafila import dom as refdom  # noqa: E402
 from trafila import readability_2_3_1 as rd  # noqa: E402
+from trafila.v2_3_1 import baseline  # noqa: E402
+
+
+def core_spaced_text(core: Any, el: Any) -> str:
+    return core.spaced_text(el, baseline._BLOCK_ELEMS, baseline.remove_control_characters, baseline.xml_text)
 
 
 def _core() -> Any:
@@ -101,6 +106,14 @@ def ref_step2_divs(top: Any) -> List[Any]:
     ]
 
 
+def outcome(function: Any, *args: Any) -> Any:
+    "The result, or the exception's type and message."
+    try:
+        return function(*args)
+    except Exception as err:  # noqa: BLE001 - both sides must fail alike
+        return type(err).__name__, str(err)
+
+
 def preorder(top: Any) -> List[Any]:
     return list(top.iter())
 
@@ -122,7 +135,8 @@ def test_whitespace_every_code_point(core):
 
 INTERESTING = [" ", " \t\r\n", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0",
                "\u1680", "\u180e", "\u2000", "\u200a", "\u200b", "\u2028", "\u2029", "\u202f", "\u205f",
-               "\u3000", "\ufeff", ",", "a", "Z", "é", "İ", "ſ", "K", "\U0001F600", "\x00", "\x7f", "\xc2"]
+               "\u3000", "\ufeff", ",", "a", "Z", "é", "İ", "ſ", "K", "\U0001F600", "\x00", "\x7f", "\xc2",
+               "\x08", "\x0e", "\x1b", "\xad", "\ue000", "\u0378", "\U000e0001", "\x9f"]
 
 texts = st.lists(st.one_of(st.sampled_from(INTERESTING), st.characters(blacklist_categories=("Cs",))),
                  max_size=40).map("".join)
@@ -139,7 +153,7 @@ def test_text_stats_strings(s):
 # -- generated trees in both models --------------------------------------------------------
 
 TAGS = ["div", "div", "p", "a", "span", "td", "body", "html", "x-y", "A", "br", "br", "img", "picture", "abbr",
-        "tbody", "\xe9t\xe9"]
+        "tbody", "\xe9t\xe9", "li", "h1", "section", "b"]
 maybe_text = st.one_of(st.none(), texts)
 attr_value = st.one_of(
     st.none(),
@@ -163,8 +177,7 @@ def build(model: Any, spec: tuple, parent: Any = None) -> Any:
     tag, text, tail, klass, ident, kids = spec
     el = model.Element(tag) if parent is None else model.SubElement(parent, tag)
     el.text = text
-    if parent is not None:
-        el.tail = tail
+    el.tail = tail
     if klass is not None:
         el.set("class", klass)
     if ident is not None:
@@ -184,7 +197,8 @@ def compare_trees(core: Any, ref_root: Any, core_root: Any) -> int:
         assert core.text_stats(c) == ref_text_stats(r)
         assert core.link_density(c) == ref_link_density(r)
         assert rd.text_length(c) == ref_text_length(r)
-        calls += 4
+        assert outcome(core_spaced_text, core, c) == outcome(baseline._spaced_text_readonly, r)
+        calls += 5
     position = {id(c): k for k, c in enumerate(cores)}
     ref_position = {id(r): k for k, r in enumerate(refs)}
     for r, c in ((ref_root, core_root), (refs[len(refs) // 2], cores[len(cores) // 2])):
@@ -221,6 +235,7 @@ HAND = [
     '<table><tr><td class="menu" id="content">x</td><td id="pager">y, z</td></tr></table>',
     '<body><div>a<br>b <br> <div><a>x</a> \xa0</div><div><a>x</a> y</div><div><span>q</span><br>\u3000</div>'
     '<div><picture></picture>t</div><div><abbr>u</abbr></div>\x0c<div>\x0c<a>v</a>\x0c</div></div></body>',
+    '<div>a\x00b<p>c\x7fd\u200be\xad</p>\x1bx<b>\x01y</b><li>\x08\u0378\ue000z</li></div>',
 ]
 
 
