@@ -53,32 +53,64 @@ cdef inline bint _ascii_space(uchar c) noexcept nogil:
     return c == 32 or (9 <= c <= 13) or (28 <= c <= 31)
 
 
+cdef enum:
+    BC_WORD = 0      # an ASCII byte that is neither whitespace nor a comma
+    BC_SPACE = 1     # ASCII whitespace
+    BC_COMMA = 2
+    BC_HIGH = 3      # >= 0x80
+
+cdef uchar _BYTE_CLASS[256]
+
+
+cdef void _byte_class_init() noexcept nogil:
+    cdef int c
+    for c in range(256):
+        if c >= 0x80:
+            _BYTE_CLASS[c] = BC_HIGH
+        elif _ascii_space(<uchar>c):
+            _BYTE_CLASS[c] = BC_SPACE
+        elif c == 44:
+            _BYTE_CLASS[c] = BC_COMMA
+        else:
+            _BYTE_CLASS[c] = BC_WORD
+
+
+_byte_class_init()
+
+
 cdef void _stats_feed(TextStats* t, const uchar* s, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i = 0
-    cdef uchar c
+    # locals, not t's fields, in the loop: a byte pointer may alias *t
+    cdef Py_ssize_t i = 0, nonws = t.nonws, words = t.words, commas = t.commas
+    cdef bint in_word = t.in_word
+    cdef uchar k
     cdef int w
     while i < n:
-        c = s[i]
-        if c < 0x80:
+        k = _BYTE_CLASS[s[i]]
+        if k == BC_SPACE:
             i += 1
-            if _ascii_space(c):
-                t.in_word = False
-                continue
-            if c == 44:
-                t.commas += 1
-        else:
+            in_word = False
+            continue
+        if k == BC_HIGH:
             w = _ws_len(s, i, n)
             if w:
                 i += w
-                t.in_word = False
+                in_word = False
                 continue
             i += 1
             while i < n and (s[i] & 0xC0) == 0x80:
                 i += 1
-        t.nonws += 1
-        if not t.in_word:
-            t.in_word = True
-            t.words += 1
+        else:
+            i += 1
+            if k == BC_COMMA:
+                commas += 1
+        nonws += 1
+        if not in_word:
+            in_word = True
+            words += 1
+    t.nonws = nonws
+    t.words = words
+    t.commas = commas
+    t.in_word = in_word
 
 
 cdef inline void _stats_slot(DocData* d, int32_t off, int32_t n, TextStats* t) noexcept nogil:
@@ -193,10 +225,14 @@ OK_MAYBE_WORDS = ("and", "article", "body", "column", "content", "main", "shadow
 cdef enum:
     MAX_WORDS = 32
 
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
+
 cdef struct WordSet:
     int n
     const uchar* w[MAX_WORDS]
     Py_ssize_t len[MAX_WORDS]
+    uint32_t first[256]     # per byte: the words starting with it (bit j: word j)
 
 cdef bytes _UNLIKELY_BLOB = b"\0".join(w.encode("ascii") for w in UNLIKELY_WORDS)
 cdef bytes _OK_BLOB = b"\0".join(w.encode("ascii") for w in OK_MAYBE_WORDS)
@@ -208,9 +244,11 @@ cdef void _wordset_init(WordSet* ws, bytes blob, object words):
     cdef const uchar* p = <const uchar*><const char*>blob
     cdef Py_ssize_t off = 0
     ws.n = 0
+    memset(ws.first, 0, sizeof(ws.first))
     for w in words:
-        assert ws.n < MAX_WORDS
+        assert ws.n < MAX_WORDS and len(w) > 0
         ws.w[ws.n] = p + off
+        ws.first[p[off]] |= (<uint32_t>1) << ws.n
         ws.len[ws.n] = len(w)
         off += len(w) + 1
         ws.n += 1
@@ -227,15 +265,17 @@ cdef inline uchar _ascii_lower(uchar c) noexcept nogil:
 cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcept nogil:
     """Some word of ``ws`` occurs in ``s[:n]`` ASCII-lowered."""
     cdef Py_ssize_t i, k, m
+    cdef uint32_t bits
     cdef int j
-    cdef uchar c
     cdef const uchar* w
     for i in range(n):
-        c = _ascii_lower(s[i])
-        for j in range(ws.n):
+        bits = ws.first[_ascii_lower(s[i])]
+        while bits:
+            j = __builtin_ctz(bits)
+            bits &= bits - 1
             w = ws.w[j]
             m = ws.len[j]
-            if w[0] != c or m > n - i:
+            if m > n - i:
                 continue
             k = 1
             while k < m and _ascii_lower(s[i + k]) == w[k]:
