@@ -700,3 +700,108 @@ cdef _raise_doc_error_code(int err):
     if err == ERR_TOO_LARGE:
         raise MemoryError("text too large for the compiled core (arenas are limited to 2 GiB)")
     raise MemoryError("out of memory")
+
+
+# -- class_weight -------------------------------------------------------------------------
+# positiveRe and negativeRe are alternations of lower-case ASCII literals with
+# re.IGNORECASE, searched in the class and in the id value separately. On an
+# ASCII subject IGNORECASE folds ASCII letters only (its non-ASCII
+# equivalences, such as U+017F ~ s and U+212A ~ k, need a non-ASCII subject
+# character), so the search is an ASCII-lowered substring test; a value with a
+# non-ASCII byte goes to the caller's Python weight.
+
+POSITIVE_WORDS = ("article", "body", "content", "entry", "hentry", "main", "page", "pagination", "post", "text",
+                  "blog", "story")
+NEGATIVE_WORDS = ("button", "combx", "comment", "com-", "contact", "figure", "foot", "footer", "footnote", "form",
+                  "input", "masthead", "media", "meta", "outbrain", "promo", "related", "scroll", "shoutbox",
+                  "sidebar", "sponsor", "shopping", "tags", "tool", "widget")
+cdef bytes _POSITIVE_BLOB = b"\0".join(w.encode("ascii") for w in POSITIVE_WORDS)
+cdef bytes _NEGATIVE_BLOB = b"\0".join(w.encode("ascii") for w in NEGATIVE_WORDS)
+cdef WordSet _POSITIVE_SET
+cdef WordSet _NEGATIVE_SET
+_wordset_init(&_POSITIVE_SET, _POSITIVE_BLOB, POSITIVE_WORDS)
+_wordset_init(&_NEGATIVE_SET, _NEGATIVE_BLOB, NEGATIVE_WORDS)
+
+
+def class_weight(CElement el, object attribute_weight):
+    """readability's ``class_weight``: for the class and the id value (when
+    not empty), -25 when negativeRe finds a match, +25 when positiveRe does;
+    ``attribute_weight(value)`` gives that for a value the C matcher does not
+    decide (a non-ASCII byte, or a valueless attribute read as its name)."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t nid, k
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    cdef long weight = 0
+    doc._check(el.idx)
+    for name in ("class", "id"):
+        nid = _lookup(doc, name)
+        if not _attr_bytes(d, el.idx, nid, &s, &n):
+            if n < 0:
+                # a value that reads as the attribute's name
+                k = dom_attr_find(d, el.idx, nid)
+                weight += attribute_weight(_attr_value(doc, &d.attrs[k]))
+            continue
+        if n == 0:
+            continue
+        if _has_high_byte(s, n):
+            weight += attribute_weight(slice_str(&d.vals, <int32_t>(s - d.vals.data), <int32_t>n))
+            continue
+        if _contains_any(s, n, &_NEGATIVE_SET):
+            weight -= 25
+        if _contains_any(s, n, &_POSITIVE_SET):
+            weight += 25
+    return weight
+
+
+# -- drop_tree ------------------------------------------------------------------------------
+# treeops.drop_tree on a core element is dom_drop_tree, except where lxml's
+# text check refuses the joined string (a parsed text may hold a refused
+# character: C0 controls but tab, LF, CR; U+FFFE, U+FFFF) and for a
+# parentless element (an assertion): those go to the reference drop_tree.
+
+cdef inline bint _xml_refused(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    cdef int32_t k
+    cdef uchar b
+    cdef const uchar* s
+    if off < 0:
+        return False
+    s = d.text.data + off
+    for k in range(n):
+        b = s[k]
+        if b < 0x20 and b != 9 and b != 10 and b != 13:
+            return True
+        if b == 0xEF and k + 2 < n and s[k + 1] == 0xBF and (s[k + 2] == 0xBE or s[k + 2] == 0xBF):
+            return True
+    return False
+
+
+def drop_trees(object elements, object drop_tree):
+    """``drop_tree(el)`` for each element in order, in C where it is exact."""
+    cdef CElement el
+    cdef DocData* d
+    cdef Node* nd
+    cdef int32_t i
+    for obj in elements:
+        el = <CElement?>obj
+        d = &el.doc.d
+        i = el.idx
+        el.doc._check(i)
+        nd = &d.nodes[i]
+        if nd.parent < 0:
+            drop_tree(el)
+            continue
+        if nd.tail_off >= 0 and nd.tail_len > 0:
+            if _xml_refused(d, nd.tail_off, nd.tail_len):
+                drop_tree(el)
+                continue
+            if nd.prev >= 0:
+                if _xml_refused(d, d.nodes[nd.prev].tail_off, d.nodes[nd.prev].tail_len):
+                    drop_tree(el)
+                    continue
+            elif _xml_refused(d, d.nodes[nd.parent].text_off, d.nodes[nd.parent].text_len):
+                drop_tree(el)
+                continue
+        if not dom_drop_tree(d, i):
+            _raise_doc_error(el.doc)

@@ -88,6 +88,42 @@ def ref_unlikely(top: Any) -> List[Any]:
     return out
 
 
+def ref_class_weight(el: Any) -> int:
+    "Document.class_weight as the module's Python code computes it."
+    weight = 0
+    for attribute in (el.get("class"), el.get("id")):
+        if not attribute:
+            continue
+        if rd.REGEXES["negativeRe"].search(attribute):
+            weight -= 25
+        if rd.REGEXES["positiveRe"].search(attribute):
+            weight += 25
+    return weight
+
+
+def dump(top: Any) -> list:
+    return [(e.tag, e.text, e.tail, len(e), sorted(e.attrib.items())) for e in top.iter()]
+
+
+def compare_drops(core: Any, ref_root: Any, core_root: Any, every: int) -> int:
+    """Drop every ``every``-th node after the root on both trees (reference
+    drop_tree one by one, core.drop_trees at once); the trees and the dropped
+    subtrees must be equal, and an error must happen alike."""
+    from trafila.treeops import drop_tree
+
+    refs, cores = preorder(ref_root)[1::every], preorder(core_root)[1::every]
+
+    def ref_drops():
+        for el in refs:
+            drop_tree(el)
+
+    assert outcome(core.drop_trees, cores, drop_tree) == outcome(ref_drops)
+    assert dump(core_root) == dump(ref_root)
+    for r, c in zip(refs, cores):
+        assert dump(c) == dump(r)
+    return len(cores)
+
+
 def ref_misused_divs(top: Any) -> List[Any]:
     "Step 1 of transform_misused_divs_into_paragraphs: the divs it renames."
     return [
@@ -136,7 +172,8 @@ def test_whitespace_every_code_point(core):
 INTERESTING = [" ", " \t\r\n", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0",
                "\u1680", "\u180e", "\u2000", "\u200a", "\u200b", "\u2028", "\u2029", "\u202f", "\u205f",
                "\u3000", "\ufeff", ",", "a", "Z", "é", "İ", "ſ", "K", "\U0001F600", "\x00", "\x7f", "\xc2",
-               "\x08", "\x0e", "\x1b", "\xad", "\ue000", "\u0378", "\U000e0001", "\x9f"]
+               "\x08", "\x0e", "\x1b", "\xad", "\ue000", "\u0378", "\U000e0001", "\x9f",
+               "\ufffe", "\uffff", "\ufffd"]
 
 texts = st.lists(st.one_of(st.sampled_from(INTERESTING), st.characters(blacklist_categories=("Cs",))),
                  max_size=40).map("".join)
@@ -159,7 +196,8 @@ attr_value = st.one_of(
     st.none(),
     st.lists(st.sampled_from(["comment", "COMMENT", "Content", "and", "AND", "ad-break", "Ad-Break",
                               "rss", "menu", "main", "shadow", "İ", "K", "ſ", "ı", "é", " ", "-", "x",
-                              "c", "o", "m", "\xa0", "\u2028", "Twitter", "foot"]), max_size=6).map("".join),
+                              "c", "o", "m", "\xa0", "\u2028", "Twitter", "foot", "POST", "poſt", "ſcroll", "tagſ",
+                              "ſhopping", "hentry", "Tool", "com-", "\u212a"]), max_size=6).map("".join),
 )
 
 
@@ -198,7 +236,8 @@ def compare_trees(core: Any, ref_root: Any, core_root: Any) -> int:
         assert core.link_density(c) == ref_link_density(r)
         assert rd.text_length(c) == ref_text_length(r)
         assert outcome(core_spaced_text, core, c) == outcome(baseline._spaced_text_readonly, r)
-        calls += 5
+        assert core.class_weight(c, rd._attribute_weight) == ref_class_weight(r)
+        calls += 6
     position = {id(c): k for k, c in enumerate(cores)}
     ref_position = {id(r): k for k, r in enumerate(refs)}
     for r, c in ((ref_root, core_root), (refs[len(refs) // 2], cores[len(cores) // 2])):
@@ -218,11 +257,22 @@ def test_generated_trees(spec):
     compare_trees(core, build(refdom, spec), build(core.dom, spec))
 
 
+@given(node_spec(), st.integers(1, 4))
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_generated_drops(spec, every):
+    core = _core()
+    compare_drops(core, build(refdom, spec), build(core.dom, spec), every)
+
+
 def test_word_lists_are_the_module_regexes(core):
-    for key, words in (("unlikelyCandidatesRe", core.UNLIKELY_WORDS), ("okMaybeItsACandidateRe", core.OK_MAYBE_WORDS)):
+    for key, words, flags in (("unlikelyCandidatesRe", core.UNLIKELY_WORDS, re.UNICODE),
+                              ("okMaybeItsACandidateRe", core.OK_MAYBE_WORDS, re.UNICODE),
+                              ("positiveRe", core.POSITIVE_WORDS, re.UNICODE | re.IGNORECASE),
+                              ("negativeRe", core.NEGATIVE_WORDS, re.UNICODE | re.IGNORECASE)):
         pattern = rd.REGEXES[key]
         assert pattern.pattern == "|".join(words)
-        assert pattern.flags == re.UNICODE  # no IGNORECASE: matched against lower()'d text
+        # the first two are matched against lower()'d text; the others fold case themselves
+        assert pattern.flags == flags
         assert all(re.fullmatch(r"[a-z-]+", w) for w in words)  # literals, no space
 
 
@@ -245,6 +295,8 @@ def test_hand_written(core, markup):
 
     compare_trees(core, html.fromstring(markup), core.fromstring_view(markup))
     compare_summaries(core, markup)
+    for every in (1, 2, 3):
+        compare_drops(core, html.fromstring(markup), core.fromstring_view(markup), every)
 
 
 def compare_summaries(core: Any, markup: str) -> None:
@@ -277,6 +329,7 @@ def compare_page(core: Any, markup: str) -> int:
         return 0
     calls = compare_trees(core, ref_root, core.fromstring_view(markup))
     compare_summaries(core, markup)
+    calls += compare_drops(core, html.fromstring(markup), core.fromstring_view(markup), 7)
     return calls + 1
 
 

@@ -189,8 +189,7 @@ class Document:
     # -- entry points ------------------------------------------------------
     def summary_tree(self) -> Element:
         """The element ``summary()`` serialises, after all cleaning."""
-        for elem in _preorder(self.doc, frozenset({"script", "style", "fencedframe"})):
-            drop_tree(elem)
+        _drop_all(self.doc, _preorder(self.doc, frozenset({"script", "style", "fencedframe"})))
 
         self.remove_unlikely_candidates()
         self.transform_misused_divs_into_paragraphs()
@@ -280,14 +279,14 @@ class Document:
         return candidates
 
     def class_weight(self, elem: Element) -> float:
+        core = core_of(elem)
+        if core is not None:
+            return core.class_weight(elem, _attribute_weight)
         weight = 0
         for attribute in (elem.get("class"), elem.get("id")):
             if not attribute:
                 continue
-            if REGEXES["negativeRe"].search(attribute):
-                weight -= 25
-            if REGEXES["positiveRe"].search(attribute):
-                weight += 25
+            weight += _attribute_weight(attribute)
         return weight
 
     def score_node(self, elem: Element) -> Candidate:
@@ -296,8 +295,7 @@ class Document:
     def remove_unlikely_candidates(self) -> None:
         core = core_of(self.doc)
         if core is not None:
-            for elem in core.unlikely_candidates(self.doc, _unlikely_verdict):
-                drop_tree(elem)
+            core.drop_trees(core.unlikely_candidates(self.doc, _unlikely_verdict), drop_tree)
             return
         verdicts: Dict[str, bool] = {}
         for elem in _preorder(self.doc, include_self=False):
@@ -356,8 +354,7 @@ class Document:
             if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
                 drop_tree(header)
 
-        for elem in _preorder(node, frozenset({"form", "textarea"})):
-            drop_tree(elem)
+        _drop_all(node, _preorder(node, frozenset({"form", "textarea"})))
 
         for elem in _preorder(node, frozenset({"iframe"})):
             if "src" in elem.attrib and REGEXES["videoRe"].search(elem.attrib["src"]):
@@ -410,6 +407,26 @@ class Document:
                     drop_tree(elem)
                     LOGGER.debug("Removed %6.3f %s with weight %s cause it has %s.", score, elem.tag, weight, reason)
         return node
+
+
+def _attribute_weight(attribute: str) -> int:
+    "class_weight's part for one (non-empty) class or id value."
+    weight = 0
+    if REGEXES["negativeRe"].search(attribute):
+        weight -= 25
+    if REGEXES["positiveRe"].search(attribute):
+        weight += 25
+    return weight
+
+
+def _drop_all(top: Element, elements: List[Element]) -> None:
+    "``drop_tree`` on each element in order (the core does it in C on its trees)."
+    core = core_of(top)
+    if core is not None:
+        core.drop_trees(elements, drop_tree)
+        return
+    for elem in elements:
+        drop_tree(elem)
 
 
 def _unlikely_verdict(attrs: str) -> bool:
