@@ -3,7 +3,11 @@ against the reference code they replace.
 
 * ``text_length`` / ``text_stats`` / ``link_density``: ``len(trim(text_content()))``,
   its comma count, ``Document.get_link_density``;
-* ``unlikely_candidates``: the nodes ``Document.remove_unlikely_candidates`` drops.
+* ``unlikely_candidates``: the nodes ``Document.remove_unlikely_candidates`` drops;
+* ``misused_divs``: the divs ``transform_misused_divs_into_paragraphs`` renames (step 1)
+  or has work in (step 2);
+* ``class_weight``, ``drop_trees`` (``treeops.drop_tree`` on each), ``text_content``;
+* ``spaced_text``: baseline's ``_spaced_text_readonly``.
 
 String level: the C scanner against Python's ``str.split()`` on every code point
 and on Hypothesis strings. Tree level: generated trees in both element models,
@@ -237,7 +241,8 @@ def compare_trees(core: Any, ref_root: Any, core_root: Any) -> int:
         assert rd.text_length(c) == ref_text_length(r)
         assert outcome(core_spaced_text, core, c) == outcome(baseline._spaced_text_readonly, r)
         assert core.class_weight(c, rd._attribute_weight) == ref_class_weight(r)
-        calls += 6
+        assert core.text_content(c) == "".join(r.itertext()) == r.text_content()
+        calls += 7
     position = {id(c): k for k, c in enumerate(cores)}
     ref_position = {id(r): k for k, r in enumerate(refs)}
     for r, c in ((ref_root, core_root), (refs[len(refs) // 2], cores[len(cores) // 2])):
