@@ -184,7 +184,7 @@ texts = st.lists(st.one_of(st.sampled_from(INTERESTING), st.characters(blacklist
 
 
 @given(texts)
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=2000, deadline=None)
 def test_text_stats_strings(s):
     core = _core()
     t = rd.trim(s)
@@ -256,7 +256,7 @@ def compare_trees(core: Any, ref_root: Any, core_root: Any) -> int:
 
 
 @given(node_spec())
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_generated_trees(spec):
     core = _core()
     compare_trees(core, build(refdom, spec), build(core.dom, spec))
