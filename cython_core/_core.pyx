@@ -34,6 +34,7 @@ include "serialize.pxi"
 include "accel.pxi"
 include "accel_justext.pxi"
 include "accel_selectors.pxi"
+include "accel_readability.pxi"
 
 
 def implementation(mode):

@@ -162,6 +162,9 @@ def trim(string: str) -> str:
 
 def text_length(elem: Element) -> int:
     "Length of the element's trimmed text content."
+    core = core_of(elem)
+    if core is not None:
+        return core.text_length(elem)
     return len(trim(elem.text_content()))
 
 
@@ -186,8 +189,7 @@ class Document:
     # -- entry points ------------------------------------------------------
     def summary_tree(self) -> Element:
         """The element ``summary()`` serialises, after all cleaning."""
-        for elem in _preorder(self.doc, frozenset({"script", "style", "fencedframe"})):
-            drop_tree(elem)
+        _drop_all(self.doc, _preorder(self.doc, frozenset({"script", "style", "fencedframe"})))
 
         self.remove_unlikely_candidates()
         self.transform_misused_divs_into_paragraphs()
@@ -236,6 +238,9 @@ class Document:
         return max(candidates.values(), key=lambda candidate: candidate.score, default=None)
 
     def get_link_density(self, elem: Element) -> float:
+        core = core_of(elem)
+        if core is not None:
+            return core.link_density(elem)
         total_length = text_length(elem) or 1
         link_length = sum(text_length(link) for link in _preorder(elem, frozenset({"a"}), include_self=False))
         return link_length / total_length
@@ -248,8 +253,13 @@ class Document:
                 continue
             grand_parent_node = parent_node.getparent()
 
-            elem_text = trim(elem.text_content())
-            elem_text_len = len(elem_text)
+            core = core_of(elem)
+            if core is not None:
+                elem_text_len, commas = core.text_stats(elem)
+            else:
+                elem_text = trim(elem.text_content())
+                elem_text_len = len(elem_text)
+                commas = elem_text.count(",")
             if elem_text_len < self.min_text_length:
                 continue
 
@@ -257,7 +267,8 @@ class Document:
                 if node is not None and node not in candidates:
                     candidates[node] = self.score_node(node)
 
-            score = 1 + len(elem_text.split(",")) + min((elem_text_len / 100), 3)
+            # len(elem_text.split(",")): one more part than commas
+            score = 1 + (commas + 1) + min((elem_text_len / 100), 3)
             candidates[parent_node].score += score
             if grand_parent_node is not None:
                 candidates[grand_parent_node].score += score / 2
@@ -268,20 +279,24 @@ class Document:
         return candidates
 
     def class_weight(self, elem: Element) -> float:
+        core = core_of(elem)
+        if core is not None:
+            return core.class_weight(elem, _attribute_weight)
         weight = 0
         for attribute in (elem.get("class"), elem.get("id")):
             if not attribute:
                 continue
-            if REGEXES["negativeRe"].search(attribute):
-                weight -= 25
-            if REGEXES["positiveRe"].search(attribute):
-                weight += 25
+            weight += _attribute_weight(attribute)
         return weight
 
     def score_node(self, elem: Element) -> Candidate:
         return Candidate(self.class_weight(elem) + TAG_SCORES.get(str(elem.tag).lower(), 0), elem)
 
     def remove_unlikely_candidates(self) -> None:
+        core = core_of(self.doc)
+        if core is not None:
+            core.drop_trees(core.unlikely_candidates(self.doc, _unlikely_verdict), drop_tree)
+            return
         verdicts: Dict[str, bool] = {}
         for elem in _preorder(self.doc, include_self=False):
             attrs = " ".join(value for value in (elem.get("class"), elem.get("id")) if value)
@@ -289,25 +304,29 @@ class Document:
                 continue
             verdict = verdicts.get(attrs)
             if verdict is None:
-                low = attrs.lower()
-                verdict = bool(REGEXES["unlikelyCandidatesRe"].search(low)) and not REGEXES[
-                    "okMaybeItsACandidateRe"
-                ].search(low)
-                verdicts[attrs] = verdict
+                verdict = verdicts[attrs] = _unlikely_verdict(attrs)
             if verdict:
                 # elements already cut off with an ancestor are dropped inside the cut subtree
                 drop_tree(elem)
 
     def transform_misused_divs_into_paragraphs(self) -> None:
+        core = core_of(self.doc)
         # 1. a div without block descendants becomes a <p>; a link wrapper only with loose text
-        for elem in _preorder(self.doc, frozenset({"div"}), include_self=False):
-            if not any(
-                str(e.tag).startswith(DIV_TO_P_PREFIXES) for e in _preorder(elem, include_self=False)
-            ) and (not _has_descendant(elem, "a") or _has_loose_text(elem)):
+        if core is not None:
+            for elem in core.misused_divs(self.doc):
                 elem.tag = "p"
+        else:
+            for elem in _preorder(self.doc, frozenset({"div"}), include_self=False):
+                if not any(
+                    str(e.tag).startswith(DIV_TO_P_PREFIXES) for e in _preorder(elem, include_self=False)
+                ) and (not _has_descendant(elem, "a") or _has_loose_text(elem)):
+                    elem.tag = "p"
 
         # 2. loose text in the remaining divs is wrapped in <p>, <br> children are dropped
-        for elem in _preorder(self.doc, frozenset({"div"}), include_self=False):
+        # (the core leaves out the divs where this loop has nothing to do)
+        divs = (core.misused_divs(self.doc, True) if core is not None
+                else _preorder(self.doc, frozenset({"div"}), include_self=False))
+        for elem in divs:
             if elem.text and elem.text.strip():
                 p_elem = _fragment("p")
                 _set_text(p_elem, elem.text)
@@ -330,12 +349,12 @@ class Document:
 
     def sanitize_tree(self, node: Element, candidates: Dict[Element, Candidate]) -> Element:
         """Upstream ``sanitize`` without its final ``tostring``."""
+        core = core_of(node)
         for header in _preorder(node, HEADING_TAGS):
             if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
                 drop_tree(header)
 
-        for elem in _preorder(node, frozenset({"form", "textarea"})):
-            drop_tree(elem)
+        _drop_all(node, _preorder(node, frozenset({"form", "textarea"})))
 
         for elem in _preorder(node, frozenset({"iframe"})):
             if "src" in elem.attrib and REGEXES["videoRe"].search(elem.attrib["src"]):
@@ -350,7 +369,7 @@ class Document:
             if weight + score < 0:
                 LOGGER.debug("Removed %s with score %6.3f and weight %-3s", elem.tag, score, weight)
                 drop_tree(elem)
-            elif elem.text_content().count(",") < 10:
+            elif (core.text_stats(elem)[1] if core is not None else elem.text_content().count(",")) < 10:
                 to_remove = True
                 counts = dict.fromkeys(TEXT_CLEAN_ELEMS, 0)
                 hidden_inputs = 0
@@ -388,6 +407,32 @@ class Document:
                     drop_tree(elem)
                     LOGGER.debug("Removed %6.3f %s with weight %s cause it has %s.", score, elem.tag, weight, reason)
         return node
+
+
+def _attribute_weight(attribute: str) -> int:
+    "class_weight's part for one (non-empty) class or id value."
+    weight = 0
+    if REGEXES["negativeRe"].search(attribute):
+        weight -= 25
+    if REGEXES["positiveRe"].search(attribute):
+        weight += 25
+    return weight
+
+
+def _drop_all(top: Element, elements: List[Element]) -> None:
+    "``drop_tree`` on each element in order (the core does it in C on its trees)."
+    core = core_of(top)
+    if core is not None:
+        core.drop_trees(elements, drop_tree)
+        return
+    for elem in elements:
+        drop_tree(elem)
+
+
+def _unlikely_verdict(attrs: str) -> bool:
+    "remove_unlikely_candidates' verdict on a joined ``class id`` string."
+    low = attrs.lower()
+    return bool(REGEXES["unlikelyCandidatesRe"].search(low)) and not REGEXES["okMaybeItsACandidateRe"].search(low)
 
 
 def _first_nonzero_length(siblings: Iterable[Element]) -> int:

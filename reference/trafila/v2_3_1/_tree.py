@@ -81,6 +81,9 @@ def SubElement(parent: Any, tag: str) -> Any:  # noqa: N802 - lxml's name
 def text_content(el: Any) -> str:
     """XPath ``string()`` of an element: its text and its descendants' text and
     tails, without its own tail (lxml.html's ``text_content``)."""
+    core = core_of(el)
+    if core is not None:
+        return core.text_content(el)
     return "".join(el.itertext())
 
 

@@ -8,6 +8,7 @@ import re
 from html import unescape
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Tuple
 
+from .._backend import core_of
 from ._tree import Element, SubElement, copy_tree, desc_list, iter_desc
 from ..xmlchars import xml_text
 from .settings import DEDUPE_SCAN_CAP, MIN_DUPLICATE_LENGTH
@@ -235,6 +236,11 @@ def _spaced_text_readonly(element: _Element) -> str:
     text and tail of every block element get a space on each side (and lose
     their control characters), then whitespace runs collapse. (Iterative: page
     trees can be deep.)"""
+    core = core_of(element)
+    if core is not None:
+        text = core.spaced_text(element, _BLOCK_ELEMS, remove_control_characters, xml_text)
+        if text is not NotImplemented:
+            return text
     parts: List[str] = []
     if element.tag in _BLOCK_ELEMS and element.tail:
         # the root's tail is written too (then left out of text_content)

@@ -1,0 +1,850 @@
+# Accelerators for the readability fallback (trafila/readability_2_3_1.py)
+# on the core's trees. Each gives exactly what the reference code gives on
+# the same tree; tests/test_core_accel_readability.py compares them over
+# corpus pages and generated strings.
+#
+# Text lengths: ``len(trim(el.text_content()))`` where trim is
+# ``" ".join(s.split()).strip()``: the number of non-whitespace code points
+# plus one space between consecutive words. Python's str.split() splits on
+# Py_UNICODE_ISSPACE; in UTF-8 those characters are the ASCII ones
+# (\t \n \v \f \r, \x1c-\x1f, space) and U+0085, U+00A0, U+1680,
+# U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 (the test checks the
+# set against str.isspace() over every code point). The arena holds valid
+# UTF-8 (every store is a strict encode or the input converter's output), so
+# a code point is a byte that is not a continuation byte.
+
+
+cdef struct TextStats:
+    Py_ssize_t nonws     # code points that are not whitespace
+    Py_ssize_t words     # maximal runs of them
+    Py_ssize_t commas    # ',' characters
+    bint in_word
+
+
+cdef inline int _ws_len(const uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """The byte length of the non-ASCII whitespace character at s[i] (a lead
+    byte >= 0x80), 0 when it is none."""
+    cdef uchar c = s[i], c1, c2
+    if c == 0xC2:
+        if i + 1 < n:
+            c1 = s[i + 1]
+            if c1 == 0x85 or c1 == 0xA0:
+                return 2
+        return 0
+    if c < 0xE1 or c > 0xE3 or i + 2 >= n:
+        return 0
+    c1 = s[i + 1]
+    c2 = s[i + 2]
+    if c == 0xE1:
+        return 3 if (c1 == 0x9A and c2 == 0x80) else 0
+    if c == 0xE3:
+        return 3 if (c1 == 0x80 and c2 == 0x80) else 0
+    # 0xE2
+    if c1 == 0x80:
+        if (0x80 <= c2 <= 0x8A) or c2 == 0xA8 or c2 == 0xA9 or c2 == 0xAF:
+            return 3
+        return 0
+    if c1 == 0x81 and c2 == 0x9F:
+        return 3
+    return 0
+
+
+cdef inline bint _ascii_space(uchar c) noexcept nogil:
+    return c == 32 or (9 <= c <= 13) or (28 <= c <= 31)
+
+
+cdef enum:
+    BC_WORD = 0      # an ASCII byte that is neither whitespace nor a comma
+    BC_SPACE = 1     # ASCII whitespace
+    BC_COMMA = 2
+    BC_HIGH = 3      # >= 0x80
+
+cdef uchar _BYTE_CLASS[256]
+
+
+cdef void _byte_class_init() noexcept nogil:
+    cdef int c
+    for c in range(256):
+        if c >= 0x80:
+            _BYTE_CLASS[c] = BC_HIGH
+        elif _ascii_space(<uchar>c):
+            _BYTE_CLASS[c] = BC_SPACE
+        elif c == 44:
+            _BYTE_CLASS[c] = BC_COMMA
+        else:
+            _BYTE_CLASS[c] = BC_WORD
+
+
+_byte_class_init()
+
+
+cdef void _stats_feed(TextStats* t, const uchar* s, Py_ssize_t n) noexcept nogil:
+    # locals, not t's fields, in the loop: a byte pointer may alias *t
+    cdef Py_ssize_t i = 0, nonws = t.nonws, words = t.words, commas = t.commas
+    cdef bint in_word = t.in_word
+    cdef uchar k
+    cdef int w
+    while i < n:
+        k = _BYTE_CLASS[s[i]]
+        if k == BC_SPACE:
+            i += 1
+            in_word = False
+            continue
+        if k == BC_HIGH:
+            w = _ws_len(s, i, n)
+            if w:
+                i += w
+                in_word = False
+                continue
+            i += 1
+            while i < n and (s[i] & 0xC0) == 0x80:
+                i += 1
+        else:
+            i += 1
+            if k == BC_COMMA:
+                commas += 1
+        nonws += 1
+        if not in_word:
+            in_word = True
+            words += 1
+    t.nonws = nonws
+    t.words = words
+    t.commas = commas
+    t.in_word = in_word
+
+
+cdef inline void _stats_slot(DocData* d, int32_t off, int32_t n, TextStats* t) noexcept nogil:
+    if off >= 0 and n > 0:
+        _stats_feed(t, d.text.data + off, n)
+
+
+cdef void _stats_walk(DocData* d, int32_t top, TextStats* t) noexcept nogil:
+    """Feed what ``text_content()`` of ``top`` joins (trafila.dom._collect_text
+    without names: the text of ``top`` and of every descendant, the tails of
+    the descendants), in that order."""
+    cdef int32_t s = top
+    _stats_slot(d, d.nodes[top].text_off, d.nodes[top].text_len, t)
+    while True:
+        if d.nodes[s].first >= 0:
+            s = d.nodes[s].first
+            _stats_slot(d, d.nodes[s].text_off, d.nodes[s].text_len, t)
+            continue
+        while True:
+            if s == top:
+                return
+            _stats_slot(d, d.nodes[s].tail_off, d.nodes[s].tail_len, t)
+            if d.nodes[s].next >= 0:
+                s = d.nodes[s].next
+                _stats_slot(d, d.nodes[s].text_off, d.nodes[s].text_len, t)
+                break
+            s = d.nodes[s].parent
+
+
+cdef inline Py_ssize_t _trim_length(const TextStats* t) noexcept nogil:
+    return t.nonws + t.words - 1 if t.words > 0 else 0
+
+
+cdef inline Py_ssize_t _text_length_of(DocData* d, int32_t i) noexcept nogil:
+    cdef TextStats t
+    memset(&t, 0, sizeof(TextStats))
+    _stats_walk(d, i, &t)
+    return _trim_length(&t)
+
+
+def text_length(CElement el):
+    """``len(trim(el.text_content()))`` (readability's ``text_length``)."""
+    el.doc._check(el.idx)
+    return _text_length_of(&el.doc.d, el.idx)
+
+
+def text_stats(CElement el):
+    """``(len(t), t.count(","))`` of ``t = trim(el.text_content())`` (trimming
+    removes no comma, so the count is also the untrimmed text's)."""
+    cdef TextStats t
+    el.doc._check(el.idx)
+    memset(&t, 0, sizeof(TextStats))
+    _stats_walk(&el.doc.d, el.idx, &t)
+    return _trim_length(&t), t.commas
+
+
+def _text_stats_of(str s):
+    """Tests only: ``(len(trim(s)), s.count(","))`` by the C scanner over
+    ``s`` in UTF-8 (no surrogates: an arena cannot hold them)."""
+    cdef bytes b = s.encode("utf-8")
+    cdef TextStats t
+    memset(&t, 0, sizeof(TextStats))
+    _stats_feed(&t, <const uchar*><const char*>b, len(b))
+    return _trim_length(&t), t.commas
+
+
+def link_density(CElement el):
+    """readability's ``get_link_density``: the sum of ``text_length`` over the
+    ``a`` descendants (nested ones each counted) divided by ``text_length(el)``
+    (1 when that is 0). Both are below 2**53, so the C division is Python's
+    int true division."""
+    cdef DocData* d = &el.doc.d
+    cdef int32_t root = el.idx, i
+    cdef int32_t a_id
+    cdef Py_ssize_t total, links = 0
+    el.doc._check(root)
+    total = _text_length_of(d, root)
+    if total == 0:
+        total = 1
+    a_id = _lookup(el.doc, "a")
+    if a_id < 0:
+        return 0.0
+    i = d.nodes[root].first
+    while i >= 0:
+        if d.nodes[i].tag == a_id:
+            links += _text_length_of(d, i)
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return <double>links / <double>total
+
+
+# -- remove_unlikely_candidates ----------------------------------------------------
+# readability's unlikelyCandidatesRe and okMaybeItsACandidateRe are plain
+# alternations of lower-case ASCII literals (no anchors, no flags, no space in
+# any literal) searched in ``" ".join(class, id).lower()``. For ASCII values
+# lower() is the ASCII mapping and a match cannot span the joining space, so
+# the verdict is: some unlikely word occurs in one of the values (ASCII
+# lowered) and no ok word does. A value with a non-ASCII byte goes to the
+# caller's Python verdict (lower() maps some non-ASCII characters to ASCII).
+
+UNLIKELY_WORDS = ("combx", "comment", "community", "disqus", "extra", "foot", "header", "menu", "remark",
+                  "rss", "shoutbox", "sidebar", "sponsor", "ad-break", "agegate", "pagination", "pager",
+                  "popup", "tweet", "twitter")
+OK_MAYBE_WORDS = ("and", "article", "body", "column", "content", "main", "shadow")
+
+cdef enum:
+    MAX_WORDS = 32
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
+
+cdef struct WordSet:
+    int n
+    const uchar* w[MAX_WORDS]
+    Py_ssize_t len[MAX_WORDS]
+    uint32_t first[256]     # per byte: the words starting with it (bit j: word j)
+
+cdef bytes _UNLIKELY_BLOB = b"\0".join(w.encode("ascii") for w in UNLIKELY_WORDS)
+cdef bytes _OK_BLOB = b"\0".join(w.encode("ascii") for w in OK_MAYBE_WORDS)
+cdef WordSet _UNLIKELY_SET
+cdef WordSet _OK_SET
+
+
+cdef void _wordset_init(WordSet* ws, bytes blob, object words):
+    cdef const uchar* p = <const uchar*><const char*>blob
+    cdef Py_ssize_t off = 0
+    ws.n = 0
+    memset(ws.first, 0, sizeof(ws.first))
+    for w in words:
+        assert ws.n < MAX_WORDS and len(w) > 0
+        ws.w[ws.n] = p + off
+        ws.first[p[off]] |= (<uint32_t>1) << ws.n
+        ws.len[ws.n] = len(w)
+        off += len(w) + 1
+        ws.n += 1
+
+
+_wordset_init(&_UNLIKELY_SET, _UNLIKELY_BLOB, UNLIKELY_WORDS)
+_wordset_init(&_OK_SET, _OK_BLOB, OK_MAYBE_WORDS)
+
+
+cdef inline uchar _ascii_lower(uchar c) noexcept nogil:
+    return c + 32 if 65 <= c <= 90 else c
+
+
+cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcept nogil:
+    """Some word of ``ws`` occurs in ``s[:n]`` ASCII-lowered."""
+    cdef Py_ssize_t i, k, m
+    cdef uint32_t bits
+    cdef int j
+    cdef const uchar* w
+    for i in range(n):
+        bits = ws.first[_ascii_lower(s[i])]
+        while bits:
+            j = __builtin_ctz(bits)
+            bits &= bits - 1
+            w = ws.w[j]
+            m = ws.len[j]
+            if m > n - i:
+                continue
+            k = 1
+            while k < m and _ascii_lower(s[i + k]) == w[k]:
+                k += 1
+            if k == m:
+                return True
+    return False
+
+
+cdef inline bint _has_high_byte(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if s[i] >= 0x80:
+            return True
+    return False
+
+
+cdef inline bint _attr_bytes(DocData* d, int32_t i, int32_t nid, const uchar** s, Py_ssize_t* n) noexcept nogil:
+    """The value of attribute ``nid`` of node ``i`` as (s, n); False when it is
+    not a plain value (absent or valueless: n = 0; its own name: n = -1)."""
+    cdef int32_t k
+    cdef Attr* a
+    s[0] = NULL
+    n[0] = 0
+    if nid < 0:
+        return False
+    k = dom_attr_find(d, i, nid)
+    if k < 0:
+        return False
+    a = &d.attrs[k]
+    if a.kind == AV_VALUE:
+        s[0] = d.vals.data + a.val_off
+        n[0] = a.val_len
+        return True
+    if a.kind == AV_OWN_NAME:
+        n[0] = -1
+    return False
+
+
+def unlikely_candidates(CElement top, object verdict):
+    """The descendants of ``top`` that readability's
+    ``remove_unlikely_candidates`` drops, in document order (the verdicts
+    are taken before any drop: dropping changes no tag and no attribute).
+    ``verdict(attrs)`` gives the reference's verdict for an ``attrs`` string
+    the C matcher does not decide (a value with a non-ASCII byte)."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t root = top.idx, i, tag
+    cdef int32_t class_id, id_id, body_id, html_id
+    cdef const uchar* cs
+    cdef const uchar* is_
+    cdef Py_ssize_t cn, in_
+    cdef list out = []
+    cdef dict memo = {}
+    doc._check(root)
+    class_id = _lookup(doc, "class")
+    id_id = _lookup(doc, "id")
+    if class_id < 0 and id_id < 0:
+        return out
+    body_id = _lookup(doc, "body")
+    html_id = _lookup(doc, "html")
+    i = d.nodes[root].first
+    while i >= 0:
+        tag = d.nodes[i].tag
+        if tag != body_id and tag != html_id:
+            _attr_bytes(d, i, class_id, &cs, &cn)
+            _attr_bytes(d, i, id_id, &is_, &in_)
+            if cn < 0 or in_ < 0 or _has_high_byte(cs, cn) or _has_high_byte(is_, in_):
+                el = _proxy(doc, i)
+                attrs = " ".join(value for value in (el.get("class"), el.get("id")) if value)
+                if len(attrs) >= 2:
+                    v = memo.get(attrs)
+                    if v is None:
+                        v = memo[attrs] = bool(verdict(attrs))
+                    if v:
+                        out.append(el)
+            elif cn + in_ + (1 if cn > 0 and in_ > 0 else 0) >= 2:
+                if ((_contains_any(cs, cn, &_UNLIKELY_SET) or _contains_any(is_, in_, &_UNLIKELY_SET))
+                        and not _contains_any(cs, cn, &_OK_SET) and not _contains_any(is_, in_, &_OK_SET)):
+                    out.append(_proxy(doc, i))
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return out
+
+
+# -- transform_misused_divs_into_paragraphs -----------------------------------------
+# Step 1 renames a div (a descendant of the document's top, in document
+# order) to p when no descendant's tag starts with one of DIV_TO_P_PREFIXES
+# and it has no ``a`` descendant or has loose text (XPath
+# ``text()[normalize-space()]``: its text or a child's tail holds a character
+# other than space, tab, CR, LF). Every verdict reads only the div's
+# descendants, which come after it, and a renamed div (div -> p) matches the
+# prefixes before and after, so the verdicts can all be taken first.
+# Step 2 has work only in a div with non-whitespace text (str.strip()), a
+# child with a non-whitespace tail, or a br child; the others are left out
+# (the loop does nothing for them; its edits change no later div's verdict:
+# they touch the div's own text, its children's tails, and the new p's).
+
+DIV_TO_P_PREFIXES = ("address", "article", "aside", "audio", "blockquote", "dl", "div", "img", "ol", "p",
+                     "table", "ul")
+cdef bytes _PREFIX_BLOB = b"\0".join(w.encode("ascii") for w in DIV_TO_P_PREFIXES)
+cdef WordSet _PREFIX_SET
+_wordset_init(&_PREFIX_SET, _PREFIX_BLOB, DIV_TO_P_PREFIXES)
+
+
+cdef bint _starts_with_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcept nogil:
+    cdef int j
+    for j in range(ws.n):
+        if ws.len[j] <= n and memcmp(s, ws.w[j], <size_t>ws.len[j]) == 0:
+            return True
+    return False
+
+
+cdef inline bint _has_non_xml_space(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    """The slice holds a byte other than space, tab, CR, LF (the text of
+    XPath normalize-space() is not empty)."""
+    cdef int32_t k
+    cdef uchar c
+    if off < 0:
+        return False
+    for k in range(n):
+        c = d.text.data[off + k]
+        if c != 32 and c != 9 and c != 13 and c != 10:
+            return True
+    return False
+
+
+cdef inline bint _has_non_space(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    """``s.strip()`` is not empty for the slice (Python's whitespace)."""
+    cdef TextStats t
+    if off < 0 or n <= 0:
+        return False
+    memset(&t, 0, sizeof(TextStats))
+    _stats_feed(&t, d.text.data + off, n)
+    return t.nonws > 0
+
+
+cdef struct PrefixFlags:
+    # per name id of one document: does the name start with a prefix (-1: not yet known)
+    signed char* flags
+    int32_t n
+
+
+cdef inline bint _prefix_flag(DocData* d, PrefixFlags* pf, int32_t nid) noexcept nogil:
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    if nid < 0 or nid >= pf.n:
+        return False
+    if pf.flags[nid] < 0:
+        s = name_bytes(d, nid, &n)
+        pf.flags[nid] = 1 if _starts_with_any(s, n, &_PREFIX_SET) else 0
+    return pf.flags[nid] == 1
+
+
+cdef bint _div_to_p(DocData* d, int32_t div, int32_t a_id, PrefixFlags* prefixes) noexcept nogil:
+    cdef int32_t i = d.nodes[div].first, c
+    cdef bint has_a = False, loose
+    while i >= 0:
+        if _prefix_flag(d, prefixes, d.nodes[i].tag):
+            return False
+        if d.nodes[i].tag == a_id:
+            has_a = True
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != div and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == div:
+            break
+        i = d.nodes[i].next
+    if not has_a:
+        return True
+    loose = _has_non_xml_space(d, d.nodes[div].text_off, d.nodes[div].text_len)
+    c = d.nodes[div].first
+    while c >= 0 and not loose:
+        loose = _has_non_xml_space(d, d.nodes[c].tail_off, d.nodes[c].tail_len)
+        c = d.nodes[c].next
+    return loose
+
+
+cdef bint _div_has_loose_text(DocData* d, int32_t div, int32_t br_id) noexcept nogil:
+    cdef int32_t c
+    if _has_non_space(d, d.nodes[div].text_off, d.nodes[div].text_len):
+        return True
+    c = d.nodes[div].first
+    while c >= 0:
+        if d.nodes[c].tag == br_id or _has_non_space(d, d.nodes[c].tail_off, d.nodes[c].tail_len):
+            return True
+        c = d.nodes[c].next
+    return False
+
+
+def misused_divs(CElement top, bint step2=False):
+    """The div descendants of ``top`` (document order) that
+    ``transform_misused_divs_into_paragraphs`` renames to p (step 1), or with
+    ``step2`` those its second loop has work in."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t root = top.idx, i
+    cdef int32_t div_id, a_id, br_id
+    cdef PrefixFlags prefixes
+    cdef list out = []
+    cdef bint hit
+    doc._check(root)
+    div_id = _lookup(doc, "div")
+    if div_id < 0:
+        return out
+    a_id = _lookup(doc, "a")
+    br_id = _lookup(doc, "br")
+    prefixes.n = N_KNOWN + d.n_names
+    prefixes.flags = <signed char*>malloc(<size_t>prefixes.n)
+    if prefixes.flags == NULL:
+        raise MemoryError("out of memory")
+    memset(prefixes.flags, 0xFF, <size_t>prefixes.n)
+    try:
+        i = d.nodes[root].first
+        while i >= 0:
+            if d.nodes[i].tag == div_id:
+                if step2:
+                    hit = _div_has_loose_text(d, i, br_id)
+                else:
+                    hit = _div_to_p(d, i, a_id, &prefixes)
+                if hit:
+                    out.append(_proxy(doc, i))
+            if d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                continue
+            while i != root and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            if i == root:
+                break
+            i = d.nodes[i].next
+    finally:
+        free(prefixes.flags)
+    return out
+
+
+# -- baseline's _spaced_text_readonly (trafila/v2_3_1/baseline.py) ------------------------
+# ``" ".join("".join(parts).split())`` where parts are the texts and tails of
+# text_content() order, a block element's text and tail each replaced by
+# ``xml_text(" " + remove_control_characters(s))`` (" " when None or empty).
+# After remove_control_characters (keeps printable or whitespace characters)
+# the only characters xml_text refuses are \x0b, \x0c and \x1c-\x1f (U+FFFE,
+# U+FFFF are not printable, surrogates cannot be stored), so a block string
+# with one of those bytes makes the call raise: the reference functions are
+# called on it to raise their own error. An ASCII block string loses
+# \x00-\x08, \x0e-\x1b and \x7f; one with other bytes goes through the
+# reference remove_control_characters (str.isprintable() of the Unicode
+# database at run time).
+
+cdef struct Collapse:
+    Buf out
+    bint pending     # whitespace seen since the last word
+    int err
+
+
+cdef void _collapse_feed(Collapse* c, const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i = 0, j
+    cdef uchar b
+    cdef int w
+    while i < n:
+        b = s[i]
+        if b < 0x80:
+            if _ascii_space(b):
+                c.pending = True
+                i += 1
+                continue
+            j = i + 1
+        else:
+            w = _ws_len(s, i, n)
+            if w:
+                c.pending = True
+                i += w
+                continue
+            j = i + 1
+            while j < n and (s[j] & 0xC0) == 0x80:
+                j += 1
+        if c.pending and c.out.len > 0:
+            if not buf_append(&c.out, <const uchar*>b" ", 1, &c.err):
+                return
+        c.pending = False
+        if not buf_append(&c.out, s + i, j - i, &c.err):
+            return
+        i = j
+
+
+cdef inline bint _xml_refused_after_rcc(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef uchar b
+    for i in range(n):
+        b = s[i]
+        if b == 0x0B or b == 0x0C or (0x1C <= b <= 0x1F):
+            return True
+    return False
+
+
+cdef inline bint _needs_rcc(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """Some byte is not printable-or-space ASCII (\x00-\x08, \x0e-\x1b, \x7f) or not ASCII."""
+    cdef Py_ssize_t i
+    cdef uchar b
+    for i in range(n):
+        b = s[i]
+        if b <= 0x08 or (0x0E <= b <= 0x1B) or b >= 0x7F:
+            return True
+    return False
+
+
+cdef int _block_part(Collapse* c, DocData* d, int32_t off, int32_t n, object rcc, object xml_text) except -1:
+    """Feed ``xml_text(" " + rcc(s))`` for the slot (off, n), or " " when it is None or empty."""
+    cdef bytes b
+    cdef const uchar* s
+    _collapse_feed(c, <const uchar*>b" ", 1)
+    if off < 0 or n <= 0:
+        return 0
+    s = d.text.data + off
+    if _xml_refused_after_rcc(s, n):
+        value = xml_text(" " + rcc(slice_str(&d.text, off, n)))  # raises ValueError
+        b = (<str>value).encode("utf-8")
+        _collapse_feed(c, <const uchar*><const char*>b, len(b))
+        return 0
+    if not _needs_rcc(s, n):
+        _collapse_feed(c, s, n)
+        return 0
+    if not _has_high_byte(s, n):
+        _feed_ascii_printables(c, s, n)
+        return 0
+    b = (<str>rcc(slice_str(&d.text, off, n))).encode("utf-8")
+    _collapse_feed(c, <const uchar*><const char*>b, len(b))
+    return 0
+
+
+cdef void _feed_ascii_printables(Collapse* c, const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, start = 0
+    cdef uchar b
+    for i in range(n):
+        b = s[i]
+        if b <= 0x08 or (0x0E <= b <= 0x1B) or b == 0x7F:
+            _collapse_feed(c, s + start, i - start)
+            start = i + 1
+    _collapse_feed(c, s + start, n - start)
+
+
+cdef inline bint _is_block(int32_t tag, const int32_t* ids, int n) noexcept nogil:
+    return _id_in(tag, ids, n)
+
+
+def spaced_text(CElement el, object block_names, object rcc, object xml_text):
+    """baseline's ``_spaced_text_readonly(el)`` with its ``_BLOCK_ELEMS``,
+    ``remove_control_characters`` and ``xml_text``; NotImplemented when there
+    are too many block names for the C set."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n_ids
+    cdef int32_t top = el.idx, s
+    cdef Collapse c
+    cdef bint block
+    doc._check(top)
+    if not isinstance(block_names, (set, frozenset, tuple, list)):
+        block_names = tuple(block_names)
+    n_ids = _name_ids(doc, block_names, ids)
+    if n_ids < 0:
+        return NotImplemented
+    memset(&c, 0, sizeof(Collapse))
+    try:
+        # the root's tail is only checked (upstream writes it, text_content leaves it out)
+        if (_is_block(d.nodes[top].tag, ids, n_ids) and d.nodes[top].tail_off >= 0 and d.nodes[top].tail_len > 0
+                and _xml_refused_after_rcc(d.text.data + d.nodes[top].tail_off, d.nodes[top].tail_len)):
+            xml_text(" " + rcc(slice_str(&d.text, d.nodes[top].tail_off, d.nodes[top].tail_len)))
+        s = top
+        block = _is_block(d.nodes[s].tag, ids, n_ids)
+        if block:
+            _block_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len, rcc, xml_text)
+        else:
+            _plain_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len)
+        while True:
+            if c.err:
+                _raise_doc_error_code(c.err)
+            if d.nodes[s].first >= 0:
+                s = d.nodes[s].first
+                if _is_block(d.nodes[s].tag, ids, n_ids):
+                    _block_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len, rcc, xml_text)
+                else:
+                    _plain_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len)
+                continue
+            while True:
+                if s == top:
+                    break
+                if _is_block(d.nodes[s].tag, ids, n_ids):
+                    _block_part(&c, d, d.nodes[s].tail_off, d.nodes[s].tail_len, rcc, xml_text)
+                else:
+                    _plain_part(&c, d, d.nodes[s].tail_off, d.nodes[s].tail_len)
+                if d.nodes[s].next >= 0:
+                    s = d.nodes[s].next
+                    if _is_block(d.nodes[s].tag, ids, n_ids):
+                        _block_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len, rcc, xml_text)
+                    else:
+                        _plain_part(&c, d, d.nodes[s].text_off, d.nodes[s].text_len)
+                    break
+                s = d.nodes[s].parent
+            if s == top:
+                break
+        if c.err:
+            _raise_doc_error_code(c.err)
+        return PyUnicode_DecodeUTF8(<const char*>c.out.data, c.out.len, NULL)
+    finally:
+        buf_free(&c.out)
+
+
+cdef inline void _plain_part(Collapse* c, DocData* d, int32_t off, int32_t n) noexcept nogil:
+    if off >= 0 and n > 0:
+        _collapse_feed(c, d.text.data + off, n)
+
+
+cdef _raise_doc_error_code(int err):
+    if err == ERR_TOO_LARGE:
+        raise MemoryError("text too large for the compiled core (arenas are limited to 2 GiB)")
+    raise MemoryError("out of memory")
+
+
+# -- class_weight -------------------------------------------------------------------------
+# positiveRe and negativeRe are alternations of lower-case ASCII literals with
+# re.IGNORECASE, searched in the class and in the id value separately. On an
+# ASCII subject IGNORECASE folds ASCII letters only (its non-ASCII
+# equivalences, such as U+017F ~ s and U+212A ~ k, need a non-ASCII subject
+# character), so the search is an ASCII-lowered substring test; a value with a
+# non-ASCII byte goes to the caller's Python weight.
+
+POSITIVE_WORDS = ("article", "body", "content", "entry", "hentry", "main", "page", "pagination", "post", "text",
+                  "blog", "story")
+NEGATIVE_WORDS = ("button", "combx", "comment", "com-", "contact", "figure", "foot", "footer", "footnote", "form",
+                  "input", "masthead", "media", "meta", "outbrain", "promo", "related", "scroll", "shoutbox",
+                  "sidebar", "sponsor", "shopping", "tags", "tool", "widget")
+cdef bytes _POSITIVE_BLOB = b"\0".join(w.encode("ascii") for w in POSITIVE_WORDS)
+cdef bytes _NEGATIVE_BLOB = b"\0".join(w.encode("ascii") for w in NEGATIVE_WORDS)
+cdef WordSet _POSITIVE_SET
+cdef WordSet _NEGATIVE_SET
+_wordset_init(&_POSITIVE_SET, _POSITIVE_BLOB, POSITIVE_WORDS)
+_wordset_init(&_NEGATIVE_SET, _NEGATIVE_BLOB, NEGATIVE_WORDS)
+
+
+def class_weight(CElement el, object attribute_weight):
+    """readability's ``class_weight``: for the class and the id value (when
+    not empty), -25 when negativeRe finds a match, +25 when positiveRe does;
+    ``attribute_weight(value)`` gives that for a value the C matcher does not
+    decide (a non-ASCII byte, or a valueless attribute read as its name)."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t nid, k
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    cdef long weight = 0
+    doc._check(el.idx)
+    for name in ("class", "id"):
+        nid = _lookup(doc, name)
+        if not _attr_bytes(d, el.idx, nid, &s, &n):
+            if n < 0:
+                # a value that reads as the attribute's name
+                k = dom_attr_find(d, el.idx, nid)
+                weight += attribute_weight(_attr_value(doc, &d.attrs[k]))
+            continue
+        if n == 0:
+            continue
+        if _has_high_byte(s, n):
+            weight += attribute_weight(slice_str(&d.vals, <int32_t>(s - d.vals.data), <int32_t>n))
+            continue
+        if _contains_any(s, n, &_NEGATIVE_SET):
+            weight -= 25
+        if _contains_any(s, n, &_POSITIVE_SET):
+            weight += 25
+    return weight
+
+
+# -- drop_tree ------------------------------------------------------------------------------
+# treeops.drop_tree on a core element is dom_drop_tree, except where lxml's
+# text check refuses the joined string (a parsed text may hold a refused
+# character: C0 controls but tab, LF, CR; U+FFFE, U+FFFF) and for a
+# parentless element (an assertion): those go to the reference drop_tree.
+
+cdef inline bint _xml_refused(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    cdef int32_t k
+    cdef uchar b
+    cdef const uchar* s
+    if off < 0:
+        return False
+    s = d.text.data + off
+    for k in range(n):
+        b = s[k]
+        if b < 0x20 and b != 9 and b != 10 and b != 13:
+            return True
+        if b == 0xEF and k + 2 < n and s[k + 1] == 0xBF and (s[k + 2] == 0xBE or s[k + 2] == 0xBF):
+            return True
+    return False
+
+
+def drop_trees(object elements, object drop_tree):
+    """``drop_tree(el)`` for each element in order, in C where it is exact."""
+    cdef CElement el
+    cdef DocData* d
+    cdef Node* nd
+    cdef int32_t i
+    for obj in elements:
+        el = <CElement?>obj
+        d = &el.doc.d
+        i = el.idx
+        el.doc._check(i)
+        nd = &d.nodes[i]
+        if nd.parent < 0:
+            drop_tree(el)
+            continue
+        if nd.tail_off >= 0 and nd.tail_len > 0:
+            if _xml_refused(d, nd.tail_off, nd.tail_len):
+                drop_tree(el)
+                continue
+            if nd.prev >= 0:
+                if _xml_refused(d, d.nodes[nd.prev].tail_off, d.nodes[nd.prev].tail_len):
+                    drop_tree(el)
+                    continue
+            elif _xml_refused(d, d.nodes[nd.parent].text_off, d.nodes[nd.parent].text_len):
+                drop_tree(el)
+                continue
+        if not dom_drop_tree(d, i):
+            _raise_doc_error(el.doc)
+
+
+# -- text_content -----------------------------------------------------------------------------
+
+cdef inline bint _buf_slot(Buf* b, DocData* d, int32_t off, int32_t n, int* err) noexcept nogil:
+    if off >= 0 and n > 0:
+        return buf_append(b, d.text.data + off, n, err)
+    return True
+
+
+def text_content(CElement el):
+    """``"".join(el.itertext())`` (lxml.html's ``text_content()``): the slices
+    of text_content() order (see _stats_walk) joined in one UTF-8 buffer,
+    decoded once."""
+    cdef DocData* d = &el.doc.d
+    cdef int32_t top = el.idx, s
+    cdef Buf b
+    cdef int err = 0
+    el.doc._check(top)
+    memset(&b, 0, sizeof(Buf))
+    try:
+        with nogil:
+            s = top
+            _buf_slot(&b, d, d.nodes[top].text_off, d.nodes[top].text_len, &err)
+            while not err:
+                if d.nodes[s].first >= 0:
+                    s = d.nodes[s].first
+                    _buf_slot(&b, d, d.nodes[s].text_off, d.nodes[s].text_len, &err)
+                    continue
+                while s != top:
+                    _buf_slot(&b, d, d.nodes[s].tail_off, d.nodes[s].tail_len, &err)
+                    if d.nodes[s].next >= 0:
+                        s = d.nodes[s].next
+                        _buf_slot(&b, d, d.nodes[s].text_off, d.nodes[s].text_len, &err)
+                        break
+                    s = d.nodes[s].parent
+                if s == top:
+                    break
+        if err:
+            _raise_doc_error_code(err)
+        return PyUnicode_DecodeUTF8(<const char*>b.data, b.len, NULL)
+    finally:
+        buf_free(&b)
