@@ -7,6 +7,11 @@ cdef enum:
     MAX_NAME_SET = 64
 
 
+cdef inline uchar _ascii_lower(uchar c) noexcept nogil:
+    """ASCII A-Z to a-z, every other byte unchanged (shared by the accelerators)."""
+    return c + 32 if 65 <= c <= 90 else c
+
+
 cdef int _name_ids(CDocument doc, object names, int32_t* ids) except -2:
     """The document's ids of ``names`` (an iterable of str) into ``ids``;
     their count, names the document never saw left out; -1 when there are

@@ -258,10 +258,6 @@ _wordset_init(&_UNLIKELY_SET, _UNLIKELY_BLOB, UNLIKELY_WORDS)
 _wordset_init(&_OK_SET, _OK_BLOB, OK_MAYBE_WORDS)
 
 
-cdef inline uchar _ascii_lower(uchar c) noexcept nogil:
-    return c + 32 if 65 <= c <= 90 else c
-
-
 cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcept nogil:
     """Some word of ``ws`` occurs in ``s[:n]`` ASCII-lowered."""
     cdef Py_ssize_t i, k, m

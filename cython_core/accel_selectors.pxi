@@ -37,10 +37,6 @@ cdef struct PFTerm:
     int32_t lit_end
 
 
-cdef inline uchar _ascii_lower(uchar c) noexcept nogil:
-    return c + 32 if 65 <= c <= 90 else c
-
-
 cdef inline bint _has_non_ascii(const uchar* s, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(n):
