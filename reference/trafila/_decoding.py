@@ -37,7 +37,10 @@ charset_normalizer is trafila's optional dependency (``pip install
 trafila[charset]``, pinned in ``REPRODUCED_VERSIONS``). Without it, bytes that
 need charset detection raise :class:`~trafila.NotNative` with
 :data:`CHARSET_REASON`, and the call is handed to the installed trafilatura
-as before. Decompression and UTF-8 never need it.
+as before. Decompression and UTF-8 never need it. Another installed
+charset_normalizer is used as it is (trafilatura installed beside it would
+use it too); byte-for-byte parity with the reproduced releases is measured
+with the pinned one.
 
 Both engines call :func:`decode_file` once per page, at the edge: the parse
 of the decoded ``str`` stays in the engine's parser.
