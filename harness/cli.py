@@ -69,6 +69,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--mode", default="2.3.1")
     p.add_argument("--set", action="append", dest="sets", help="option set name (repeatable); default: the whole matrix")
     p.add_argument("--forms", default=None, help="comma-separated: str,bytes (default both)")
+    p.add_argument("--only-non-utf8", action="store_true",
+                   help="only the bytes form of the pages that are not UTF-8 or look compressed (trafilatura's "
+                        "decoding path); its own report section, '<candidate> / <mode> / non-utf8'")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per call before it counts as an error")
     p.add_argument("--no-report", dest="report", action="store_false", help="do not write reports/")
     p.add_argument("--merge", action="store_true",

@@ -59,6 +59,12 @@ class Page:
         """The input forms this page has: ``str`` only when it is UTF-8."""
         return ["str", "bytes"] if self.html is not None else ["bytes"]
 
+    def decoded_by_trafilatura(self) -> bool:
+        """True when trafilatura does more with the raw bytes than decode them as
+        UTF-8: they are not UTF-8 (charset detection) or look compressed (see
+        :func:`looks_compressed`). What ``parity --only-non-utf8`` selects."""
+        return self.html is None or looks_compressed(self.raw)
+
     def input(self, form: str) -> Union[str, bytes]:
         if form == "str":
             if self.html is None:
@@ -67,6 +73,32 @@ class Page:
         if form == "bytes":
             return self.raw
         raise ValueError(f"unknown form {form!r}")
+
+
+def looks_compressed(raw: bytes) -> bool:
+    """Bytes trafilatura's decompression cascade may take: a gzip or zstd magic
+    number, a zlib stream that inflates to its end, or (with brotli installed)
+    a brotli stream. Independent of any candidate's code."""
+    import zlib
+
+    if raw[:3] == b"\x1f\x8b\x08" or raw[:4] == b"\x28\xb5\x2f\xfd":
+        return True
+    dec = zlib.decompressobj()
+    try:
+        dec.decompress(raw, 1 << 16)
+        if dec.eof or dec.unconsumed_tail:
+            return True
+    except zlib.error:
+        pass
+    try:
+        import brotli  # type: ignore[import-not-found]
+    except ImportError:
+        return False
+    try:
+        brotli.decompress(raw)
+    except Exception:  # noqa: BLE001 - not brotli
+        return False
+    return True
 
 
 class BundleError(Exception):

@@ -78,6 +78,14 @@ class RunResult:
     differences: List[Difference] = field(default_factory=list)
     errors: List[dict] = field(default_factory=list)
     stale: List[str] = field(default_factory=list)
+    #: a named subset of the pages (``non-utf8``: --only-non-utf8), None for all pages
+    subset: Optional[str] = None
+    #: (page, form) compared, when a subset was run: the ledger's "no longer differs" looks only there
+    compared: Optional[set] = None
+
+
+#: the subset --only-non-utf8 runs: the bytes form of the pages trafilatura decompresses or charset-detects
+NON_UTF8 = "non-utf8"
 
 
 def load_ledger(path: Path = LEDGER_FILE) -> List[dict]:
@@ -96,12 +104,19 @@ def _ledger_applies(entry: dict, candidate: str, mode: str) -> bool:
 
 def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, sets: Optional[List[str]] = None,
         forms: Tuple[str, ...] = ("str", "bytes"), embedded: Optional[bool] = None, timeout: float = 120.0,
-        check_versions: bool = True, log=None) -> RunResult:
+        check_versions: bool = True, log=None, only_non_utf8: bool = False) -> RunResult:
+    """Compare ``candidate`` with the oracle cache; ``only_non_utf8``: only the
+    bytes form of the pages that are not UTF-8 or look compressed
+    (:meth:`Page.decoded_by_trafilatura`). Dedup sets then still run every
+    bytes page before the last selected one, in page order, uncompared: the
+    oracle's cache saw them, so the counts the selected pages meet are the same."""
     if log is None:
         def log(message: str) -> None:  # flushed: progress shows when stdout is a file or a pipe
             print(message, flush=True)
     opts = option_sets(mode, sets)
     res = RunResult(candidate.name, mode)
+    if only_non_utf8:
+        res.subset, res.compared, forms = NON_UTF8, set(), ("bytes",)
     versions = None
     if check_versions:
         try:
@@ -134,6 +149,14 @@ def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, se
             timing = cache.get("timing", {}).get(opt.name, {})
             for form in forms:
                 todo = [p for p in pages if form in p.forms()]
+                warmup: set = set()
+                if only_non_utf8:
+                    chosen = [p for p in todo if p.decoded_by_trafilatura()]
+                    if opt.dedup and chosen:
+                        warmup = {p.id for p in todo[: todo.index(chosen[-1])] if not p.decoded_by_trafilatura()}
+                        todo = todo[: todo.index(chosen[-1]) + 1]
+                    else:
+                        todo = chosen
                 if not todo:
                     continue
                 if opt.dedup:
@@ -151,6 +174,10 @@ def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, se
                         res.stale.append(f"{bname}: no oracle result for {page.id} {form} {opt.name}")
                         continue
                     entry, seconds, plain = _call(candidate, opt, page, form, mode, timeout)
+                    if page.id in warmup:
+                        continue  # only fills the dedup cache as the oracle's run did
+                    if res.compared is not None:
+                        res.compared.add((page.id, form))
                     cell.comparisons += 1
                     cell.delegated += bool(getattr(candidate, "last_delegated", False))
                     cell.candidate_seconds += seconds
@@ -162,9 +189,10 @@ def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, se
                         cell.differences += 1
                         res.differences.append(Difference(bname, page.id, form, opt.name, expected, entry,
                                                           plain if len(res.differences) < DETAILED else None))
-            cell.pages = len(pages)
+            cell.pages = len(pages) if not only_non_utf8 else sum(p.decoded_by_trafilatura() for p in pages)
         diffs = sum(c.differences for (b, _), c in res.cells.items() if b == bname)
-        log(f"{bname}: {len(pages)} pages, {diffs} differences")
+        selected = f" ({sum(p.decoded_by_trafilatura() for p in pages)} {NON_UTF8})" if only_non_utf8 else ""
+        log(f"{bname}: {len(pages)} pages{selected}, {diffs} differences")
     return res
 
 
@@ -238,7 +266,8 @@ def gate(res: RunResult, ledger: List[dict]) -> Tuple[List[Difference], List[dic
     found = {d.key() for d in res.differences}
     new = [d for d in res.differences if d.key() not in known]
     gone = [e for k, e in known.items()
-            if k not in found and e["option_set"] in scope_sets and e.get("bundle") in scope_bundles]
+            if k not in found and e["option_set"] in scope_sets and e.get("bundle") in scope_bundles
+            and (res.compared is None or (k[0], k[2]) in res.compared)]
     return new, gone
 
 
@@ -265,7 +294,7 @@ def section_json(res: RunResult, new: List[Difference], gone: List[dict], detail
             "oracle_ms_per_call": round(1000 * c.oracle_seconds / c.oracle_calls, 2) if c.oracle_calls else None,
         })
     return {
-        "candidate": res.candidate, "mode": res.mode,
+        "candidate": res.candidate, "mode": res.mode, "subset": res.subset,
         "date": date, "commit": commit, "command": "python -m harness " + " ".join(argv),
         "totals": {
             "comparisons": sum(c.comparisons for c in res.cells.values()),
@@ -312,6 +341,8 @@ def write_reports(section: dict, out_dir: Path = REPORTS_DIR, name: str = "parit
         fcntl.flock(lock, fcntl.LOCK_EX)
         data = json.loads(jpath.read_text()) if jpath.exists() else {"runs": {}}
         key = f"{section['candidate']} / {section['mode']}"
+        if section.get("subset"):
+            key += f" / {section['subset']}"  # a subset run has its own section: it never replaces the full one
         if merge and key in data["runs"]:
             section = merge_sections(data["runs"][key], section)
         data["runs"][key] = section
@@ -395,7 +426,8 @@ def main(args, argv: List[str]) -> int:
     forms = tuple(args.forms.split(",")) if args.forms else ("str", "bytes")
     t0 = time.time()
     try:
-        res = run(candidate, args.mode, args.bundles, args.sets, forms, args.embedded, args.timeout)
+        res = run(candidate, args.mode, args.bundles, args.sets, forms, args.embedded, args.timeout,
+                  only_non_utf8=getattr(args, "only_non_utf8", False))
     finally:
         candidate.close()
     new, gone = gate(res, load_ledger())

@@ -135,8 +135,12 @@ def test_xml_tostring_matches_lxml(html):
     assert ours(from_lxml(tree), encoding=str, method="xml") == tostring(tree, encoding=str, method="xml")
 
 
-def test_delegation_is_not_swallowed_for_non_utf8_bytes():
-    # NotImplementedError is a RuntimeError, which extract turns into None upstream
+def test_delegation_is_not_swallowed_for_non_utf8_bytes(monkeypatch):
+    # NotImplementedError is a RuntimeError, which extract turns into None upstream;
+    # charset detection is delegated only without charset_normalizer (trafila[charset])
+    from trafila import _decoding
+
+    monkeypatch.setattr(_decoding, "_from_bytes", lambda: None)
     with pytest.raises(NotNative, match="charset detection"):
         core.extract("<html><body><p>caf\u00e9</p></body></html>".encode("latin-1"))
     assert core.extract(ARTICLE.encode("utf-8"), no_fallback=True) == EXPECTED

@@ -35,10 +35,13 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 #: the trafilatura releases trafila reproduces, default first
 TRAFILATURA_VERSIONS = _engine.MODES
 
-#: the releases behind each mode
+#: the releases behind each mode (charset_normalizer: the charset detection of bytes input,
+#: trafila's ``charset`` extra)
 REPRODUCED_VERSIONS: Dict[str, Dict[str, str]] = {
-    "2.3.1": {"trafilatura": "2.3.1", "lxml": "6.1.3", "libxml2": "2.14.6", "justext": "3.0.2"},
-    "1.11.0": {"trafilatura": "1.11.0", "lxml": "6.1.3", "libxml2": "2.14.6", "justext": "3.0.2"},
+    "2.3.1": {"trafilatura": "2.3.1", "lxml": "6.1.3", "libxml2": "2.14.6", "justext": "3.0.2",
+              "charset_normalizer": "3.5.3"},
+    "1.11.0": {"trafilatura": "1.11.0", "lxml": "6.1.3", "libxml2": "2.14.6", "justext": "3.0.2",
+               "charset_normalizer": "3.5.3"},
 }
 
 DEFAULT_MODE = "2.3.1"

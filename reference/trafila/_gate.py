@@ -1,7 +1,8 @@
 """What the front end decides before an engine runs: the calls that cannot
 reach an engine at all (trafilatura's own objects, lxml trees, responses,
-compressed or non-UTF-8 bytes, changed int-digit limits or settings lists,
-negative size settings) go to the installed trafilatura. What the engine
+changed int-digit limits or settings lists, negative size settings) go to the
+installed trafilatura. Bytes in any charset, compressed or not, reach the
+engine (trafila._decoding decodes them as each release does). What the engine
 itself does not implement, it says by raising ``NotNative``."""
 
 from __future__ import annotations
@@ -10,43 +11,21 @@ import sys
 from typing import Any, Dict, Optional
 
 from ._delegation import _installed_version
-from ._trees import _installed, _is_lxml
+from ._trees import _is_lxml
 
 _SIZE_SETTINGS = (
     "MIN_EXTRACTED_SIZE", "MIN_OUTPUT_SIZE", "MIN_OUTPUT_COMM_SIZE", "MIN_DUPLCHECK_SIZE",
     "MAX_REPETITIONS", "MAX_FILE_SIZE", "MIN_FILE_SIZE",
 )
-_GZIP_MAGIC = b"\x1f\x8b\x08"
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 CPYTHON_INT_DIGITS = 4300
-
-
-def _bytes_reason(raw: bytes) -> Optional[str]:
-    if raw[:3] == _GZIP_MAGIC or raw[:4] == _ZSTD_MAGIC:
-        return "compressed bytes"
-    # a zlib header (CM=8, FCHECK): trafilatura inflates speculatively
-    if len(raw) >= 2 and raw[0] & 0x0F == 8 and (raw[0] * 256 + raw[1]) % 31 == 0:
-        return "compressed bytes"
-    if _installed("brotli"):
-        import brotli  # noqa: PLC0415
-
-        try:
-            brotli.Decompressor().process(raw[:65536], output_buffer_limit=1)
-            return "compressed bytes"
-        except Exception:  # noqa: BLE001 - not brotli
-            pass
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return "non-UTF-8 bytes (charset detection)"
-    return None
 
 
 def _input_reason(filecontent: Any) -> Optional[str]:
     if isinstance(filecontent, str):
         return None
     if isinstance(filecontent, bytes):
-        return _bytes_reason(filecontent)
+        # every charset and compression: the engine decodes (trafila._decoding) or raises NotNative
+        return None
     if _is_lxml(filecontent) and hasattr(filecontent, "tag"):
         return "lxml tree input"
     if hasattr(filecontent, "data"):
@@ -69,8 +48,8 @@ def _config_reason(config: Any) -> Optional[str]:
 
 
 def input_reason(filecontent: Any) -> Optional[str]:
-    """Why an input alone must be delegated (lxml trees, responses, compressed or
-    non-UTF-8 bytes, another int-digits limit), or None."""
+    """Why an input alone must be delegated (lxml trees, responses, another
+    int-digits limit), or None."""
     limit = getattr(sys, "get_int_max_str_digits", None)
     if limit is not None and limit() != CPYTHON_INT_DIGITS:
         return f"sys.set_int_max_str_digits({limit()})"

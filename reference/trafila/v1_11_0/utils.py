@@ -3,13 +3,12 @@ with an injectable parser, ``trim``, ``sanitize``, the text filters."""
 
 from __future__ import annotations
 
-import gzip
 import logging
 import re
-import zlib
 from functools import lru_cache
 from typing import Any, Callable, Optional
 
+from trafila import _decoding
 from trafila._engine import NotNative
 # lxml's checks on what is written into a tree: shared by both ports, re-exported
 from trafila.xmlchars import (  # noqa: F401
@@ -54,34 +53,21 @@ def set_parser(parse: Optional[Callable[[Any], Any]] = None) -> None:
 
 
 # --- decoding and loading ---------------------------------------------------------
+#
+# 1.11.0's decompression and charset detection live in trafila._decoding (shared
+# with the 2.3.1 port, differences named there); these are its names here.
 
 def handle_compressed_file(filecontent: Any) -> Any:
-    """gzip (by its magic number), then zlib; brotli and zstandard are not
-    installed in the reference environment, so those steps never run."""
-    if not isinstance(filecontent, bytes):
-        return filecontent
-    if filecontent[:3] == b"\x1f\x8b\x08":
-        try:
-            return gzip.decompress(filecontent)
-        except Exception:  # noqa: BLE001 - EOFError, OSError, BadGzipFile
-            LOGGER.warning("invalid GZ file")
-    try:
-        return zlib.decompress(filecontent)
-    except zlib.error:
-        pass
-    return filecontent
+    """gzip (by its magic number), zstandard (by its magic number, when
+    installed), then brotli (when installed) and zlib, uncapped; the input
+    itself when nothing decompresses it."""
+    return _decoding.handle_compressed_file(filecontent, "1.11.0")
 
 
 def decode_file(filecontent: Any) -> str:
-    """Bytes to str: decompression, then UTF-8; other encodings are guessed by
-    charset_normalizer upstream (not ported: delegated)."""
-    if isinstance(filecontent, str):
-        return filecontent
-    filecontent = handle_compressed_file(filecontent)
-    try:
-        return filecontent.decode("utf-8")
-    except UnicodeDecodeError:
-        raise NotNative("non-UTF-8 bytes (charset detection)") from None
+    """Decompress if need be, then UTF-8, the detected charsets, or UTF-8 with
+    replacement (NotNative for charset detection without charset_normalizer)."""
+    return _decoding.decode_file(filecontent, "1.11.0")
 
 
 def is_dubious_html(beginning: str) -> bool:

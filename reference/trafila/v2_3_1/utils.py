@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-import zlib
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -15,7 +14,7 @@ from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     sanitize, text_chars_test, textfilter,
 )
 from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
-from .._engine import NotNative
+from .. import _decoding
 
 if TYPE_CHECKING:
     from trafila.dom import Element
@@ -89,69 +88,21 @@ def parse_fragment(htmlobject: str) -> Any:
 
 
 # --- decoding and loading ------------------------------------------------------
+#
+# 2.3.1's decompression and charset detection live in trafila._decoding (shared
+# with the 1.11.0 port, differences named there); these are its names here.
 
-# gzip output of 20 MB needs about 320 members
-MAX_MEMBERS = 1000
-
-
-def _bounded_members(raw: bytes, make_dec: Any, max_size: int) -> bytes:
-    "A concatenation of compressed members, capped at max_size."
-    out = bytearray()
-    for _ in range(MAX_MEMBERS):
-        dec = make_dec()
-        # one capped call, no flush: the input past the cap stays compressed
-        out += dec.decompress(raw, max_size + 1 - len(out))
-        if len(out) > max_size or not dec.eof:
-            raise ValueError("oversized or incomplete compressed stream")
-        raw = dec.unused_data.lstrip(b"\0")
-        if not raw:
-            return bytes(out)
-    raise ValueError("too many compressed members")
-
-
-def _bounded_inflate(raw: bytes, max_size: int) -> bytes:
-    "One zlib stream, capped at max_size; trailing bytes are ignored."
-    dec = zlib.decompressobj(zlib.MAX_WBITS)
-    out = dec.decompress(raw, max_size + 1)
-    if len(out) > max_size or not dec.eof:
-        raise ValueError("oversized or incomplete compressed stream")
-    return out
-
-
-def handle_compressed_file(filecontent: bytes, max_size: Optional[int] = None) -> bytes:
-    """gzip (by its magic number), else a speculative zlib inflate; the input
-    unchanged when neither works. (brotli and zstd are not installed in the
-    reproduced environment, so 2.3.1 never tries them there.)"""
-    if not isinstance(filecontent, bytes):
-        return filecontent
-    if max_size is None:
-        from .settings import DEFAULT_CONFIG
-
-        max_size = DEFAULT_CONFIG.getint("DEFAULT", "MAX_FILE_SIZE")
-    if filecontent[:3] == b"\x1f\x8b\x08":
-        try:
-            return _bounded_members(filecontent, lambda: zlib.decompressobj(31), max_size)
-        except (zlib.error, ValueError):
-            LOGGER.warning("invalid or oversized GZ file")
-    else:
-        try:
-            return _bounded_inflate(filecontent, max_size)
-        except (zlib.error, ValueError):
-            pass
-    return filecontent
+def handle_compressed_file(filecontent: Any, max_size: Optional[int] = None) -> Any:
+    """gzip or zstd by their magic numbers, else brotli (when brotli >= 1.2 is
+    installed) and zlib speculatively, each capped at ``max_size`` (default
+    MAX_FILE_SIZE); the input itself when nothing decompresses it."""
+    return _decoding.handle_compressed_file(filecontent, "2.3.1", max_size)
 
 
 def decode_file(filecontent: Any, max_size: Optional[int] = None) -> str:
-    """Decompress if need be, decode UTF-8; other encodings are delegated."""
-    if isinstance(filecontent, str):
-        return filecontent
-    filecontent = handle_compressed_file(filecontent, max_size)
-    try:
-        return filecontent.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    # 2.3.1 would now try zlib inflation and charset_normalizer's guesses
-    raise NotNative("non-UTF-8 bytes (charset detection)")
+    """Decompress if need be, then UTF-8, the detected charsets, or UTF-8 with
+    replacement (NotNative for charset detection without charset_normalizer)."""
+    return _decoding.decode_file(filecontent, "2.3.1", max_size)
 
 
 def is_dubious_html(beginning: str) -> bool:
