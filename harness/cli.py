@@ -73,10 +73,12 @@ def main(argv: Optional[List[str]] = None) -> int:
                    help="only the bytes form of the pages that are not UTF-8 or look compressed (trafilatura's "
                         "decoding path); its own report section, '<candidate> / <mode> / non-utf8'")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per call before it counts as an error")
-    p.add_argument("--no-report", dest="report", action="store_false", help="do not write reports/")
+    p.add_argument("--no-report", dest="report", action="store_false", help="write no report")
+    p.add_argument("--write-reports", action="store_true",
+                   help="update the committed reports/ (default: .cache/reports/, ignored by git)")
     p.add_argument("--merge", action="store_true",
                    help="merge into this candidate and mode's report section (bundle x set cells run again replace old ones)")
-    p.add_argument("--report-dir", default=str(__import__("harness.parity", fromlist=["x"]).REPORTS_DIR))
+    p.add_argument("--report-dir", default=None, help="write the report there (default: .cache/reports/)")
     _add_corpus_args(p)
 
     p = sub.add_parser("tree", help="compare trafila's parser with lxml on every page (reports/tree.md)")

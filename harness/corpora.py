@@ -142,6 +142,33 @@ def bundle_paths(names: Optional[List[str]] = None, *, embedded: Optional[bool] 
     return paths
 
 
+def describe_corpus(names: Optional[List[str]] = None, *, embedded: Optional[bool] = None) -> str:
+    """One paragraph telling which bundles :func:`bundle_paths` reads for these arguments, and why."""
+    base = corpora_path()
+    where = (f"{base} ($TRAFILA_CORPORA)" if os.environ.get("TRAFILA_CORPORA")
+             else f"{base} (the default: ../shared/corpora beside the checkout; $TRAFILA_CORPORA is not set)")
+    pins = load_pins()
+    real = (f"the real bundles are {len(pins)} bundles of third-party web pages ({sum(p.get('pages', 0) for p in pins.values()):,} "
+            f"in all), not shipped with the repository and pinned by sha256 in corpora/pins.json")
+    own = sorted(EMBEDDED_DIR.glob("*.jsonl.gz"))
+    own_text = (f"the embedded corpus ({', '.join(str(p.relative_to(ROOT)) for p in own)}: synthetic pages "
+                "written by harness/embedded.py, committed)")
+    if embedded:
+        what = f"corpus: {own_text}, as asked (--embedded)"
+    elif not base.is_dir():
+        what = (f"corpus: {own_text}, because the real bundles were not found at {where}; {real}: "
+                "set TRAFILA_CORPORA to the directory that holds them to check those")
+    else:
+        listed = sorted(pins) if pins else sorted(bundle_name(p) for p in base.glob("*.jsonl.gz"))
+        present = [n for n in listed if (base / f"{n}.jsonl.gz").exists()]
+        what = f"corpus: {len(present)} of the {len(listed)} pinned bundles from {where}, and {own_text}"
+        if len(present) < len(listed):
+            what += f"; not found there: {', '.join(n for n in listed if n not in present)}"
+    if names:
+        what += f"; of these, the bundle(s) asked for: {', '.join(names)}"
+    return what
+
+
 def bundle_name(path: Path) -> str:
     return path.name[: -len(".jsonl.gz")] if path.name.endswith(".jsonl.gz") else path.name
 

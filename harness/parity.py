@@ -2,34 +2,45 @@
 
 ``python -m harness parity --candidate reference --mode 2.3.1`` compares every
 (page, form, option set) of every bundle with the cached oracle result, writes
-``reports/parity.md`` and ``reports/parity.json`` (one section per candidate
-and mode, others kept) and exits non-zero when a difference is not in the
-ledger (``corpora/known-differences.json``) or a ledger entry no longer
-differs. A missing or stale cache stops the run: it never compares against
-nothing.
+``parity.md`` and ``parity.json`` (one section per candidate and mode, others
+kept) to ``.cache/reports/`` (ignored by git; ``--write-reports`` writes the
+committed ``reports/`` instead) and exits non-zero when a difference is not in
+the ledger (``corpora/known-differences.json``) or a ledger entry no longer
+differs (1), or when a cache is missing or stale (3): it never compares against
+nothing, and a run that stopped so never writes the committed reports.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
+import platform
+import re
 import subprocess
 import time
+import unicodedata
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from .candidates import Candidate, make_candidate
-from .corpora import CORPORA_DIR, ROOT, BundleError, bundle_name, bundle_paths, load_pages
+from .corpora import CORPORA_DIR, ROOT, BundleError, bundle_name, bundle_paths, describe_corpus, load_pages
 from .matrix import OptionSet, option_sets
-from .oracle import StaleCache, cache_path, check_cache, page_key, read_cache, run_call
+from .oracle import OtherInterpreter, StaleCache, page_key, remedy, resolve_cache, run_call
 from .results import describe, differing_fields, same
 
+#: the committed reports, written only when asked (--write-reports or --report-dir reports)
 REPORTS_DIR = ROOT / "reports"
+#: where a run writes its report by default (ignored by git)
+LOCAL_REPORTS_DIR = ROOT / ".cache" / "reports"
 LEDGER_FILE = CORPORA_DIR / "known-differences.json"
 
 #: how many differences per run get a detailed look (oracle re-run, first differing line)
 DETAILED = 10
+#: a progress line at least this often (seconds) on a long run, so a log file shows it is alive
+PROGRESS_SECONDS = 60.0
 
 
 @dataclass
@@ -82,6 +93,45 @@ class RunResult:
     subset: Optional[str] = None
     #: (page, form) compared, when a subset was run: the ledger's "no longer differs" looks only there
     compared: Optional[set] = None
+    #: bundle -> where its oracle cache came from: "committed", "local" or "live" (oracle.CacheChoice)
+    caches: Dict[str, str] = field(default_factory=dict)
+    #: (bundle, estimated seconds) of the bundles whose cache for this interpreter is missing
+    other_interpreter: List[Tuple[str, float]] = field(default_factory=list)
+    #: the FallbackWarnings the candidate raised, held back from the output (their messages)
+    fallback_warnings: List[str] = field(default_factory=list)
+
+    @property
+    def comparisons(self) -> int:
+        return sum(c.comparisons for c in self.cells.values())
+
+    @property
+    def delegated(self) -> int:
+        return sum(c.delegated for c in self.cells.values())
+
+
+@contextlib.contextmanager
+def held_fallback_warnings(seen: List[str]) -> Iterator[None]:
+    """Keep trafila's FallbackWarnings out of the output, their messages in ``seen``; every other
+    warning is shown as before. (They are expected in a parity run: the calls they announce are
+    counted as delegated and compared like the others.)"""
+    try:
+        from trafila import FallbackWarning
+    except Exception:  # a candidate that is not trafila
+        yield
+        return
+    previous = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if isinstance(category, type) and issubclass(category, FallbackWarning):
+            seen.append(str(message))
+            return
+        previous(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = previous
 
 
 #: the subset --only-non-utf8 runs: the bytes form of the pages trafilatura decompresses or charset-detects
@@ -104,19 +154,34 @@ def _ledger_applies(entry: dict, candidate: str, mode: str) -> bool:
 
 def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, sets: Optional[List[str]] = None,
         forms: Tuple[str, ...] = ("str", "bytes"), embedded: Optional[bool] = None, timeout: float = 120.0,
-        check_versions: bool = True, log=None, only_non_utf8: bool = False) -> RunResult:
-    """Compare ``candidate`` with the oracle cache; ``only_non_utf8``: only the
-    bytes form of the pages that are not UTF-8 or look compressed
-    (:meth:`Page.decoded_by_trafilatura`). Dedup sets then still run every
-    bytes page before the last selected one, in page order, uncompared: the
-    oracle's cache saw them, so the counts the selected pages meet are the same."""
+        check_versions: bool = True, log: Optional[Callable[[str], None]] = None, live: Optional[bool] = None,
+        progress_seconds: float = PROGRESS_SECONDS, only_non_utf8: bool = False) -> RunResult:
+    """Compare ``candidate`` with the oracle on every (page, form, option set) of the bundles.
+
+    ``live``: whether a bundle whose committed cache was made with other Unicode tables may have
+    one made now by the installed trafilatura (None: when that is quick; see
+    :func:`harness.oracle.resolve_cache`). ``log`` gets one line per bundle and a progress line
+    at least every ``progress_seconds``. ``only_non_utf8``: only the bytes form of the pages that
+    are not UTF-8 or look compressed (:meth:`Page.decoded_by_trafilatura`); dedup sets then still
+    run every bytes page before the last selected one, in page order, uncompared: the oracle's
+    cache saw them, so the counts the selected pages meet are the same.
+    """
     if log is None:
         def log(message: str) -> None:  # flushed: progress shows when stdout is a file or a pipe
             print(message, flush=True)
-    opts = option_sets(mode, sets)
     res = RunResult(candidate.name, mode)
     if only_non_utf8:
         res.subset, res.compared, forms = NON_UTF8, set(), ("bytes",)
+    with held_fallback_warnings(res.fallback_warnings):
+        _run(res, candidate, mode, bundles, sets, forms, embedded, timeout, check_versions, log, live,
+             progress_seconds, only_non_utf8)
+    return res
+
+
+def _run(res: RunResult, candidate: Candidate, mode: str, bundles, sets, forms, embedded, timeout, check_versions,
+         log: Callable[[str], None], live: Optional[bool], progress_seconds: float, only_non_utf8: bool) -> None:
+    opts = option_sets(mode, sets)
+    t0 = last = time.monotonic()
     versions = None
     if check_versions:
         try:
@@ -127,18 +192,22 @@ def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, se
                 versions = None  # this env's oracle is another release: check the bundle pins only
         except Exception:
             versions = None
-    for path in bundle_paths(bundles, embedded=embedded):
+    paths = bundle_paths(bundles, embedded=embedded)
+    for number, path in enumerate(paths, 1):
         bname = bundle_name(path)
-        cpath = cache_path(mode, bname)
         try:
-            if not path.exists():
-                raise BundleError(f"bundle missing: {path}")
-            cache = read_cache(cpath) if cpath.exists() else None
-            check_cache(cache, cpath, path, opts, versions)
+            choice = resolve_cache(mode, path, opts, versions, live=live, log=log)
+        except OtherInterpreter as err:
+            res.stale.append(str(err))
+            res.other_interpreter.append((bname, err.seconds))
+            log(f"STOP {bname}: no oracle cache for this interpreter ({err})")
+            continue
         except (StaleCache, BundleError) as err:
             res.stale.append(str(err))
             log(f"STOP {bname}: {err}")
             continue
+        res.caches[bname] = choice.source
+        cache = choice.data
         corrupt: list = []
         pages = load_pages(path, corrupt)
         for rec_id, msg in corrupt:
@@ -165,10 +234,15 @@ def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, se
                 cell.oracle_calls += n
                 cell.oracle_seconds += secs
                 if hasattr(candidate, "prepare_batch"):  # a batch candidate: all these pages in one call, in order
-                    t0 = time.perf_counter()
+                    tb = time.perf_counter()
                     candidate.prepare_batch(opt.function, [p.input(form) for p in todo], dict(opt.options), mode, timeout)
-                    cell.candidate_seconds += time.perf_counter() - t0
+                    cell.candidate_seconds += time.perf_counter() - tb
                 for page in todo:
+                    if time.monotonic() - last >= progress_seconds:
+                        last = time.monotonic()
+                        log(f"  ... bundle {number}/{len(paths)} {bname}, option set {opt.name}, {form}: "
+                            f"{res.comparisons} comparisons, {len(res.differences)} differences so far, "
+                            f"{last - t0:.0f} s")
                     expected = expected_all.get(page_key(page), {}).get(form, {}).get(opt.name, "missing")
                     if expected == "missing":
                         res.stale.append(f"{bname}: no oracle result for {page.id} {form} {opt.name}")
@@ -190,10 +264,12 @@ def run(candidate: Candidate, mode: str, bundles: Optional[List[str]] = None, se
                         res.differences.append(Difference(bname, page.id, form, opt.name, expected, entry,
                                                           plain if len(res.differences) < DETAILED else None))
             cell.pages = len(pages) if not only_non_utf8 else sum(p.decoded_by_trafilatura() for p in pages)
-        diffs = sum(c.differences for (b, _), c in res.cells.items() if b == bname)
+        done = [c for (b, _), c in res.cells.items() if b == bname]
+        source = {"committed": "committed cache", "local": "cache made here for this interpreter",
+                  "live": f"cache made now for this interpreter in {choice.seconds:.0f} s"}[choice.source]
         selected = f" ({sum(p.decoded_by_trafilatura() for p in pages)} {NON_UTF8})" if only_non_utf8 else ""
-        log(f"{bname}: {len(pages)} pages{selected}, {diffs} differences")
-    return res
+        log(f"{bname}: {len(pages)} pages{selected}, {sum(c.comparisons for c in done)} comparisons, "
+            f"{sum(c.differences for c in done)} differences (oracle: {source})")
 
 
 def _call(candidate: Candidate, opt: OptionSet, page, form: str, mode: str, timeout: float):
@@ -296,6 +372,8 @@ def section_json(res: RunResult, new: List[Difference], gone: List[dict], detail
     return {
         "candidate": res.candidate, "mode": res.mode, "subset": res.subset,
         "date": date, "commit": commit, "command": "python -m harness " + " ".join(argv),
+        "python": platform.python_version(), "unicodedata": unicodedata.unidata_version,
+        "oracle_caches": dict(sorted(res.caches.items())),
         "totals": {
             "comparisons": sum(c.comparisons for c in res.cells.values()),
             "differences": len(res.differences), "errors": len(res.errors),
@@ -420,31 +498,95 @@ def _short(s: Optional[str], n: int = 120) -> str:
     return s if len(s) <= n else s[:n] + "…"
 
 
+def _what(res_candidate: str, mode: str, n_sets: int, forms: Tuple[str, ...]) -> str:
+    who = {"reference": "trafila's reference engine (pure Python)", "core": "trafila's compiled core",
+           "trafilatura": "the installed trafilatura itself (the harness's self-check)"}.get(res_candidate, res_candidate)
+    return (f"parity: {who} against trafilatura {mode}'s results (the oracle), on {n_sets} option set(s) "
+            f"(harness/matrix.py) x input forms {', '.join(forms)}; every page of every bundle below")
+
+
+def report_target(args) -> Optional[Path]:
+    """Where the run's report goes: ``--report-dir``, the committed reports/ with ``--write-reports``,
+    else LOCAL_REPORTS_DIR; None with ``--no-report``."""
+    if not getattr(args, "report", True):
+        return None
+    if getattr(args, "report_dir", None):
+        return Path(args.report_dir)
+    return REPORTS_DIR if getattr(args, "write_reports", False) else LOCAL_REPORTS_DIR
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def summary(res: RunResult, new: List[Difference], gone: List[dict], seconds: float) -> List[str]:
+    """The closing lines of a run: the counts, and what each of the words in them means."""
+    n = res.comparisons
+    verdict = "STOPPED (exit 3)" if res.stale else ("FAIL (exit 1)" if new or gone else "PASS")
+    lines = [f"{res.candidate} / {res.mode}: {n} comparisons, {len(res.differences)} differences, "
+             f"{len(res.errors)} errors in {seconds:.0f} s: {verdict}"]
+    if res.delegated or res.fallback_warnings:
+        reasons = sorted({re.sub(r"^.*? handed to trafilatura \S+: ", "", m) for m in res.fallback_warnings})
+        lines.append(f"  delegated: {res.delegated} of the {n} calls were handed to the installed trafilatura "
+                     f"(trafila does not run them natively yet{': ' + '; '.join(reasons) if reasons else ''}) and "
+                     f"compared like the others; the {len(res.fallback_warnings)} FallbackWarning(s) saying so "
+                     f"are expected and not printed")
+    lines.append(f"  ledger: {_shown(LEDGER_FILE)} lists the differences the project accepts, each with a reason: "
+                 f"{len(new)} difference(s) not in it, {len(gone)} of its entries no longer differ (either fails the run)")
+    sources = {}
+    for source in res.caches.values():
+        sources[source] = sources.get(source, 0) + 1
+    made = ", ".join(f"{k} {v}" for k, v in (("committed", sources.get("committed", 0)),
+                                             ("made for this interpreter", sources.get("local", 0) + sources.get("live", 0))) if v)
+    line = f"  oracle caches: {made or 'none'}"
+    if res.stale:
+        line += (f"; {len(res.stale)} missing or stale (a cache that does not fit its bundle, option sets or "
+                 f"versions is never compared with: the run stops)")
+    lines.append(line)
+    if res.other_interpreter:
+        seconds_needed = sum(s for _, s in res.other_interpreter)
+        lines.append(f"  {len(res.other_interpreter)} bundle(s) have no oracle cache for CPython "
+                     f"{platform.python_version()} (unicodedata {unicodedata.unidata_version}): "
+                     + remedy(res.mode, seconds_needed))
+    for d in new[:20]:
+        lines.append(f"  NEW {d.page} {d.form} {d.option_set}: oracle {describe(d.expected)}; candidate {describe(d.got)}")
+    for e in gone[:20]:
+        lines.append(f"  GONE from ledger: {e['page']} {e.get('form', 'str')} {e['option_set']} ({e.get('reason', '')})")
+    for m in [m for m in res.stale if not any(m.startswith(f"oracle cache {b}.") for b, _ in res.other_interpreter)][:20]:
+        lines.append(f"  STALE {m}")
+    return lines
+
+
 def main(args, argv: List[str]) -> int:
     commit = _git_commit()  # before the candidate's code is loaded: what the run measures
     candidate = make_candidate(args.candidate, timeout=args.timeout)
     forms = tuple(args.forms.split(",")) if args.forms else ("str", "bytes")
+    if getattr(args, "explain", True):
+        print(_what(candidate.name, args.mode, len(option_sets(args.mode, args.sets)), forms), flush=True)
+        print(describe_corpus(args.bundles, embedded=args.embedded), flush=True)
     t0 = time.time()
     try:
         res = run(candidate, args.mode, args.bundles, args.sets, forms, args.embedded, args.timeout,
-                  only_non_utf8=getattr(args, "only_non_utf8", False))
+                  live=getattr(args, "live", None), only_non_utf8=getattr(args, "only_non_utf8", False))
     finally:
         candidate.close()
     new, gone = gate(res, load_ledger())
     details = [detail(d, args.mode, args.embedded) for d in res.differences[:DETAILED]]
     section = section_json(res, new, gone, details, argv, commit)
-    if args.report:
-        write_reports(section, Path(args.report_dir), merge=getattr(args, "merge", False))
-    t = section["totals"]
-    print(f"{res.candidate} / {res.mode}: {t['comparisons']} comparisons ({t['delegated']} delegated), {t['differences']} differences "
-          f"({t['new_differences']} not in the ledger), {t['errors']} errors, "
-          f"{len(gone)} ledger entries no longer differ, {len(res.stale)} stale/missing; {time.time() - t0:.0f} s")
-    for d in new[:20]:
-        print(f"  NEW {d.page} {d.form} {d.option_set}: oracle {describe(d.expected)}; candidate {describe(d.got)}")
-    for e in gone[:20]:
-        print(f"  GONE from ledger: {e['page']} {e.get('form', 'str')} {e['option_set']} ({e.get('reason', '')})")
-    for m in res.stale[:20]:
-        print(f"  STALE {m}")
+    for line in summary(res, new, gone, time.time() - t0):
+        print(line)
+    target = report_target(args)
+    if target is not None:
+        committed = target.resolve() == REPORTS_DIR.resolve()
+        if committed and (res.stale or not res.comparisons):
+            print(f"  report: {_shown(REPORTS_DIR)}/ left as it is: this run stopped before comparing everything")
+        else:
+            write_reports(section, target, merge=getattr(args, "merge", False))
+            where = "the committed reports" if committed else "ignored by git; --write-reports updates the committed reports/"
+            print(f"  report: {_shown(target / 'parity.md')} and parity.json ({where})")
     if res.stale:
         return 3
     return 1 if (new or gone) else 0
