@@ -121,8 +121,23 @@ def bridged_v1_11_0_parser() -> Iterator[None]:
 
 # -- the corpus comparisons (test_justext_corpus, test_readability_corpus) -----
 
-needs_corpora = pytest.mark.skipif(not corpora_path().is_dir(),
-                                   reason="shared corpora absent ($TRAFILA_CORPORA or ../shared/corpora)")
+# -- why a test is skipped: one wording, each saying how to run it ---------------------
+
+NO_CORPORA = "needs the shared corpora: put them at ../shared/corpora or set TRAFILA_CORPORA"
+NO_VECTORS = "needs the shared parser vectors: ../shared/vectors (beside the corpora) or TRAFILA_VECTORS"
+NO_CORE = ("needs the compiled core: pip install . with a C compiler and Cython "
+           "(TRAFILA_REQUIRE_EXTENSIONS=1 turns its absence into a failure)")
+NEEDS_231 = "needs trafilatura 2.3.1 installed: run it in tox -e tests"
+NEEDS_111 = "needs trafilatura 1.11.0 installed: run it in tox -e parity-quick-1.11"
+
+
+def vector_params(vectors: list) -> list:
+    """``vectors`` for parametrize, or one skipped placeholder saying how to get them
+    (pytest's own "got empty parameter set" says nothing useful)."""
+    return vectors or [pytest.param(None, marks=pytest.mark.skip(reason=NO_VECTORS))]
+
+
+needs_corpora = pytest.mark.skipif(not corpora_path().is_dir(), reason=NO_CORPORA)
 
 
 def sample_pages(bundles: Sequence[str], step: int) -> Iterator[Tuple[str, Any]]:

@@ -12,6 +12,7 @@ import configparser
 import warnings
 
 import pytest
+from tests._helpers import NEEDS_111
 
 import trafila
 from trafila import _delegation
@@ -19,7 +20,7 @@ from trafila import _delegation
 from .conftest import trafilatura_version
 
 pytestmark = pytest.mark.skipif(trafilatura_version() != "1.11.0",
-                                reason="needs trafilatura 1.11.0 (tox -e parity-quick-1.11)")
+                                reason=NEEDS_111)
 
 P = "<p>" + "A sentence long enough to be kept by the extractor, with words. " * 6 + "</p>"
 PAGE = ("<html><head><meta name='author' content='Jane Doe'></head><body><article><h2>Title</h2>"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from tests._helpers import NO_CORE
 
 import trafila
 from trafila import _backend, _engine
@@ -34,7 +35,7 @@ def test_use_sets_and_restores(dom_engine):
 
 def test_use_restores_after_an_error():
     if "core" not in trafila.engines_built():
-        pytest.skip("the core is not built")
+        pytest.skip(NO_CORE)
     with pytest.raises(RuntimeError):
         with _backend.use(_backend.core_backend(_engine.core_module())):
             raise RuntimeError

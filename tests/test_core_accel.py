@@ -5,13 +5,14 @@ replace: ``descendants`` against the reference's walks on the same trees,
 from __future__ import annotations
 
 import pytest
+from tests._helpers import NO_CORE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trafila
 
 if "core" not in trafila.engines_built():
-    pytest.skip("the compiled core is not built", allow_module_level=True)
+    pytest.skip(NO_CORE, allow_module_level=True)
 
 from trafila import _engine  # noqa: E402
 from trafila.v2_3_1.utils import INVALID_XML_CHARS  # noqa: E402

@@ -7,13 +7,14 @@ lxml's setters refuse (the Python fallback raises as the reference does)."""
 from __future__ import annotations
 
 import pytest
+from tests._helpers import NO_CORE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trafila
 
 if "core" not in trafila.engines_built():
-    pytest.skip("the compiled core is not built", allow_module_level=True)
+    pytest.skip(NO_CORE, allow_module_level=True)
 
 from trafila import _backend, _engine  # noqa: E402
 from trafila.treedump import dump_element  # noqa: E402

@@ -6,6 +6,7 @@ page of two bundles, raw and after trafilatura's basic cleaning."""
 from __future__ import annotations
 
 import pytest
+from tests._helpers import NO_CORE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from trafila.justext.paragraph import Paragraph
 from ._helpers import needs_corpora, sample_pages
 
 if "core" not in trafila.engines_built():
-    pytest.skip("the compiled core is not built", allow_module_level=True)
+    pytest.skip(NO_CORE, allow_module_level=True)
 
 from trafila import _backend, _engine  # noqa: E402
 

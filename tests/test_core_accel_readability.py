@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, List, Optional, Tuple
 
 import pytest
+from tests._helpers import NO_CORE
 
 ROOT = Path(__file__).resolve().parent.parent
 for extra in (ROOT, ROOT / "reference"):  # also run as a script
@@ -55,7 +56,7 @@ def _core() -> Any:
     except ImportError:
         if os.environ.get("TRAFILA_REQUIRE_EXTENSIONS") == "1":
             raise
-        pytest.skip("the compiled core is not built")
+        pytest.skip(NO_CORE)
     return core
 
 

@@ -16,6 +16,7 @@ import os
 
 import pytest
 
+from tests._helpers import NO_CORE, NO_VECTORS
 from trafila import html as ref
 from trafila.dom import NO_VALUE
 from trafila.html._debug import dump_document, dump_element
@@ -25,7 +26,7 @@ try:
 except ImportError as err:  # pragma: no cover - depends on the build
     if os.environ.get("TRAFILA_REQUIRE_EXTENSIONS", "").strip() not in ("", "0"):
         raise
-    pytest.skip(f"trafila._core is not built ({err})", allow_module_level=True)
+    pytest.skip(f"{NO_CORE} ({err})", allow_module_level=True)
 
 from harness.corpora import bundle_paths, corpora_path, iter_pages
 
@@ -105,7 +106,7 @@ def test_exports():
         assert hasattr(core, name)
 
 
-@pytest.mark.skipif(not VECTORS, reason="shared parser vectors not found")
+@pytest.mark.skipif(not VECTORS, reason=NO_VECTORS)
 @pytest.mark.parametrize("form", ["str", "bytes"])
 def test_vectors(form):
     bad = []
@@ -118,7 +119,7 @@ def test_vectors(form):
     assert bad == []
 
 
-@pytest.mark.skipif(not VECTORS, reason="shared parser vectors not found")
+@pytest.mark.skipif(not VECTORS, reason=NO_VECTORS)
 def test_vectors_recorded_nodes():
     for vec in VECTORS:
         if "doc_nodes" in vec:
@@ -248,7 +249,7 @@ def test_allocation_failures_raise_memory_error():
         assert seen_ok
 
 
-@pytest.mark.skipif(not VECTORS, reason="shared parser vectors not found")
+@pytest.mark.skipif(not VECTORS, reason=NO_VECTORS)
 @pytest.mark.parametrize("form", ["str", "bytes"])
 def test_vectors_match_lxml_directly(form):
     # transitively implied (core == reference == lxml), checked once directly when lxml 6.1.3 is here

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests._helpers import NO_CORPORA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,7 +79,7 @@ def test_dev_bundles_sample(models):
     from harness.corpora import corpora_path
 
     if not corpora_path().is_dir():
-        pytest.skip("the shared corpora are not on this machine")
+        pytest.skip(NO_CORPORA)
     rng = random.Random(11)
     n = 0
     for path in bundle_paths():

@@ -16,6 +16,7 @@ import random
 from typing import Any, List
 
 import pytest
+from tests._helpers import NO_CORPORA
 
 lxml_html = pytest.importorskip("lxml.html")
 trafilatura = pytest.importorskip("trafilatura")
@@ -87,7 +88,7 @@ def test_selectors_synthetic(html: str) -> None:
 def test_selectors_corpus_sample() -> None:
     pages = _corpus_sample(12)
     if not pages:
-        pytest.skip("no corpus")
+        pytest.skip(NO_CORPORA)
     problems = []
     for html in pages:
         root = lxml_html.fromstring(html.encode("utf-8", "surrogatepass"), parser=HTML_PARSER)

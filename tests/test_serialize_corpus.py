@@ -13,6 +13,7 @@ import os
 from typing import Any, List
 
 import pytest
+from tests._helpers import NO_CORPORA
 
 lxml_html = pytest.importorskip("lxml.html")
 from lxml import etree  # noqa: E402
@@ -57,7 +58,7 @@ def _outcome(f: Any) -> Any:
         return ("error", type(err).__name__)
 
 
-@pytest.mark.skipif(not CORPORA.is_dir(), reason="shared corpora absent")
+@pytest.mark.skipif(not CORPORA.is_dir(), reason=NO_CORPORA)
 def test_corpus_pages_serialise_like_lxml() -> None:
     pages = _pages()
     compared = 0

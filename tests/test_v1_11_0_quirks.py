@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from tests._helpers import NEEDS_111
 
 from tests._helpers import bridged_v1_11_0_parser
 from trafila.v1_11_0 import core
@@ -200,7 +201,7 @@ def test_quirk_case(key):
 def test_live_trafilatura_1_11_0_agrees():
     trafilatura = pytest.importorskip("trafilatura")
     if trafilatura.__version__ != "1.11.0":
-        pytest.skip("needs trafilatura 1.11.0 (tox -e parity-quick-1.11)")
+        pytest.skip(NEEDS_111)
     for key in EXPECTED:
         name, setname = key.split("/")
         assert _run(trafilatura.extract, CASES[name], SETS[setname]) == EXPECTED[key], key

@@ -15,11 +15,12 @@ import warnings
 from configparser import ConfigParser
 
 import pytest
+from tests._helpers import NO_CORPORA, NEEDS_231
 
 trafilatura = pytest.importorskip("trafilatura")
 lxml_html = pytest.importorskip("lxml.html")
 if trafilatura.__version__ != "2.3.1":  # pragma: no cover
-    pytest.skip("needs trafilatura 2.3.1", allow_module_level=True)
+    pytest.skip(NEEDS_231, allow_module_level=True)
 
 import trafilatura.deduplication as T_dedup  # noqa: E402
 import trafilatura.utils as T_utils  # noqa: E402
@@ -339,7 +340,7 @@ def _corpus_sample(count):
 def test_corpus_sample(parser_mode, setname):
     pages = _corpus_sample(6)
     if not pages:
-        pytest.skip("no corpus")
+        pytest.skip(NO_CORPORA)
     opts = OPTION_SETS[setname]
     for html in pages:
         assert _port(html, **opts) == _ref(html, **opts)

@@ -15,11 +15,12 @@ import random
 import warnings
 
 import pytest
+from tests._helpers import NEEDS_231
 
 trafilatura = pytest.importorskip("trafilatura")
 lxml_html = pytest.importorskip("lxml.html")
 if trafilatura.__version__ != "2.3.1":  # pragma: no cover
-    pytest.skip("needs trafilatura 2.3.1", allow_module_level=True)
+    pytest.skip(NEEDS_231, allow_module_level=True)
 
 from trafilatura.utils import HTML_PARSER  # noqa: E402
 
