@@ -48,7 +48,8 @@ _FUNCTIONS = ("extract", "bare_extraction", "extract_with_metadata")
 #: the FallbackWarning reason of the calls handed over while trafilatura.core.Extractor is replaced
 EXTRACTOR_REPLACED = "trafilatura.core.Extractor replaced"
 
-#: while patched: (implementation, its original module cache) and the real module's, for unpatch()
+#: while patched: (owner, its module cache at patch time) for the reference's deduplication module,
+#: each engine's Implementation of the mode and the real trafilatura.deduplication, for unpatch()
 _SAVED_CACHES: List[Any] = []
 
 
@@ -172,10 +173,13 @@ def _reference_dedup_module(mode: str) -> types.ModuleType:
     return importlib.import_module(f"{_engine._REFERENCE_PACKAGES[mode]}.deduplication")
 
 
-def _set_module_cache(impl: Any, cache: Any) -> None:
-    """Make ``cache`` the module cache (LRU_TEST) of one engine's implementation."""
+def _set_module_cache(impl: Any, cache: Any, reference_cache: Any) -> None:
+    """Make ``cache`` the module cache (LRU_TEST) of one engine's implementation:
+    through its ``set_module_cache`` when it has one, else through the reference's
+    deduplication module when it is the reference or shares the reference's module
+    cache (``reference_cache``, as the core's Implementation does)."""
     setter = getattr(impl, "set_module_cache", None)
-    if setter is None and impl.engine == "reference":
+    if setter is None and (impl.engine == "reference" or impl.LRU_TEST is reference_cache):
         setter = _reference_dedup_module(impl.mode).set_module_cache
     if setter is None:
         warnings.warn(f"trafila.patch(): engine {impl.engine!r} cannot take a replaced module cache (LRU_TEST); "
@@ -185,15 +189,21 @@ def _set_module_cache(impl: Any, cache: Any) -> None:
     impl.LRU_TEST = cache
 
 
+def _mode_implementations(mode: str) -> List[Any]:
+    """The Implementation of ``mode`` in every engine that runs it."""
+    from . import _engine  # noqa: PLC0415
+
+    return [_engine.implementation(mode, e) for e in _engine.ENGINES if mode in _engine.modes_of(e)]
+
+
 def _module_cache_setter(mode: str, real_dedup: Optional[types.ModuleType]) -> Callable[[Any], None]:
     """What ``trafilatura.deduplication.LRU_TEST = cache`` does under the patch: the
     mode's module cache in every engine that runs the mode, and the real module's."""
-    from . import _engine  # noqa: PLC0415
 
     def set_module_cache(cache: Any) -> None:
-        for engine in _engine.ENGINES:
-            if mode in _engine.modes_of(engine):
-                _set_module_cache(_engine.implementation(mode, engine), cache)
+        reference_cache = _reference_dedup_module(mode).LRU_TEST
+        for impl in _mode_implementations(mode):
+            _set_module_cache(impl, cache, reference_cache)
         if real_dedup is not None:
             real_dedup.LRU_TEST = cache
 
@@ -280,8 +290,9 @@ def patch(target: str = "trafilatura", compat: Optional[str] = None) -> None:
     dedup.update(LRUCache=impl.LRUCache, LRU_TEST=module_cache, duplicate_test=impl.duplicate_test)
     if compat == "2.3.1":  # trafila's Simhash is 2.3.1's (1.11.0's validates existing hashes otherwise)
         dedup.update(Simhash=trafila.Simhash, content_fingerprint=trafila.content_fingerprint)
-    _SAVED_CACHES[:] = [(i, i.LRU_TEST) for e in trafila._engine.ENGINES if compat in trafila._engine.modes_of(e)
-                        for i in (trafila._engine.implementation(compat, e),)]
+    reference_dedup = _reference_dedup_module(compat)
+    _SAVED_CACHES[:] = [(reference_dedup, reference_dedup.LRU_TEST)] + [
+        (i, i.LRU_TEST) for i in _mode_implementations(compat)]
     real_dedup = real["trafilatura.deduplication"]
     if real_dedup is not None:
         _SAVED_CACHES.append((real_dedup, real_dedup.LRU_TEST))
@@ -307,11 +318,15 @@ def unpatch() -> None:
         return
     # the module caches replaced through the shim (trafilatura.deduplication.LRU_TEST = ...) go back
     for owner, cache in _SAVED_CACHES:
-        if owner.LRU_TEST is not cache:
-            if isinstance(owner, types.ModuleType):
-                owner.LRU_TEST = cache
-            else:
-                _set_module_cache(owner, cache)
+        if owner.LRU_TEST is cache:
+            continue
+        if isinstance(owner, types.ModuleType):  # the real module, the reference's deduplication module
+            owner.LRU_TEST = cache
+            continue
+        setter = getattr(owner, "set_module_cache", None)
+        if setter is not None:
+            setter(cache)
+        owner.LRU_TEST = cache
     _SAVED_CACHES.clear()
     for name in _SHIMMED:
         real = api._REAL_MODULES.get(name)
