@@ -382,6 +382,24 @@ def _calls_summary(calls: Dict[str, Dict[str, int]]) -> Dict[str, Any]:
     return {"by_function": by_function, "handed_over_by_reason": dict(reasons.most_common())}
 
 
+#: the distributions whose versions the report names (what decides the two runs)
+PACKAGES = ("trafilatura", "lxml", "justext", "pytest", "pyyaml", "py3langid", "pycurl", "brotli",
+            "backports.zstd", "zstandard", "charset-normalizer", "htmldate", "courlan")
+
+
+def package_versions() -> Dict[str, str]:
+    """The installed versions of :data:`PACKAGES` (those installed here)."""
+    from importlib import metadata  # noqa: PLC0415
+
+    out = {}
+    for name in PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
 def _git_commit() -> Optional[str]:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
@@ -400,7 +418,7 @@ def summarise(mode: str, stock: Dict[str, Any], patched: Dict[str, Any], compari
     return {
         "mode": mode, "command": command, "commit": commit,
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "stock": run_info(stock), "patched": run_info(patched),
+        "packages": package_versions(), "stock": run_info(stock), "patched": run_info(patched),
         "counts": {
             "tests": len(set(stock["tests"]) | set(patched["tests"])),
             "passed_stock": sum(t["outcome"] in PASSING for t in stock["tests"].values()),
@@ -433,6 +451,8 @@ def write_report(summary: Dict[str, Any], stem: Path) -> Tuple[Path, Path]:
         f"the tests of trafilatura {summary['mode']}'s sdist, run once against the installed trafilatura and once "
         f"with the shims (engine `{p.get('engine', '?')}`), compared per test id. The expected differences are "
         f"listed in `corpora/known-differences.json` (`{LEDGER_KEY}`), each with its reason.",
+        "",
+        "Installed: " + ", ".join(f"{n} {v}" for n, v in summary.get("packages", {}).items()) + ".",
         "",
         "| run | tests | passed | failed | errors | skipped | xfailed | seconds | pytest |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---|",
