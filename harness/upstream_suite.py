@@ -325,7 +325,7 @@ def machine_reason(entry: Dict[str, Any]) -> Optional[str]:
         return "running as root (the test expects a directory under /root/ to be unwritable)"
     hosts = sorted(set(_URL_HOST.findall(text)) - {"example.org", "example.com"})
     if hosts and not any(_resolvable(h) for h in hosts[:5]):
-        return f"no network on this machine ({hosts[0]} does not resolve)"
+        return f"likely no network: the hosts the test names do not resolve here ({', '.join(hosts[:3])})"
     return None
 
 

@@ -69,7 +69,7 @@ def test_machine_reasons(monkeypatch):
     assert "docs/demo.gif" in us.machine_reason({"message": "No such file or directory: 'docs/demo.gif'"})
     monkeypatch.setattr(us, "_resolvable", lambda host: False)
     assert us.machine_reason({"message": "assert False", "detail": "x('https://httpbun.com/status/301')"}) \
-        == "no network on this machine (httpbun.com does not resolve)"
+        == "likely no network: the hosts the test names do not resolve here (httpbun.com)"
     monkeypatch.setattr(us, "_resolvable", lambda host: True)
     assert us.machine_reason({"message": "assert False", "detail": "x('https://httpbun.com/status/301')"}) is None
 
