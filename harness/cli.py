@@ -8,6 +8,7 @@
 - ``fuzz``: live differential fuzzing (generated and mutated documents);
 - ``minimise``: shrink a page while a difference persists;
 - ``replay``: trafilatura's own test suite recorded, then replayed through a candidate;
+- ``upstream-suite``: trafilatura's own test suite run stock and under ``trafila.patch("trafilatura")``;
 - ``bench``: speed against trafilatura, side by side in one run;
 - ``cli-bench``: the command line's WARC libraries and throughput;
 - ``memory``: resident memory over many extractions;
@@ -34,6 +35,8 @@ MODULE_COMMANDS = {
     "fuzz": ("harness.fuzz", "live differential fuzzing (tree: parser vs lxml; text: candidate vs trafilatura)"),
     "minimise": ("harness.minimise", "delta-debug a page while a difference persists; writes repros/"),
     "replay": ("harness.replay.cli", "record trafilatura's own test suite and replay it through a candidate"),
+    "upstream-suite": ("harness.upstream_suite", "trafilatura's own test suite, stock and under trafila.patch(), "
+                       "compared per test; gated on the ledger (reports/upstream-suite-<mode>.md)"),
     "selectors": ("harness.selectors", "the hand-translated XPaths against lxml's on every element (reports/selectors.md)"),
     "cli-bench": ("harness.cli_bench", "the command line's WARC reading and throughput against extract_batch (reports/cli.md)"),
     "memory": ("harness.memory", "resident memory over many extractions (reports/memory-<mode>.md)"),

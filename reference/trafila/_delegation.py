@@ -13,6 +13,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 import sys
 import warnings
+import weakref
 from typing import Any, Dict, Iterator, Optional, Set
 
 __all__ = ["TrafilaError", "FallbackWarning", "delegate", "real_trafilatura"]
@@ -115,6 +116,8 @@ def lend_cache(args: Dict[str, Any], impl: Any) -> Iterator[None]:
     """Around a delegated call: a trafila LRUCache (or the module cache, for
     deduplicate=True) is copied into a trafilatura LRUCache, and the counts come
     back afterwards, so native and delegated calls count in one state.
+    The trafilatura LRUCache is the same object in every delegated call with
+    that trafila cache (it holds no entries between calls).
     The trafila cache's lock is held for the whole call."""
     dedup = args.get("deduplicate")
     options = args.get("options")
@@ -124,7 +127,7 @@ def lend_cache(args: Dict[str, Any], impl: Any) -> Iterator[None]:
     theirs_mod = _real_submodule("deduplication")
     if isinstance(dedup, impl.LRUCache):
         ours = dedup
-        theirs = theirs_mod.LRUCache(maxsize=ours.maxsize)
+        theirs = _twin(ours, theirs_mod.LRUCache)
         with ours.lock:
             theirs.cache = OrderedDict(ours.cache)
             args["deduplicate"] = theirs
@@ -132,7 +135,7 @@ def lend_cache(args: Dict[str, Any], impl: Any) -> Iterator[None]:
                 yield
             finally:
                 args["deduplicate"] = ours
-                ours.cache = OrderedDict(theirs.cache)
+                ours.cache, theirs.cache = theirs.cache, OrderedDict()
         return
     if type(dedup).__module__.startswith("trafilatura"):
         yield
@@ -140,6 +143,18 @@ def lend_cache(args: Dict[str, Any], impl: Any) -> Iterator[None]:
     # deduplicate=True: both module caches hold the same counts during the call
     with _share_module_cache(impl.LRU_TEST, theirs_mod.LRU_TEST):
         yield
+
+
+#: the trafilatura LRUCache that stands for a trafila LRUCache in delegated calls:
+#: one per trafila cache (and maxsize), so that every delegated call sees the same object
+_TWINS: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+
+
+def _twin(ours: Any, their_class: Any) -> Any:
+    theirs = _TWINS.get(ours)
+    if theirs is None or type(theirs) is not their_class or theirs.maxsize != ours.maxsize:
+        theirs = _TWINS[ours] = their_class(maxsize=ours.maxsize)
+    return theirs
 
 
 @contextmanager
@@ -151,6 +166,9 @@ def lend_module_cache_1_11_0(args: Dict[str, Any], impl: Any) -> Iterator[None]:
         return
     LRU_TEST = impl.LRU_TEST
     theirs = _real_submodule("deduplication").LRU_TEST
+    if theirs is LRU_TEST:  # one object for both (trafilatura.deduplication.LRU_TEST assigned under the patch)
+        yield
+        return
     with LRU_TEST.lock, theirs.lock:
         saved = _linked_items(theirs)
         _load_linked(theirs, LRU_TEST.cache.items())
@@ -181,6 +199,9 @@ def _load_linked(cache: Any, items: Any) -> None:
 @contextmanager
 def _share_module_cache(ours: Any, theirs: Any) -> Iterator[None]:
     """trafilatura's module cache holds trafila's counts during the call; they come back after."""
+    if ours is theirs:  # one object for both (trafilatura.deduplication.LRU_TEST assigned under the patch)
+        yield
+        return
     with ours.lock, theirs.lock:
         saved = theirs.cache
         theirs.cache = OrderedDict(ours.cache)

@@ -51,6 +51,17 @@ class LRUCache:
 LRU_TEST = LRUCache(maxsize=LRU_SIZE)
 
 
+def set_module_cache(cache: Any) -> Any:
+    """Make ``cache`` the module cache (``LRU_TEST``) that duplicate_test counts in
+    when no cache of its own is given, as ``trafilatura.deduplication.LRU_TEST =
+    cache`` does in trafilatura; returns the previous one. trafila.patch()'s shim
+    calls it on such an assignment. Any object with this release's LRUCache
+    methods will do, as in trafilatura."""
+    global LRU_TEST
+    previous, LRU_TEST = LRU_TEST, cache
+    return previous
+
+
 def put_in_cache(teststring: str) -> None:
     "Count one more occurrence."
     cacheval = LRU_TEST.get(teststring)
