@@ -100,7 +100,15 @@ def assert_same(src) -> None:  # type: ignore[no-untyped-def]
 
 def test_exports():
     assert core.ENGINE_API == 1
-    assert core.MODES == ()
+    # part 2 runs the 2.3.1 mode; 1.11.0 (part 3) still runs on the reference
+    assert core.MODES == ("2.3.1",)
+    from trafila._engine import IMPLEMENTATION_ATTRIBUTES, EngineUnavailable
+
+    impl = core.implementation("2.3.1")
+    assert impl.engine == "core" and impl.mode == "2.3.1"
+    assert all(hasattr(impl, a) for a in IMPLEMENTATION_ATTRIBUTES)
+    with pytest.raises(EngineUnavailable):
+        core.implementation("1.11.0")
     for name in ("parse_document", "document_fromstring", "fromstring", "fromstring_reference",
                  "document_fromstring_reference", "parse_document_reference", "CDocument"):
         assert hasattr(core, name)
