@@ -6,6 +6,13 @@ same page before moving on, so machine noise hits all alike), one call per
 page and option set, and reports total time, the ratio of totals and the
 median per-page ratio. Results go to ``reports/bench.md`` / ``.json``. The
 machines are shared and noisy: read the ratios, not the seconds.
+
+``--batch`` adds batches (:func:`run_batches`): for each trafila engine and
+option set (deduplication sets included), the same sample of pages as one list
+through ``[extract(p) for p in pages]`` (the loop), ``extract_batch(threads=1)``
+and ``extract_batch(threads=N)`` (``--threads``, default 2), interleaved in
+rotating order over ``--rounds`` rounds, with the ratios of their totals and a
+check that all three give the same results.
 """
 
 from __future__ import annotations
@@ -78,6 +85,76 @@ def run(candidates: List[str], mode: str = "2.3.1", sets: Optional[List[str]] = 
     return {"mode": mode, "form": form, "every": every, "sets": per_set}
 
 
+def _sample(bundles, every: int, form: str) -> list:
+    pages = []
+    for path in bundle_paths(bundles):
+        if not path.exists():
+            continue
+        for page in iter_pages(path):
+            if page.index % every == 0 and form in page.forms():
+                pages.append(page.input(form))
+    return pages
+
+
+def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str]] = None, bundles=None,
+                every: int = 20, form: str = "str", threads: int = 2, rounds: int = 3, log=print) -> dict:
+    """The loop, extract_batch(threads=1) and extract_batch(threads=``threads``)
+    on one list of pages per engine and option set, side by side (see the module docstring)."""
+    import trafila
+    from trafila import _batch
+
+    pages = _sample(bundles, every, form)
+    variants = [("loop", None), ("threads=1", 1), (f"threads={threads}", threads)]
+    rows: Dict[str, dict] = {}
+    for opt in option_sets(mode, sets or ["fast"]):
+        if opt.function != "extract":
+            continue
+        for name in engines:
+            eng = trafila.engine(name)
+            options = dict(opt.options, compat=mode)
+
+            def one(variant: Optional[int]) -> list:
+                if opt.dedup:
+                    trafila.reset_caches()  # each run starts from an empty cache, as the loop's would
+                if variant is None:
+                    return [eng.extract(p, **options) for p in pages]
+                return eng.extract_batch(pages, threads=variant, **options)
+
+            one(None)  # lazy tables and stoplists built outside the timing
+            seconds = {label: 0.0 for label, _ in variants}
+            mismatches = {label: 0 for label, _ in variants}
+            expected: Optional[list] = None
+            for r in range(rounds):
+                k = r % len(variants)
+                for label, variant in variants[k:] + variants[:k]:  # rotate who goes first
+                    t0 = time.perf_counter()
+                    got = one(variant)
+                    seconds[label] += time.perf_counter() - t0
+                    if label == "loop" and expected is None:
+                        expected = got
+                    elif expected is not None:
+                        mismatches[label] += sum(a != b for a, b in zip(expected, got)) + abs(len(expected) - len(got))
+            # the order of the first round is loop first, so expected is set before any comparison
+            path = _batch.plan(pages, threads, **options)
+            if opt.dedup:
+                trafila.reset_caches()
+            loop_s, one_s, many_s = (seconds[label] for label, _ in variants)
+            row = {
+                "engine": name, "option_set": opt.name, "pages": len(pages), "rounds": rounds,
+                "seconds": {k: round(v, 3) for k, v in seconds.items()},
+                "pages_per_second": {k: round(len(pages) * rounds / v, 1) if v else None for k, v in seconds.items()},
+                "threads1_over_loop": round(loop_s / one_s, 3) if one_s else None,
+                f"threads{threads}_over_threads1": round(one_s / many_s, 3) if many_s else None,
+                "path": f"{path[0]}: {path[1]}",
+                "mismatches": sum(mismatches.values()),
+            }
+            rows[f"{name} / {opt.name}"] = row
+            log(f"batch {name} / {opt.name}: {len(pages)} pages x {rounds}; loop {loop_s:.2f} s, threads=1 {one_s:.2f} s "
+                f"(x{row['threads1_over_loop']} of the loop), threads={threads} {many_s:.2f} s "
+                f"(x{row[f'threads{threads}_over_threads1']} of threads=1; {row['path']}); mismatches {row['mismatches']}")
+    return {"threads": threads, "rounds": rounds, "every": every, "form": form, "rows": rows}
+
+
 def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
     import datetime as dt
     import platform
@@ -100,4 +177,18 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
         for cname, c in row["candidates"].items():
             lines.append(f"| {name} | {row['pages']} | {row['trafilatura_seconds']} | {cname} | {c['seconds']} | "
                          f"{c['speedup_total']} | {c['speedup_median_page']} | {c['failed_calls']} |")
+    batch = result.get("batch")
+    if batch:
+        n = batch["threads"]
+        lines += ["", f"## Batches: extract_batch against the loop (threads=1 and threads={n})", "",
+                  f"The same pages (every {batch['every']}th, {batch['form']} input) as one list, {batch['rounds']} rounds "
+                  "interleaved in rotating order; ratios of totals (> 1: faster). `path` is what extract_batch "
+                  f"does with threads={n}: the pool only when the engine's extraction releases the GIL.", "",
+                  f"| engine | option set | pages | loop pages/s | threads=1 pages/s | threads={n} pages/s | "
+                  f"threads=1 / loop | threads={n} / threads=1 | path | mismatches |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+        for row in batch["rows"].values():
+            pps = list(row["pages_per_second"].values())
+            lines.append(f"| {row['engine']} | {row['option_set']} | {row['pages']} | {pps[0]} | {pps[1]} | {pps[2]} | "
+                         f"{row['threads1_over_loop']} | {row[f'threads{n}_over_threads1']} | {row['path']} | {row['mismatches']} |")
     (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")

@@ -8,6 +8,10 @@ Names understood by :func:`make_candidate`:
 
 * ``trafilatura`` -- the installed trafilatura itself (the oracle as candidate);
 * ``reference`` / ``core`` -- trafila with that engine;
+* ``reference-batch`` / ``core-batch`` (``:N`` for N threads; ``-pool`` after
+  ``batch`` to take the thread pool even for an engine that holds the GIL) --
+  the same through ``trafila.extract_batch``, each (option set, form) of a
+  bundle one batch in page order (see :class:`TrafilaBatchCandidate`);
 * ``module:callable`` -- ``callable(request) -> result`` with the request dict
   of harness/PROTOCOL.md;
 * ``cmd:<shell command>`` -- a subprocess speaking the JSON Lines protocol;
@@ -218,6 +222,110 @@ class TrafilaCandidate(Candidate):
         self.trafila.reset_caches()
 
 
+class TrafilaBatchCandidate(TrafilaCandidate):
+    """trafila's ``extract_batch`` with one engine. A parity run hands it the
+    pages of each (option set, form) of a bundle in page order
+    (:meth:`prepare_batch`, after the dedup reset); it extracts them in one
+    batch and then answers the run's calls page by page from that batch. When
+    a page raises, the batch restarts after it (the deduplication cache goes on
+    from where the page left it, as the loop's does) and that page's call
+    raises the same exception. bare_extraction sets, and a call that is not the
+    next page of the batch, go through ``extract`` one by one (``unbatched_calls``).
+    ``last_delegated``: exact when the batch ran the loop; on the pool, a page
+    counts when any page was handed to trafilatura while it ran (an upper bound)."""
+
+    def __init__(self, engine: str, threads: Optional[int] = None, force_pool: bool = False, name: str = "") -> None:
+        super().__init__(engine)
+        self.name = name or f"{engine}-batch"
+        self.threads = threads
+        self.force_pool = force_pool
+        self.batched_calls = 0
+        self.unbatched_calls = 0
+        self._pending: Optional[dict] = None
+
+    def prepare_batch(self, function: str, inputs: list, options: Dict[str, Any], mode: str, timeout: float) -> None:
+        """Extract ``inputs`` in one batch; the calls that follow are answered from it."""
+        from trafila import _batch, _delegation
+
+        self._pending = None
+        if function != "extract" or not inputs:
+            return
+        e = self.engine
+        kwargs = dict(_with_config(dict(options), lambda: e.implementation(mode).DEFAULT_CONFIG), compat=mode)
+        outcomes: list = []  # per page: ("ok", result) | ("raise", exception) | ("timeout", message)
+        delegated: list = []
+        token = self.trafila._CALL_ENGINE.set(e.name)
+        try:
+            start = 0
+            while start < len(inputs):
+                chunk = inputs[start:]
+                results: list = []
+                flags: Dict[int, bool] = {}
+                before = _delegation.delegated_calls
+                try:
+                    with call_timeout(timeout * len(chunk)):
+                        _batch.run_batch(chunk, self.threads, kwargs, observe=flags.__setitem__,
+                                         force_pool=self.force_pool, into=results)
+                except HarnessTimeout as exc:
+                    outcomes += [("timeout", str(exc))] * len(chunk)
+                    delegated += [False] * len(chunk)
+                    break
+                except Exception as exc:  # noqa: BLE001 - one page's exception is that page's outcome
+                    failed = _batch.failed_page(exc)
+                    if failed is None:
+                        raise
+                    outcomes += [("ok", r) for r in results[:failed]] + [("raise", exc)]
+                    delegated += [bool(flags.get(i)) for i in range(failed)] + [_delegation.delegated_calls != before]
+                    start += failed + 1
+                    continue
+                outcomes += [("ok", r) for r in results]
+                delegated += [bool(flags.get(i)) for i in range(len(chunk))]
+                break
+        finally:
+            self.trafila._CALL_ENGINE.reset(token)
+        self._pending = {"function": function, "options": dict(options), "mode": mode, "inputs": inputs,
+                         "outcomes": outcomes, "delegated": delegated, "next": 0}
+
+    def _from_batch(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Optional[int]:
+        batch = self._pending
+        if batch is None or (function, options, mode) != (batch["function"], batch["options"], batch["mode"]):
+            return None
+        inputs = batch["inputs"]
+        for i in range(batch["next"], len(inputs)):
+            if inputs[i] is html or inputs[i] == html:
+                batch["next"] = i + 1
+                return i
+        return None
+
+    def call(self, function: str, html: Html, options: Dict[str, Any], mode: str) -> Any:
+        index = self._from_batch(function, html, options, mode)
+        if index is None:
+            self.unbatched_calls += 1
+            return super().call(function, html, options, mode)
+        self.batched_calls += 1
+        batch = self._pending
+        assert batch is not None
+        self.last_delegated = bool(batch["delegated"][index])
+        kind, value = batch["outcomes"][index]
+        if kind == "raise":
+            raise value
+        if kind == "timeout":
+            raise HarnessTimeout(value)
+        return value
+
+
+def _batch_candidate(spec: str) -> Optional[Candidate]:
+    """``<engine>-batch[-pool][:N]`` as a TrafilaBatchCandidate, or None for another spec."""
+    head, _, threads = spec.partition(":")
+    for engine in ("reference", "core"):
+        for suffix, force_pool in (("-batch", False), ("-batch-pool", True)):
+            if head == engine + suffix:
+                if threads and not threads.isdigit():
+                    raise ValueError(f"candidate {spec!r}: the thread count after ':' must be a number")
+                return TrafilaBatchCandidate(engine, int(threads) if threads else None, force_pool, name=spec)
+    return None
+
+
 def request_dict(function: str, html: Html, options: Dict[str, Any], mode: str) -> dict:
     """The JSON Lines protocol's request (see harness/PROTOCOL.md)."""
     req: Dict[str, Any] = {"function": function, "mode": mode, "options": options}
@@ -346,6 +454,9 @@ def make_candidate(spec: str, timeout: float = 120.0) -> Candidate:
         return TrafilaturaCandidate()
     if spec in ("reference", "core"):
         return TrafilaCandidate(spec)
+    batch = _batch_candidate(spec)
+    if batch is not None:
+        return batch
     if spec.startswith("cmd:"):
         return SubprocessCandidate(spec[4:], timeout=timeout)
     if spec.startswith("mutant:"):

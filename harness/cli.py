@@ -87,6 +87,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--forms", default="str", choices=["str", "bytes"], help="the input form timed (one per run)")
     p.add_argument("--bundle", action="append", dest="bundles")
     p.add_argument("--no-report", dest="report", action="store_false")
+    p.add_argument("--batch", action="store_true",
+                   help="also time the loop, extract_batch(threads=1) and extract_batch(threads=N) side by side")
+    p.add_argument("--threads", type=int, default=2, help="N for --batch (default 2)")
+    p.add_argument("--rounds", type=int, default=3, help="rounds of --batch, interleaved (default 3)")
 
     for name, (module_name, help_text) in MODULE_COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text,
@@ -129,12 +133,21 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"bench: no trafila engine runs mode {args.mode} here")
             return 1
         res = bench_run(cands, args.mode, args.sets or ["fast", "default"], args.bundles, args.every, args.forms)
+        if args.batch:
+            from .bench import run_batches
+
+            engines = [c for c in cands if c in ("reference", "core")]
+            res["batch"] = run_batches(engines, args.mode, args.sets or ["fast", "default"], args.bundles, args.every,
+                                       args.forms, args.threads, args.rounds)
         if args.report:
             bench_report(res, "python -m harness " + " ".join(argv_list))
         failed = sum(c["failed_calls"] for row in res["sets"].values() for c in row["candidates"].values())
+        mismatches = sum(row["mismatches"] for row in res.get("batch", {}).get("rows", {}).values())
         if failed:
             print(f"bench: {failed} calls failed (see the report's failed calls column)")
-        return 1 if failed else 0
+        if mismatches:
+            print(f"bench: {mismatches} batch results differ from the loop's (see the report's mismatches column)")
+        return 1 if failed or mismatches else 0
     if args.command == "scaling":
         from .scaling import run as scaling_run, write_report as scaling_report
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Set, Tuple, Uni
 
 from . import _document, _engine, _gate, _trees
 from ._delegation import FallbackWarning, TrafilaError, delegate, user_stacklevel
+from ._batch import extract_batch
 from ._engine import EngineUnavailable, NotNative
 from .patch import PatchWarning, patch, unpatch
 from .simhash import Simhash, content_fingerprint
@@ -51,7 +52,7 @@ if TYPE_CHECKING:  # at run time these are looked up on first use (module __geta
     delegated_calls: int
 
 __all__ = [
-    "extract", "bare_extraction", "extract_with_metadata", "baseline", "html2txt",
+    "extract", "extract_batch", "bare_extraction", "extract_with_metadata", "baseline", "html2txt",
     "load_html", "extract_metadata", "fetch_url", "fetch_response", "reset_caches", "patch", "unpatch",
     "Document", "LRUCache", "LRU_TEST", "DEFAULT_CONFIG", "DEFAULT_CONFIGS",
     "sanitize", "trim", "duplicate_test", "Simhash", "content_fingerprint",
@@ -408,7 +409,7 @@ def _bind(function: Callable[..., Any]) -> Callable[..., Any]:
     return method
 
 
-for _name in ("extract", "bare_extraction", "extract_with_metadata", "baseline", "html2txt"):
+for _name in ("extract", "extract_batch", "bare_extraction", "extract_with_metadata", "baseline", "html2txt"):
     setattr(Engine, _name, _bind(globals()[_name]))
 del _name
 

@@ -18,6 +18,12 @@ The core's contract (what ``trafila._core`` must export):
 * ``implementation(mode)`` -- for each mode in ``MODES``, an object with the
   attributes of :data:`IMPLEMENTATION_ATTRIBUTES` (same meaning as the
   reference's, see :func:`_reference_implementation`);
+* optionally, on an implementation, ``releases_gil`` -- True when its
+  ``extract`` may run in several threads at once (without deduplication) with
+  the results it gives in one, and releases the GIL for most of the work, so
+  that ``trafila.extract_batch`` gains by running pages on threads; missing
+  means False (:data:`OPTIONAL_IMPLEMENTATION_ATTRIBUTES`). The reference
+  declares False: pure Python holds the GIL, so its batches run the loop;
 * ``parse_document(src)`` -- the HTML parser into the core's own document
   (``document_fromstring`` and ``fromstring`` likewise);
 * ``dom`` -- its element model with :mod:`trafila.dom`'s names (``Element``,
@@ -51,6 +57,9 @@ IMPLEMENTATION_ATTRIBUTES = (
     "engine", "mode", "extract", "bare_extraction", "baseline", "html2txt", "DEFAULT_CONFIG",
     "LRUCache", "LRU_TEST", "duplicate_test", "trim", "sanitize", "reset_caches",
 )
+
+#: what an Implementation may provide, with the value a missing one stands for
+OPTIONAL_IMPLEMENTATION_ATTRIBUTES: Dict[str, Any] = {"releases_gil": False}
 
 #: the reference engine's modules, per mode
 _REFERENCE_PACKAGES = {"2.3.1": "trafila.v2_3_1", "1.11.0": "trafila.v1_11_0"}
@@ -238,4 +247,5 @@ def _reference_implementation(mode: str) -> Implementation:
         DEFAULT_CONFIG=settings.DEFAULT_CONFIG,
         LRUCache=getattr(dedup, "LRUCache", None), LRU_TEST=dedup.LRU_TEST, duplicate_test=dedup.duplicate_test,
         trim=utils.trim, sanitize=utils.sanitize, reset_caches=reset_caches,
+        releases_gil=False,
     )
