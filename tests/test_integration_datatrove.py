@@ -377,3 +377,16 @@ def test_local_executor_gives_the_same_files_and_stats(tmp_path, workers):
     files, stats = results["trafila"]
     # the reader skips documents with an empty text
     assert len(files) == 2 and stats["total"] == sum(1 for _, html in _pages() if html)
+
+
+def test_a_clear_error_without_datatrove(monkeypatch):
+    import importlib
+    import sys
+
+    for name in [n for n in sys.modules if n == "datatrove" or n.startswith("datatrove.")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "datatrove", None)
+    monkeypatch.delitem(sys.modules, "trafila.integrations.datatrove")
+    with pytest.raises(ImportError, match=r"pip install 'trafila\[datatrove\]'") as info:
+        importlib.import_module("trafila.integrations.datatrove")
+    assert info.value.name == "datatrove"
