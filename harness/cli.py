@@ -10,6 +10,7 @@
 - ``replay``: trafilatura's own test suite recorded, then replayed through a candidate;
 - ``bench``: speed against trafilatura, side by side in one run;
 - ``bench-parser``: the compiled core's parser against lxml: time, threads, memory;
+- ``datatrove``: datatrove's Trafilatura step against trafila's in a datatrove pipeline, end to end;
 - ``scaling``: parser time on pathological inputs (must be linear);
 - ``make-embedded``: regenerate the committed embedded corpus.
 """
@@ -34,6 +35,9 @@ MODULE_COMMANDS = {
     "selectors": ("harness.selectors", "the hand-translated XPaths against lxml's on every element (reports/selectors.md)"),
     "bench-parser": ("harness.bench_parser",
                      "the compiled core's parse against lxml 6.1.3, thread scaling, memory (reports/bench-parser.md)"),
+    "datatrove": ("harness.datatrove_run",
+                  "a FineWeb-style datatrove pipeline, datatrove's Trafilatura step against trafila's: same documents "
+                  "and statistics, wall and CPU time (reports/datatrove.md)"),
 }
 
 
