@@ -244,9 +244,16 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     if "stock" in variants and mode != installed:
         print(f"datatrove: the stock step runs trafilatura {installed}; trafila's step would run {mode}")
         return 2
-    workers = [int(w) for w in args.workers.split(",") if w]
     commit = _git_commit()
-    work = args.keep or Path(tempfile.mkdtemp(prefix="trafila-datatrove-"))
+    if args.keep is None:
+        with tempfile.TemporaryDirectory(prefix="trafila-datatrove-") as tmp:
+            return _measure(args, argv, Path(tmp), installed, mode, variants, commit)
+    return _measure(args, argv, args.keep, installed, mode, variants, commit)
+
+
+def _measure(args: argparse.Namespace, argv: Optional[List[str]], work: Path, installed: Optional[str],
+             mode: Optional[str], variants: List[str], commit: Optional[str]) -> int:
+    workers = [int(w) for w in args.workers.split(",") if w]
     inputs = write_inputs(work / "inputs", args.bundles, args.every, args.limit, args.embedded, args.tasks)
     print(f"datatrove: {inputs['pages']} pages ({inputs['megabytes']} MB) in {args.tasks} files; "
           f"trafilatura {installed}, trafila mode {mode}; work in {work}", flush=True)
