@@ -180,6 +180,15 @@ def test_another_release_runs_datatroves_own_step(monkeypatch):
     monkeypatch.setattr(trafila, "extract_batch", lambda *a, **k: seen.append(1) or [])
     assert _run(step, pages) == expected
     assert not seen  # trafila did not run the documents
+    # the size budget applies to datatrove's step too
+    budget = sorted(len(html) for _, html in pages)[6]
+    with pytest.warns(trafila.FallbackWarning):
+        step = Trafilatura(timeout=STOCK_TIMEOUT, max_html_chars=budget)
+    docs, stats = _run(step, pages)
+    small = [p for p in pages if len(p[1]) <= budget]
+    expected_small = _run(StockTrafilatura(timeout=STOCK_TIMEOUT), small)[0]
+    assert [d[:2] for d in docs] == [d[:2] for d in expected_small] and docs
+    assert stats["too_large"] == len(pages) - len(small) and stats["total"] == len(pages)
 
 
 # --- the same documents and statistics as datatrove's step ----------------------------------

@@ -245,7 +245,7 @@ class Trafilatura(BaseExtractor):
         """Extract the text of each document (lazily, ``batch_size`` documents at a time)
         and yield those with text, as datatrove's step does."""
         if self.mode is None:
-            yield from self._stock_step().run(data, rank, world_size)
+            yield from self._stock_step().run(self._within_budget(data), rank, world_size)
             return
         if data is None:
             return
@@ -258,6 +258,20 @@ class Trafilatura(BaseExtractor):
                 batch = []
         if batch:
             yield from self._process(batch, state)
+
+    def _within_budget(self, data: DocumentsPipeline) -> DocumentsPipeline:
+        """The documents datatrove's own step is given: the budget applies there too."""
+        if self.max_html_chars is None or data is None:
+            return data
+        return self._budget_filter(data)
+
+    def _budget_filter(self, data: Iterator[Document]) -> Iterator[Document]:
+        for doc in data:
+            if self._over_budget(doc.text):
+                self.stat_update(StatHints.total)
+                self.stat_update(TOO_LARGE)
+                continue
+            yield doc
 
     def _over_budget(self, text: Any) -> bool:
         return self.max_html_chars is not None and isinstance(text, (str, bytes)) and len(text) > self.max_html_chars
