@@ -2,11 +2,17 @@
 own Trafilatura step and with trafila's (``trafila.integrations.datatrove``), on the
 same documents, side by side in one run.
 
-The pipeline: ``JsonlReader`` over the dev pages (their UTF-8 pages, written as
-one JSON Lines file per task: ``id``, ``text`` = the HTML, ``url``) ->
-(``--fineweb``: ``URLFilter``) -> Trafilatura -> (``--fineweb``: the quality
-filters of datatrove's FineWeb example that run offline: Gopher repetition and
-quality, C4, FineWeb quality; they need spacy) -> ``JsonlWriter``, run by
+The pipeline, by default: ``JsonlReader`` over the dev pages (their UTF-8
+pages, written as one JSON Lines file per task: ``id``, ``text`` = the HTML,
+``url``) -> Trafilatura -> ``JsonlWriter``. With ``--fineweb``, datatrove's
+FineWeb example as far as it runs offline: ``WarcReader`` over WARC files built
+from the dev pages (every page, its raw bytes as the HTTP payload; the reader
+decodes them as datatrove does) -> ``URLFilter`` (tldextract's bundled suffix
+list, no download) -> Trafilatura -> ``GopherRepetitionFilter`` ->
+``GopherQualityFilter`` -> ``C4QualityFilter(filter_no_terminal_punct=False)``
+-> ``FineWebQualityFilter`` -> ``JsonlWriter`` (the language filter is left out:
+its fastText model is downloaded; the quality filters need spacy, and the WARC
+reader warcio, faust-cchardet and python-magic). Each is run by
 ``LocalPipelineExecutor`` with ``--tasks`` tasks for each ``--workers`` count.
 Each run is a fresh Python process (so neither side starts warm), stock and
 trafila alternating. Compared: the output files (documents' ids, texts and
@@ -94,7 +100,53 @@ def write_inputs(folder: Path, bundles: Optional[List[str]], every: int, limit: 
     finally:
         for fh in outs:
             fh.close()
-    return {"pages": count, "non_utf8_left_out": skipped, "megabytes": round(size / 1e6, 1), "bundles": names}
+    return {"pages": count, "non_utf8_left_out": skipped, "megabytes": round(size / 1e6, 1), "bundles": names,
+            "format": "jsonl"}
+
+
+#: the WARC-Date of the records built (fixed: the files are the same in every run)
+WARC_DATE = "2024-01-01T00:00:00Z"
+
+
+def write_warcs(folder: Path, bundles: Optional[List[str]], every: int, limit: Optional[int],
+                embedded: Optional[bool], files: int) -> Dict[str, Any]:
+    """The dev pages as ``files`` gzipped WARC files of response records (page i to file i % files)."""
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    from .corpora import bundle_name, bundle_paths, iter_pages
+
+    folder.mkdir(parents=True, exist_ok=True)
+    handles = [open(folder / f"pages-{i:03d}.warc.gz", "wb") for i in range(files)]
+    writers = [WARCWriter(fh, gzip=True) for fh in handles]
+    count = size = non_utf8 = 0
+    names = []
+    try:
+        for path in bundle_paths(bundles, embedded=embedded):
+            names.append(bundle_name(path))
+            for page in iter_pages(path):
+                if limit is not None and page.index >= limit:
+                    break
+                if page.index % every:
+                    continue
+                non_utf8 += page.html is None
+                url = page.url or f"https://pages.trafila.test/{page.id}"
+                http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+                writer = writers[count % files]
+                record = writer.create_warc_record(
+                    url, "response", payload=io.BytesIO(page.raw), http_headers=http,
+                    warc_headers_dict={"WARC-Record-ID": f"<urn:trafila:{page.id}>", "WARC-Date": WARC_DATE,
+                                       "WARC-Identified-Payload-Type": "text/html"})
+                writer.write_record(record)
+                count += 1
+                size += len(page.raw)
+    finally:
+        for fh in handles:
+            fh.close()
+    return {"pages": count, "non_utf8_left_out": 0, "non_utf8": non_utf8, "megabytes": round(size / 1e6, 1),
+            "bundles": names, "format": "warc"}
 
 
 # --------------------------------------------------------------------------- one run (a child process)
@@ -147,11 +199,16 @@ def _pipeline(spec: Dict[str, Any], out: Path) -> List[Any]:
         from trafila.integrations.datatrove import Trafilatura as Step  # type: ignore[assignment]
 
         step = Step(compat=spec["compat"], batch_size=spec["batch_size"], threads=spec["threads"])
-    steps: List[Any] = [JsonlReader(spec["inputs"])]
     if spec["fineweb"]:
         from datatrove.pipeline.filters import URLFilter
+        from datatrove.pipeline.readers import WarcReader
+        from tldextract import TLDExtract
 
-        steps.append(URLFilter())
+        url_filter = URLFilter()
+        url_filter.tldextractor = TLDExtract(suffix_list_urls=())  # the bundled snapshot: no download attempt
+        steps: List[Any] = [WarcReader(spec["inputs"]), url_filter]
+    else:
+        steps = [JsonlReader(spec["inputs"])]
     steps.append(step)
     if spec["fineweb"]:
         from datatrove.pipeline.filters import (C4QualityFilter, FineWebQualityFilter, GopherQualityFilter,
@@ -254,7 +311,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 def _measure(args: argparse.Namespace, argv: Optional[List[str]], work: Path, installed: Optional[str],
              mode: Optional[str], variants: List[str], commit: Optional[str]) -> int:
     workers = [int(w) for w in args.workers.split(",") if w]
-    inputs = write_inputs(work / "inputs", args.bundles, args.every, args.limit, args.embedded, args.tasks)
+    write = write_warcs if args.fineweb else write_inputs
+    inputs = write(work / "inputs", args.bundles, args.every, args.limit, args.embedded, args.tasks)
     print(f"datatrove: {inputs['pages']} pages ({inputs['megabytes']} MB) in {args.tasks} files; "
           f"trafilatura {installed}, trafila mode {mode}; work in {work}", flush=True)
     runs = []
@@ -346,7 +404,8 @@ def _markdown(sections: List[Dict[str, Any]]) -> Iterator[str]:
     yield "# datatrove: trafila's Trafilatura step against datatrove 0.10.1's, end to end"
     yield ""
     yield ("Written by `python -m harness datatrove` (never by hand). A FineWeb-style pipeline, JSON Lines reader "
-           "-> Trafilatura -> JSON Lines writer (`--fineweb`: with the URL and quality filters), run by "
+           "-> Trafilatura -> JSON Lines writer (`--fineweb`: WARC files through datatrove's FineWeb example as far as "
+           "it runs offline: reader, URL filter, Trafilatura, the Gopher, C4 and FineWeb quality filters), run by "
            "`LocalPipelineExecutor` with datatrove's own step (`datatrove.pipeline.extractors.Trafilatura`, a "
            "`timeout` large enough that nothing times out) and with `trafila.integrations.datatrove.Trafilatura`, "
            "each run a fresh process, in one command. Ratios > 1: trafila's step is faster.")
@@ -356,8 +415,15 @@ def _markdown(sections: List[Dict[str, Any]]) -> Iterator[str]:
         yield f"## trafilatura {s['trafilatura']} (trafila mode {s['mode']}){' with the FineWeb filters' if s.get('fineweb') else ''}"
         yield ""
         yield f"- run: {s['date']}, commit {s['commit']}, `{s['command']}`"
-        yield (f"- inputs: {inp['pages']} UTF-8 pages ({inp['megabytes']} MB; {inp['non_utf8_left_out']} non-UTF-8 "
-               f"pages left out) of {', '.join(inp['bundles'])}, in {s['tasks']} files, {s['tasks']} tasks")
+        if inp.get("format") == "warc":
+            yield (f"- inputs: {inp['pages']} pages ({inp['megabytes']} MB, {inp['non_utf8']} of them not UTF-8) of "
+                   f"{', '.join(inp['bundles'])}, as response records in {s['tasks']} WARC files, {s['tasks']} tasks; "
+                   "WarcReader -> URLFilter -> Trafilatura -> GopherRepetitionFilter -> GopherQualityFilter -> "
+                   "C4QualityFilter -> FineWebQualityFilter -> JsonlWriter")
+        else:
+            yield (f"- inputs: {inp['pages']} UTF-8 pages ({inp['megabytes']} MB; {inp['non_utf8_left_out']} non-UTF-8 "
+                   f"pages left out) of {', '.join(inp['bundles'])}, in {s['tasks']} JSON Lines files, {s['tasks']} "
+                   "tasks; JsonlReader -> Trafilatura -> JsonlWriter")
         yield (f"- trafila: batch_size {s['batch_size']}, threads {s['threads']}; stock: timeout {s['stock_timeout']} s; "
                f"Python {s['python']}, {s['cpus']} CPUs shared with other processes (load after: `{s['loadavg_after']}`)")
         yield ""
