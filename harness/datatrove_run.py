@@ -274,7 +274,8 @@ def _summary(stats: List[Dict[str, Any]]) -> Dict[str, Any]:
     step = next(s for s in stats if "Trafilatura" in s["name"])
     probe = next(s for s in stats if s["name"] == "harness: CPU probe")
     counts = {k: (v if isinstance(v, (int, float)) else v.get("total")) for k, v in step["stats"].items()}
-    return {"step_seconds": round(step["time_stats"]["total"], 3),
+    timing = step["time_stats"]
+    return {"step_seconds": round(timing["total"] if isinstance(timing, dict) else timing, 3),
             "task_cpu_seconds": round(probe["stats"][CPU_STAT]["total"] / 1000, 3),
             "step_counts": counts}
 

@@ -373,7 +373,7 @@ def test_local_executor_gives_the_same_files_and_stats(tmp_path, workers):
     from datatrove.pipeline.writers import JsonlWriter
 
     _write_inputs(tmp_path / "in", _pages(), files=2)
-    results = {}
+    results, units = {}, {}
     for name, step in [("stock", StockTrafilatura(timeout=STOCK_TIMEOUT)), ("trafila", Trafilatura(batch_size=5))]:
         executor = LocalPipelineExecutor(
             [JsonlReader(str(tmp_path / "in")), step, JsonlWriter(str(tmp_path / name / "out"))],
@@ -382,6 +382,9 @@ def test_local_executor_gives_the_same_files_and_stats(tmp_path, workers):
         stats = json.loads((tmp_path / name / "logs" / "stats.json").read_text())
         extraction = next(s for s in stats if "Trafilatura" in s["name"])
         results[name] = (_read_outputs(tmp_path / name / "out"), extraction["stats"])
+        units[name] = extraction["time_stats"].get("unit", "doc")  # datatrove leaves out the default unit
+    # trafila's step ran in the (forkserver) workers: its time is per batch, the stock step's per document
+    assert units == {"stock": "doc", "trafila": "batch"}
     assert results["trafila"] == results["stock"]
     files, stats = results["trafila"]
     # the reader skips documents with an empty text
