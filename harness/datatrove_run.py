@@ -270,13 +270,17 @@ def _without_time(stats: List[Dict[str, Any]]) -> List[Tuple[str, Dict[str, Any]
     return [(s["name"], s["stats"]) for s in stats if s["name"] != "harness: CPU probe"]
 
 
+def _total(stat: Any) -> float:
+    """A statistic's total (datatrove writes a bare number when there is nothing else to say)."""
+    return stat["total"] if isinstance(stat, dict) else stat
+
+
 def _summary(stats: List[Dict[str, Any]]) -> Dict[str, Any]:
     step = next(s for s in stats if "Trafilatura" in s["name"])
     probe = next(s for s in stats if s["name"] == "harness: CPU probe")
-    counts = {k: (v if isinstance(v, (int, float)) else v.get("total")) for k, v in step["stats"].items()}
-    timing = step["time_stats"]
-    return {"step_seconds": round(timing["total"] if isinstance(timing, dict) else timing, 3),
-            "task_cpu_seconds": round(probe["stats"][CPU_STAT]["total"] / 1000, 3),
+    counts = {k: _total(v) for k, v in step["stats"].items()}
+    return {"step_seconds": round(_total(step["time_stats"]), 3),
+            "task_cpu_seconds": round(_total(probe["stats"][CPU_STAT]) / 1000, 3),
             "step_counts": counts}
 
 
