@@ -14,6 +14,7 @@
 - ``memory``: resident memory over many extractions;
 - ``stages``: an engine's 2.3.1 extraction time by stage;
 - ``bench-parser``: the compiled core's parser against lxml: time, threads, memory;
+- ``datatrove``: datatrove's Trafilatura step against trafila's in a datatrove pipeline, end to end;
 - ``scaling``: parser time on pathological inputs (must be linear);
 - ``make-embedded``: regenerate the committed embedded corpus.
 """
@@ -43,6 +44,9 @@ MODULE_COMMANDS = {
     "stages": ("harness.stages", "where an engine's 2.3.1 extraction spends its time, by stage (reports/stages.md)"),
     "bench-parser": ("harness.bench_parser",
                      "the compiled core's parse against lxml 6.1.3, thread scaling, memory (reports/bench-parser.md)"),
+    "datatrove": ("harness.datatrove_run",
+                  "a FineWeb-style datatrove pipeline, datatrove's Trafilatura step against trafila's: same documents "
+                  "and statistics, wall and CPU time (reports/datatrove.md)"),
 }
 
 

@@ -1,0 +1,365 @@
+"""datatrove's Trafilatura step, run by trafila: ``trafila.integrations.datatrove.Trafilatura``.
+
+``from trafila.integrations.datatrove import Trafilatura`` replaces
+``from datatrove.pipeline.extractors import Trafilatura`` (datatrove 0.10.1) and
+nothing else changes: same arguments and defaults, same documents out, same
+statistics. What differs is how the pages are run:
+
+- **in the task's process**, no extraction child: datatrove's step sends each
+  page to a forked child and waits for it; here the pages go to
+  :func:`trafila.extract_batch`, ``batch_size`` at a time (``threads`` of its
+  own when the engine releases the GIL and the options allow it);
+- **no wall-clock timeout**: ``timeout`` is accepted (so existing pipelines
+  construct unchanged) and not needed -- with no child to kill, nothing is
+  dropped because the machine was busy, so the documents kept never depend on
+  load. For pathological pages, ``max_html_chars`` is an optional deterministic
+  budget: a page longer than that (in characters) is not extracted, and counted
+  as ``too_large`` (like datatrove's ``timeout``: neither forwarded nor dropped).
+
+What stays datatrove's:
+
+- statistics: ``total``, ``extracted`` (for every page whose extraction
+  returned, None included), ``forwarded`` with ``doc_len`` (and
+  ``doc_len_tokens`` when a document carries ``token_count``), ``dropped``
+  (extracted to None or ""), ``broken_process`` for a page whose extraction
+  raised; the time is tracked per batch (``unit="batch"``);
+- deduplication (``deduplicate=True``): one state per ``run()`` -- datatrove's
+  child starts with trafilatura's empty module cache in each task -- which
+  restarts empty after a page whose extraction raised, as datatrove's next
+  child would (its child dies on such a page; ``broken_process``);
+- the extraction call: ``extract(text, favor_precision=favour_precision,
+  include_comments=False, deduplicate=deduplicate, **kwargs)``.
+
+``compat`` picks the trafilatura release reproduced. None (default): the
+installed trafilatura's release when trafila reproduces it (a stock
+``datatrove[processing]==0.10.1`` environment has 1.11.0), 2.3.1 when
+trafilatura is not installed; with another release installed, datatrove's own
+step runs the documents (its child and timeout included), after one
+:class:`trafila.FallbackWarning`.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.metadata
+import warnings
+from collections import OrderedDict
+from contextlib import contextmanager
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+
+try:
+    from datatrove.data import Document, DocumentsPipeline
+    from datatrove.pipeline.extractors.base import BaseExtractor
+    from datatrove.utils.logging import logger
+    from datatrove.utils.typeshelper import StatHints
+except ImportError as _err:  # pragma: no cover - exercised only without datatrove
+    if not (_err.name or "").startswith("datatrove"):
+        raise
+    raise ImportError(
+        "trafila.integrations.datatrove needs datatrove, which is not installed: "
+        "pip install 'trafila[datatrove]' (datatrove 0.10.1)",
+        name="datatrove",
+    ) from _err
+
+import trafila
+from trafila._batch import failed_page
+
+__all__ = ["Trafilatura", "TOO_LARGE", "installed_trafilatura", "resolve_compat"]
+
+#: the statistic of a page skipped by the ``max_html_chars`` budget
+TOO_LARGE = "too_large"
+#: datatrove's statistic of a page whose extraction child died (here: whose extraction raised)
+BROKEN = "broken_process"
+
+#: extract's keywords the step sets itself (datatrove's call); passing one of them in ``**kwargs``
+#: would make every page raise "got multiple values" in datatrove's child
+_STEP_KEYWORDS = ("favor_precision", "include_comments", "deduplicate")
+
+
+def installed_trafilatura() -> Optional[str]:
+    """The installed trafilatura's version (from its distribution metadata: not imported), or None."""
+    try:
+        return importlib.metadata.version("trafilatura")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def resolve_compat(compat: Optional[str]) -> Optional[str]:
+    """The trafila mode a step with ``compat`` runs, or None for datatrove's own step.
+
+    An explicit ``compat`` must be one of ``trafila.TRAFILATURA_VERSIONS``. None:
+    the installed trafilatura's release if trafila reproduces it, 2.3.1 when
+    trafilatura is absent, None (datatrove's step) for any other release.
+    """
+    if compat is not None:
+        if compat not in trafila.TRAFILATURA_VERSIONS:
+            raise ValueError(f"compat must be None or one of {', '.join(trafila.TRAFILATURA_VERSIONS)}, not {compat!r}")
+        return compat
+    version = installed_trafilatura()
+    if version is None:
+        return trafila.DEFAULT_MODE
+    return version if version in trafila.TRAFILATURA_VERSIONS else None
+
+
+class _DedupState:
+    """One deduplication state: what trafilatura's module cache holds in datatrove's child.
+
+    2.3.1 takes a cache object (``deduplicate=LRUCache``), so the state is a
+    trafila ``LRUCache`` passed to each batch. 1.11.0 only knows its module cache
+    (``LRU_TEST``): the state's entries are lent to it for the duration of each
+    batch and taken back afterwards, so other users of that cache in the
+    process keep theirs.
+    """
+
+    def __init__(self, mode: str, initial: Any) -> None:
+        self.mode = mode
+        self.impl = trafila._engine.implementation(mode)
+        # the state a fresh child starts from: a copy of a trafila cache passed as deduplicate, else empty
+        self.initial = initial if isinstance(initial, self.impl.LRUCache) else None
+        self.reset()
+
+    def reset(self) -> None:
+        """Back to the state a new extraction child starts with."""
+        if self.mode == "1.11.0":
+            self.entries: "OrderedDict[str, Any]" = (
+                OrderedDict(self.initial.cache) if self.initial is not None else OrderedDict())
+        else:
+            self.cache = copy.copy(self.initial) if self.initial is not None \
+                else self.impl.LRUCache(maxsize=self.impl.LRU_TEST.maxsize)
+
+    def snapshot(self) -> Any:
+        return OrderedDict(self.entries) if self.mode == "1.11.0" else copy.copy(self.cache)
+
+    def restore(self, snapshot: Any) -> None:
+        if self.mode == "1.11.0":
+            self.entries = snapshot
+        else:
+            self.cache = snapshot
+
+    @contextmanager
+    def lent(self) -> Iterator[Any]:
+        """The value of ``deduplicate`` for one batch (1.11.0: the module cache holds the state meanwhile)."""
+        if self.mode != "1.11.0":
+            yield self.cache
+            return
+        module_cache = self.impl.LRU_TEST
+        with module_cache.lock:
+            module_cache.cache, self.entries = self.entries, module_cache.cache
+        try:
+            yield True
+        finally:
+            with module_cache.lock:
+                module_cache.cache, self.entries = self.entries, module_cache.cache
+
+
+class Trafilatura(BaseExtractor):
+    """datatrove's Trafilatura extractor, run by trafila in the task's process.
+
+    Args:
+        favour_precision: prefer less text but correct extraction (``favor_precision``).
+        include_images: not implemented, as in datatrove: True raises NotImplementedError.
+        timeout: accepted for compatibility and not needed: there is no child
+            process and no wall-clock drop (see ``max_html_chars``). Used only when
+            datatrove's own step runs the documents (see ``compat``).
+        deduplicate: trafilatura's deduplicate option (one state per ``run()``).
+        compat: the trafilatura release reproduced, "2.3.1" or "1.11.0"; None:
+            the installed trafilatura's when trafila reproduces it, 2.3.1 without
+            trafilatura, else datatrove's own step (one FallbackWarning).
+        batch_size: documents extracted per :func:`trafila.extract_batch` call.
+        threads: ``extract_batch``'s threads (1: the task's thread only; None: the
+            CPUs this process may use). Threads are used only when the engine
+            releases the GIL and deduplication is off.
+        max_html_chars: optional budget: a document whose text (the HTML) is
+            longer is not extracted and is counted as ``too_large``. None: no budget.
+        engine: the trafila engine ("reference" or "core"); None: each mode's default.
+        **kwargs: any other option, passed to ``extract`` (an unknown one makes
+            each page raise in 2.3.1 mode, as trafilatura 2.3.1 does; 1.11.0 ignores it).
+    """
+
+    name = "⛏ Trafilatura"
+    _requires_dependencies = ["trafila"]
+
+    def __init__(
+        self,
+        favour_precision: bool = True,
+        include_images: bool = False,
+        timeout: float = 1,
+        deduplicate: bool = True,
+        *,
+        compat: Optional[str] = None,
+        batch_size: int = 64,
+        threads: Optional[int] = 1,
+        max_html_chars: Optional[int] = None,
+        engine: Optional[str] = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(timeout)
+        self.favour_precision = favour_precision
+        self.include_images = include_images
+        self.deduplicate = deduplicate
+        self.kwargs = kwargs
+        if self.include_images:
+            raise NotImplementedError
+        clash = [k for k in _STEP_KEYWORDS if k in kwargs]
+        if clash:
+            raise TypeError(f"Trafilatura() sets extract's {clash[0]!r} itself; it cannot be passed in **kwargs")
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive int, not {batch_size!r}")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+            raise ValueError(f"threads must be None or a positive int, not {threads!r}")
+        if max_html_chars is not None and (isinstance(max_html_chars, bool) or not isinstance(max_html_chars, int)
+                                           or max_html_chars < 0):
+            raise ValueError(f"max_html_chars must be None or a non-negative int, not {max_html_chars!r}")
+        if engine is not None:
+            trafila.engine(engine)  # EngineUnavailable / ValueError now, not in the task
+        self.compat = compat
+        self.batch_size = batch_size
+        self.threads = threads
+        self.max_html_chars = max_html_chars
+        self.engine = engine
+        #: the trafila mode run, or None: datatrove's own step runs the documents
+        self.mode: Optional[str] = resolve_compat(compat)
+        if self.mode is None:
+            warnings.warn(
+                f"trafila.integrations.datatrove.Trafilatura: trafilatura {installed_trafilatura()} is installed, "
+                f"a release trafila does not reproduce ({', '.join(trafila.TRAFILATURA_VERSIONS)}): datatrove's own "
+                "Trafilatura step runs the documents (pass compat='2.3.1' or compat='1.11.0' for trafila's)",
+                trafila.FallbackWarning,
+                stacklevel=2,
+            )
+
+    # --- one page, as BaseExtractor's API has it ------------------------------------------
+
+    def extract(self, text: str) -> Optional[str]:
+        """One page, as datatrove's ``Trafilatura.extract``: with ``deduplicate=True``
+        it counts in the mode's module cache (as trafilatura's call in the calling process)."""
+        if self.mode is None:
+            return self._stock_step().extract(text)
+        return self._extract_function("extract")(
+            text, favor_precision=self.favour_precision, include_comments=False,
+            deduplicate=self.deduplicate, compat=self.mode, **self.kwargs)
+
+    # --- the step ---------------------------------------------------------------------------
+
+    def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
+        """Extract the text of each document (lazily, ``batch_size`` documents at a time)
+        and yield those with text, as datatrove's step does."""
+        if self.mode is None:
+            yield from self._stock_step().run(self._within_budget(data), rank, world_size)
+            return
+        if data is None:
+            return
+        state = _DedupState(self.mode, self.deduplicate) if self.deduplicate else None
+        batch: List[Document] = []
+        for doc in data:
+            batch.append(doc)
+            if len(batch) >= self.batch_size:
+                yield from self._process(batch, state)
+                batch = []
+        if batch:
+            yield from self._process(batch, state)
+
+    def _within_budget(self, data: DocumentsPipeline) -> DocumentsPipeline:
+        """The documents datatrove's own step is given: the budget applies there too."""
+        if self.max_html_chars is None or data is None:
+            return data
+        return self._budget_filter(data)
+
+    def _budget_filter(self, data: Iterator[Document]) -> Iterator[Document]:
+        for doc in data:
+            if self._over_budget(doc.text):
+                self.stat_update(StatHints.total)
+                self.stat_update(TOO_LARGE)
+                continue
+            yield doc
+
+    def _over_budget(self, text: Any) -> bool:
+        return self.max_html_chars is not None and isinstance(text, (str, bytes)) and len(text) > self.max_html_chars
+
+    def _process(self, batch: Sequence[Document], state: Optional[_DedupState]) -> Iterator[Document]:
+        todo = [i for i, doc in enumerate(batch) if not self._over_budget(doc.text)]
+        outcomes: Dict[int, Tuple[bool, Any]] = {}
+        if todo:
+            with self.track_time(unit="batch"):
+                results = self._extract_pages([batch[i].text for i in todo], state)
+            outcomes = dict(zip(todo, results))
+        # the statistics are datatrove's, document by document in order, as each is reached
+        for i, doc in enumerate(batch):
+            self.stat_update(StatHints.total)
+            if i not in outcomes:
+                self.stat_update(TOO_LARGE)
+                continue
+            ok, value = outcomes[i]
+            if not ok:
+                self.stat_update(BROKEN)
+                logger.warning(
+                    f"trafila: extracting document {doc.id!r} raised {type(value).__name__}: {value}; skipped and "
+                    "counted as broken_process (datatrove's extraction child dies there), deduplication restarts")
+                continue
+            doc.text = value
+            self.stat_update("extracted")
+            if doc.text:
+                self.stat_update(StatHints.forwarded)
+                self.update_doc_stats(doc)
+                yield doc
+            else:
+                self.stat_update(StatHints.dropped)
+
+    def _extract_pages(self, texts: List[Any], state: Optional[_DedupState]) -> List[Tuple[bool, Any]]:
+        """(True, text or None) or (False, the exception) for each page, in order.
+
+        A page that raises is the page datatrove's child dies on: the pages
+        before it keep their results (run again from the state before the
+        batch: ``extract_batch`` raises for the whole batch), the state restarts,
+        and the pages after it are a new batch.
+        """
+        out: List[Tuple[bool, Any]] = []
+        start, stop = 0, len(texts)
+        failure: Optional[Tuple[int, BaseException]] = None  # (index, exception) of a page known to raise
+        while start < len(texts):
+            if failure is not None and failure[0] == start:
+                out.append((False, failure[1]))
+                failure = None
+                if state is not None:
+                    state.reset()
+                start, stop = start + 1, len(texts)
+                continue
+            before = state.snapshot() if state is not None else None
+            try:
+                results = self._batch(texts[start:stop], state)
+            except trafila.TrafilaError:
+                raise  # trafila cannot serve the options here (a missing trafilatura): not a page's fault
+            except Exception as exc:  # noqa: BLE001 - a page raised: datatrove's child would die on it
+                index = failed_page(exc)
+                if index is None:
+                    raise
+                if state is not None:
+                    state.restore(before)
+                failure = (start + index, exc)
+                stop = start + index
+                continue
+            out.extend((True, r) for r in results)
+            start, stop = stop, len(texts)
+        return out
+
+    def _batch(self, texts: List[Any], state: Optional[_DedupState]) -> List[Optional[str]]:
+        if not texts:
+            return []
+        kwargs = dict(favor_precision=self.favour_precision, include_comments=False, compat=self.mode, **self.kwargs)
+        batch = self._extract_function("extract_batch")
+        if state is None:
+            return batch(texts, threads=self.threads, deduplicate=self.deduplicate, **kwargs)
+        with state.lent() as dedup:
+            return batch(texts, threads=self.threads, deduplicate=dedup, **kwargs)
+
+    def _extract_function(self, name: str) -> Any:
+        return getattr(trafila if self.engine is None else trafila.engine(self.engine), name)
+
+    def _stock_step(self) -> BaseExtractor:
+        """datatrove's own step with this step's arguments, counting in this step's statistics."""
+        from datatrove.pipeline.extractors import Trafilatura as DatatroveTrafilatura  # noqa: PLC0415
+
+        step = DatatroveTrafilatura(favour_precision=self.favour_precision, include_images=self.include_images,
+                                    timeout=self.timeout, deduplicate=self.deduplicate, **self.kwargs)
+        step.stats = self.stats
+        return step
