@@ -342,7 +342,9 @@ def main(argv: Optional[List[str]] = None) -> int:
 def report_kind(args) -> str:
     if args.what == "tree":
         return "tree" if getattr(args, "engine", "reference") == "reference" else f"tree-{args.engine}"
-    return f"text-{args.mode}-{args.set}"
+    candidate = getattr(args, "candidate", "reference") or "reference"
+    # the reference's reports keep their names; another candidate's get its own
+    return f"text-{args.mode}-{args.set}" if candidate == "reference" else f"text-{candidate}-{args.mode}-{args.set}"
 
 
 def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = None,
