@@ -23,7 +23,10 @@ through meet the Python predicate, so the node list is the same.
 from __future__ import annotations
 
 import re
-import re._parser as _sre_parse
+try:  # the regex parser the prefilters read literals from: re._parser since 3.11, sre_parse before
+    import re._parser as _sre_parse
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from ._backend import core_of
