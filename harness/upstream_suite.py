@@ -23,7 +23,8 @@ when one is recognised (no network, running as root, a module the sdist does not
 ship). Under the patch the plugin also counts the calls the shims served:
 natively by trafila or handed over to the real trafilatura, by reason.
 
-Writes ``reports/upstream-suite-<mode>.md`` and ``.json`` (command, commit, counts,
+Writes ``.cache/reports/upstream-suite-<mode>.md`` and ``.json`` (``--write-reports``: the
+committed ``reports/``) (command, commit, counts,
 differences, calls), unless ``--no-report``.
 """
 
@@ -520,8 +521,11 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     src.add_argument("--tests", type=Path, help="a directory with the sdist's tests/ (and not its trafilatura/)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds for each pytest run")
     ap.add_argument("--ledger", type=Path, default=LEDGER)
-    ap.add_argument("--report", type=Path, help="report stem (default reports/upstream-suite-<mode>)")
-    ap.add_argument("--no-report", dest="write", action="store_false", help="do not write reports/")
+    ap.add_argument("--report", type=Path,
+                    help="report stem (default .cache/reports/upstream-suite-<mode>, ignored by git)")
+    ap.add_argument("--write-reports", action="store_true",
+                    help="update the committed reports/upstream-suite-<mode> (default: .cache/reports/)")
+    ap.add_argument("--no-report", dest="write", action="store_false", help="write no report")
     ap.add_argument("pytest_args", nargs="*", help="extra pytest arguments for both runs (after --)")
 
 
@@ -559,7 +563,10 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     comparison = compare(runs["stock"], runs["patched"], load_expected(mode, args.ledger))
     summary = summarise(mode, runs["stock"], runs["patched"], comparison, command, commit)
     if args.write:
-        md, js = write_report(summary, args.report or REPORTS / f"upstream-suite-{mode}")
+        # as parity: the committed report changes only when asked, so CI leaves the checkout clean
+        default_dir = REPORTS if getattr(args, "write_reports", False) else ROOT / ".cache" / "reports"
+        default_dir.mkdir(parents=True, exist_ok=True)
+        md, js = write_report(summary, args.report or default_dir / f"upstream-suite-{mode}")
         print(f"wrote {md.relative_to(ROOT) if md.is_relative_to(ROOT) else md} and {js.name}")
     c = summary["counts"]
     print(f"upstream-suite {mode}: {c['passed_stock']} pass stock, {c['passed_patched']} patched; "
