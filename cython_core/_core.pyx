@@ -20,7 +20,7 @@ cimport cython
 
 ENGINE_API = 1
 #: extraction modes the core implements
-MODES = ("2.3.1",)
+MODES = ("2.3.1", "1.11.0")
 
 include "tables.pxi"
 include "doc.pxi"

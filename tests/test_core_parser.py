@@ -100,15 +100,16 @@ def assert_same(src) -> None:  # type: ignore[no-untyped-def]
 
 def test_exports():
     assert core.ENGINE_API == 1
-    # part 2 runs the 2.3.1 mode; 1.11.0 (part 3) still runs on the reference
-    assert core.MODES == ("2.3.1",)
+    # part 2 runs 2.3.1, part 3 1.11.0; any other release is refused
+    assert core.MODES == ("2.3.1", "1.11.0")
     from trafila._engine import IMPLEMENTATION_ATTRIBUTES, EngineUnavailable
 
-    impl = core.implementation("2.3.1")
-    assert impl.engine == "core" and impl.mode == "2.3.1"
-    assert all(hasattr(impl, a) for a in IMPLEMENTATION_ATTRIBUTES)
+    for mode in core.MODES:
+        impl = core.implementation(mode)
+        assert impl.engine == "core" and impl.mode == mode
+        assert all(hasattr(impl, a) for a in IMPLEMENTATION_ATTRIBUTES)
     with pytest.raises(EngineUnavailable):
-        core.implementation("1.11.0")
+        core.implementation("1.10.0")
     for name in ("parse_document", "document_fromstring", "fromstring", "fromstring_reference",
                  "document_fromstring_reference", "parse_document_reference", "CDocument"):
         assert hasattr(core, name)

@@ -127,3 +127,52 @@ def run_with(backend: Backend, function: Callable[..., Any], *args: Any, **kwarg
         return function(*args, **kwargs)
     finally:
         _CURRENT.reset(token)
+
+
+# --- the lxml.etree module functions, on the element model of their argument ------
+# The 1.11.0 port calls these by lxml's names. A function given a tree works on
+# that tree's model (a trafila.dom tree passed in by a caller stays one); a
+# function making a tree from nothing (Element) uses the call's model.
+
+def model_of(tree: Any) -> Any:
+    """The element model ``tree`` belongs to: trafila.dom's, the core's, or
+    (for anything else) the call's."""
+    if _CORE_TYPE is not None and (type(tree) is _CORE_TYPE or type(tree) is _CORE.CDocument):
+        return _CORE.dom
+    from trafila import dom
+
+    if isinstance(tree, (dom.Element, dom.Document)):
+        return dom
+    return current()
+
+
+def Element(tag: str, attrib: Any = None) -> Any:  # noqa: N802 - lxml's name
+    """lxml.etree.Element in the call's model (no tag-name check: callers check)."""
+    if attrib is None:
+        return current().Element(tag)
+    from trafila import dom
+
+    backend = current()
+    return dom.Element(tag, attrib) if backend is reference() else backend.core.dom.Element(tag, attrib)
+
+
+def SubElement(parent: Any, tag: str) -> Any:  # noqa: N802 - lxml's name
+    """lxml.etree.SubElement in ``parent``'s model."""
+    return model_of(parent).SubElement(parent, tag)
+
+
+def strip_tags(tree: Any, *tags: Any) -> None:
+    """lxml.etree.strip_tags in ``tree``'s model."""
+    model_of(tree).strip_tags(tree, *tags)
+
+
+def strip_elements(tree: Any, *tags: Any, with_tail: bool = True) -> None:
+    """lxml.etree.strip_elements in ``tree``'s model."""
+    model_of(tree).strip_elements(tree, *tags, with_tail=with_tail)
+
+
+def tostring_xml(el: Any) -> str:
+    """``lxml.etree.tostring(el, encoding=str, method="xml")`` (tail included) in ``el``'s model."""
+    if core_of(el) is not None:
+        return _CORE.tostring_xml(el)
+    return reference().tostring_xml(el)

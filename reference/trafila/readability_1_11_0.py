@@ -10,7 +10,7 @@ div-to-p test on the children's XML serialisation, and the absolute
 which for ``get_article``'s output is a ``<html><body><div>`` fragment).
 
 ``Document.summary()`` returns the XML serialisation (``tostring(method="xml",
-encoding=str)``, trafila.html.serialize's) of the article.
+encoding=str)``, in the element model of the tree) of the article.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import logging
 import re
 from typing import Any, Dict, List, Optional
 
-from trafila.dom import Element, SubElement
-from trafila.html.serialize import tostring
+from trafila._backend import Element, SubElement, tostring_xml
 from trafila.treeops import drop_tree
 from trafila.xmlchars import xml_text as _text
 
@@ -308,4 +307,4 @@ class Document:
                 if to_remove:
                     drop_tree(elem)
         self.doc = node
-        return tostring(self.doc, encoding=str, method="xml")
+        return tostring_xml(self.doc)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, Tuple
 
-from trafila.dom import Element, SubElement
+from trafila._backend import Element, SubElement
 
 from .utils import load_html, trim, xml_text
 from .xml import delete_element

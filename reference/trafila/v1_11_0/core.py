@@ -23,7 +23,7 @@ import logging
 from copy import copy, deepcopy
 from typing import Any, Optional
 
-from trafila.dom import strip_tags
+from trafila._backend import strip_tags
 
 from .baseline import baseline
 from .deduplication import LRU_TEST, duplicate_test  # noqa: F401 - LRU_TEST re-exported

@@ -10,7 +10,7 @@ import logging
 from typing import Any, List, Tuple
 
 from trafila._engine import NotNative
-from trafila.dom import Element, strip_tags
+from trafila._backend import Element, strip_tags
 from trafila.justext import (
     ParagraphMaker,
     all_stoplists,

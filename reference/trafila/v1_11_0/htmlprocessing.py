@@ -8,7 +8,7 @@ import logging
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any, Iterable, List, Tuple
 
-from trafila.dom import strip_tags
+from trafila._backend import strip_tags
 from trafila.treeops import deletion_walk
 from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 

@@ -9,7 +9,7 @@ import re
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any, List, Set, Tuple
 
-from trafila.dom import Element, SubElement, strip_elements, strip_tags
+from trafila._backend import Element, SubElement, strip_elements, strip_tags
 
 from .htmlprocessing import (delete_by_link_density, handle_textnode, link_density_test_tables,
                              process_node, prune_unwanted_nodes)

@@ -38,16 +38,16 @@ IMAGE_EXTENSION = re.compile(r"[^\s]+\.(avif|bmp|gif|hei[cf]|jpe?g|png|webp)(\b|
 # picks, raise ValueError for a str carrying an XML encoding declaration.
 
 def _default_parse(htmlobject: Any) -> Any:
-    from trafila.html import fromstring
+    from trafila._backend import current
 
-    return fromstring(htmlobject)
+    return current().fromstring(htmlobject)
 
 
 _PARSE: Callable[[Any], Any] = _default_parse
 
 
 def set_parser(parse: Optional[Callable[[Any], Any]] = None) -> None:
-    """Inject the document parser (None: trafila.html.fromstring)."""
+    """Inject the document parser (None: the call's element model's fromstring)."""
     global _PARSE
     _PARSE = parse or _default_parse
 
