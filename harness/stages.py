@@ -1,8 +1,8 @@
-"""Where an engine's 2.3.1 extraction spends its time, stage by stage.
+"""Where an engine's extraction spends its time, stage by stage.
 
-``python -m harness stages [--engine core] [--set default] [--every 10]``
+``python -m harness stages [--engine core] [--mode 2.3.1] [--set default] [--every 10]``
 runs ``trafila.engine(NAME).extract`` over every Nth page with timers around
-the 2.3.1 stage functions (the parse in ``load_html``, tree cleaning and
+the mode's stage functions (the parse in ``load_html``, tree cleaning and
 pruning, tag conversion, the main and comments extractors, the readability
 and jusText fallbacks, the baseline, the text output, deduplication) and
 reports each stage's *exclusive* share of the time: a stage called inside
@@ -12,7 +12,8 @@ another is counted in its own row only. What is not inside any timed stage is
 The timers are wrappers installed on the stage functions for the run (every
 module that imported a stage by name gets the wrapper) and removed after; they
 cost about a microsecond per call, which the few hundred stage calls per page
-do not notice. Results go to ``reports/stages.md`` / ``.json``.
+do not notice. Results go to ``reports/stages.md`` / ``.json`` (2.3.1) and
+``reports/stages-1.11.0.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -49,6 +50,25 @@ STAGES: Tuple[Tuple[str, str, str], ...] = (
     ("deduplication", "trafila.v2_3_1.deduplication", "duplicate_test"),
 )
 
+#: the same stages in the 1.11.0 port
+STAGES_1_11_0: Tuple[Tuple[str, str, str], ...] = (
+    ("parse", "trafila.v1_11_0.utils", "load_html"),
+    ("cleaning", "trafila.v1_11_0.htmlprocessing", "tree_cleaning"),
+    ("pruning", "trafila.v1_11_0.htmlprocessing", "prune_unwanted_nodes"),
+    ("conversion", "trafila.v1_11_0.htmlprocessing", "convert_tags"),
+    ("extraction", "trafila.v1_11_0.main_extractor", "extract_content"),
+    ("comments", "trafila.v1_11_0.main_extractor", "extract_comments"),
+    ("readability", "trafila.v1_11_0.external", "try_readability"),
+    ("justext", "trafila.v1_11_0.external", "try_justext"),
+    ("fallback comparison", "trafila.v1_11_0.external", "compare_extraction"),
+    ("baseline", "trafila.v1_11_0.baseline", "baseline"),
+    ("output", "trafila.v1_11_0.xml", "xmltotxt"),
+    ("output", "trafila.v1_11_0.utils", "normalize_unicode"),
+    ("deduplication", "trafila.v1_11_0.deduplication", "duplicate_test"),
+)
+
+STAGES_OF = {"2.3.1": STAGES, "1.11.0": STAGES_1_11_0}
+
 ORCHESTRATION = "orchestration"
 #: pages extracted untimed first, so that lazily built tables are not counted
 WARM_PAGES = 20
@@ -81,11 +101,11 @@ class StageClock:
         return timed
 
 
-def install(clock: StageClock) -> List[Tuple[Any, str, Any]]:
-    """Wrap every stage function wherever it is bound; the undo list."""
+def install(clock: StageClock, mode: str = "2.3.1") -> List[Tuple[Any, str, Any]]:
+    """Wrap every stage function of ``mode`` wherever it is bound; the undo list."""
     undo: List[Tuple[Any, str, Any]] = []
     originals: Dict[int, Callable[..., Any]] = {}
-    for stage, module_name, name in STAGES:
+    for stage, module_name, name in STAGES_OF[mode]:
         fn = getattr(importlib.import_module(module_name), name)
         originals[id(fn)] = clock.wrap(stage, fn)
     for module_name, module in list(sys.modules.items()):
@@ -105,16 +125,17 @@ def uninstall(undo: List[Tuple[Any, str, Any]]) -> None:
 
 
 def measure(engine: str = "core", sets: Optional[List[str]] = None, bundles: Optional[List[str]] = None,
-        every: int = 10, log: Callable[[str], None] = print) -> dict:
+        every: int = 10, log: Callable[[str], None] = print, mode: str = "2.3.1") -> dict:
     import trafila
 
     eng = trafila.engine(engine)
-    if "2.3.1" not in eng.modes:
-        raise SystemExit(f"engine {engine!r} does not run mode 2.3.1 here")
+    if mode not in eng.modes:
+        raise SystemExit(f"engine {engine!r} does not run mode {mode} here")
     rows: Dict[str, dict] = {}
-    for opt in option_sets("2.3.1", sets or ["default"]):
+    for opt in option_sets(mode, sets or ["default"]):
         if opt.function != "extract":
             continue
+        options = dict(opt.options, compat=mode)
         clock = StageClock()
         # lazy tables (the jusText stoplists, compiled patterns) are built by the first calls: untimed
         warmed = 0
@@ -126,12 +147,12 @@ def measure(engine: str = "core", sets: Optional[List[str]] = None, bundles: Opt
                     break
                 if "str" in page.forms():
                     try:
-                        eng.extract(page.input("str"), **opt.options)
+                        eng.extract(page.input("str"), **options)
                     except Exception:  # noqa: BLE001
                         pass
                     warmed += 1
         pages, total = 0, 0.0
-        undo = install(clock)
+        undo = install(clock, mode)
         try:
             for path in bundle_paths(bundles):
                 if not path.exists():
@@ -142,7 +163,7 @@ def measure(engine: str = "core", sets: Optional[List[str]] = None, bundles: Opt
                     html = page.input("str")
                     t0 = time.perf_counter()
                     try:
-                        eng.extract(html, **opt.options)
+                        eng.extract(html, **options)
                     except Exception:  # noqa: BLE001 - a failing page still spent its time
                         pass
                     total += time.perf_counter() - t0
@@ -159,7 +180,7 @@ def measure(engine: str = "core", sets: Optional[List[str]] = None, bundles: Opt
                           "ms_per_page": round(1000 * total / pages, 3) if pages else None, "stages": stages}
         log(f"{opt.name}: {pages} pages, {total:.2f} s; " + ", ".join(
             f"{n} {100 * s['share']:.0f}%" for n, s in stages.items()))
-    return {"engine": engine, "mode": "2.3.1", "every": every, "sets": rows}
+    return {"engine": engine, "mode": mode, "every": every, "sets": rows}
 
 
 def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
@@ -171,7 +192,8 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                   commit=_git_commit(), command=command, python=platform.python_version())
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "stages.json").write_text(json.dumps(result, indent=1) + "\n")
+    stem = "stages" if result["mode"] == "2.3.1" else f"stages-{result['mode']}"
+    (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
     lines = ["# Where the extraction's time goes, by stage", "",
              "Written by `python -m harness stages` (never by hand). Exclusive time per stage (a stage called "
              "inside another counts in its own row); orchestration is the rest of each call. One thread; "
@@ -184,19 +206,20 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
         for stage, s in row["stages"].items():
             lines.append(f"| {stage} | {100 * s['share']:.1f}% | {s['seconds']} | {s['calls']} |")
         lines.append("")
-    (out_dir / "stages.md").write_text("\n".join(lines))
+    (out_dir / f"{stem}.md").write_text("\n".join(lines))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", default="core", help="reference | core (default core)")
+    p.add_argument("--mode", default="2.3.1", choices=("2.3.1", "1.11.0"), help="release mode (default 2.3.1)")
     p.add_argument("--set", action="append", dest="sets", help="option set (repeatable; extract sets only); default: default")
     p.add_argument("--every", type=int, default=10, help="every Nth page of each bundle (default 10)")
     p.add_argument("--bundle", action="append", dest="bundles", help="bundle name (repeatable); default: all")
-    p.add_argument("--no-report", action="store_true", help="do not write reports/stages.md")
+    p.add_argument("--no-report", action="store_true", help="do not write the report (reports/stages[-MODE].md)")
 
 
 def run(args: argparse.Namespace, argv: List[str]) -> int:
-    result = measure(args.engine, args.sets, args.bundles, args.every)
+    result = measure(args.engine, args.sets, args.bundles, args.every, mode=args.mode)
     if not args.no_report:
         write_report(result, "python -m harness stages " + " ".join(argv))
     return 0
