@@ -221,6 +221,8 @@ UNLIKELY_WORDS = ("combx", "comment", "community", "disqus", "extra", "foot", "h
                   "rss", "shoutbox", "sidebar", "sponsor", "ad-break", "agegate", "pagination", "pager",
                   "popup", "tweet", "twitter")
 OK_MAYBE_WORDS = ("and", "article", "body", "column", "content", "main", "shadow")
+# trafilatura 1.11.0's vendored readability: the same unlikely words, "content" not yet an ok one
+OK_MAYBE_WORDS_1_11_0 = ("and", "article", "body", "column", "main", "shadow")
 
 cdef enum:
     MAX_WORDS = 32
@@ -236,8 +238,10 @@ cdef struct WordSet:
 
 cdef bytes _UNLIKELY_BLOB = b"\0".join(w.encode("ascii") for w in UNLIKELY_WORDS)
 cdef bytes _OK_BLOB = b"\0".join(w.encode("ascii") for w in OK_MAYBE_WORDS)
+cdef bytes _OK_BLOB_1_11_0 = b"\0".join(w.encode("ascii") for w in OK_MAYBE_WORDS_1_11_0)
 cdef WordSet _UNLIKELY_SET
 cdef WordSet _OK_SET
+cdef WordSet _OK_SET_1_11_0
 
 
 cdef void _wordset_init(WordSet* ws, bytes blob, object words):
@@ -256,6 +260,7 @@ cdef void _wordset_init(WordSet* ws, bytes blob, object words):
 
 _wordset_init(&_UNLIKELY_SET, _UNLIKELY_BLOB, UNLIKELY_WORDS)
 _wordset_init(&_OK_SET, _OK_BLOB, OK_MAYBE_WORDS)
+_wordset_init(&_OK_SET_1_11_0, _OK_BLOB_1_11_0, OK_MAYBE_WORDS_1_11_0)
 
 
 cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcept nogil:
@@ -311,12 +316,13 @@ cdef inline bint _attr_bytes(DocData* d, int32_t i, int32_t nid, const uchar** s
     return False
 
 
-def unlikely_candidates(CElement top, object verdict):
+def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
     """The descendants of ``top`` that readability's
     ``remove_unlikely_candidates`` drops, in document order (the verdicts
     are taken before any drop: dropping changes no tag and no attribute).
     ``verdict(attrs)`` gives the reference's verdict for an ``attrs`` string
-    the C matcher does not decide (a value with a non-ASCII byte)."""
+    the C matcher does not decide (a value with a non-ASCII byte);
+    ``v1_11_0``: trafilatura 1.11.0's ok words (OK_MAYBE_WORDS_1_11_0)."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
     cdef int32_t root = top.idx, i, tag
@@ -326,6 +332,7 @@ def unlikely_candidates(CElement top, object verdict):
     cdef Py_ssize_t cn, in_
     cdef list out = []
     cdef dict memo = {}
+    cdef const WordSet* ok = &_OK_SET_1_11_0 if v1_11_0 else &_OK_SET
     doc._check(root)
     class_id = _lookup(doc, "class")
     id_id = _lookup(doc, "id")
@@ -350,7 +357,7 @@ def unlikely_candidates(CElement top, object verdict):
                         out.append(el)
             elif cn + in_ + (1 if cn > 0 and in_ > 0 else 0) >= 2:
                 if ((_contains_any(cs, cn, &_UNLIKELY_SET) or _contains_any(is_, in_, &_UNLIKELY_SET))
-                        and not _contains_any(cs, cn, &_OK_SET) and not _contains_any(is_, in_, &_OK_SET)):
+                        and not _contains_any(cs, cn, ok) and not _contains_any(is_, in_, ok)):
                     out.append(_proxy(doc, i))
         if d.nodes[i].first >= 0:
             i = d.nodes[i].first
@@ -512,6 +519,64 @@ def misused_divs(CElement top, bint step2=False):
             i = d.nodes[i].next
     finally:
         free(prefixes.flags)
+    return out
+
+
+def divs_without_tags(CElement top, object tag_flag):
+    """The div descendants of ``top`` (document order) with no descendant
+    whose tag ``tag_flag(name)`` is true: trafilatura 1.11.0's readability
+    renames those to p (step 1 of ``transform_misused_divs_into_paragraphs``;
+    its test is a regex on each descendant's tag, asked here once per tag
+    name, so it is the reference's own). Renaming div -> p changes no later
+    verdict (both names are flagged, or the test ignores both), so the
+    verdicts can all be taken first."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t root = top.idx, i, j, div_id, nid
+    cdef Py_ssize_t n_ids
+    cdef bytearray flags
+    cdef signed char* f
+    cdef list out = []
+    cdef bint hit
+    doc._check(root)
+    div_id = _lookup(doc, "div")
+    if div_id < 0:
+        return out
+    n_ids = N_KNOWN + d.n_names
+    flags = bytearray(b"\xff" * n_ids)  # per name id: -1 not yet asked, 0 or 1
+    f = <signed char*><char*>flags
+    i = d.nodes[root].first
+    while i >= 0:
+        if d.nodes[i].tag == div_id:
+            hit = False
+            j = d.nodes[i].first
+            while j >= 0:
+                nid = d.nodes[j].tag
+                if nid < 0 or nid >= n_ids:
+                    raise AssertionError("tag id out of range")
+                if f[nid] < 0:
+                    f[nid] = 1 if tag_flag(doc.name_str(nid)) else 0
+                if f[nid]:
+                    hit = True
+                    break
+                if d.nodes[j].first >= 0:
+                    j = d.nodes[j].first
+                    continue
+                while j != i and d.nodes[j].next < 0:
+                    j = d.nodes[j].parent
+                if j == i:
+                    break
+                j = d.nodes[j].next
+            if not hit:
+                out.append(_proxy(doc, i))
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
     return out
 
 

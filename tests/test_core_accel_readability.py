@@ -7,7 +7,10 @@ against the reference code they replace.
 * ``misused_divs``: the divs ``transform_misused_divs_into_paragraphs`` renames (step 1)
   or has work in (step 2);
 * ``class_weight``, ``drop_trees`` (``treeops.drop_tree`` on each), ``text_content``;
-* ``spaced_text``: baseline's ``_spaced_text_readonly``.
+* ``spaced_text``: baseline's ``_spaced_text_readonly``;
+* for trafilatura 1.11.0's readability (``trafila.readability_1_11_0``): its
+  unlikely candidates (other ok words), ``divs_without_tags`` (its step 1, a
+  regex on the descendants' tags), its class weight, and its whole summary.
 
 String level: the C scanner against Python's ``str.split()`` on every code point
 and on Hypothesis strings. Tree level: generated trees in both element models,
@@ -42,6 +45,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from tests._helpers import corpus_arguments, needs_corpora, sample_pages  # noqa: E402
 from trafila import dom as refdom  # noqa: E402
+from trafila import readability_1_11_0 as rd111  # noqa: E402
 from trafila import readability_2_3_1 as rd  # noqa: E402
 from trafila.v2_3_1 import baseline  # noqa: E402
 
@@ -91,6 +95,25 @@ def ref_unlikely(top: Any) -> List[Any]:
         if rd.REGEXES["unlikelyCandidatesRe"].search(low) and not rd.REGEXES["okMaybeItsACandidateRe"].search(low):
             out.append(elem)
     return out
+
+
+def ref_unlikely_1_11_0(top: Any) -> List[Any]:
+    "1.11.0's remove_unlikely_candidates loop (re.I on the joined values), collecting instead of dropping."
+    out = []
+    for elem in list(top.iterdescendants()):
+        attrs = " ".join(filter(None, (elem.get("class"), elem.get("id"))))
+        if len(attrs) < 2:
+            continue
+        if (elem.tag not in rd111.FRAME_TAGS and rd111.REGEXES["unlikelyCandidatesRe"].search(attrs)
+                and not rd111.REGEXES["okMaybeItsACandidateRe"].search(attrs)):
+            out.append(elem)
+    return out
+
+
+def ref_misused_divs_1_11_0(top: Any) -> List[Any]:
+    "1.11.0's step 1: the divs none of whose descendants' tags match its block-tag regex."
+    return [elem for elem in list(top.iterdescendants("div"))
+            if not any(rd111._DIV_TO_P_TAG.match(d.tag) for child in elem for d in child.iter())]
 
 
 def ref_class_weight(el: Any) -> int:
@@ -242,6 +265,7 @@ def compare_trees(core: Any, ref_root: Any, core_root: Any) -> int:
         assert rd.text_length(c) == ref_text_length(r)
         assert outcome(core_spaced_text, core, c) == outcome(baseline._spaced_text_readonly, r)
         assert core.class_weight(c, rd._attribute_weight) == ref_class_weight(r)
+        assert core.class_weight(c, rd111._attribute_weight) == ref_class_weight(r)
         assert core.text_content(c) == "".join(r.itertext()) == r.text_content()
         calls += 7
     position = {id(c): k for k, c in enumerate(cores)}
@@ -252,7 +276,11 @@ def compare_trees(core: Any, ref_root: Any, core_root: Any) -> int:
         assert [position[id(e)] for e in core.misused_divs(c)] == [ref_position[id(e)] for e in ref_misused_divs(r)]
         assert [position[id(e)] for e in core.misused_divs(c, True)] == [
             ref_position[id(e)] for e in ref_step2_divs(r)]
-        calls += 3
+        got = [position[id(e)] for e in core.unlikely_candidates(c, rd111._unlikely_verdict, True)]
+        assert got == [ref_position[id(e)] for e in ref_unlikely_1_11_0(r)]
+        got = [position[id(e)] for e in core.divs_without_tags(c, rd111._DIV_TO_P_TAG.match)]
+        assert got == [ref_position[id(e)] for e in ref_misused_divs_1_11_0(r)]
+        calls += 5
     return calls
 
 
@@ -280,6 +308,12 @@ def test_word_lists_are_the_module_regexes(core):
         # the first two are matched against lower()'d text; the others fold case themselves
         assert pattern.flags == flags
         assert all(re.fullmatch(r"[a-z-]+", w) for w in words)  # literals, no space
+    # 1.11.0 searches the joined values with re.I itself; its ok words lack "content"
+    for key, words in (("unlikelyCandidatesRe", core.UNLIKELY_WORDS), ("okMaybeItsACandidateRe", core.OK_MAYBE_WORDS_1_11_0),
+                       ("positiveRe", core.POSITIVE_WORDS), ("negativeRe", core.NEGATIVE_WORDS)):
+        pattern = rd111.REGEXES[key]
+        assert pattern.pattern == "|".join(words)
+        assert pattern.flags == re.UNICODE | re.IGNORECASE
 
 
 HAND = [
@@ -317,6 +351,16 @@ def compare_summaries(core: Any, markup: str) -> None:
 
     want = summary(html.fromstring(markup))
     got = _backend.run_with(_backend.core_backend(core), summary, core.fromstring_view(markup))
+    assert got == want
+
+    def summary_1_11_0(tree):
+        try:
+            return rd111.Document(tree).summary()
+        except Exception as err:  # both sides must fail alike
+            return f"{type(err).__name__}: {err}"
+
+    want = summary_1_11_0(html.fromstring(markup))
+    got = _backend.run_with(_backend.core_backend(core), summary_1_11_0, core.fromstring_view(markup))
     assert got == want
 
 

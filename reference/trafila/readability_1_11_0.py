@@ -9,6 +9,11 @@ div-to-p test on the children's XML serialisation, and the absolute
 ``//table|//ul|...`` XPath in ``sanitize`` (the whole document of the node,
 which for ``get_article``'s output is a ``<html><body><div>`` fragment).
 
+On the compiled core's trees (:func:`trafila._backend.core_of`) the text
+lengths, link densities, class weights, unlikely-candidate verdicts and the
+misused-div verdicts are computed in C (trafila._core, accel_readability.pxi),
+each exactly as here; the loops that mutate the tree stay in Python.
+
 ``Document.summary()`` returns the XML serialisation (``tostring(method="xml",
 encoding=str)``, in the element model of the tree) of the article.
 """
@@ -19,7 +24,7 @@ import logging
 import re
 from typing import Any, Dict, List, Optional
 
-from trafila._backend import Element, SubElement, tostring_xml
+from trafila._backend import Element, SubElement, core_of, tostring_xml
 from trafila.treeops import drop_tree
 from trafila.xmlchars import xml_text as _text
 
@@ -66,6 +71,9 @@ def _trim(string: str) -> str:
 
 
 def text_length(elem: Element) -> int:
+    core = core_of(elem)
+    if core is not None:
+        return core.text_length(elem)
     return len(_trim(elem.text_content()))
 
 
@@ -83,7 +91,8 @@ def _absolute(node: Element, tags: frozenset) -> List[Any]:
     tops = list(getattr(doc, "children", None) or ([doc.getroot()] if doc.getroot() is not None else []))
     out: List[Any] = []
     for top in tops:
-        out.extend(top.iter(*tags))
+        core = core_of(top)
+        out.extend(top.iter(*tags) if core is None else core.descendants(top, tags, True))
     return out
 
 
@@ -96,6 +105,23 @@ class Candidate:
 
 
 _SANITIZE_TAGS = frozenset(("table", "ul", "div", "aside", "header", "footer", "section"))
+_SCORED_TAGS = frozenset(("p", "pre", "td"))
+_TEXT_CLEAN_TAGS = frozenset(TEXT_CLEAN_ELEMS)
+
+
+def _attribute_weight(attribute: str) -> int:
+    "class_weight's part for one non-empty class or id value."
+    weight = 0
+    if REGEXES["negativeRe"].search(attribute):
+        weight -= 25
+    if REGEXES["positiveRe"].search(attribute):
+        weight += 25
+    return weight
+
+
+def _unlikely_verdict(attrs: str) -> bool:
+    "remove_unlikely_candidates' test on the joined class and id (of an element not html/body)."
+    return bool(REGEXES["unlikelyCandidatesRe"].search(attrs)) and not REGEXES["okMaybeItsACandidateRe"].search(attrs)
 
 
 class Document:
@@ -167,25 +193,35 @@ class Document:
         return sorted(candidates.values(), key=lambda c: c.score, reverse=True)[0]
 
     def get_link_density(self, elem: Element) -> float:
+        core = core_of(elem)
+        if core is not None:
+            return core.link_density(elem)
         total_length = text_length(elem) or 1
         link_length = sum(text_length(link) for link in elem.iterdescendants("a"))
         return link_length / total_length
 
     def score_paragraphs(self) -> Dict[Any, Candidate]:
         candidates: Dict[Any, Candidate] = {}
-        for elem in self.doc.iter("p", "pre", "td"):
+        core = core_of(self.doc)
+        # nothing changes the tree in this loop: a snapshot walks as the live iterator
+        elems = self.doc.iter("p", "pre", "td") if core is None else core.descendants(self.doc, _SCORED_TAGS, True)
+        for elem in elems:
             parent_node = elem.getparent()
             if parent_node is None:
                 continue
             grand_parent_node = parent_node.getparent()
-            elem_text = _trim(elem.text_content())
-            elem_text_len = len(elem_text)
+            if core is not None:
+                elem_text_len, commas = core.text_stats(elem)
+            else:
+                elem_text = _trim(elem.text_content())
+                elem_text_len, commas = len(elem_text), elem_text.count(",")
             if elem_text_len < self.min_text_length:
                 continue
             for node in (parent_node, grand_parent_node):
                 if node is not None and node not in candidates:
                     candidates[node] = self.score_node(node)
-            score = 1 + len(elem_text.split(",")) + min((elem_text_len / 100), 3)
+            # len(elem_text.split(",")): one part more than commas
+            score = 1 + (commas + 1) + min((elem_text_len / 100), 3)
             candidates[parent_node].score += score
             if grand_parent_node is not None:
                 candidates[grand_parent_node].score += score / 2
@@ -194,12 +230,12 @@ class Document:
         return candidates
 
     def class_weight(self, elem: Element) -> int:
+        core = core_of(elem)
+        if core is not None:
+            return core.class_weight(elem, _attribute_weight)
         weight = 0
         for attribute in filter(None, (elem.get("class"), elem.get("id"))):
-            if REGEXES["negativeRe"].search(attribute):
-                weight -= 25
-            if REGEXES["positiveRe"].search(attribute):
-                weight += 25
+            weight += _attribute_weight(attribute)
         return weight
 
     def score_node(self, elem: Element) -> Candidate:
@@ -216,22 +252,29 @@ class Document:
         return Candidate(score, elem)
 
     def remove_unlikely_candidates(self) -> None:
+        core = core_of(self.doc)
+        if core is not None:
+            core.drop_trees(core.unlikely_candidates(self.doc, _unlikely_verdict, True), drop_tree)
+            return
         for elem in list(self.doc.iterdescendants()):
             attrs = " ".join(filter(None, (elem.get("class"), elem.get("id"))))
             if len(attrs) < 2:
                 continue
-            if (
-                elem.tag not in FRAME_TAGS
-                and REGEXES["unlikelyCandidatesRe"].search(attrs)
-                and not REGEXES["okMaybeItsACandidateRe"].search(attrs)
-            ):
+            if elem.tag not in FRAME_TAGS and _unlikely_verdict(attrs):
                 drop_tree(elem)
 
     def transform_misused_divs_into_paragraphs(self) -> None:
-        for elem in list(self.doc.iterdescendants("div")):
-            if not any(_DIV_TO_P_TAG.match(d.tag) for child in elem for d in child.iter()):
+        core = core_of(self.doc)
+        if core is not None:
+            for elem in core.divs_without_tags(self.doc, _DIV_TO_P_TAG.match):
                 elem.tag = "p"
-        for elem in list(self.doc.iterdescendants("div")):
+        else:
+            for elem in list(self.doc.iterdescendants("div")):
+                if not any(_DIV_TO_P_TAG.match(d.tag) for child in elem for d in child.iter()):
+                    elem.tag = "p"
+        # the core leaves out the divs where this loop has nothing to do
+        divs = list(self.doc.iterdescendants("div")) if core is None else core.misused_divs(self.doc, True)
+        for elem in divs:
             if elem.text and elem.text.strip():
                 p_elem = Element("p")
                 p_elem.text, elem.text = _text(elem.text), None
@@ -256,6 +299,7 @@ class Document:
             else:
                 drop_tree(elem)
         allowed: set = set()
+        core = core_of(node)
         for elem in reversed(_absolute(node, _SANITIZE_TAGS)):
             if id(elem) in allowed:
                 continue
@@ -263,11 +307,18 @@ class Document:
             score = candidates[elem].score if elem in candidates else 0
             if weight + score < 0:
                 drop_tree(elem)
-            elif elem.text_content().count(",") < 10:
+            elif (elem.text_content().count(",") if core is None else core.text_stats(elem)[1]) < 10:
                 to_remove = False
-                counts = {kind: sum(1 for _ in elem.iterdescendants(kind)) for kind in TEXT_CLEAN_ELEMS}
+                counts = dict.fromkeys(TEXT_CLEAN_ELEMS, 0)
+                hidden_inputs = 0
+                descendants = elem.iterdescendants(*TEXT_CLEAN_ELEMS) if core is None else \
+                    core.descendants(elem, _TEXT_CLEAN_TAGS, False)
+                for descendant in descendants:
+                    counts[descendant.tag] += 1
+                    if descendant.tag == "input" and descendant.get("type") == "hidden":
+                        hidden_inputs += 1
                 counts["li"] -= 100
-                counts["input"] -= sum(1 for i in elem.iterdescendants("input") if i.get("type") == "hidden")
+                counts["input"] -= hidden_inputs
                 content_length = text_length(elem)
                 link_density = self.get_link_density(elem)
                 if counts["p"] and counts["img"] > 1 + counts["p"] * 1.3:
