@@ -8,7 +8,7 @@ import logging
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any, Iterable, List, Tuple
 
-from trafila._backend import strip_tags
+from trafila._backend import core_of, strip_tags
 from trafila.treeops import deletion_walk
 from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 
@@ -60,8 +60,19 @@ def _delete_tags(tree: Element, cleaning_list: List[str]) -> None:
     """One ``tree.iter(tag)`` walk per tag, in list order (a walk that deletes
     the element holding its prefetched next match stops inside the deleted
     subtree, as lxml's does)."""
+    core = core_of(tree)
+    if core is not None:
+        # the same deletions in C; a tag with nested matches replays lxml's live walk
+        core.delete_by_tags(tree, cleaning_list, _delete_kept_tail,
+                            lambda tag: [delete_element(el) for el in _iter_tag(tree, tag)])
+        return
     for _, element in deletion_walk(tree, cleaning_list, tree.iterdescendants(), _iter_tag):
         delete_element(element)
+
+
+def _delete_kept_tail(element: Element, keep_tail: bool = True) -> None:
+    "delete_element with the signature of the core's fallback (1.11.0 always keeps the tail)."
+    delete_element(element)
 
 
 def _iter_tag(tree: Element, tag: str) -> Any:
@@ -71,6 +82,12 @@ def _iter_tag(tree: Element, tag: str) -> Any:
 def prune_html(tree: Element) -> Any:
     """Delete empty elements of CUT_EMPTY_ELEMS. The XPath is absolute
     (``//*[not(node())]``): it covers the whole document ``tree`` lives in."""
+    core = core_of(tree)
+    if core is not None:
+        # the core's walk hands out only the elements of those tags
+        empty = [el for el in absolute_iter(tree, *CUT_EMPTY_ELEMS) if len(el) == 0 and el.text is None]
+        core.delete_elements(empty, True, _delete_kept_tail)
+        return tree
     for element in [el for el in absolute_iter(tree) if len(el) == 0 and el.text is None]:
         if element.tag in CUT_EMPTY_ELEMS:
             delete_element(element)

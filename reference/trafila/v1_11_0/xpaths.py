@@ -454,7 +454,13 @@ def root_of_document(el: Element) -> List[Element]:
 
 def absolute_iter(el: Element, *tags: str) -> List[Element]:
     "``//t1|//t2...`` evaluated from ``el``: every match in its document, in document order."
+    from trafila._backend import core_of
+
     out: List[Element] = []
     for top in root_of_document(el):
-        out.extend(top.iter(*tags))
+        core = core_of(top)
+        if core is not None and tags:
+            out.extend(core.descendants(top, tags, True))
+        else:
+            out.extend(top.iter(*tags))
     return out
