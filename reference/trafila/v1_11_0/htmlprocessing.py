@@ -117,22 +117,42 @@ def prune_unwanted_nodes(tree: Element, nodelist: Iterable[Any], with_backup: bo
     return tree
 
 
-def collect_link_info(links_xpath: List[Any], favor_precision: bool = False) -> Tuple[int, int, int, List[str]]:
-    "Total link text length, number of non-empty links, short ones, their texts."
-    mylist = []
+def collect_link_info(links_xpath: List[Any], favor_precision: bool = False) -> Tuple[int, int, int, List[Any]]:
+    """Total link text length, number of non-empty links, short ones, their
+    texts (on core trees their lengths: callers only test the list for emptiness)."""
     threshold = 50 if favor_precision else 10
-    for subelem in links_xpath:
-        subelemtext = trim(subelem.text_content())
-        if subelemtext:
-            mylist.append(subelemtext)
-    shortelems = sum(1 for text in mylist if len(text) < threshold)
-    lengths = sum(len(text) for text in mylist)
-    return lengths, len(mylist), shortelems, mylist
+    core = core_of(links_xpath[0]) if links_xpath else None
+    if core is not None:
+        # len(trim(text_content())) in C
+        mylist: List[Any] = [n for n in map(core.text_length, links_xpath) if n]
+        sizes = mylist
+    else:
+        mylist = []
+        for subelem in links_xpath:
+            subelemtext = trim(subelem.text_content())
+            if subelemtext:
+                mylist.append(subelemtext)
+        sizes = [len(text) for text in mylist]
+    shortelems = sum(1 for size in sizes if size < threshold)
+    return sum(sizes), len(mylist), shortelems, mylist
 
 
-def link_density_test(element: Element, text: str, favor_precision: bool = False) -> Tuple[bool, List[str]]:
+def link_density_test(element: Element, text: str, favor_precision: bool = False) -> Tuple[bool, List[Any]]:
     "Whether a short element is mostly links."
-    links_xpath, mylist = list(element.iterdescendants("ref")), []
+    return _link_density_test(element, len(text), favor_precision)
+
+
+def _refs(element: Element) -> List[Any]:
+    core = core_of(element)
+    return list(element.iterdescendants("ref")) if core is None else core.descendants(element, _REF, False)
+
+
+_REF = ("ref",)
+
+
+def _link_density_test(element: Element, elemlen: int, favor_precision: bool) -> Tuple[bool, List[Any]]:
+    "link_density_test on the length of the element's trimmed text."
+    links_xpath, mylist = _refs(element), []
     if links_xpath:
         if element.tag == "p":
             if not favor_precision:
@@ -142,7 +162,6 @@ def link_density_test(element: Element, text: str, favor_precision: bool = False
         else:
             limitlen = 300 if element.getnext() is None else 100
         threshold = 0.8
-        elemlen = len(text)
         if elemlen < limitlen:
             linklen, elemnum, shortelems, mylist = collect_link_info(links_xpath, favor_precision)
             if elemnum == 0:
@@ -154,9 +173,10 @@ def link_density_test(element: Element, text: str, favor_precision: bool = False
 
 def link_density_test_tables(element: Element) -> bool:
     "A table over 250 characters that is mostly links (or has only empty links)."
-    links_xpath = list(element.iterdescendants("ref"))
+    links_xpath = _refs(element)
     if links_xpath:
-        elemlen = len(trim(element.text_content()))
+        core = core_of(element)
+        elemlen = len(trim(element.text_content())) if core is None else core.text_length(element)
         if elemlen > 250:
             linklen, elemnum, _, _ = collect_link_info(links_xpath)
             if elemnum == 0:
@@ -172,13 +192,16 @@ def delete_by_link_density(subtree: Element, tagname: str, backtracking: bool = 
     elements with links and at least 3 children."""
     deletions: List[Any] = []
     threshold = 200 if favor_precision else 100
-    for elem in subtree.iter(tagname):
-        elemtext = trim(elem.text_content())
-        result, templist = link_density_test(elem, elemtext, favor_precision)
+    core = core_of(subtree)
+    # nothing changes the tree in the loop: the core's snapshot walk is the live iterator's
+    elems = subtree.iter(tagname) if core is None else core.descendants(subtree, (tagname,), True)
+    for elem in elems:
+        elemlen = len(trim(elem.text_content())) if core is None else core.text_length(elem)
+        result, templist = _link_density_test(elem, elemlen, favor_precision)
         if result:
             deletions.append(elem)
         elif backtracking and templist:
-            if 0 < len(elemtext) < threshold and len(elem) >= 3:
+            if 0 < elemlen < threshold and len(elem) >= 3:
                 deletions.extend(elem)
     for elem in _unique(deletions):
         delete_element(elem)
