@@ -175,3 +175,21 @@ def test_compressed_input_is_inflated():
 
     assert core.extract(gzip.compress(ARTICLE.encode("utf-8")), no_fallback=True) == EXPECTED
     assert core.extract(zlib.compress(ARTICLE.encode("utf-8")), no_fallback=True) == EXPECTED
+
+
+_TERMINATORS = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\n\r"]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_first_lines_is_splitlines_prefix(seed):
+    "utils.first_lines(s, n) is s.splitlines()[:n], also with lines around the prefix sizes it reads."
+    import random
+
+    rng = random.Random(seed)
+    parts = []
+    for _ in range(rng.randint(0, 8)):
+        parts.append("x" * rng.choice([0, 1, 5, 4094, 4095, 4096, 4097, 16383, 16384, 20000]))
+        parts.append(rng.choice(_TERMINATORS))
+    s = "".join(parts)[: rng.randint(0, 70000)]
+    for n in (1, 4):
+        assert utils.first_lines(s, n) == s.splitlines()[:n]

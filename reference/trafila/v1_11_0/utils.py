@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import re
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import Any, Callable, List, Optional
 
 from trafila import _decoding
 from trafila._engine import NotNative
@@ -81,13 +81,24 @@ def repair_faulty_html(htmlstring: str, beginning: str) -> str:
         firstline, _, rest = htmlstring.partition("\n")
         # the "\n" comes back even when there was none (a trailing newline appears)
         htmlstring = DOCTYPE_TAG.sub("", firstline, count=1) + "\n" + rest
-    for i, line in enumerate(htmlstring.splitlines()):
+    for line in first_lines(htmlstring, 4):
         if "<html" in line and line.endswith("/>"):
             htmlstring = FAULTY_HTML.sub(r"\1>", htmlstring, count=1)
             break
-        if i > 2:
-            break
     return htmlstring
+
+
+def first_lines(string: str, count: int) -> List[str]:
+    """``string.splitlines()[:count]`` without splitting the whole string
+    (upstream splits the whole document to look at its first lines)."""
+    size = 4096
+    while True:
+        lines = string[:size].splitlines(True)
+        # with a line after the count-th, the count-th ends inside the prefix, with all of
+        # its terminator ("\r\n" too: a "\n" after it would still be in the prefix)
+        if len(lines) > count or size >= len(string):
+            return [line.splitlines()[0] if line.splitlines() else "" for line in lines[:count]]
+        size *= 4
 
 
 def fromstring_bytes(htmlobject: str) -> Any:
