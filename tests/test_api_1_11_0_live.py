@@ -61,11 +61,17 @@ def test_default_config_is_1_11_0_settings():
     assert dict(trafila.DEFAULT_CONFIGS["1.11.0"]["DEFAULT"]) == dict(trafilatura.settings.DEFAULT_CONFIG["DEFAULT"])
 
 
-def _same(function, *args, **kwargs):
+@pytest.fixture
+def api(engine_111):
+    "Each engine that runs 1.11.0 (trafila.engine(name)): every comparison below runs over both."
+    return engine_111
+
+
+def _same(api, function, *args, **kwargs):
     import trafilatura
 
     theirs = _outcome(getattr(trafilatura, function), *args, **kwargs)
-    ours = _outcome(getattr(trafila, function), *args, compat="1.11.0", **kwargs)
+    ours = _outcome(getattr(api, function), *args, compat="1.11.0", **kwargs)
     assert ours == theirs
     return theirs[0]
 
@@ -73,105 +79,105 @@ def _same(function, *args, **kwargs):
 @pytest.mark.parametrize("kwargs", [{"some_unknown_option": 3}, {"fast": True}, {"fast": False},
                                     {"json_output": True}, {"xml_output": True}, {"csv_output": False},
                                     {"tei_output": True}, {"no_fallback": True, "another": None}])
-def test_extract_keywords_as_1_11_0(kwargs):
+def test_extract_keywords_as_1_11_0(api, kwargs):
     "Unknown keywords (fast included) are ignored; the old *_output names raise NameError."
-    result = _same("extract", PAGE, **kwargs)
+    result = _same(api, "extract", PAGE, **kwargs)
     if any(k.endswith("_output") for k in kwargs):
         assert result == ("raises", "NameError")
     else:
         assert isinstance(result, str) and result.startswith("Title")
 
 
-def test_unknown_keyword_is_a_type_error_in_2_3_1_mode():
+def test_unknown_keyword_is_a_type_error_in_2_3_1_mode(api):
     with pytest.raises(TypeError, match="some_unknown_option"):
-        trafila.extract(PAGE, some_unknown_option=3)
+        api.extract(PAGE, some_unknown_option=3)
 
 
 @pytest.mark.parametrize("value", [True, False])
-def test_bare_extraction_has_no_fast(value):
-    assert _same("bare_extraction", PAGE, fast=value) == ("raises", "TypeError")
+def test_bare_extraction_has_no_fast(api, value):
+    assert _same(api, "bare_extraction", PAGE, fast=value) == ("raises", "TypeError")
 
 
 @pytest.mark.parametrize("as_dict", [None, True, False])
-def test_bare_extraction_dict_unless_as_dict_false(as_dict):
+def test_bare_extraction_dict_unless_as_dict_false(api, as_dict):
     import trafilatura
 
     kwargs = {} if as_dict is None else {"as_dict": as_dict}
-    _same("bare_extraction", PAGE, **kwargs)
-    ours = trafila.bare_extraction(PAGE, compat="1.11.0", **kwargs)
+    _same(api, "bare_extraction", PAGE, **kwargs)
+    ours = api.bare_extraction(PAGE, compat="1.11.0", **kwargs)
     theirs = trafilatura.bare_extraction(PAGE, **kwargs)
     assert isinstance(ours, dict) == isinstance(theirs, dict) == (as_dict is not False)
 
 
 @pytest.mark.parametrize("function", ["extract", "bare_extraction"])
-def test_no_fallback_without_deprecation_warning(function):
-    result, deprecations = _outcome(getattr(trafila, function), PAGE, no_fallback=True, compat="1.11.0")
+def test_no_fallback_without_deprecation_warning(api, function):
+    result, deprecations = _outcome(getattr(api, function), PAGE, no_fallback=True, compat="1.11.0")
     assert deprecations == [] and result is not None
-    _same(function, PAGE, no_fallback=True)
+    _same(api, function, PAGE, no_fallback=True)
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 5, 50])
 @pytest.mark.parametrize("function", ["extract", "bare_extraction"])
-def test_max_tree_size_limits_the_output_tree(function, size):
-    _same(function, PAGE, max_tree_size=size)
+def test_max_tree_size_limits_the_output_tree(api, function, size):
+    _same(api, function, PAGE, max_tree_size=size)
 
 
 @pytest.mark.parametrize("blacklist", [{"Jane Doe"}, {"someone else"}, set()])
-def test_author_blacklist_has_no_effect_on_text(blacklist):
+def test_author_blacklist_has_no_effect_on_text(api, blacklist):
     before = trafila.delegated_calls
-    assert _same("extract", PAGE, author_blacklist=blacklist).startswith("Title")
+    assert _same(api, "extract", PAGE, author_blacklist=blacklist).startswith("Title")
     assert trafila.delegated_calls == before  # native
 
 
 @pytest.mark.parametrize("flag", ["true", "lru", "one"])
-def test_deduplicate_is_a_flag_on_the_module_cache(flag):
+def test_deduplicate_is_a_flag_on_the_module_cache(api, flag):
     "Any true value deduplicates against the module cache (1.11.0 has no scoped caches)."
     import trafilatura
 
     value = {"true": True, "lru": trafila.LRUCache(maxsize=8), "one": 1}[flag]
-    ours = [trafila.extract(PAGE, deduplicate=value, compat="1.11.0") for _ in range(4)]
+    ours = [api.extract(PAGE, deduplicate=value, compat="1.11.0") for _ in range(4)]
     theirs = [trafilatura.extract(PAGE, deduplicate=value) for _ in range(4)]
     assert ours == theirs and ours[0] is not None and ours[-1] is None
     if flag == "lru":
         assert len(value.cache) == 0  # the given cache is not the one used
 
 
-def test_config_wins_over_settingsfile(tmp_path):
+def test_config_wins_over_settingsfile(api, tmp_path):
     import trafilatura
 
     partial = tmp_path / "partial.cfg"
     partial.write_text("[DEFAULT]\nMIN_OUTPUT_SIZE = 100000\n")
     # the default config wins: the file is not read
-    assert _same("extract", PAGE, settingsfile=str(partial)).startswith("Title")
+    assert _same(api, "extract", PAGE, settingsfile=str(partial)).startswith("Title")
     # config=None: the file alone is read (its missing keys raise as upstream)
-    assert _same("extract", PAGE, settingsfile=str(partial), config=None) == ("raises", "NoOptionError")
+    assert _same(api, "extract", PAGE, settingsfile=str(partial), config=None) == ("raises", "NoOptionError")
     full = tmp_path / "full.cfg"
     cfg = configparser.ConfigParser()
     cfg.read_dict({"DEFAULT": dict(trafilatura.settings.DEFAULT_CONFIG["DEFAULT"], min_output_size="100000",
                                   min_output_comm_size="100000")})
     with open(full, "w") as fh:
         cfg.write(fh)
-    assert _same("extract", PAGE, settingsfile=str(full), config=None) is None
+    assert _same(api, "extract", PAGE, settingsfile=str(full), config=None) is None
     # a config object given explicitly wins over the file
-    assert _same("extract", PAGE, settingsfile=str(full), config=trafilatura.settings.DEFAULT_CONFIG).startswith("Title")
+    assert _same(api, "extract", PAGE, settingsfile=str(full), config=trafilatura.settings.DEFAULT_CONFIG).startswith("Title")
 
 
 @pytest.mark.parametrize("kwargs", [{"output_format": "xml"}, {"output_format": "json"}, {"with_metadata": True},
                                     {"prune_xpath": "//h2"}, {"include_formatting": True, "output_format": "xml"}])
-def test_delegated_options_give_1_11_0_results(kwargs):
+def test_delegated_options_give_1_11_0_results(api, kwargs):
     with pytest.warns(trafila.FallbackWarning, match="1.11.0"):
-        ours = trafila.extract(PAGE, compat="1.11.0", **kwargs)
+        ours = api.extract(PAGE, compat="1.11.0", **kwargs)
     import trafilatura
 
     assert ours == trafilatura.extract(PAGE, **kwargs)
 
 
-def test_lxml_tree_input_is_delegated():
+def test_lxml_tree_input_is_delegated(api):
     import lxml.html
     import trafilatura
 
     with pytest.warns(trafila.FallbackWarning, match="lxml tree input"):
-        ours = trafila.extract(lxml.html.fromstring(PAGE), compat="1.11.0")
+        ours = api.extract(lxml.html.fromstring(PAGE), compat="1.11.0")
     assert ours == trafilatura.extract(lxml.html.fromstring(PAGE))
 
 
