@@ -164,12 +164,24 @@ def prune_unwanted_nodes(tree: _Element, nodelist: Sequence[Any], with_backup: b
     return tree
 
 
-def collect_link_info(links_xpath: List[Any]) -> Tuple[int, int, int, List[str]]:
-    "Total length, count and short ones (< 10) among the non-empty trimmed link texts."
-    mylist = [e for e in (trim(text_content(elem)) for elem in links_xpath) if e]
-    lengths = list(map(len, mylist))
+def collect_link_info(links_xpath: List[Any]) -> Tuple[int, int, int, List[Any]]:
+    """Total length, count and short ones (< 10) among the non-empty trimmed
+    link texts, and those texts (on core trees their lengths: no caller reads them)."""
+    core = core_of(links_xpath[0]) if links_xpath else None
+    if core is not None:
+        mylist: List[Any] = [n for n in map(core.text_length, links_xpath) if n]
+        lengths = mylist
+    else:
+        mylist = [e for e in (trim(text_content(elem)) for elem in links_xpath) if e]
+        lengths = list(map(len, mylist))
     shortelems = sum(1 for length in lengths if length < 10)
     return sum(lengths), len(mylist), shortelems, mylist
+
+
+def _trimmed_length(el: Any) -> int:
+    "``len(trim(text_content(el)))`` (counted in C on core trees)."
+    core = core_of(el)
+    return core.text_length(el) if core is not None else len(trim(text_content(el)))
 
 
 def is_paragraph_listing(links_xpath: List[Any]) -> bool:
@@ -188,11 +200,11 @@ def link_density_test(element: _Element, favor_precision: bool = False) -> Tuple
         return False, False
     if next(iter_desc(element, "graphic"), None) is not None:
         return False, False
-    text = trim(text_content(element))
+    elemlen = _trimmed_length(element)
     if len(links_xpath) == 1:
         len_threshold = 10 if favor_precision else 100
-        link_text = trim(text_content(links_xpath[0]))
-        if len(link_text) > len_threshold and len(link_text) > len(text) * 0.9:
+        link_len = _trimmed_length(links_xpath[0])
+        if link_len > len_threshold and link_len > elemlen * 0.9:
             return True, False
     if element.tag == "p":
         limitlen = 60 if element.getnext() is None else 30
@@ -200,7 +212,6 @@ def link_density_test(element: _Element, favor_precision: bool = False) -> Tuple
         limitlen = 300
     else:
         limitlen = 100
-    elemlen = len(text)
     if elemlen < limitlen:
         linklen, elemnum, shortelems, _ = collect_link_info(links_xpath)
         if elemnum == 0:
@@ -211,7 +222,7 @@ def link_density_test(element: _Element, favor_precision: bool = False) -> Tuple
     # characters or more is a listing (one link per card), not a farm
     if len(links_xpath) > 4:
         linklen, elemnum, _, _ = collect_link_info(links_xpath)
-        if linklen > len(text) * LINK_FARM_RATIO and linklen < 100 * elemnum and not is_paragraph_listing(links_xpath):
+        if linklen > elemlen * LINK_FARM_RATIO and linklen < 100 * elemnum and not is_paragraph_listing(links_xpath):
             return True, False
     return False, False
 
@@ -221,7 +232,7 @@ def link_density_test_tables(element: _Element) -> bool:
     links_xpath = desc_tagged(element, "ref")
     if not links_xpath:
         return False
-    elemlen = len(trim(text_content(element)))
+    elemlen = _trimmed_length(element)
     if elemlen < 200:
         return False
     linklen, _, _, _ = collect_link_info(links_xpath)
