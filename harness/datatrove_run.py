@@ -73,30 +73,37 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 # --------------------------------------------------------------------------- the inputs
 
 
+def selected_pages(bundles: Optional[List[str]], every: int, limit: Optional[int],
+                   embedded: Optional[bool], names: List[str]) -> Iterator[Any]:
+    """Every ``every``-th page of each bundle (the first ``limit`` of each at most), in
+    corpus order; the bundles' names are appended to ``names`` as they are read."""
+    from .corpora import bundle_name, bundle_paths, iter_pages
+
+    for path in bundle_paths(bundles, embedded=embedded):
+        names.append(bundle_name(path))
+        for page in iter_pages(path):
+            if limit is not None and page.index >= limit:
+                break
+            if page.index % every == 0:
+                yield page
+
+
 def write_inputs(folder: Path, bundles: Optional[List[str]], every: int, limit: Optional[int],
                  embedded: Optional[bool], files: int) -> Dict[str, Any]:
     """The dev pages as ``files`` JSON Lines files (page i to file i % files); returns counts."""
-    from .corpora import bundle_name, bundle_paths, iter_pages
-
     folder.mkdir(parents=True, exist_ok=True)
     outs = [gzip.open(folder / f"pages-{i:03d}.jsonl.gz", "wt", encoding="utf-8") for i in range(files)]
     count = skipped = size = 0
-    names = []
+    names: List[str] = []
     try:
-        for path in bundle_paths(bundles, embedded=embedded):
-            names.append(bundle_name(path))
-            for page in iter_pages(path):
-                if limit is not None and page.index >= limit:
-                    break
-                if page.index % every:
-                    continue
-                if page.html is None:  # datatrove documents are str: the non-UTF-8 pages are left out
-                    skipped += 1
-                    continue
-                record = {"id": page.id, "text": page.html, "url": page.url}
-                outs[count % files].write(json.dumps(record, ensure_ascii=False) + "\n")
-                count += 1
-                size += len(page.raw)
+        for page in selected_pages(bundles, every, limit, embedded, names):
+            if page.html is None:  # datatrove documents are str: the non-UTF-8 pages are left out
+                skipped += 1
+                continue
+            record = {"id": page.id, "text": page.html, "url": page.url}
+            outs[count % files].write(json.dumps(record, ensure_ascii=False) + "\n")
+            count += 1
+            size += len(page.raw)
     finally:
         for fh in outs:
             fh.close()
@@ -116,32 +123,24 @@ def write_warcs(folder: Path, bundles: Optional[List[str]], every: int, limit: O
     from warcio.statusandheaders import StatusAndHeaders
     from warcio.warcwriter import WARCWriter
 
-    from .corpora import bundle_name, bundle_paths, iter_pages
-
     folder.mkdir(parents=True, exist_ok=True)
     handles = [open(folder / f"pages-{i:03d}.warc.gz", "wb") for i in range(files)]
     writers = [WARCWriter(fh, gzip=True) for fh in handles]
     count = size = non_utf8 = 0
-    names = []
+    names: List[str] = []
     try:
-        for path in bundle_paths(bundles, embedded=embedded):
-            names.append(bundle_name(path))
-            for page in iter_pages(path):
-                if limit is not None and page.index >= limit:
-                    break
-                if page.index % every:
-                    continue
-                non_utf8 += page.html is None
-                url = page.url or f"https://pages.trafila.test/{page.id}"
-                http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
-                writer = writers[count % files]
-                record = writer.create_warc_record(
-                    url, "response", payload=io.BytesIO(page.raw), http_headers=http,
-                    warc_headers_dict={"WARC-Record-ID": f"<urn:trafila:{page.id}>", "WARC-Date": WARC_DATE,
-                                       "WARC-Identified-Payload-Type": "text/html"})
-                writer.write_record(record)
-                count += 1
-                size += len(page.raw)
+        for page in selected_pages(bundles, every, limit, embedded, names):
+            non_utf8 += page.html is None
+            url = page.url or f"https://pages.trafila.test/{page.id}"
+            http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+            writer = writers[count % files]
+            record = writer.create_warc_record(
+                url, "response", payload=io.BytesIO(page.raw), http_headers=http,
+                warc_headers_dict={"WARC-Record-ID": f"<urn:trafila:{page.id}>", "WARC-Date": WARC_DATE,
+                                   "WARC-Identified-Payload-Type": "text/html"})
+            writer.write_record(record)
+            count += 1
+            size += len(page.raw)
     finally:
         for fh in handles:
             fh.close()
