@@ -24,5 +24,6 @@ configuration as a ConfigParser with the recorded ``MIN_*``/``MAX_*`` values
 
 ``python -m harness.replay run --candidate reference --mode 2.3.1`` replays the
 recorded calls in order through a candidate (dedup cache reset once at the
-start) and writes ``reports/replay-<mode>.md`` and ``.json``.
+start) and writes ``reports/replay-<mode>.md`` and ``.json`` (``replay-<mode>-<candidate>``
+for another candidate).
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -30,7 +31,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     p.add_argument("--timeout", type=float, default=120.0, help="per call")
     p.add_argument("--limit", type=int, help="replay only the first N recorded calls")
-    p.add_argument("--report", type=Path, help="report stem (default reports/replay-<mode>)")
+    p.add_argument("--report", type=Path,
+                   help="report stem (default reports/replay-<mode>, reports/replay-<mode>-<candidate> "
+                        "for a candidate other than the reference)")
 
 
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
@@ -50,7 +53,10 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         summary = replay(cand, args.mode, args.cache, args.timeout, args.limit)
     finally:
         cand.close()
-    md, js = write_report(summary, args.report or REPORTS / f"replay-{args.mode}")
+    # each candidate keeps its own report (the reference's is the plain name)
+    tag = re.sub(r"[^A-Za-z0-9_.-]+", "-", args.candidate).strip("-")
+    default = f"replay-{args.mode}" if args.candidate == "reference" else f"replay-{args.mode}-{tag}"
+    md, js = write_report(summary, args.report or REPORTS / default)
     c = summary["counts"]
     print(f"{summary['candidate']} {args.mode}: recorded {c.get('recorded', 0)}, replayed {c.get('replayed', 0)}, "
           f"equal {c.get('equal', 0)}, different {c.get('different', 0)}, skipped {c.get('skipped', 0)} "
