@@ -59,7 +59,10 @@ def line_processing(line: str, preserve_space: bool = False, trailing_space: boo
     "Replace literal space entities, drop control characters, trim unless preserving."
     new_line = remove_control_characters(line.replace("&#13;", "\r").replace("&#10;", "\n").replace("&nbsp;", "\u00a0"))
     if not preserve_space:
-        new_line = _trim_str(LINES_TRIMMING.sub(r" ", new_line))
+        # the pattern needs a "\n" (from "&#10;" above): without one the scan finds nothing
+        if "\n" in new_line:
+            new_line = LINES_TRIMMING.sub(r" ", new_line)
+        new_line = _trim_str(new_line)
         if all(map(str.isspace, new_line)):
             new_line = None  # type: ignore[assignment]
         elif trailing_space:
