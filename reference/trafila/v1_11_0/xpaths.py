@@ -12,9 +12,11 @@ order anyway.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from trafila.xpathlib import Selector, all_of, attr as _a, contains_any as _contains_any, first_of, tagset
+from trafila.xpathlib import Predicate, Term, contains as _has, folded as _folded, present as _present
+from trafila.xpathlib import register_prefilter
 
 if TYPE_CHECKING:
     from trafila.dom import Element
@@ -432,6 +434,98 @@ COMMENTS_DISCARD_XPATH: List[Selector] = [
     lambda ctx: list(ctx.iterdescendants("cite", "quote")),  # .//cite|.//quote
     all_of(None, _is_comment_chrome),
 ]
+
+
+# --- the prefilters: each predicate's necessary condition on core trees -----------------------
+# (trafila.xpathlib.register_prefilter: the predicate can only be true where one term holds; on
+# core trees only those nodes meet the Python predicate). How each XPath test is covered:
+#   contains(@a, L), starts-with(@a, L), @a=L     -> _has(a, L): the value contains L (L is never
+#                                                    empty, so a missing attribute, '', fails);
+#   contains(translate(@a, 'XY', 'xy'), L) and starts-with(translate(...), L)
+#                                                 -> _folded(a, L): every translate here maps
+#      upper-case ASCII letters to their lower case only, so where the translated value holds L,
+#      the value with ALL its ASCII letters lowered holds L.lower() at the same place (a mapped
+#      letter lowers to what it maps to, an unmapped character is itself; non-ASCII characters
+#      are left alone on both sides and never equal an ASCII byte of L). This holds whether the
+#      translate maps every letter of L (FULTEX/fulltext) or some (B/articlebody, CM/main-content,
+#      N/nav), as the 2.3.1 port's _folded("role", "nav") already relies on;
+#   @a (presence)                                 -> _present(a).
+# The literals are the predicates' own tuples where they have one; the others are restated here
+# (tests/test_core_accel_selectors.py checks on every node that the condition holds wherever the
+# predicate does). Left unregistered: BODY_XPATH[1]'s ``lambda el: True`` (true on every <article>,
+# which the C tag filter already selects) and COMMENTS_DISCARD_XPATH[0]'s starts-with(@id,
+# 'respond') lambda (no name to register it under; the tag filter narrows it to div/section).
+
+
+def _merged(*terms: Term) -> Tuple[Term, ...]:
+    """The same disjunction with one term per (attribute, kind) and no literal another one
+    implies: a value containing L also contains any part of L (plain), and its lowered form
+    contains any part of L.lower() (folded), so the longer literal adds nothing."""
+    by_key: Dict[Tuple[str, str], List[str]] = {}
+    for names, kind, literals in terms:
+        for name in names:
+            lits = by_key.setdefault((name, kind), [])
+            lits.extend(lit for lit in literals if lit not in lits)
+    out: List[Term] = []
+    for (name, kind), lits in by_key.items():
+        folds = by_key.get((name, "fold"), []) if kind == "contains" else []
+
+        def implied(lit: str, lits: List[str] = lits, kind: str = kind, folds: List[str] = folds) -> bool:
+            if kind == "present":
+                return False
+            low = lit.lower()
+            if any(f.lower() in low for f in folds):
+                return True
+            if kind == "fold":
+                return any(o != lit and o.lower() in low for o in lits)
+            return any(o != lit and o in lit for o in lits)
+
+        kept = tuple(lit for lit in lits if not implied(lit))
+        if kind == "present" or kept:
+            out.append(((name,), kind, kept))
+    return tuple(out)
+
+
+def _prefilter(pred: Predicate, *terms: Term, pass_tags: Tuple[str, ...] = ()) -> None:
+    "Register ``pred``'s prefilter: the terms :func:`_merged` (the same condition)."
+    register_prefilter(pred, *_merged(*terms), pass_tags=pass_tags)
+
+
+_ID_CLASS = ("id", "class")
+
+_prefilter(_is_article_body, _has("class", "post", "entry", *_ARTICLE_BODY_CLASS), _has("id", *_ARTICLE_BODY_ID),
+           _has("itemprop", "articleBody"), _folded("id", "articlebody"), _has("id", "articleContent"))
+_prefilter(_is_story, _has("class", *_STORY_CLASS, "postarea", "art-postcontent", "text", "cell", "story", "article "),
+           _has("id", "primary", "article", "story", "story-body"), _folded("class", "fulltext"),
+           _has("role", "article"))
+_prefilter(_is_main_content, _has("id", "content-main", "content-body", "contentBody", "content"),
+           _has("class", "content-main", "content_main", "content-body", "content__body", "content"),
+           _folded(_ID_CLASS, "main-content"), _folded("class", "page-content"))
+_prefilter(_is_main, _has(("class", "id", "role"), "main"), pass_tags=("main",))
+_prefilter(_is_comment_list, _has("id", "commentlist", "comment-list"),
+           _has("class", "commentlist", "comment-page", "comments-list", "comments-content", "post-comments"))
+_prefilter(_starts_with_comments, _has("id", "comments", "comment-"),
+           _has("class", "comments", "Comments", "comment-", "article-comments"))
+_prefilter(_is_comment_service, _has("id", "comol", "disqus_thread", "dsq-comments"))
+_prefilter(_is_social_or_comment, _has("id", "social"), _has("class", "comment"))
+_prefilter(_is_comments_section, _folded(_ID_CLASS, "comment"), _has("class", "article-comments", "post-comments"),
+           _has("id", "comol", "disqus_thread", "dsq-comments"))
+_prefilter(_is_paywall, _has("id", "paywall", "premium"),
+           _has("class", "paid-content", "paidcontent", "obfuscated", "blurred", "restricted", "overlay"))
+_prefilter(_is_boilerplate, _folded(_ID_CLASS, "footer"), _folded("class", "related"), _has(_ID_CLASS, "shar"),
+           _folded("id", "share"), _has("id", *_BOILERPLATE_ID), _has("class", *_BOILERPLATE_CLASS),
+           _has("id", "jp-", "dpsp-content"), _folded(("id", "role"), "nav"), _has("class", "nav", "post-nav"),
+           _folded("class", "navigation", "byline", "infoline"), _has("data-component", "MostPopularStories"),
+           _has("class", "ZendeskForm"), _present("data-lp-replacement-content"))
+_prefilter(_is_hidden_or_reply, _has("class", *_HIDDEN_OR_REPLY_CLASS, "reply-", "hide-"),
+           _has("id", "reply-", "reader-comments", "akismet", "hidden"),
+           _has("style", "hidden", "display:none", "display: none"), _has("aria-hidden", "true"))
+_prefilter(_is_teaser, _folded(_ID_CLASS, "teaser"))
+_prefilter(_is_bottom_link_or_border, _has(_ID_CLASS, "bottom", "link"), _has("style", "border"))
+_prefilter(_is_caption, _has(_ID_CLASS, "caption"))
+_prefilter(_is_comment_chrome,
+           _has("class", "comments-title", "nocomments", "-reply-", "message", "signin", "akismet", "reply-"),
+           _has("id", "reply-", "akismet"), _has("style", "display:none"))
 
 
 # --- inline expressions of the text path -------------------------------------------------
