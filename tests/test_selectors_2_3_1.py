@@ -152,3 +152,45 @@ def test_selectors_random_attributes() -> None:
     for _ in range(40):
         problems += _compare_tree(_random_tree(rng), max_contexts=10_000)
     assert problems[:10] == []
+
+
+# (markup, paths of elements given text "" after parsing); lxml keeps a text node for el.text = ""
+_EMPTY_TEXT_CASES = [
+    ("<div><p>x</p></div>", []),
+    ("<div><p></p></div>", []),
+    ("<div><p></p></div>", ["p"]),
+    ("<div><p><b></b></p></div>", ["p/b"]),
+    ("<div><p><b></b></p></div>", ["p/b:tail"]),
+    ("<div><p></p><b></b></div>", ["b"]),
+    ("<div><p></p><b></b></div>", ["p:tail"]),
+    ("<div><section><p><i></i></p></section></div>", ["section/p/i:tail"]),
+    ("<div><section><p><i></i></p></section></div>", ["section"]),
+]
+
+
+@pytest.mark.parametrize("markup,empties", _EMPTY_TEXT_CASES)
+def test_p_has_text_nodes_is_xpath_p_text_not_empty(dom_engine, markup, empties):
+    """``xpaths.p_has_text_nodes`` against lxml's ``//p//text()`` on the same tree, with
+    empty-string texts and tails (which p_text_length cannot see)."""
+    from trafila.v2_3_1 import xpaths
+
+    def apply(root: Any) -> None:
+        for path in empties:
+            where, _, slot = path.partition(":")
+            el = root.find(where)
+            setattr(el, slot or "text", "")
+
+    lx = lxml_html.fragment_fromstring(markup)
+    apply(lx)
+    ours = dom_engine.Element("div")
+    for child in lx:
+        _copy_into(dom_engine, ours, child)
+    apply(ours)
+    assert xpaths.p_has_text_nodes(ours) == bool(lx.xpath("//p//text()"))
+
+
+def _copy_into(model: Any, parent: Any, el: Any) -> None:
+    mine = model.SubElement(parent, el.tag)
+    mine.text, mine.tail = el.text, el.tail
+    for child in el:
+        _copy_into(model, mine, child)

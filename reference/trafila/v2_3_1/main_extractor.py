@@ -37,6 +37,7 @@ from .xpaths import (
     PRECISION_DISCARD_XPATH,
     TEASER_DISCARD_XPATH,
     first_body_match,
+    p_has_text_nodes,
     p_text_length,
     wild_text_elements,
 )
@@ -579,7 +580,8 @@ def _extract(tree: _Element, options: Extractor) -> Any:
         plen = p_text_length(tree)
         factor = 1 if options.focus == "precision" else 3
         # no paragraphs with text, or too little: divs count as text containers
-        if plen == 0 or plen < options.min_extracted_size * factor:
+        # upstream: "not ptest or len(''.join(ptest)) < ...": empty text nodes make ptest true
+        if (plen == 0 and not p_has_text_nodes(tree)) or plen < options.min_extracted_size * factor:
             potential_tags.add("div")
 
         subelems = desc_list(subtree)

@@ -19,7 +19,7 @@ from ..xpathlib import select_tags as _select_tags
 from ..xpathlib import contains as _has, folded as _folded, present as _present, regex as _re_term
 from ..xpathlib import register_prefilter as _prefilter, core_candidates as _core_candidates
 from .._backend import core_of as _core_of
-from ._tree import iter_desc
+from ._tree import desc_list, iter_desc
 
 if TYPE_CHECKING:
     from ..dom import Element
@@ -604,3 +604,18 @@ def p_text_length(doc_root: Element) -> int:
         elif len(node):
             stack.extend(node[:])
     return total
+
+
+def p_has_text_nodes(doc_root: Element) -> bool:
+    """``doc_root.xpath('//p//text()')`` is not empty: some text or tail inside a <p>
+    is not None. An empty string counts (lxml keeps a text node for ``el.text = ""``),
+    so this differs from ``p_text_length(doc_root) > 0`` only on such nodes."""
+    stack = [doc_root]
+    while stack:
+        node = stack.pop()
+        if node.tag == "p":
+            if node.text is not None or any(d.text is not None or d.tail is not None for d in desc_list(node)):
+                return True
+        elif len(node):
+            stack.extend(node[:])
+    return False
