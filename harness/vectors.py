@@ -487,8 +487,6 @@ def compare_extract(expected: dict, got: dict) -> Optional[str]:
 
 
 def compare_parse(expected: dict, got: dict) -> Optional[str]:
-    from .treedump import first_difference  # noqa: F401 - (trees compared as plain JSON here)
-
     for part in ("document", "fromstring"):
         want, have = expected[part], got.get(part, {"error": "no answer"})
         if "error" in have:
@@ -535,7 +533,9 @@ class Parsers:
             return trafila_parse(spec)
         if spec == "trafilatura":
             return lxml_parse
-        if hasattr(cand, "parse") and callable(getattr(cand, "parse")):
+        if hasattr(cand, "ops"):  # a JSON Lines program: only when its hello announced the parse op
+            return cand.parse if "parse" in cand.ops else None
+        if callable(getattr(cand, "parse", None)):
             return cand.parse
         return None
 
