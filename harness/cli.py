@@ -52,6 +52,8 @@ MODULE_COMMANDS = {
                   "and statistics, wall and CPU time (reports/datatrove.md)"),
     "vectors": ("harness.vectors", "language-neutral vectors (vectors/): generate the inputs, export lxml's and "
                 "trafilatura's answers (oracle env), check a candidate against them"),
+    "port-check": ("harness.ports_check", "another port against trafilatura on its author's corpus folder, pins and "
+                   "ledger; oracle caches and reports in a work folder (docs/PORTS.md)"),
     "ports": ("harness.ports", "other trafilatura re-implementations from PyPI against trafilatura: exact texts per "
               "option set and speed ratio, in venvs of their own (reports/ports.md)"),
 }
