@@ -40,8 +40,16 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 Html = Union[str, bytes]
 
 FORMAT = "trafila-vectors/1"
-#: where the committed vectors are (a checkout's vectors/; ``--vectors`` for another)
+#: where the committed vectors are: a checkout's vectors/ (``--vectors`` or $TRAFILA_HARNESS_VECTORS for
+#: another folder, e.g. with the harness installed from PyPI, which does not ship them)
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "vectors"
+
+
+def default_dir() -> Path:
+    import os
+
+    env = os.environ.get("TRAFILA_HARNESS_VECTORS")
+    return Path(env) if env else DEFAULT_DIR
 DOCUMENTS = "documents.json.gz"
 PARSER = "parser.json.gz"
 SEED = 20261201
@@ -253,21 +261,71 @@ def _outcome(fn) -> dict:
         return {"raise": type(exc).__name__}
 
 
+def lxml_node_form(el: Any) -> list:
+    """An lxml element and its subtree in the vectors' node form (see :func:`node_form`), its own
+    tail left out. Written against lxml alone (no trafila), so the installed harness answers
+    parse requests for the ``trafilatura`` candidate; tests hold it to :func:`node_form`."""
+    from lxml import etree
+
+    others = (etree.Comment, etree.ProcessingInstruction, etree.Entity)
+
+    def head(n: Any) -> list:
+        if n.tag in others:
+            return ["c", n.text]
+        out: list = ["e", n.tag, [[k, v] for k, v in n.attrib.items()]]
+        if n.text is not None:
+            out.append(["t", n.text])
+        return out
+
+    root = head(el)
+    stack = [(el, root)]  # explicit: lxml trees can be deeper than Python's recursion limit
+    while stack:
+        node, out = stack.pop()
+        if out[0] == "c":
+            continue
+        for child in node:
+            form = head(child)
+            out.append(form)
+            if len(child):
+                stack.append((child, form))
+            if child.tail is not None:
+                out.append(["t", child.tail])
+    return root
+
+
+def lxml_document_form(root: Any) -> dict:
+    """The whole document of an lxml root in the vectors' document form (see :func:`document_form`)."""
+    tree = root.getroottree()
+    top = tree.getroot()
+    nodes: list = []
+    if top is not None:
+        before = list(top.itersiblings(preceding=True))
+        before.reverse()
+        for n in before + [top] + list(top.itersiblings()):
+            nodes.append(lxml_node_form(n))
+            if n.tail is not None:
+                nodes.append(["t", n.tail])
+    dtd = tree.docinfo.internalDTD
+    doctype = None if dtd is None else [dtd.name, dtd.external_id, dtd.system_url]
+    return {"doctype": doctype, "nodes": nodes}
+
+
 def lxml_parse(src: Html) -> dict:
     """lxml's answer for one parser case: ``{"document": …, "fromstring": …}``, each ``{"tree": …}``
     or ``{"raise": exception class name}``."""
     from lxml import etree, html
 
-    from .treedump import dump_element, dump_lxml_document
-
     parser = html.HTMLParser(**PARSER_OPTIONS)
 
     def document():
         root = etree.fromstring(src, parser)
-        return EMPTY_DOCUMENT if root is None else document_form(dump_lxml_document(root))
+        return EMPTY_DOCUMENT if root is None else lxml_document_form(root)
 
-    return {"document": _outcome(document),
-            "fromstring": _outcome(lambda: fromstring_form(dump_element(html.fromstring(src, parser=parser))))}
+    def fromstring():
+        el = html.fromstring(src, parser=parser)
+        return {"root": lxml_node_form(el), "tail": el.tail}
+
+    return {"document": _outcome(document), "fromstring": _outcome(fromstring)}
 
 
 def trafila_parse(engine: str):
@@ -642,17 +700,19 @@ def _check_extract(cand, docs, path, mode, sample, timeout, diffs, keep, log) ->
 def add_arguments(ap: argparse.ArgumentParser) -> None:
     sub = ap.add_subparsers(dest="what", required=True)
     p = sub.add_parser("generate", help="write vectors/documents.json.gz (the generated inputs)")
-    p.add_argument("--vectors", type=Path, default=DEFAULT_DIR, help="the vectors directory (default: vectors/)")
+    p.add_argument("--vectors", type=Path, default=None, help="the vectors directory (default: vectors/)")
     p.add_argument("--no-shrink", dest="shrink", action="store_false", help="leave out the minimised documents")
     p = sub.add_parser("export", help="the expected values, from the installed lxml / trafilatura (an oracle env)")
-    p.add_argument("--vectors", type=Path, default=DEFAULT_DIR)
+    p.add_argument("--vectors", type=Path, default=None,
+                   help="the vectors folder (default: $TRAFILA_HARNESS_VECTORS, else the checkout's vectors/)")
     p.add_argument("--mode", default=None, help="trafilatura release (default: the installed one)")
     p.add_argument("--kind", action="append", choices=("parser", "extract"), dest="kinds",
                    help="default: both (parser vectors only from the 2.3.1 env unless asked)")
     p = sub.add_parser("check", help="replay the vectors against a candidate")
     p.add_argument("--candidate", default="reference",
                    help="reference | core | trafilatura | module:callable | cmd:<command> (harness/PROTOCOL.md)")
-    p.add_argument("--vectors", type=Path, default=DEFAULT_DIR)
+    p.add_argument("--vectors", type=Path, default=None,
+                   help="the vectors folder (default: $TRAFILA_HARNESS_VECTORS, else the checkout's vectors/)")
     p.add_argument("--mode", action="append", dest="modes", help="2.3.1 and/or 1.11.0 (default: both)")
     p.add_argument("--kind", action="append", choices=("parser", "extract"), dest="kinds", help="default: both")
     p.add_argument("--sample", type=int, default=None, help="about N cases per file (whole dedup groups)")
@@ -662,7 +722,11 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
-    vdir = args.vectors
+    vdir = args.vectors or default_dir()
+    if args.what != "generate" and not (vdir / DOCUMENTS).exists():
+        print(f"vectors: no {DOCUMENTS} in {vdir}; pass --vectors DIR (the vectors/ folder of a trafila checkout) "
+              f"or set TRAFILA_HARNESS_VECTORS")
+        return 2
     if args.what == "generate":
         cmd_generate(vdir, shrink=args.shrink)
         return 0

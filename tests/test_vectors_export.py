@@ -12,7 +12,6 @@ import gzip
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -122,6 +121,26 @@ def test_parser_vectors_on_each_engine(engine):
     res = V.check(engine.name, VDIR, [], ["parser"], sample=600, log=lambda m: None)
     t = res["totals"]
     assert t["cases"] >= 600 and t.get("equal") == t["cases"], _diffs(res)
+
+
+def test_lxml_side_is_lxml_itself_in_the_treedump_form():
+    """The trafila-free lxml dump (what the installed harness answers) is trafila.treedump's form."""
+    from lxml import etree, html
+
+    from harness.treedump import dump_element, dump_lxml_document
+
+    parser = html.HTMLParser(**V.PARSER_OPTIONS)
+    res = V.check("trafilatura", VDIR, [], ["parser"], sample=600, log=lambda m: None)
+    assert res["totals"].get("equal") == res["totals"]["cases"] >= 600, _diffs(res)
+    for case in V.sample_cases(PARSER["cases"], 150, seed=1):
+        src = V.document_input(BY_ID[case["document"]], case["form"])
+        try:
+            root = etree.fromstring(src, parser)
+        except Exception:  # noqa: BLE001 - covered by the check above
+            continue
+        if root is not None:
+            assert V.lxml_document_form(root) == V.document_form(dump_lxml_document(root))
+            assert V.lxml_node_form(root) == V.node_form(dump_element(root, with_tail=False))
 
 
 def test_extract_vectors_2_3_1_on_each_engine(engine_231):
