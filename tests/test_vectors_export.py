@@ -298,3 +298,14 @@ def test_ports_report_names_install_errors_word_for_word():
             "results": {}}
     text = render(data)
     assert "**could not be installed**" in text and "error: metadata-generation-failed" in text
+
+
+def test_readme_counts_are_the_files_counts():
+    import re
+
+    text = (VDIR / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `([\w.-]+)` \|.*?\| ([\d,—]+) \|$", text, re.M))
+    assert rows[V.PARSER] == f"{len(PARSER['cases']):,}"
+    for mode, data in EXTRACT.items():
+        assert rows[V.extract_file(mode)] == f"{len(data['cases']):,}"
+    assert f"({len(DOCS)} documents)" in text
