@@ -115,7 +115,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     use_workspace(corpora, workdir, args.pins, args.embedded, args.ledger)
     from . import oracle as O, parity as P
     from .candidates import make_candidate
-    from .corpora import bundle_paths, describe_corpus
+    from .corpora import bundle_paths
 
     paths = bundle_paths(args.bundles, embedded=False)
     if not paths:
@@ -132,7 +132,11 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
             return 3
         O.build(args.mode, [p.name[: -len(".jsonl.gz")] for p in paths], embedded=False, base=O.ORACLE_DIR,
                 skip_existing=True)
-    print(describe_corpus(args.bundles, embedded=False), flush=True)
+    print(f"port-check: {len(paths)} bundle(s) from {corpora}"
+          + (f", pinned in {args.pins}" if args.pins else " (no pins: every *.jsonl.gz there)")
+          + (", and the harness's embedded corpus" if args.embedded else "")
+          + f"; oracle caches in {O.ORACLE_DIR} (a cache made here counts as 'committed' in the lines below)",
+          flush=True)
     candidate = make_candidate(args.candidate, timeout=args.timeout)
     forms = tuple(args.forms.split(",")) if args.forms else ("str", "bytes")
     t0 = time.time()
