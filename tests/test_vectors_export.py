@@ -309,3 +309,40 @@ def test_readme_counts_are_the_files_counts():
     for mode, data in EXTRACT.items():
         assert rows[V.extract_file(mode)] == f"{len(data['cases']):,}"
     assert f"({len(DOCS)} documents)" in text
+
+
+@needs_trafilatura_231
+def test_ports_worker_counts_exact_texts_per_option_set(monkeypatch):
+    """The worker's counting, with two stand-in ports: trafilatura itself (every page exact) and one
+    that drops the last line (exact only where trafilatura gives None or one line)."""
+    import trafilatura
+
+    from harness import ports_adapters, ports_worker
+
+    class Itself(ports_adapters.Adapter):
+        name, requirement, module = "itself", "trafilatura", "trafilatura"
+        sets = {"default": {}, "fast": {"fast": True}}
+
+        def extract(self, html, set_name):
+            return trafilatura.extract(html, **self.sets[set_name])
+
+    class DropsLastLine(Itself):
+        name = "drops"
+
+        def extract(self, html, set_name):
+            text = super().extract(html, set_name)
+            return text.rsplit("\n", 1)[0] if text and "\n" in text else text
+
+    monkeypatch.setitem(ports_adapters.ADAPTERS, "itself", Itself)
+    monkeypatch.setitem(ports_adapters.ADAPTERS, "drops", DropsLastLine)
+    res = ports_worker.run("itself", ["default", "fast", "markdown"], None, True, 8, "str", None, 60.0)
+    n = res["pages"]  # every 8th embedded page that has a str form
+    assert n >= 6 and res["sets"]["markdown"] == {"offered": False}
+    for name in ("default", "fast"):
+        c = res["sets"][name]["counts"]
+        assert c["pages"] == c["exact"] == c["same_normalised"] == n and res["sets"][name]["mean_token_f1"] == 1.0
+        assert res["sets"][name]["trafilatura_seconds"] > 0 and res["sets"][name]["port_seconds"] > 0
+    drops = ports_worker.run("drops", ["default"], None, True, 8, "str", None, 60.0)["sets"]["default"]["counts"]
+    multi = sum(1 for _, html in ports_worker.load_inputs(None, True, 8, "str", None)
+                if "\n" in (trafilatura.extract(html) or ""))
+    assert multi and drops["pages"] == n and drops["exact"] == n - multi
