@@ -511,7 +511,9 @@ def first_line_difference(a: Any, b: Any) -> str:
         x = la[i] if i < len(la) else "<no line>"
         y = lb[i] if i < len(lb) else "<no line>"
         if x != y:
-            return f"line {i + 1}: expected {x[:100]!r}, got {y[:100]!r}"
+            at = next((k for k in range(min(len(x), len(y))) if x[k] != y[k]), min(len(x), len(y)))
+            lo = max(0, at - 40)
+            return (f"line {i + 1}, char {at + 1}: expected {x[lo:at + 60]!r}, got {y[lo:at + 60]!r}")
     return "differs"
 
 
