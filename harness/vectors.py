@@ -93,18 +93,22 @@ def read_json_gz(path: Path) -> dict:
 
 def document_input(doc: dict, form: str) -> Html:
     """A document's input in ``form``: ``str`` (its text) or ``bytes`` (the raw bytes; for a text
-    document its UTF-8 encoding, lone surrogates passed through)."""
+    document its UTF-8 encoding). A text with lone surrogates is kept as its UTF-8 bytes with the
+    surrogates encoded as three-byte sequences (``surrogatepass``) in ``html_b64``, flagged
+    ``lone_surrogates``: its str form is those bytes decoded so, its bytes form those bytes."""
     if form == "str":
-        if doc.get("html") is None:
-            raise ValueError(f"{doc['id']}: no str form")
-        return doc["html"]
+        if doc.get("html") is not None:
+            return doc["html"]
+        if doc.get("lone_surrogates"):
+            return base64.b64decode(doc["html_b64"]).decode("utf-8", "surrogatepass")
+        raise ValueError(f"{doc['id']}: no str form")
     if doc.get("html") is not None:
-        return doc["html"].encode("utf-8", "surrogatepass")
+        return doc["html"].encode("utf-8")
     return base64.b64decode(doc["html_b64"])
 
 
 def document_forms(doc: dict) -> List[str]:
-    return ["str", "bytes"] if doc.get("html") is not None else ["bytes"]
+    return ["str", "bytes"] if doc.get("html") is not None or doc.get("lone_surrogates") else ["bytes"]
 
 
 # --------------------------------------------------------------------------- generate
@@ -120,6 +124,8 @@ def _doc(doc_id: str, source: str, html: Html, uses: List[str]) -> dict:
     else:
         out["html"] = html
     if out.get("html") is not None and any(0xD800 <= ord(c) <= 0xDFFF for c in out["html"]):
+        # strict JSON parsers refuse lone surrogates: the text goes as its surrogatepass bytes instead
+        out["html_b64"] = base64.b64encode(out.pop("html").encode("utf-8", "surrogatepass")).decode("ascii")
         out["lone_surrogates"] = True
     return out
 
@@ -412,7 +418,7 @@ def extraction_plan(docs: List[dict], mode: str) -> List[dict]:
 def _extract_forms(doc: dict) -> List[str]:
     """Which forms a document is extracted in: its bytes form only for bytes documents, the embedded
     pages not in UTF-8 and every third article; else its text."""
-    if doc.get("html") is None:
+    if doc.get("html") is None and not doc.get("lone_surrogates"):
         return ["bytes"]
     if doc["id"].startswith("bytes/"):
         return ["bytes"]
@@ -626,8 +632,13 @@ def check(spec: str, vdir: Path, modes: List[str], kinds: List[str], sample: Opt
     try:
         if "parser" in kinds and (vdir / PARSER).exists():
             out["files"][PARSER] = _check_parser(spec, cand, docs, vdir, sample, out["differences"], keep, log)
+        runs = _modes_run(cand)
         for mode in modes:
             path = vdir / extract_file(mode)
+            if runs is not None and mode not in runs:
+                log(f"{path.name}: left out, {spec} does not run mode {mode} (it runs {', '.join(runs) or 'none'})")
+                out.setdefault("modes_not_run", []).append(mode)
+                continue
             if "extract" in kinds and path.exists():
                 out["files"][path.name] = _check_extract(cand, docs, path, mode, sample, timeout,
                                                          out["differences"], keep, log)
@@ -635,6 +646,24 @@ def check(spec: str, vdir: Path, modes: List[str], kinds: List[str], sample: Opt
         cand.close()
     out["totals"] = dict(sum((Counter(f["totals"]) for f in out["files"].values()), Counter()))
     return out
+
+
+def _modes_run(cand: Any) -> Optional[List[str]]:
+    """The trafilatura modes a candidate says it runs, or None when it does not say: a trafila
+    engine's modes, the installed trafilatura's release, a protocol-2 program's hello ``modes``."""
+    engine = getattr(cand, "engine", None)
+    if engine is not None and hasattr(engine, "modes"):
+        return list(engine.modes)
+    version = getattr(cand, "version", None)
+    if getattr(cand, "name", "") == "trafilatura" and version:
+        return [version]
+    hello = getattr(cand, "hello", None)
+    if hello is not None and not hello and getattr(cand, "protocol", 1) is None:
+        cand.ops  # start it: the handshake fills hello
+        hello = cand.hello
+    if hello and isinstance(hello.get("modes"), list):
+        return [str(m) for m in hello["modes"]]
+    return None
 
 
 def _check_parser(spec, cand, docs, vdir, sample, diffs, keep, log) -> dict:
@@ -761,8 +790,10 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
           f"{t.get('different', 0)} different, {t.get('errors', 0)} errors, {t.get('unsupported', 0)} not answered")
     if args.json:
         args.json.write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n")
+    if res.get("modes_not_run"):
+        print(f"  not checked: mode(s) {', '.join(res['modes_not_run'])}, which {args.candidate} does not run")
     if not res["files"]:
-        print(f"no vector files in {vdir}")
+        print(f"nothing checked: no vector files for the asked kinds and modes in {vdir}")
         return 2
     return 1 if t.get("different") or t.get("errors") else 0
 

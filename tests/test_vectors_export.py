@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sys
 from collections import Counter
 
@@ -35,7 +36,12 @@ def test_files_are_small_and_in_the_documented_format():
     assert total < 4_000_000
     for path in VDIR.glob("*.json.gz"):
         with gzip.open(path, "rb") as fh:
-            assert fh.read(1) == b"{"
+            raw = fh.read()
+        assert raw[:1] == b"{" and raw.isascii()
+        # strict JSON: no escaped lone surrogate (a JSON parser outside Python may refuse one)
+        lone = (rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+                rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+        assert not re.search(lone, raw), path.name
         assert V.read_json_gz(path)["format"] == V.FORMAT
 
 
@@ -45,6 +51,9 @@ def test_documents_are_generated_by_the_project_only():
     for d in DOCS:
         assert d["source"].startswith(SOURCES), d["id"]
         assert ("html" in d) != ("html_b64" in d)
+        if d.get("lone_surrogates"):
+            assert V.document_forms(d) == ["str", "bytes"]
+            assert re.search("[\ud800-\udfff]", V.document_input(d, "str"))
     kinds = Counter(d["id"].split("/")[0] for d in DOCS)
     assert set(kinds) == {"minimised", "smallest", "embedded", "stress", "bytes", "article", "mutant"}
 
