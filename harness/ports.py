@@ -135,7 +135,8 @@ def render(data: dict) -> str:
              "(None for None); **same normalised** the pages equal after collapsing white space; **token F1** the "
              "mean word overlap. **speed-up** is trafilatura's time over the port's on those calls in that run (a "
              "ratio, > 1: the port is faster). Page counts only; no page text.", "",
-             f"- run: {data['date']}, commit {data['commit']}, `{data['command']}`",
+             f"- run: {data['date']}, commit {data['commit']}, `{data['command']}`; the machine was shared with "
+             "other jobs, so compare the ratios within a row, not the seconds across rows",
              f"- pages: {data['pages_note']}", ""]
     for name, rec in data["install"]["ports"].items():
         lines += [f"## {name}", ""]
@@ -166,9 +167,11 @@ def render(data: dict) -> str:
             c = row["counts"]
             pages = c.get("pages", 0)
             pct = f" ({100 * c.get('exact', 0) / pages:.1f}%)" if pages else ""
+            kinds = ", ".join(f"{k.split(':', 1)[1]} {v}" for k, v in sorted(c.items()) if k.startswith("port_failed:"))
+            failed = f"{c.get('port_failed', 0)}" + (f" ({kinds})" if kinds else "")
             lines.append(f"| {set_name} | {pages} | {c.get('exact', 0)}{pct} | {c.get('same_normalised', 0)} "
                          f"| {c.get('both_none', 0)} | {c.get('port_none_trafilatura_text', 0)} "
-                         f"| {c.get('port_text_trafilatura_none', 0)} | {c.get('port_failed', 0)} "
+                         f"| {c.get('port_text_trafilatura_none', 0)} | {failed} "
                          f"| {row['mean_token_f1']:.3f} | {_ratio(row['trafilatura_seconds'], row['port_seconds'])} |")
         lines.append("")
     bad = {k: v for k, v in data["install"].get("venvs", {}).items() if not v.get("oracle_installed")}
@@ -189,6 +192,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--embedded", action="store_true", help="the embedded corpus only")
     ap.add_argument("--form", default="str", choices=("str", "bytes"))
     ap.add_argument("--no-report", dest="report", action="store_false")
+    ap.add_argument("--render", action="store_true",
+                    help="only write ports.md again from the ports.json of the last run (no run)")
     ap.add_argument("--report-dir", type=Path, default=REPORTS_DIR)
 
 
@@ -196,6 +201,11 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     from .parity import _git_commit
     from .ports_adapters import ADAPTERS
 
+    if args.render:
+        data = json.loads((args.report_dir / "ports.json").read_text())
+        (args.report_dir / "ports.md").write_text(render(data))
+        print(f"ports: wrote {args.report_dir / 'ports.md'} from {args.report_dir / 'ports.json'}")
+        return 0
     commit = _git_commit()
     ports = args.ports or list(ADAPTERS)
     venv_root: Path = args.venv_root
