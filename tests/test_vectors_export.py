@@ -132,6 +132,7 @@ def test_parser_vectors_on_each_engine(engine):
     assert t["cases"] >= 600 and t.get("equal") == t["cases"], _diffs(res)
 
 
+@needs_trafilatura_231
 def test_lxml_side_is_lxml_itself_in_the_treedump_form():
     """The trafila-free lxml dump (what the installed harness answers) is trafila.treedump's form."""
     from lxml import etree, html
@@ -168,6 +169,7 @@ def test_extract_vectors_1_11_0_on_each_engine(engine_111):
     assert t["cases"] >= 500 and t.get("equal") == t["cases"], _diffs(res)
 
 
+@needs_trafilatura_231
 def test_check_catches_a_wrong_candidate():
     from harness.mutants import make_mutant
 
@@ -355,3 +357,25 @@ def test_ports_worker_counts_exact_texts_per_option_set(monkeypatch):
     multi = sum(1 for _, html in ports_worker.load_inputs(None, True, 8, "str", None)
                 if "\n" in (trafilatura.extract(html) or ""))
     assert multi and drops["pages"] == n and drops.get("exact", 0) == n - multi
+
+
+@needs_trafilatura_231
+def test_the_harness_runs_without_trafila(tmp_path):
+    """What the installed harness (harness/pyproject.toml) gives a port author needs no trafila: the
+    command line starts, and a protocol-2 program (harness.serve over trafilatura and lxml) has its
+    parser and extraction vectors checked, both processes with every import of trafila failing."""
+    import os
+    import subprocess
+
+    block = "import sys\nsys.modules['trafila'] = None  # any import of trafila now fails\n"
+    server = tmp_path / "server.py"
+    server.write_text(block + "from harness.serve import main\nsys.exit(main(['--candidate', 'trafilatura']))\n")
+    checker = tmp_path / "check.py"
+    checker.write_text(block + "from harness.cli import main\n"
+                       f"sys.exit(main(['vectors', 'check', '--candidate', 'cmd:{sys.executable} {server}', "
+                       "'--mode', '2.3.1', '--sample', '150']))\n")
+    env = dict(os.environ, PYTHONPATH=str(VDIR.parent))
+    res = subprocess.run([sys.executable, str(checker)], capture_output=True, text=True, cwd=str(tmp_path), env=env,
+                         timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "300 cases, 300 equal, 0 different, 0 errors, 0 not answered" in res.stdout, res.stdout
