@@ -140,7 +140,8 @@ def _tags(doc: str) -> int:
 def _minimised(log) -> Iterator[Tuple[str, str, Html]]:
     """(name, source, document): for each feature of the stress grammar (strategies.STRESS_FEATURES),
     the first generated document that has it, minimised (harness.minimise's ddmin over lines, tokens,
-    then characters) while the feature is still there among at least three start tags; and for each block the article extractor
+    then characters) while the feature is still there among at least three start tags (a budget of
+    tests, not of seconds, so the result is the same on any machine); and for each block the article extractor
     branches on, the smallest of 200 generated articles that has it (not minimised: it must stay an
     article with text to extract)."""
     from . import strategies as st
@@ -156,7 +157,7 @@ def _minimised(log) -> Iterator[Tuple[str, str, Html]]:
             continue
         try:
             doc, _ = minimise(pool[found], lambda d, f=feature: f in st.features_of(d) and _tags(d) >= 3,
-                              max_tests=3000, max_seconds=20.0, char_limit=300)
+                              max_tests=3000, max_seconds=3600.0, char_limit=300)
         except Budget:
             doc = pool[found]
         log(f"  minimised/stress/{feature}: {len(pool[found])} -> {len(doc)} chars in {time.time() - t0:.1f} s")
