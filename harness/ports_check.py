@@ -10,7 +10,8 @@ everything it makes in a work folder of theirs (``--workdir``, default ``./.traf
    file from the folder as it is);
 2. the oracle caches are made by the installed trafilatura (it must be the ``--mode`` release,
    with the oracle's pins: ``pip install "trafila-harness[oracle]"``) in ``<workdir>/oracle/``,
-   once per bundle and option set; a bundle that changed gets a new one;
+   once per bundle and option set asked for (``--set``; every set by default); a bundle that
+   changed gets a new one;
 3. the parity run compares every (page, form, option set), gated on ``--ledger`` (the
    differences the author accepts, corpora/known-differences.json's format), and writes
    ``<workdir>/reports/parity.{md,json}``.
@@ -93,6 +94,37 @@ def check_pins(corpora: Path, pins: Path) -> List[str]:
     return bad
 
 
+def make_oracle(mode: str, paths: List[Path], sets: Optional[List[str]], timeout: float, log=print) -> None:
+    """The oracle caches of ``paths`` in ``oracle.ORACLE_DIR`` for the option sets asked (all by
+    default), made by the installed trafilatura: a bundle's valid cache is kept, the sets it lacks
+    are added to it, and one made for other bytes or versions is made again."""
+    from . import oracle as O
+    from .candidates import TrafilaturaCandidate
+    from .corpora import bundle_name
+    from .matrix import option_sets
+
+    wanted = option_sets(mode, sets)
+    cand = None
+    for path in paths:
+        out = O.cache_path(mode, bundle_name(path), O.ORACLE_DIR)
+        previous = O.read_cache(out) if out.exists() else None
+        if previous is not None and not O._same_inputs(previous, path):
+            previous = None
+        if previous is not None:
+            try:
+                O.check_cache(previous, out, path, wanted, O.oracle_versions())
+                continue  # already has every set asked for
+            except O.StaleCache:
+                pass
+        keep = [o for o in O._defined_sets(previous, mode) if o.name not in {w.name for w in wanted}] if previous else []
+        cand = cand or TrafilaturaCandidate()
+        t0 = time.time()
+        data = O.build_bundle(cand, mode, path, wanted + keep, timeout, log=lambda m: None, previous=previous)
+        O.write_cache(data, out)
+        log(f"port-check: oracle cache {out} ({len(data['results'])} pages, {len(wanted + keep)} option set(s)) "
+            f"made in {time.time() - t0:.0f} s")
+
+
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     workdir: Path = args.workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
@@ -130,8 +162,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
             print(f"port-check: cannot make oracle caches here ({type(err).__name__}: {err}); install the "
                   f"oracle's pins (pip install \"trafila-harness[oracle]\" for 2.3.1) or pass --no-oracle")
             return 3
-        O.build(args.mode, [p.name[: -len(".jsonl.gz")] for p in paths], embedded=False, base=O.ORACLE_DIR,
-                skip_existing=True)
+        make_oracle(args.mode, paths, args.sets, args.timeout)
     print(f"port-check: {len(paths)} bundle(s) from {corpora}"
           + (f", pinned in {args.pins}" if args.pins else " (no pins: every *.jsonl.gz there)")
           + (", and the harness's embedded corpus" if args.embedded else "")

@@ -278,7 +278,8 @@ def test_port_check_on_a_corpus_folder_of_its_own(tmp_path, monkeypatch):
             "--pins", str(pins), "--write-pins", "--set", "fast", "--set", "default"]
     assert main(args) == 0
     assert json.loads(pins.read_text())["bundles"]["six"]["pages"] == 6
-    assert (work / "oracle" / "2.3.1" / "six.json.gz").exists()
+    made = oracle.read_cache(work / "oracle" / "2.3.1" / "six.json.gz")
+    assert sorted(made["option_sets"]) == ["default", "fast"]  # only the sets asked for are made
     report = json.loads((work / "reports" / "parity.json").read_text())
     (section,) = report["runs"].values()
     assert section["totals"]["comparisons"] == 6 * 2 * 2 and section["totals"]["differences"] == 0
@@ -293,6 +294,10 @@ def test_port_check_on_a_corpus_folder_of_its_own(tmp_path, monkeypatch):
          "reason": "test"} for d in diffs["first_differences"]]}))
     assert diffs["totals"]["differences"] == len(diffs["first_differences"]) > 0
     assert main(wrong + ["--ledger", str(ledger)]) == 0
+    # another set is added to the cache, the ones it has are kept
+    assert main(wrong[:-4] + ["--set", "recall", "--forms", "str"]) == 1
+    made = oracle.read_cache(work / "oracle" / "2.3.1" / "six.json.gz")
+    assert sorted(made["option_sets"]) == ["default", "fast", "recall"]
     # a pinned bundle that changed stops the run
     with gzip.GzipFile(folder / "six.jsonl.gz", "wb", mtime=0) as fh:
         fh.write("".join(lines[:5]).encode("utf-8"))
