@@ -363,6 +363,23 @@ class CallableCandidate(Candidate):
             self.func({"op": "reset_dedup", "mode": mode})
 
 
+#: the JSON Lines protocol's version (harness/PROTOCOL.md): 2 adds the hello handshake and the parse op
+PROTOCOL_VERSION = 2
+#: the functions a request may name; extract_with_metadata is refused (harness/PROTOCOL.md)
+PROTOCOL_FUNCTIONS = ("extract", "bare_extraction")
+
+
+class UnsupportedFunction(ValueError):
+    """A function the JSON Lines protocol does not carry (extract_with_metadata): refused by the
+    harness before anything is sent, and by harness.serve."""
+
+    def __init__(self, function: str) -> None:
+        super().__init__(f"{function!r} is not part of the JSON Lines protocol, which carries only "
+                         f"{' and '.join(PROTOCOL_FUNCTIONS)} (extract_with_metadata's metadata is not compared "
+                         f"over it; see harness/PROTOCOL.md)")
+        self.function = function
+
+
 class CandidateRaised(Exception):
     """A subprocess candidate reported that the implementation raised ``type_name``."""
 
@@ -380,14 +397,78 @@ class SubprocessCandidate(Candidate):
         self.timeout = timeout
         self.proc: Optional[subprocess.Popen] = None
         self.counter = 0
+        #: the protocol version the program speaks: None until started, 1 for a program without the handshake
+        self.protocol: Optional[int] = None
+        #: its answer to the hello request (protocol 2)
+        self.hello: Dict[str, Any] = {}
+
+    def _spawn(self) -> subprocess.Popen:
+        return subprocess.Popen(
+            shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True, encoding="utf-8", errors="surrogatepass", bufsize=1,
+        )
 
     def _start(self) -> subprocess.Popen:
         if self.proc is None or self.proc.poll() is not None:
-            self.proc = subprocess.Popen(
-                shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                text=True, encoding="utf-8", errors="surrogatepass", bufsize=1,
-            )
+            self.proc = self._spawn()
+            if self.protocol is None:
+                self._handshake()
+        assert self.proc is not None
         return self.proc
+
+    def _handshake(self) -> None:
+        """The first request of a fresh program: ``{"op": "hello", "protocol": 2}``. A program that
+        answers with its ``protocol`` number (2) is taken at its word (``hello`` keeps its answer:
+        name, modes, functions, ops); any other answer -- an error, an exception, an answer without
+        ``protocol`` -- is a protocol-1 program, and one that ends on it is started again and never
+        asked again. Asked once per candidate, not after each restart."""
+        proc = self.proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        self.counter += 1
+        req = {"id": self.counter, "op": "hello", "protocol": PROTOCOL_VERSION, "harness": "trafila-harness"}
+        try:
+            with call_timeout(self.timeout):
+                proc.stdin.write(json.dumps(req, ensure_ascii=True) + "\n")
+                proc.stdin.flush()
+                line = proc.stdout.readline()
+        except (HarnessTimeout, BrokenPipeError, OSError):
+            line = ""
+        answer: Any = None
+        if line:
+            try:
+                answer = json.loads(line)
+            except ValueError:
+                answer = None
+        if isinstance(answer, dict) and isinstance(answer.get("protocol"), int) and answer.get("id") == req["id"]:
+            self.protocol = answer["protocol"]
+            self.hello = answer
+            return
+        self.protocol = 1
+        self.hello = {}
+        if not line or proc.poll() is not None:  # it ended (or hung) on the unknown request: start it afresh
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            self.proc = self._spawn()
+
+    @property
+    def ops(self) -> Tuple[str, ...]:
+        """The requests beyond extraction the program announced in its hello (protocol 2)."""
+        if self.protocol is None:
+            self._start()
+        return tuple(self.hello.get("ops", ())) if self.protocol and self.protocol >= 2 else ()
+
+    def parse(self, src: Html) -> dict:
+        """A parser case through the ``parse`` op (protocol 2, when announced): lxml's trees in the
+        vectors' form (vectors/README.md)."""
+        if "parse" not in self.ops:
+            raise NotImplementedError("the program does not announce the parse op")
+        req: Dict[str, Any] = {"op": "parse"}
+        req.update({k: v for k, v in request_dict("parse", src, {}, "").items() if k in ("form", "html", "html_b64")})
+        resp = self._ask(req)
+        if "error" in resp:
+            raise RuntimeError(resp["error"])
+        return resp.get("result") or {}
 
     def _ask(self, req: dict) -> dict:
         proc = self._start()
@@ -413,6 +494,8 @@ class SubprocessCandidate(Candidate):
         return resp
 
     def call(self, function, html, options, mode):
+        if function not in PROTOCOL_FUNCTIONS:
+            raise UnsupportedFunction(function)
         resp = self._ask(request_dict(function, html, options, mode))
         if "raise" in resp:
             raise CandidateRaised(resp["raise"], resp.get("message", ""))

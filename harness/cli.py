@@ -16,7 +16,10 @@
 - ``bench-parser``: the compiled core's parser against lxml: time, threads, memory;
 - ``datatrove``: datatrove's Trafilatura step against trafila's in a datatrove pipeline, end to end;
 - ``scaling``: parser time on pathological inputs (must be linear);
-- ``make-embedded``: regenerate the committed embedded corpus.
+- ``make-embedded``: regenerate the committed embedded corpus;
+- ``vectors``: the language-neutral vectors (vectors/): generate, export (oracle env), check a candidate;
+- ``port-check``: one command for another port: its corpus folder, pins, ledger and oracle caches;
+- ``ports``: other trafilatura re-implementations from PyPI measured side by side (reports/ports.md).
 """
 
 from __future__ import annotations
@@ -47,6 +50,12 @@ MODULE_COMMANDS = {
     "datatrove": ("harness.datatrove_run",
                   "a FineWeb-style datatrove pipeline, datatrove's Trafilatura step against trafila's: same documents "
                   "and statistics, wall and CPU time (reports/datatrove.md)"),
+    "vectors": ("harness.vectors", "language-neutral vectors (vectors/): generate the inputs, export lxml's and "
+                "trafilatura's answers (oracle env), check a candidate against them"),
+    "port-check": ("harness.ports_check", "another port against trafilatura on its author's corpus folder, pins and "
+                   "ledger; oracle caches and reports in a work folder (docs/PORTS.md)"),
+    "ports": ("harness.ports", "other trafilatura re-implementations from PyPI against trafilatura: exact texts per "
+              "option set and speed ratio, in venvs of their own (reports/ports.md)"),
 }
 
 
