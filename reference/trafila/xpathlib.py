@@ -77,6 +77,9 @@ def tagset(*names: str) -> FrozenSet[str]:
 
 def contains_any(value: str, needles: Iterable[str]) -> bool:
     "``contains(s, 'a') or contains(s, 'b') ...``"
+    if not value:
+        # a missing attribute reads as '': only an empty needle is in it (no scan of the needles)
+        return "" in needles
     return any(n in value for n in needles)
 
 
