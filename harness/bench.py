@@ -159,13 +159,9 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
 
 
 def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
-    import datetime as dt
-    import platform
+    from .provenance import stamped
 
-    from .parity import _git_commit
-
-    result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                  commit=_git_commit(), command=command, python=platform.python_version())
+    result = stamped(result, command)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = "bench" if result["mode"] == "2.3.1" else f"bench-{result['mode']}"
     (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple, Union
 
+from .provenance import utc_now
 from .corpora import EMBEDDED_DIR, ROOT, bundle_name, bundle_paths, page_forms
 
 REPORTS_DIR = ROOT / "reports"
@@ -295,9 +296,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def write_report(result: dict, command: str, commit: Optional[str], out_dir: Path = REPORTS_DIR) -> None:
-    import datetime as dt
 
-    result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), commit=commit,
+    result = dict(result, date=utc_now(), commit=commit,
                   command=command)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "bench-parser.json").write_text(json.dumps(result, indent=1) + "\n")

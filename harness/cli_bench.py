@@ -27,13 +27,14 @@ import io
 import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from .provenance import git_commit
 
 __all__ = ["write_warc", "dev_pages", "main"]
 
@@ -96,21 +97,8 @@ def dev_pages(folder: Path, count: int) -> Iterator[Tuple[str, str, bytes]]:
 
 
 def _git_commit() -> Optional[str]:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
-                             text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    commit = out.stdout.strip()
-    if not commit:
-        return None
-    try:
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                                cwd=Path(__file__).resolve().parent, capture_output=True, text=True, timeout=10,
-                                check=False).stdout
-    except (OSError, subprocess.SubprocessError):
-        status = ""
-    return commit + (" (with uncommitted changes)" if status.strip() else "")
+    "HEAD in full, noting uncommitted changes to tracked files."
+    return git_commit(short=False, mark_dirty=True)
 
 
 def _version(module: str) -> Optional[str]:

@@ -42,6 +42,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from .provenance import utc_now
+
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS_DIR = ROOT / "reports"
 REPORT_NAME = "datatrove"
@@ -390,9 +392,8 @@ def _compare(runs: List[Tuple[Dict[str, Any], Any, Any]]) -> List[Dict[str, Any]
 
 def write_report(section: Dict[str, Any], command: str, commit: Optional[str], out_dir: Path = REPORTS_DIR) -> None:
     """reports/datatrove.json (one section per trafilatura release; this run replaces its own) and .md."""
-    import datetime as dt
 
-    section = dict(section, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), commit=commit,
+    section = dict(section, date=utc_now(), commit=commit,
                    command=command)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{REPORT_NAME}.json"

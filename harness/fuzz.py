@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
 
 from . import strategies
+from .provenance import utc_now
 from .candidates import HarnessTimeout, call_timeout
 
 Html = Union[str, bytes]
@@ -351,7 +352,6 @@ def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = N
                  out_dir: Optional[Path] = None) -> None:
     """reports/fuzz-<kind>.{json,md}: the seed, the counts, the command (written by the harness only);
     with ``args.merge``, this run joins the runs already in the report."""
-    import datetime as dt
 
     from .corpora import ROOT
     from .parity import _git_commit
@@ -361,7 +361,7 @@ def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = N
     out_dir.mkdir(exist_ok=True)
     command = "python -m harness fuzz " + " ".join(sys.argv[1:] if argv is None else argv)
     run = {"seed": seed, "n": args.n, "counts": summary["counts"], "seconds": summary["seconds"],
-           "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit or _git_commit(),
+           "date": utc_now(), "commit": commit or _git_commit(),
            "command": command}
     runs = [run]
     path = out_dir / f"fuzz-{kind}.json"

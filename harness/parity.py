@@ -13,11 +13,9 @@ nothing, and a run that stopped so never writes the committed reports.
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import json
 import platform
 import re
-import subprocess
 import time
 import unicodedata
 import warnings
@@ -29,6 +27,8 @@ from .candidates import Candidate, make_candidate
 from .corpora import CORPORA_DIR, ROOT, BundleError, bundle_name, bundle_paths, describe_corpus, load_pages
 from .matrix import OptionSet, option_sets
 from .oracle import OtherInterpreter, StaleCache, page_key, remedy, resolve_cache, run_call
+from .provenance import git_commit as _git_commit  # other modules import it from here too
+from .provenance import utc_now
 from .results import describe, differing_fields, same
 
 #: the committed reports, written only when asked (--write-reports or --report-dir reports)
@@ -347,12 +347,6 @@ def gate(res: RunResult, ledger: List[dict]) -> Tuple[List[Difference], List[dic
     return new, gone
 
 
-def _git_commit() -> Optional[str]:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              timeout=10).stdout.strip() or None
-    except Exception:
-        return None
 
 
 def section_json(res: RunResult, new: List[Difference], gone: List[dict], details: List[dict], argv: List[str],
@@ -360,7 +354,7 @@ def section_json(res: RunResult, new: List[Difference], gone: List[dict], detail
     """The report section of a run; ``commit``: HEAD when the run started (the code it loaded)."""
     cells = []
     commit = commit or _git_commit()
-    date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    date = utc_now()
     for (bname, sname), c in sorted(res.cells.items()):
         cells.append({
             "bundle": bname, "option_set": sname, "commit": commit, "date": date,

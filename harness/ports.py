@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import subprocess
@@ -27,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from .provenance import utc_now
 from .corpora import ROOT
 
 REPORTS_DIR = ROOT / "reports"
@@ -93,7 +93,7 @@ def install(pythons: List[str], venv_root: Path, ports: List[str], log=print) ->
         ok = next((a["python"] for a in attempts if a["exit"] == 0), None)
         records["ports"][name] = {"requirement": req, "installed_in": ok, "attempts": attempts}
         log(f"  {name}: " + (f"installed (python {ok})" if ok else "could not be installed"))
-    records["date"] = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    records["date"] = utc_now()
     (venv_root / "install.json").write_text(json.dumps(records, indent=1) + "\n")
     return records
 
@@ -233,7 +233,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     where = "the embedded corpus" if args.embedded else (
         f"the embedded corpus and every {args.every}th page of the shared bundles at $TRAFILA_CORPORA "
         f"({corpora_path()}), read in place" if corpora_path().is_dir() else "the embedded corpus (no shared corpora here)")
-    data = {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit,
+    data = {"date": utc_now(), "commit": commit,
             "command": "python -m harness ports " + " ".join(argv or []), "pages_note": where,
             "install": {"ports": {n: records["ports"][n] for n in ports if n in records["ports"]},
                         "venvs": records.get("venvs", {}), "date": records.get("date")},

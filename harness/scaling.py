@@ -90,12 +90,9 @@ def run(log=print, engine: str = "reference") -> dict:
 
 
 def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
-    import datetime as dt
+    from .provenance import stamped
 
-    from .parity import _git_commit
-
-    result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), commit=_git_commit(),
-                  command=command)
+    result = stamped(result, command)
     out_dir.mkdir(parents=True, exist_ok=True)
     engine = result.get("engine", "reference")
     stem = "parser-scaling" if engine == "reference" else f"parser-scaling-{engine}"

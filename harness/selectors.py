@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import argparse
 import copy
-import datetime as _dt
 import json
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from .provenance import utc_now
 from .corpora import ROOT
 
 REPORTS = ROOT / "reports"
@@ -148,7 +148,7 @@ def write_report(results: Dict[str, dict], commands: List[str], commit: Optional
 def _write_report(results: Dict[str, dict], commands: List[str], commit: Optional[str], merge: bool) -> Path:
     jpath = REPORTS / "selectors.json"
     data = json.loads(jpath.read_text()) if merge and jpath.exists() else {"bundles": {}, "commands": []}
-    date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    date = utc_now()
     for name, res in results.items():
         data["bundles"][name] = dict(res, commit=commit, date=date)
     data["commands"] = data.get("commands", []) + commands

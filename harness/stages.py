@@ -184,13 +184,9 @@ def measure(engine: str = "core", sets: Optional[List[str]] = None, bundles: Opt
 
 
 def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
-    import datetime as dt
-    import platform
+    from .provenance import stamped
 
-    from .parity import _git_commit
-
-    result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                  commit=_git_commit(), command=command, python=platform.python_version())
+    result = stamped(result, command)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = "stages" if result["mode"] == "2.3.1" else f"stages-{result['mode']}"
     (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")

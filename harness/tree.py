@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from .provenance import utc_now
 from .candidates import HarnessTimeout, call_timeout
 from .corpora import ROOT, bundle_name, bundle_paths, page_forms, vectors_path
 
@@ -249,12 +250,11 @@ def _sections(path: Path) -> Dict[str, dict]:
 def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, commit: Optional[str] = None) -> None:
     """Write this run as its engine's section of reports/tree.{json,md}; the other engine's section stays.
     ``commit``: the code the run loaded (default: HEAD now)."""
-    import datetime as dt
 
     from .parity import _git_commit
 
     engine = result.get("engine", "reference")
-    result = dict(result, engine=engine, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    result = dict(result, engine=engine, date=utc_now(),
                   commit=commit or _git_commit(), command=command)
     out_dir.mkdir(parents=True, exist_ok=True)
     sections = _sections(out_dir / "tree.json")

@@ -31,7 +31,6 @@ differences, calls), unless ``--no-report``.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
 import re
@@ -44,6 +43,9 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+
+from .provenance import git_commit as _git_commit
+from .provenance import utc_now
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
@@ -401,12 +403,6 @@ def package_versions() -> Dict[str, str]:
     return out
 
 
-def _git_commit() -> Optional[str]:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              timeout=10).stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        return None
 
 
 def summarise(mode: str, stock: Dict[str, Any], patched: Dict[str, Any], comparison: Dict[str, Any],
@@ -418,7 +414,7 @@ def summarise(mode: str, stock: Dict[str, Any], patched: Dict[str, Any], compari
 
     return {
         "mode": mode, "command": command, "commit": commit,
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": utc_now(),
         "packages": package_versions(), "stock": run_info(stock), "patched": run_info(patched),
         "counts": {
             "tests": len(set(stock["tests"]) | set(patched["tests"])),
