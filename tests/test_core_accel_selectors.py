@@ -25,6 +25,7 @@ and Extractor):
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 from dataclasses import dataclass, field
@@ -256,6 +257,31 @@ def test_pages(port: str, k: int, cleaned: bool) -> None:
     assert _differences(PORTS[port], PAGES[k], cleaned) == []
 
 
+def _remembered_predicates() -> List[Any]:
+    return [pred for module in (xpaths, xpaths_1_11_0) for name, pred in sorted(vars(module).items())
+            if name.startswith("_is_") and inspect.unwrap(pred) is not pred]
+
+
+def test_remembered_predicates_give_their_own_verdicts() -> None:
+    """xpathlib.attribute_memo: on every node of the hand-written pages (both element
+    models, raw and cleaned, each page twice so that verdicts come from the memo) a
+    remembered predicate answers as the function it wraps."""
+    preds = _remembered_predicates()
+    assert preds, "no remembered predicate left: drop this test or the memo"
+    port = PORTS["1.11.0"]
+    checked = 0
+    for markup in PAGES + PAGES:
+        for cleaned in (False, True):
+            for root in _trees(port, markup, cleaned):
+                if root is None:
+                    continue
+                for el in [root] + desc_list(root):
+                    for pred in preds:
+                        assert bool(pred(el)) == bool(inspect.unwrap(pred)(el)), (pred.__name__, dict(el.attrib))
+                        checked += 1
+    assert checked > 500
+
+
 @BOTH
 def test_pages_match_something(port: str) -> None:
     "The hand-written pages do exercise the selectors (non-empty results for most)."
@@ -308,6 +334,7 @@ def _source_literals(pred: Any) -> List[str]:
     """The strings a predicate tests, read from its code (not from its registration, so a literal
     a prefilter leaves out is still drawn): its short string constants and the str tuples of the
     module globals it names."""
+    pred = inspect.unwrap(pred)  # a remembered predicate (xpathlib.attribute_memo): its own code
     code, names = pred.__code__, pred.__globals__
     out = [c for c in code.co_consts if isinstance(c, str) and 0 < len(c) <= 40 and "\n" not in c]
     for name in code.co_names:

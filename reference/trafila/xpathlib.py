@@ -22,6 +22,7 @@ through meet the Python predicate, so the node list is the same.
 
 from __future__ import annotations
 
+import functools
 import re
 try:  # the regex parser the prefilters read literals from: re._parser since 3.11, sre_parse before
     import re._parser as _sre_parse
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Selector", "Predicate", "attr", "first_attr", "rx", "alt", "tagset", "contains_any",
     "select", "select_first", "select_first_per_parent", "all_of", "first_of", "select_tags",
-    "register_prefilter", "core_candidates", "present", "contains", "folded", "regex", "regex_literals", "PREFILTER_SPECS",
+    "register_prefilter", "core_candidates", "attribute_memo", "present", "contains", "folded", "regex", "regex_literals", "PREFILTER_SPECS",
 ]
 
 Selector = Callable[[Any], List[Any]]
@@ -81,6 +82,29 @@ def contains_any(value: str, needles: Iterable[str]) -> bool:
         # a missing attribute reads as '': only an empty needle is in it (no scan of the needles)
         return "" in needles
     return any(n in value for n in needles)
+
+
+def attribute_memo(pred: Predicate) -> Predicate:
+    """``pred`` with its verdict remembered per attribute list (names and values in
+    order): only for a predicate that reads nothing but the element's attributes, whose
+    verdict is then a function of that list. Pages repeat their class and id values, and
+    a predicate testing dozens of literals costs more than building the key."""
+    cache: Dict[Tuple[Tuple[str, str], ...], Any] = {}
+
+    @functools.wraps(pred)
+    def remembered(el: Any) -> Any:
+        key = tuple(el.attrib.items())
+        try:
+            return cache[key]
+        except KeyError:
+            pass
+        verdict = pred(el)
+        if len(cache) >= 4096:
+            cache.clear()
+        cache[key] = verdict
+        return verdict
+
+    return remembered
 
 
 # -- prefilters on core trees ----------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from trafila.xpathlib import Selector, all_of, attr as _a, contains_any as _contains_any, first_of, tagset
 from trafila.xpathlib import Predicate, Term, contains as _has, folded as _folded, present as _present
-from trafila.xpathlib import register_prefilter
+from trafila.xpathlib import attribute_memo as _attribute_memo, register_prefilter
 
 if TYPE_CHECKING:
     from trafila.dom import Element
@@ -318,6 +318,8 @@ _BOILERPLATE_CLASS = (
 # or contains(@class, "xg1") or contains(@id, "bmdh")
 # or contains(@class, "slide") or contains(@class, "viewport")
 # or @data-lp-replacement-content]
+# attributes only, and the costliest predicate here: its verdicts are remembered per attribute list
+@_attribute_memo
 def _is_boilerplate(el: Element) -> bool:
     cls, ident = _a(el, "class"), _a(el, "id")
     return (
