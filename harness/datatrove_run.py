@@ -339,7 +339,8 @@ def _measure(args: argparse.Namespace, argv: Optional[List[str]], work: Path, in
     comparisons = _compare(runs)
     for c in comparisons:
         print(f"  workers={c['workers']}: documents equal {c['documents_equal']} ({c['documents']} documents, "
-              f"{c['differing_documents']} differ), statistics equal {c['statistics_equal']}; stock/trafila wall "
+              f"{c['differing_documents']} differ), statistics equal {c['statistics_equal']}"
+              f"{'' if c['statistics_equal'] else ' (' + '; '.join(c['differing_statistics']) + ')'}; stock/trafila wall "
               f"{c['wall_ratio']}, step {c['step_ratio']}, tasks' CPU {c['cpu_ratio']}")
     section = {"mode": mode, "trafilatura": installed, "inputs": inputs, "tasks": args.tasks,
                "fineweb": args.fineweb, "batch_size": args.batch_size, "threads": args.threads,
@@ -363,6 +364,19 @@ def _ratio(a: float, b: float) -> Optional[float]:
     return round(a / b, 2) if b else None
 
 
+def differing_statistics(a: List[Tuple[str, Dict[str, Any]]], b: List[Tuple[str, Dict[str, Any]]]) -> List[str]:
+    """``step: statistic`` for each statistic (timings aside) whose value differs between two runs."""
+    out = []
+    for k in range(max(len(a), len(b))):
+        name_a, stats_a = a[k] if k < len(a) else ("?", {})
+        name_b, stats_b = b[k] if k < len(b) else ("?", {})
+        name = name_a if name_a == name_b else f"{name_a} / {name_b}"
+        for key in sorted(set(stats_a) | set(stats_b)):
+            if stats_a.get(key) != stats_b.get(key):
+                out.append(f"{name}: {key}")
+    return out
+
+
 def _compare(runs: List[Tuple[Dict[str, Any], Any, Any]]) -> List[Dict[str, Any]]:
     """Stock against trafila for each worker count, and each run against the first stock run."""
     out = []
@@ -379,6 +393,9 @@ def _compare(runs: List[Tuple[Dict[str, Any], Any, Any]]) -> List[Dict[str, Any]
             "workers": w, "documents": len(docs), "files": len(stock_files),
             "documents_equal": files == stock_files, "differing_documents": differing,
             "statistics_equal": stats == stock_stats,
+            "differing_statistics": differing_statistics(stock_stats, stats),
+            "stock_differs_from_first_stock_run": (differing_statistics(reference[1], stock_stats)
+                                                   if reference is not None else []),
             "same_as_first_stock_run": reference is not None and files == reference[0] and stats == reference[1],
             "wall_ratio": _ratio(stock_entry["wall_seconds"], entry["wall_seconds"]),
             "step_ratio": _ratio(stock_entry["step_seconds"], entry["step_seconds"]),
@@ -451,6 +468,14 @@ def _markdown(sections: List[Dict[str, Any]]) -> Iterator[str]:
             yield (f"| {c['workers']} | {c['documents']} | {same_docs} | {'yes' if c['statistics_equal'] else '**no**'} | "
                    f"{'yes' if c['same_as_first_stock_run'] else '**no**'} | {c['wall_ratio']} | {c['step_ratio']} | "
                    f"{c['cpu_ratio']} |")
+        for c in s["comparisons"]:
+            if not c["statistics_equal"]:
+                yield ""
+                yield (f"Workers {c['workers']}: the statistics that differ between stock and trafila: "
+                       + "; ".join(f"`{d}`" for d in c.get("differing_statistics", ["(not recorded)"]))
+                       + ". Between this stock run and the first stock run: "
+                       + ("; ".join(f"`{d}`" for d in c.get("stock_differs_from_first_stock_run", [])) or "none")
+                       + ".")
         yield ""
         yield ("Wall: the whole `executor.run()`. Tasks' CPU: a probe step at the end of each task (the task "
                "process's CPU and its reaped children's: datatrove's extraction children), summed over tasks; the "
