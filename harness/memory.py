@@ -8,7 +8,10 @@ the last samples are within a small margin of the first ones: the report gives
 the first, maximum and last samples and the growth per 1,000 extractions
 fitted over the second half (growth from caches filling comes first and
 stops). Deduplicating sets fill the module cache up to its bound; that is
-part of what is measured. Results go to ``reports/memory-<mode>.md`` / ``.json``.
+part of what is measured. Results go to ``reports/memory-<mode>.md`` / ``.json``
+for the core and ``reports/memory-<engine>-<mode>.md`` for another engine
+(``--stem`` names the report otherwise). The report shows the memory at
+every sample, so ``--n 100000 --every 1000`` gives 100 samples.
 """
 
 from __future__ import annotations
@@ -88,7 +91,13 @@ def measure(engine: str, mode: str, set_name: str, n: int, every: int, bundles: 
     }
 
 
-def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
+def default_stem(engine: str, mode: str, set_name: str = "default") -> str:
+    "memory-<mode> for the core's default set (the first report's name), else engine, mode and set named."
+    stem = f"memory-{mode}" if engine == "core" else f"memory-{engine}-{mode}"
+    return stem if set_name == "default" else f"{stem}-{set_name}"
+
+
+def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, stem: Optional[str] = None) -> None:
     import datetime as dt
     import platform
 
@@ -97,7 +106,7 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                   commit=_git_commit(), command=command, python=platform.python_version())
     out_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"memory-{result['mode']}"
+    stem = stem or default_stem(result["engine"], result["mode"], result["set"])
     (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
     r = result
     lines = ["# Resident memory over many extractions", "",
@@ -121,6 +130,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--page-every", type=int, default=5, help="use every Nth dev page (default 5)")
     p.add_argument("--bundle", action="append", dest="bundles", help="bundle name (repeatable); default: all")
     p.add_argument("--no-report", action="store_true")
+    p.add_argument("--stem", default=None, help="report name (default memory-<mode> for the core, "
+                   "memory-<engine>-<mode> otherwise, -<set> appended for a set other than default)")
 
 
 def run(args: argparse.Namespace, argv: List[str]) -> int:
@@ -128,7 +139,7 @@ def run(args: argparse.Namespace, argv: List[str]) -> int:
     print(f"{result['extractions']} extractions: first {result['first_mb']} MB, max {result['max_mb']} MB, "
           f"last {result['last_mb']} MB, second-half growth {result['growth_mb_per_1000_second_half']} MB/1000")
     if not args.no_report:
-        write_report(result, "python -m harness memory " + " ".join(argv))
+        write_report(result, "python -m harness memory " + " ".join(argv), stem=args.stem)
     return 0
 
 
