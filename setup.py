@@ -10,7 +10,7 @@ Everything else lives in pyproject.toml.
 * ``TRAFILA_CORE_ASAN=1`` alone: the sanitizer build for fuzzing (``tox -e core-asan``):
   boundscheck on, ``-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined``;
   with ``TRAFILA_CORE_FUZZ=1`` and ``CC=clang…`` also ``-fsanitize=fuzzer-no-link``
-  (libFuzzer's coverage counters, for atheris) and ``-shared-libasan``.
+  (libFuzzer's coverage counters, for atheris; the runtime is preloaded, not linked).
   ``python -m harness fuzz-native`` runs it with the sanitizer runtime preloaded.
 """
 import os
@@ -74,7 +74,8 @@ def core_extensions():
         sanitizers = "address,undefined"
         compile_args = ["-O1", "-g", "-fno-omit-frame-pointer", "-ffp-contract=off"]
         if "clang" in os.path.basename(os.environ.get("CC", "").split(" ")[0]):
-            link_args.append("-shared-libasan")
+            # clang links no sanitizer runtime into a shared object: the preloaded one (clang's
+            # libclang_rt.asan, or atheris' asan_with_fuzzer.so) provides it at load time
             if FUZZ:
                 compile_args.append("-fsanitize=fuzzer-no-link")
         compile_args.append(f"-fsanitize={sanitizers}")

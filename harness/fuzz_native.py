@@ -260,7 +260,28 @@ def sanitizer_runtime(module_file: str) -> Tuple[Optional[str], str]:
     for line in out.splitlines():
         m = re.search(r"(libasan\.so[.0-9]*|libclang_rt\.asan[-\w.]*\.so)\s*=>\s*(\S+)", line)
         if m:
-            return m.group(2), ("clang" if "clang_rt" in m.group(1) else "gcc")
+            path = m.group(2)
+            if not os.path.exists(path):  # clang's runtime is not on the loader's path: ask the compiler
+                for cc in ("clang-14", "clang"):
+                    try:
+                        found = subprocess.run([cc, f"-print-file-name={m.group(1)}"], capture_output=True,
+                                               text=True).stdout.strip()
+                    except OSError:
+                        continue
+                    if os.path.exists(found):
+                        path = found
+                        break
+            return path, ("clang" if "clang_rt" in m.group(1) else "gcc")
+    nm = subprocess.run(["nm", "-D", "--undefined-only", module_file], capture_output=True, text=True).stdout
+    if "__asan_init" in nm:  # clang: the runtime is not linked in, it must be preloaded
+        for cc in ("clang-14", "clang"):
+            try:
+                found = subprocess.run([cc, "-print-file-name=libclang_rt.asan-x86_64.so"], capture_output=True,
+                                       text=True).stdout.strip()
+            except OSError:
+                continue
+            if os.path.exists(found):
+                return found, "clang"
     return None, "none"
 
 
@@ -425,18 +446,26 @@ def _atheris_child(args: argparse.Namespace) -> int:
     import atheris
 
     state = Path(args.state)
-    with atheris.instrument_imports(include=["trafila"]):
+    import contextlib
+
+    # with the C code's edges (a fuzzer-no-link build) the Python ones are left out: they cost 10x in speed
+    ctx = contextlib.nullcontext() if args.sancov else atheris.instrument_imports(include=["trafila"])
+    with ctx:
         import trafila  # noqa: F401
-        import trafila.api  # noqa: F401
         from trafila import _engine
 
         _engine.core_module()
         ex = Exerciser(compare=True)
+        # the stages are imported on first use: one extraction of each option set here instruments them
+        warm = "<html><body><article><p>" + "A few words of a warm-up paragraph. " * 8 + "</p></article></body></html>"
+        for _ in SETS:
+            ex.extract(warm, "warm-up", -1, compare=True)
+        ex.counts.clear()
     unraisable: List[str] = []
     sys.unraisablehook = lambda u: unraisable.append(f"{type(u.exc_value).__name__}: {u.exc_value}"[:300])
     t0 = time.time()
     n = [0]
-    stats = state / "atheris.json"
+    stats = state / "atheris-current.json"
     kept = state / "crashes"
 
     def save() -> None:
@@ -460,7 +489,7 @@ def _atheris_child(args: argparse.Namespace) -> int:
         if len(ex.diffs) + len(ex.bugs) + len(unraisable) > before:
             kept.mkdir(exist_ok=True)
             (kept / f"atheris-{n[0]}.bin").write_bytes(data)
-        if n[0] % 1000 == 0:
+        if n[0] % 100 == 0:
             save()
 
     import atexit
@@ -506,7 +535,9 @@ def run_atheris(args: argparse.Namespace, argv: List[str]) -> int:
     preload, compiler = sanitizer_runtime(module)
     sancov = has_sancov(module)
     atheris_dir = os.path.dirname(spec.origin)
-    combined = os.path.join(atheris_dir, "asan_with_fuzzer.so")
+    # atheris.path(): the directory above the package, where a source build puts its sanitizer runtimes
+    combined = next((c for c in (os.path.join(d, "asan_with_fuzzer.so") for d in (atheris_dir, os.path.dirname(atheris_dir)))
+                     if os.path.exists(c)), "")
     extra = combined if sancov and os.path.exists(combined) else None
     if sancov and not extra:
         raise SystemExit("the core has libFuzzer's coverage hooks but atheris has no asan_with_fuzzer.so "
@@ -523,11 +554,22 @@ def run_atheris(args: argparse.Namespace, argv: List[str]) -> int:
     proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True)
     (state / "atheris.log").write_text(proc.stderr[-200000:])
     done = re.findall(r"Done (\d+) runs in (\d+) second", proc.stderr)
-    st = json.loads((state / "atheris.json").read_text()) if (state / "atheris.json").exists() else {}
+    cur_path = state / "atheris-current.json"
+    cur = json.loads(cur_path.read_text()) if cur_path.exists() else {}
     cov = re.findall(r"cov: (\d+) ft: (\d+)", proc.stderr)
-    st.update({"libfuzzer_runs": int(done[-1][0]) if done else None, "returncode": proc.returncode,
-               "coverage": {"cov": int(cov[-1][0]), "ft": int(cov[-1][1])} if cov else None})
-    (state / "atheris.json").write_text(json.dumps(st))
+    total_path = state / "atheris.json"
+    st = json.loads(total_path.read_text()) if total_path.exists() else {"runs": []}
+    st["runs"].append({"libfuzzer_runs": int(done[-1][0]) if done else None, "returncode": proc.returncode,
+                       "seconds": cur.get("seconds", 0), "coverage": {"cov": int(cov[-1][0]), "ft": int(cov[-1][1])} if cov else None})
+    counts: Counter = Counter(st.get("counts", {}))
+    counts.update(cur.get("counts", {}))
+    st.update(counts=dict(counts), seconds=round(sum(r["seconds"] for r in st["runs"]), 1),
+              libfuzzer_runs=sum(r["libfuzzer_runs"] or 0 for r in st["runs"]), coverage=st["runs"][-1]["coverage"],
+              n_unraisable=st.get("n_unraisable", 0) + cur.get("n_unraisable", 0),
+              diffs=(st.get("diffs", []) + cur.get("diffs", []))[:20], bugs=(st.get("bugs", []) + cur.get("bugs", []))[:20],
+              sancov=sancov)
+    total_path.write_text(json.dumps(st))
+    cur_path.unlink(missing_ok=True)
     logs = sorted(set(glob.glob(str(state / "san" / "*"))) - before)
     if proc.returncode != 0:
         crashes = _crashes(state)
@@ -611,7 +653,8 @@ def write_report(out_dir: Path = REPORTS) -> dict:
                          + f"; mutated dev pages {m['mutant_share']:.0%} of inputs")
         else:
             a = c.get("atheris") or {}
-            lines.append(f"- libFuzzer runs {a.get('libfuzzer_runs')}, coverage {a.get('coverage')}, "
+            lines.append(f"- libFuzzer runs {a.get('libfuzzer_runs')} in {len(a.get('runs', []))} sessions (the corpus in "
+                         f"`.cache/fuzz-native/{name}/corpus` carries over), last coverage {a.get('coverage')}, "
                          + ("C edges of the core instrumented (`-fsanitize=fuzzer-no-link`)" if m.get("sancov")
                             else "only the Python edges of trafila instrumented (the core is a gcc build without coverage hooks)"))
         raises = {k: v for k, v in c["counts"].items() if ":raise:" in k}

@@ -51,7 +51,7 @@ def _slope_per_1000(points: List[tuple]) -> float:
 
 
 def measure(engine: str, mode: str, set_name: str, n: int, every: int, bundles: Optional[List[str]],
-            page_every: int, log: Callable[[str], None] = print) -> dict:
+            page_every: int, log: Callable[[str], None] = print, max_time: float = 0.0) -> dict:
     import trafila
 
     eng = trafila.engine(engine)
@@ -75,16 +75,21 @@ def measure(engine: str, mode: str, set_name: str, n: int, every: int, bundles: 
     gc.collect()
     samples = [(0, round(rss_mb(), 1))]
     t0 = time.perf_counter()
+    done = 0
     for k in range(1, n + 1):
         one(pages[k % len(pages)])
+        done = k
         if k % every == 0:
             samples.append((k, round(rss_mb(), 1)))
             if k % (every * 5) == 0:
                 log(f"{k} extractions: {samples[-1][1]} MB")
+            if max_time and time.perf_counter() - t0 > max_time:
+                log(f"--max-time reached after {k} extractions")
+                break
     secs = time.perf_counter() - t0
-    second_half = [s for s in samples if s[0] >= n // 2]
+    second_half = [s for s in samples if s[0] >= done // 2]
     return {
-        "engine": engine, "mode": mode, "set": set_name, "extractions": n, "distinct_pages": len(pages),
+        "engine": engine, "mode": mode, "set": set_name, "extractions": done, "target": n, "distinct_pages": len(pages),
         "sample_every": every, "seconds": round(secs, 1), "first_mb": samples[0][1],
         "max_mb": max(s[1] for s in samples), "last_mb": samples[-1][1],
         "growth_mb_per_1000_second_half": round(_slope_per_1000(second_half), 3), "samples": samples,
@@ -114,7 +119,8 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, stem: 
              f"{r['sample_every']} extractions after a warm-up pass.", "",
              f"- run: {r['date']}, commit {r['commit']}, Python {r['python']}, `{command}`",
              f"- engine {r['engine']}, mode {r['mode']}, option set {r['set']}, {r['extractions']} extractions "
-             f"cycling over {r['distinct_pages']} dev pages, {r['seconds']} s", "",
+             + (f"(of {r['target']} asked: stopped by --max-time) " if r.get("target", r["extractions"]) != r["extractions"] else "")
+             + f"cycling over {r['distinct_pages']} dev pages, {r['seconds']} s", "",
              "| first MB | max MB | last MB | growth MB per 1,000 (second half) |", "|---:|---:|---:|---:|",
              f"| {r['first_mb']} | {r['max_mb']} | {r['last_mb']} | {r['growth_mb_per_1000_second_half']} |", "",
              "Samples (extractions: MB): " + ", ".join(f"{k}: {mb}" for k, mb in r["samples"]), ""]
@@ -130,12 +136,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--page-every", type=int, default=5, help="use every Nth dev page (default 5)")
     p.add_argument("--bundle", action="append", dest="bundles", help="bundle name (repeatable); default: all")
     p.add_argument("--no-report", action="store_true")
+    p.add_argument("--max-time", type=float, default=0.0,
+                   help="stop at the first sample after this many seconds (the report gives the count reached)")
     p.add_argument("--stem", default=None, help="report name (default memory-<mode> for the core, "
                    "memory-<engine>-<mode> otherwise, -<set> appended for a set other than default)")
 
 
 def run(args: argparse.Namespace, argv: List[str]) -> int:
-    result = measure(args.engine, args.mode, args.set_name, args.n, args.every, args.bundles, args.page_every)
+    result = measure(args.engine, args.mode, args.set_name, args.n, args.every, args.bundles, args.page_every,
+                     max_time=args.max_time)
     print(f"{result['extractions']} extractions: first {result['first_mb']} MB, max {result['max_mb']} MB, "
           f"last {result['last_mb']} MB, second-half growth {result['growth_mb_per_1000_second_half']} MB/1000")
     if not args.no_report:
