@@ -39,6 +39,8 @@ MODULE_COMMANDS = {
                     "mutated documents and atheris, against the reference (reports/fuzz-native.md)"),
     "reliability": ("harness.reliability", "threads against a sequential run (reports/threads.md); SIGINT latency "
                     "during a large extraction (reports/interrupts.md)"),
+    "pathological": ("harness.pathological", "pathological pages through whole extractions, both modes, 1x and 10x, "
+                     "against trafilatura in its oracle envs (reports/pathological.md)"),
     "minimise": ("harness.minimise", "delta-debug a page while a difference persists; writes repros/"),
     "replay": ("harness.replay.cli", "record trafilatura's own test suite and replay it through a candidate"),
     "upstream-suite": ("harness.upstream_suite", "trafilatura's own test suite, stock and under trafila.patch(), "
