@@ -495,7 +495,9 @@ def _atheris_child(args: argparse.Namespace) -> int:
     import atexit
 
     atexit.register(save)
-    argv = [sys.argv[0], f"-runs={args.runs}", "-timeout=60", "-rss_limit_mb=6000", "-max_len=200000",
+    # -timeout=0: libFuzzer's SIGALRM watchdog killed the interpreter (rc -14) under load; hangs are
+    # measured by `harness pathological` instead
+    argv = [sys.argv[0], f"-runs={args.runs}", "-timeout=0", "-rss_limit_mb=6000", "-max_len=200000",
             "-print_final_stats=1", f"-artifact_prefix={kept}/"]
     if args.max_time:
         argv.append(f"-max_total_time={int(args.max_time)}")
@@ -693,6 +695,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     p.add_argument("--runs", type=int, default=100_000)
     p.add_argument("--max-time", type=float, default=0)
     sub.add_parser("report", help="merge the campaigns into reports/fuzz-native.md")
+    sub.add_parser("build-info", help="how the core on the path was built and which runtime a child preloads "
+                   "(without importing it: that needs the runtime); fails unless it is a sanitizer build")
     p = sub.add_parser("_child")
     for name in ("--state", "--seed", "--chunk-index", "--size", "--start", "--extract-every", "--compare-every"):
         p.add_argument(name, type=str if name == "--state" else int, required=True)
@@ -714,6 +718,15 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         return _child(args)
     if args.what == "_atheris":
         return _atheris_child(args)
+    if args.what == "build-info":
+        from .core_tree import build_info
+
+        module = core_file()
+        preload, compiler = sanitizer_runtime(module)
+        info = {k: v for k, v in build_info(module).items() if k != "producers"}
+        info.update(preload=preload, compiler=compiler, sancov=has_sancov(module))
+        print(json.dumps(info, indent=1))
+        return 0 if preload else 1
     data = write_report()
     print(f"reports/fuzz-native.md: {len(data['campaigns'])} campaigns")
     return 0
