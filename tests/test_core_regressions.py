@@ -4,7 +4,8 @@ Every input that crashed the core or set off a sanitizer under
 ``python -m harness fuzz-native`` (``tox -e core-asan``) is added to
 ``CASES`` with what it found; so far the fuzzing (reports/fuzz-native.md) found
 none, and the cases are the extremes that campaign and the pathological pages
-(reports/pathological.md) go through: each is parsed by every entry point and
+(reports/pathological.md) go through (the million-attribute page found a
+quadratic parser and copy: the attribute tests below hold the fix): each is parsed by every entry point and
 extracted by each engine, and the core must give the reference's outcome (the
 result, or the exception's type).
 """
@@ -29,6 +30,9 @@ CASES = {
     "nested lists": "<html><body>" + "<ul><li>" * 1_000 + WORDS * 4 + "</body></html>",
     "many attributes": "<html><body><article><p " + " ".join(f"a{i}=\"v\"" for i in range(20_000)) + ">"
                        + WORDS * 4 + "</p></article></body></html>",
+    "duplicates past the scan limit": "<html><body><article><p " + " ".join(
+        f"a{i % 50}=\"v{i}\"" if i % 3 else f"A{i % 70}" for i in range(400)) + ">" + WORDS * 4
+        + "</p><div " + " ".join(f"b{i}=x" for i in range(33)) + " b0=y b32=z b33=w></div></article></body></html>",
     "repeated attribute": "<html><body><p " + "a=\"v\" " * 5_000 + ">" + WORDS * 4 + "</p></body></html>",
     "lone surrogates": "<html><body><article><p>\ud800" + WORDS * 3 + "\udfff</p></article></body></html>",
     "invalid UTF-8": b"<html><body><article><p>\xff\xc3" + WORDS.encode() * 3 + b"\xed\xa0\x80</p></article></body></html>",
@@ -75,6 +79,30 @@ def test_core_parser_entry_points_on_extremes(name):
             root = out[1].getroot() if hasattr(out[1], "getroot") else out[1]
             if root is not None:
                 assert sum(1 for _ in root.iter()) >= 1
+
+
+@pytest.mark.parametrize("count", [31, 32, 33, 34, 100, 5000])
+def test_attribute_duplicates_first_wins_at_any_count(html_parser, count):
+    """Past ATTR_SCAN_MAX (32) attributes the parser finds duplicates by table, not by scan: the first
+    value wins either way, in source order."""
+    names = [f"n{i}" for i in range(count)]
+    src = "<div " + " ".join(f'{n}="{k}"' for k, n in enumerate(names)) + " " + " ".join(
+        f'{n}="dup"' for n in names[::-1]) + " N0=upper n0 extra=1>x</div>"
+    el = html_parser.fromstring(src)
+    assert list(el.attrib.items()) == [(n, str(k)) for k, n in enumerate(names)] + [("extra", "1")]
+
+
+@pytest.mark.parametrize("count", [1, 33, 3000])
+def test_deepcopy_keeps_every_attribute_in_order(count):
+    import copy
+
+    core = _core()
+    root = core.fromstring_view("<div " + " ".join(f'a{i}="{i}"' for i in range(count)) + ">t</div>")
+    clone = copy.deepcopy(root)
+    assert list(clone.attrib.items()) == list(root.attrib.items()) == [(f"a{i}", str(i)) for i in range(count)]
+    clone.set("a0", "changed")  # the copy's attributes are its own, set in place
+    assert clone.get("a0") == "changed" and root.get("a0") == "0"
+    assert list(clone.attrib)[0] == "a0" and len(clone.attrib) == count
 
 
 @pytest.mark.parametrize("name", list(CASES))
