@@ -191,6 +191,11 @@ def run_all(args: argparse.Namespace, argv: List[str]) -> int:
     STATE.mkdir(parents=True, exist_ok=True)
     path = STATE / "measurements.json"
     data = json.loads(path.read_text()) if path.exists() and not args.again else {}
+    if args.again_trafila:
+        for case in args.cases or list(CASES):
+            for mode in args.modes.split(","):
+                for scale in args.scales.split(","):
+                    data.pop(_key(case, int(scale), engine_for(mode), mode), None)
     oracles = _default_oracles()
     for spec in args.oracles or []:
         mode, _, py = spec.partition("=")
@@ -309,6 +314,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds at 1x (twice that at 10x)")
     ap.add_argument("--oracle", action="append", dest="oracles", help="MODE=PYTHON: trafilatura's interpreter")
     ap.add_argument("--again", action="store_true", help="measure anew (forget kept measurements)")
+    ap.add_argument("--again-trafila", action="store_true",
+                    help="measure trafila anew on the cases and modes given (after a change; trafilatura's are kept)")
 
 
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:

@@ -326,15 +326,17 @@ def interrupt_once(kind: str, mb: float, delay: float, timeout: float = 600.0, d
         if not line.startswith("ready"):
             proc.kill()
             return {"kind": kind, "error": "child did not start"}
-        started = time.monotonic()
-        time.sleep(delay)
         sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
         try:
-            proc.wait(timeout=timeout)
+            proc.wait(timeout=delay)  # the work may end before the delay: then no signal is sent
         except subprocess.TimeoutExpired:
-            proc.kill()
-            return {"kind": kind, "mb": mb, "error": "no exit"}
+            sent = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                return {"kind": kind, "mb": mb, "error": "no exit"}
         ended = time.monotonic()
         res = json.loads(Path(out).read_text()) if os.path.exists(out) else {"error": f"rc {proc.returncode}"}
     # monotonic clocks are one system clock (CLOCK_MONOTONIC) in both processes

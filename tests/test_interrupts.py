@@ -1,4 +1,4 @@
-"""Interrupts (issue 19): the 2.3.1 trim collapses a long text in pieces cut at whitespace, so that
+"""Interrupts (issue 19): the 2.3.1 trims (utils', readability's) collapse a long text in pieces cut at whitespace, so that
 Ctrl-C is handled between them (reports/interrupts.md); the result is the one-call result."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from trafila import readability_2_3_1, text
 from trafila.v2_3_1 import utils
 
 SPACES = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680", "\u2000",
@@ -24,24 +25,25 @@ def _one_call(s):
        st.integers(1, 9))
 def test_collapse_in_pieces_is_the_one_call_result(parts, piece):
     s = "".join(parts)
-    old = utils._COLLAPSE_PIECE
-    utils._COLLAPSE_PIECE = piece  # tiny pieces: every cut and boundary case
+    old = text.COLLAPSE_PIECE
+    text.COLLAPSE_PIECE = piece  # tiny pieces: every cut and boundary case
     try:
         assert utils._collapse(s) == _one_call(s)
     finally:
-        utils._COLLAPSE_PIECE = old
+        text.COLLAPSE_PIECE = old
 
 
 def test_collapse_long_text_default_piece():
     rng = random.Random(19)
     words = ["word", "mot", "\u00e9t\u00e9", "x" * 50, ""]
     s = "".join(rng.choice(words) + rng.choice(SPACES) * rng.randint(0, 3) for _ in range(400_000))
-    assert len(s) > 2 * utils._COLLAPSE_PIECE
+    assert len(s) > 2 * text.COLLAPSE_PIECE
     assert utils._collapse(s) == _one_call(s)
     utils.trim.cache_clear()
     assert utils.trim(s) == _one_call(s).strip()
+    assert readability_2_3_1.trim(s) == _one_call(s).strip()
     # a text without whitespace past the cut is one piece
-    t = "a" * (utils._COLLAPSE_PIECE + 10) + " b"
+    t = "a" * (text.COLLAPSE_PIECE + 10) + " b"
     assert utils._collapse(t) == _one_call(t)
 
 
