@@ -665,7 +665,8 @@ def write_report(out_dir: Path = REPORTS) -> dict:
                          + ", ".join(f"{k} {v:,}" for k, v in raises.items()))
         for x in c["crash_list"]:
             lines.append(f"- **crash** ({x['kind']}) seed {x['seed']} chunk {x['chunk']} input {x['index']} ({x['label'][:80]}): "
-                         f"{x['first_line']}")
+                         f"{x['first_line']}" + (f"; replayed in a new sanitizer child (`fuzz-native replay`): {x['replay']}"
+                                                 if x.get("replay") else ""))
         for x in c["bugs"]:
             lines.append(f"- **unexpected exception** {x['raise']} in {x['where']} at input {x['index']}: {x['message'][:120]}")
         for x in c["diffs"]:
@@ -695,6 +696,12 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     p.add_argument("--runs", type=int, default=100_000)
     p.add_argument("--max-time", type=float, default=0)
     sub.add_parser("report", help="merge the campaigns into reports/fuzz-native.md")
+    p = sub.add_parser("replay", help="run each crash input of a campaign again in a sanitizer child; "
+                       "the outcome is kept with the crash (and shown in the report)")
+    p.add_argument("--campaign", required=True)
+    p = sub.add_parser("_replay")
+    p.add_argument("--file", required=True)
+    p.add_argument("--atheris-bytes", action="store_true")
     sub.add_parser("build-info", help="how the core on the path was built and which runtime a child preloads "
                    "(without importing it: that needs the runtime); fails unless it is a sanitizer build")
     p = sub.add_parser("_child")
@@ -718,6 +725,47 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         return _child(args)
     if args.what == "_atheris":
         return _atheris_child(args)
+    if args.what == "_replay":
+        data = Path(args.file).read_bytes()
+        if args.atheris_bytes:
+            flags, body = (data[0], data[1:]) if data else (0, b"")
+            html: Html = body.decode("utf-8", "surrogatepass" if flags & 4 else "replace") if flags & 1 else body
+            extract, compare = bool(flags & 2), bool(flags & 8)
+        else:
+            html, extract, compare = data.decode("utf-8", "surrogatepass"), True, True
+        ex = Exerciser(compare=True)
+        ex.parse(html, "replay", 0)
+        if extract:
+            ex.extract(html, "replay", 0, compare)
+        print(json.dumps({"counts": dict(ex.counts), "bugs": ex.bugs, "diffs": ex.diffs}))
+        return 0
+    if args.what == "replay":
+        state = STATE / args.campaign
+        preload, _ = sanitizer_runtime(core_file())
+        meta = json.loads((state / "meta.json").read_text())
+        if meta.get("sancov"):
+            import importlib.util
+
+            adir = os.path.dirname(importlib.util.find_spec("atheris").origin)
+            preload = next((c for c in (os.path.join(d, "asan_with_fuzzer.so") for d in (adir, os.path.dirname(adir)))
+                            if os.path.exists(c)), preload)
+        crashes = _crashes(state)
+        for c in crashes:
+            files = sorted((state / "crashes").glob("crash-*")) if c["seed"] == "atheris" else \
+                [state / "crashes" / f"{c['seed']}-{c['chunk']}-{c['index']}.html"]
+            outs = []
+            for f in files:
+                cmd = [sys.executable, "-m", "harness.fuzz_native", "_replay", "--file", str(f)]
+                if c["seed"] == "atheris":
+                    cmd.append("--atheris-bytes")
+                proc = subprocess.run(cmd, env=child_env(state, preload), cwd=ROOT, capture_output=True, text=True)
+                outs.append("clean" if proc.returncode == 0 and '"bugs": []' in proc.stdout and '"diffs": []' in proc.stdout
+                            else f"fails again (rc {proc.returncode})")
+            c["replay"] = ", ".join(outs) or "no input kept"
+            print(f"{c['seed']} {c['chunk']} {c['index']}: {c['replay']}")
+        (state / "crashes.json").write_text(json.dumps(crashes, indent=1))
+        write_report()
+        return 0
     if args.what == "build-info":
         from .core_tree import build_info
 
