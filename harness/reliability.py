@@ -207,9 +207,8 @@ def write_threads_report(res: dict, command: str) -> None:
     (REPORTS / "threads.json").write_text(json.dumps(res, indent=1) + "\n")
     lines = ["# Threads: one shared cache, the module cache, no cache", "",
              "Written by `python -m harness reliability threads` (never by hand). "
-             f"{res['threads']} threads take the calls one by one from a shared list; the sequential run makes the same calls in "
-             "list order. Without deduplication each result must equal the sequential one; with a cache, the cache at the "
-             "end must equal the sequential run's (every count) and the results must be the sequential run's as a multiset.",
+             f"{res['threads']} threads make the calls (see Checks below for how they share them); the sequential run "
+             "makes the same calls in list order; with a cache, both runs start from an empty one.",
              "", f"- run: {res['date']}, commit {res['commit']}, Python {res['python']}, `{command}`", "",
              "| engine | mode | check | calls | results equal to the sequential run's | cache equal | keys differing "
              "| exceptions | ok |", "|---|---|---|---:|---:|---|---:|---:|---|"]
