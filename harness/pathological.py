@@ -189,7 +189,7 @@ def _key(case: str, scale: int, who: str, mode: str) -> str:
 
 def run_all(args: argparse.Namespace, argv: List[str]) -> int:
     STATE.mkdir(parents=True, exist_ok=True)
-    path = STATE / "measurements.json"
+    path = STATE / (f"measurements-{args.store}.json" if args.store else "measurements.json")
     data = json.loads(path.read_text()) if path.exists() and not args.again else {}
     if args.again_trafila:
         for case in args.cases or list(CASES):
@@ -250,6 +250,17 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
     import platform
 
     from .parity import _git_commit
+
+    merged: dict = {}
+    # the main store first, then the others (targeted measurements, e.g. after a change) by age: they win
+    for p in sorted(STATE.glob("measurements*.json"), key=lambda q: (q.name != "measurements.json", q.stat().st_mtime)):
+        try:
+            merged.update(json.loads(p.read_text()))
+        except (OSError, ValueError):
+            pass
+    data = dict(merged, **data) if not merged else merged
+    cases = [c for c in CASES if any(k.startswith(c + "|") for k in data)]
+    modes = [m for m in ("2.3.1", "1.11.0") if any(k.endswith("|" + m) for k in data)]
 
     REPORTS.mkdir(exist_ok=True)
     rows = []
@@ -314,6 +325,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds at 1x (twice that at 10x)")
     ap.add_argument("--oracle", action="append", dest="oracles", help="MODE=PYTHON: trafilatura's interpreter")
     ap.add_argument("--again", action="store_true", help="measure anew (forget kept measurements)")
+    ap.add_argument("--store", default=None, help="keep this run's measurements in measurements-STORE.json (two runs at "
+                    "once); the report merges every store, another store winning over the main one for a measurement")
     ap.add_argument("--again-trafila", action="store_true",
                     help="measure trafila anew on the cases and modes given (after a change; trafilatura's are kept)")
 
