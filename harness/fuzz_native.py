@@ -395,7 +395,8 @@ def _record_crash(state: Path, args, chunk: int, size: int, pos: int, proc, logs
     report = "".join(Path(p).read_text(errors="replace") for p in logs)
     (out / f"{name}.log").write_text(report + "\n--- stderr ---\n" + proc.stderr[-20000:])
     crashes = _crashes(state)
-    kind = "asan" if any("/asan" in p for p in logs) else "ubsan" if any("/ubsan" in p for p in logs) else "crash"
+    kind = ("asan" if "AddressSanitizer" in report else "ubsan" if "runtime error" in report
+            else "asan" if any("/asan" in p for p in logs) else "ubsan" if any("/ubsan" in p for p in logs) else "crash")
     crashes.append({"seed": args.seed, "chunk": chunk, "index": pos, "label": label, "kind": kind,
                     "returncode": proc.returncode, "form": "bytes" if isinstance(html, bytes) else "str",
                     "first_line": next((ln for ln in report.splitlines() if "ERROR" in ln or "runtime error" in ln),
@@ -495,9 +496,10 @@ def _atheris_child(args: argparse.Namespace) -> int:
     import atexit
 
     atexit.register(save)
-    # -timeout=0: libFuzzer's SIGALRM watchdog killed the interpreter (rc -14) under load; hangs are
-    # measured by `harness pathological` instead
-    argv = [sys.argv[0], f"-runs={args.runs}", "-timeout=0", "-rss_limit_mb=6000", "-max_len=200000",
+    # -timeout: atheris checks it from a SIGALRM handler; with 60 the interpreter died of SIGALRM (rc -14)
+    # under load, with 0 the first slow input counted as a timeout ("fuzz target exited"): a day, so
+    # never; hangs are measured by `harness pathological` instead
+    argv = [sys.argv[0], f"-runs={args.runs}", "-timeout=86400", "-rss_limit_mb=6000", "-max_len=200000",
             "-print_final_stats=1", f"-artifact_prefix={kept}/"]
     if args.max_time:
         argv.append(f"-max_total_time={int(args.max_time)}")
@@ -576,8 +578,10 @@ def run_atheris(args: argparse.Namespace, argv: List[str]) -> int:
     if proc.returncode != 0:
         crashes = _crashes(state)
         report = "".join(Path(p).read_text(errors="replace") for p in logs) + proc.stderr[-5000:]
+        kind = ("asan" if "AddressSanitizer" in report else "ubsan" if "runtime error" in report
+                else "libfuzzer-exit" if "libFuzzer: fuzz target exited" in report else "crash")
         crashes.append({"seed": "atheris", "chunk": 0, "index": st.get("inputs"), "label": "atheris",
-                        "kind": "asan" if logs else "crash", "returncode": proc.returncode,
+                        "kind": kind, "returncode": proc.returncode,
                         "first_line": next((ln for ln in report.splitlines() if "ERROR" in ln or "runtime error" in ln
                                             or "Uncaught" in ln), "")[:300]})
         (state / "crashes.json").write_text(json.dumps(crashes, indent=1))
@@ -587,6 +591,11 @@ def run_atheris(args: argparse.Namespace, argv: List[str]) -> int:
 
 
 # --------------------------------------------------------------------------- the report
+
+
+def _sanitizer_report(crash: dict) -> bool:
+    """A crash record that is an ASan/UBSan finding (not libFuzzer's own exit, printed to the same log)."""
+    return crash["kind"] in ("asan", "ubsan") and "libFuzzer: fuzz target exited" not in crash.get("first_line", "")
 
 
 def write_report(out_dir: Path = REPORTS) -> dict:
@@ -630,7 +639,7 @@ def write_report(out_dir: Path = REPORTS) -> dict:
     for name, c in campaigns.items():
         counts = c["counts"]
         ext = "; ".join(f"{k.split(':', 1)[1]}: {v:,}" for k, v in counts.items() if k.startswith("extracted:")) or "0"
-        san = sum(1 for x in c["crash_list"] if x["kind"] in ("asan", "ubsan"))
+        san = sum(1 for x in c["crash_list"] if _sanitizer_report(x))
         lines.append(f"| {name} | {c['meta']['kind']} | {counts.get('parsed', 0):,} | {ext} | {tot(counts, 'compared:'):,} "
                      f"| {tot(counts, 'different:'):,} | {c['crashes']} | {san} | {counts.get('bug', 0)} | {c['unraisable']} "
                      f"| {c['seconds']:,.0f} |")
@@ -664,7 +673,8 @@ def write_report(out_dir: Path = REPORTS) -> dict:
             lines.append("- exceptions raised (an outcome, also the reference's): "
                          + ", ".join(f"{k} {v:,}" for k, v in raises.items()))
         for x in c["crash_list"]:
-            lines.append(f"- **crash** ({x['kind']}) seed {x['seed']} chunk {x['chunk']} input {x['index']} ({x['label'][:80]}): "
+            kind = x["kind"] if _sanitizer_report(x) or x["kind"] not in ("asan", "ubsan") else "libFuzzer exit, no sanitizer finding"
+            lines.append(f"- **crash** ({kind}) seed {x['seed']} chunk {x['chunk']} input {x['index']} ({x['label'][:80]}): "
                          f"{x['first_line']}" + (f"; replayed in a new sanitizer child (`fuzz-native replay`): {x['replay']}"
                                                  if x.get("replay") else ""))
         for x in c["bugs"]:
