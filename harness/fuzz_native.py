@@ -443,6 +443,19 @@ def totals(state: Path) -> dict:
 # --------------------------------------------------------------------------- atheris
 
 
+def _atheris_html(flags: int, body: bytes) -> Html:
+    """The document an atheris input stands for: bytes, or (flags & 1) str decoded from UTF-8, with lone
+    surrogates kept (flags & 4) when the bytes are UTF-8 with them, invalid bytes replaced otherwise."""
+    if not flags & 1:
+        return body
+    if flags & 4:
+        try:
+            return body.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:  # (raised out of the target: atheris ended its sessions with "fuzz target exited")
+            pass
+    return body.decode("utf-8", "replace")
+
+
 def _atheris_child(args: argparse.Namespace) -> int:
     import atheris
 
@@ -482,7 +495,7 @@ def _atheris_child(args: argparse.Namespace) -> int:
         if not data:
             return
         flags, body = data[0], data[1:]
-        html: Html = body.decode("utf-8", "surrogatepass" if flags & 4 else "replace") if flags & 1 else body
+        html: Html = _atheris_html(flags, body)
         before = len(ex.diffs) + len(ex.bugs) + len(unraisable)
         ex.parse(html, "atheris", n[0])
         if flags & 2:
@@ -739,7 +752,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         data = Path(args.file).read_bytes()
         if args.atheris_bytes:
             flags, body = (data[0], data[1:]) if data else (0, b"")
-            html: Html = body.decode("utf-8", "surrogatepass" if flags & 4 else "replace") if flags & 1 else body
+            html: Html = _atheris_html(flags, body)
             extract, compare = bool(flags & 2), bool(flags & 8)
         else:
             html, extract, compare = data.decode("utf-8", "surrogatepass"), True, True
