@@ -7,6 +7,11 @@ Everything else lives in pyproject.toml.
 * otherwise a failed build prints a visible warning and the package installs pure.
 * ``TRAFILA_CORE_DEBUG=1``: boundscheck on, ``-O0 -g``; with ``TRAFILA_CORE_ASAN=1`` also
   ``-fsanitize=address`` (run Python with the ASan runtime preloaded).
+* ``TRAFILA_CORE_ASAN=1`` alone: the sanitizer build for fuzzing (``tox -e core-asan``):
+  boundscheck on, ``-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined``;
+  with ``TRAFILA_CORE_FUZZ=1`` and ``CC=clang…`` also ``-fsanitize=fuzzer-no-link``
+  (libFuzzer's coverage counters, for atheris; the runtime is preloaded, not linked).
+  ``python -m harness fuzz-native`` runs it with the sanitizer runtime preloaded.
 """
 import os
 import sys
@@ -25,6 +30,7 @@ def _flag(name):
 REQUIRE = _flag("TRAFILA_REQUIRE_EXTENSIONS")
 DEBUG = _flag("TRAFILA_CORE_DEBUG")
 ASAN = _flag("TRAFILA_CORE_ASAN")
+FUZZ = _flag("TRAFILA_CORE_FUZZ")
 
 
 def _warn(msg):
@@ -63,6 +69,17 @@ def core_extensions():
         if ASAN:
             compile_args.append("-fsanitize=address")
             link_args.append("-fsanitize=address")
+    elif ASAN:
+        directives["boundscheck"] = True
+        sanitizers = "address,undefined"
+        compile_args = ["-O1", "-g", "-fno-omit-frame-pointer", "-ffp-contract=off"]
+        if "clang" in os.path.basename(os.environ.get("CC", "").split(" ")[0]):
+            # clang links no sanitizer runtime into a shared object: the preloaded one (clang's
+            # libclang_rt.asan, or atheris' asan_with_fuzzer.so) provides it at load time
+            if FUZZ:
+                compile_args.append("-fsanitize=fuzzer-no-link")
+        compile_args.append(f"-fsanitize={sanitizers}")
+        link_args.append(f"-fsanitize={sanitizers}")
     ext = Extension("trafila._core", [CORE_PYX], extra_compile_args=compile_args, extra_link_args=link_args)
     try:
         return cythonize([ext], compiler_directives=directives)

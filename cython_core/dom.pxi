@@ -273,7 +273,13 @@ cdef inline int32_t dom_attr_find(DocData* d, int32_t i, int32_t nid) noexcept n
 
 cdef bint dom_attr_set(DocData* d, int32_t i, int32_t nid, int32_t kind, const uchar* v, Py_ssize_t n) noexcept nogil:
     """Set attribute ``nid`` of ``i`` (kept in place if present, else added last)."""
-    cdef int32_t k = dom_attr_find(d, i, nid)
+    return dom_attr_put(d, i, dom_attr_find(d, i, nid), nid, kind, v, n)
+
+
+cdef bint dom_attr_put(DocData* d, int32_t i, int32_t k, int32_t nid, int32_t kind, const uchar* v,
+                       Py_ssize_t n) noexcept nogil:
+    """Set attribute slot ``k`` of ``i`` to ``nid``; ``k`` < 0: add it last (the caller knows
+    that ``i`` has no attribute ``nid``: a copy, whose source has each name once)."""
     cdef int32_t off = -1
     cdef Node* nd
     cdef Attr* a
@@ -339,7 +345,8 @@ cdef int32_t dom_copy_node(DocData* src, int32_t s, DocData* dst, int32_t parent
         nid = dom_map_name(src, a.name, dst)
         if nid < 0:
             return -1
-        if not dom_attr_set(dst, i, nid, a.kind, src.vals.data + a.val_off if a.kind == AV_VALUE else NULL,
+        # a new node and names each once in the source: no lookup (it made a copy quadratic, issue 19)
+        if not dom_attr_put(dst, i, -1, nid, a.kind, src.vals.data + a.val_off if a.kind == AV_VALUE else NULL,
                             a.val_len if a.kind == AV_VALUE else 0):
             return -1
     if sn.text_off >= 0:

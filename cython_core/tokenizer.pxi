@@ -410,10 +410,41 @@ cdef void parse_doctype(Parser* p, bint in_prolog) noexcept nogil:
 
 # -- tags ----------------------------------------------------------------------------
 
+cdef struct SeenNames:
+    # which attribute names a tag has, by name id (1: seen); for tags with many attributes
+    uint8_t* data
+    int32_t cap
+
+
+cdef enum:
+    # up to this many attributes on one tag, a duplicate is found by scanning them; past it, by
+    # a table indexed by name id (a tag of a million attributes was quadratic, issue 19)
+    ATTR_SCAN_MAX = 32
+
+
+cdef bint seen_names_reserve(SeenNames* seen, int32_t need, int* err) noexcept nogil:
+    """Make ``seen`` index names below ``need``, the new entries zero."""
+    cdef int32_t old = seen.cap
+    if not grow_array(<void**>&seen.data, &seen.cap, need, 1, err):
+        return False
+    if seen.cap > old:
+        memset(seen.data + old, 0, <size_t>(seen.cap - old))
+    return True
+
+
 cdef void parse_attributes(Parser* p, bint keep, int32_t attr_start) noexcept nogil:
     """Attributes up to '>' or '/>' (or the end); with ``keep`` they are added to the
     document after ``attr_start`` (duplicates: the first wins).
     # libxml2: htmlParseAttribute + htmlParseAttValue"""
+    cdef SeenNames seen
+    seen.data = NULL
+    seen.cap = 0
+    parse_attributes_into(p, keep, attr_start, &seen)
+    free(seen.data)
+
+
+cdef void parse_attributes_into(Parser* p, bint keep, int32_t attr_start, SeenNames* seen) noexcept nogil:
+    """parse_attributes, ``seen`` its table of names (made when the tag passes ATTR_SCAN_MAX)."""
     cdef DocData* d = p.d
     cdef const uchar* s = p.s
     cdef const uchar* qp
@@ -463,11 +494,26 @@ cdef void parse_attributes(Parser* p, bint keep, int32_t attr_start) noexcept no
                 p.pos = end
         if keep:
             dup = False
-            for i in range(attr_start, d.n_attrs):
-                if d.attrs[i].name == name:
-                    dup = True
-                    break
+            if seen.data == NULL and d.n_attrs - attr_start <= ATTR_SCAN_MAX:
+                for i in range(attr_start, d.n_attrs):
+                    if d.attrs[i].name == name:
+                        dup = True
+                        break
+            else:
+                if seen.data == NULL:
+                    # the table starts with the names kept so far (all different)
+                    for i in range(attr_start, d.n_attrs):
+                        if not seen_names_reserve(seen, d.attrs[i].name + 1, &d.error):
+                            p.stopped = 1
+                            return
+                        seen.data[d.attrs[i].name] = 1
+                if not seen_names_reserve(seen, name + 1, &d.error):
+                    p.stopped = 1
+                    return
+                dup = seen.data[name] != 0
             if not dup:
+                if seen.data != NULL:
+                    seen.data[name] = 1
                 if not grow_array(<void**>&d.attrs, &d.cap_attrs, d.n_attrs + 1, sizeof(Attr), &d.error):
                     p.stopped = 1
                     return

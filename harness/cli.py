@@ -6,6 +6,7 @@
 - ``tree``: trafila's parser (``--engine reference|core``) against lxml on every page;
 - ``selectors``: the hand-translated XPaths against lxml's on every element;
 - ``fuzz``: live differential fuzzing (generated and mutated documents);
+- ``fuzz-native``: the compiled core under ASan/UBSan, generated documents and atheris (reports/fuzz-native.md);
 - ``minimise``: shrink a page while a difference persists;
 - ``replay``: trafilatura's own test suite recorded, then replayed through a candidate;
 - ``upstream-suite``: trafilatura's own test suite run stock and under ``trafila.patch("trafilatura")``;
@@ -37,6 +38,12 @@ def _add_corpus_args(p: argparse.ArgumentParser) -> None:
 #: subcommands whose arguments and code live in their own modules (add_arguments, run)
 MODULE_COMMANDS = {
     "fuzz": ("harness.fuzz", "live differential fuzzing (tree: parser vs lxml; text: candidate vs trafilatura)"),
+    "fuzz-native": ("harness.fuzz_native", "the compiled core built with ASan+UBSan (tox -e core-asan), generated and "
+                    "mutated documents and atheris, against the reference (reports/fuzz-native.md)"),
+    "reliability": ("harness.reliability", "threads against a sequential run (reports/threads.md); SIGINT latency "
+                    "during a large extraction (reports/interrupts.md)"),
+    "pathological": ("harness.pathological", "pathological pages through whole extractions, both modes, 1x and 10x, "
+                     "against trafilatura in its oracle envs (reports/pathological.md)"),
     "minimise": ("harness.minimise", "delta-debug a page while a difference persists; writes repros/"),
     "replay": ("harness.replay.cli", "record trafilatura's own test suite and replay it through a candidate"),
     "upstream-suite": ("harness.upstream_suite", "trafilatura's own test suite, stock and under trafila.patch(), "

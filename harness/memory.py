@@ -8,7 +8,10 @@ the last samples are within a small margin of the first ones: the report gives
 the first, maximum and last samples and the growth per 1,000 extractions
 fitted over the second half (growth from caches filling comes first and
 stops). Deduplicating sets fill the module cache up to its bound; that is
-part of what is measured. Results go to ``reports/memory-<mode>.md`` / ``.json``.
+part of what is measured. Results go to ``reports/memory-<mode>.md`` / ``.json``
+for the core and ``reports/memory-<engine>-<mode>.md`` for another engine
+(``--stem`` names the report otherwise). The report shows the memory at
+every sample, so ``--n 100000 --every 1000`` gives 100 samples.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ def _slope_per_1000(points: List[tuple]) -> float:
 
 
 def measure(engine: str, mode: str, set_name: str, n: int, every: int, bundles: Optional[List[str]],
-            page_every: int, log: Callable[[str], None] = print) -> dict:
+            page_every: int, log: Callable[[str], None] = print, max_time: float = 0.0) -> dict:
     import trafila
 
     eng = trafila.engine(engine)
@@ -72,23 +75,34 @@ def measure(engine: str, mode: str, set_name: str, n: int, every: int, bundles: 
     gc.collect()
     samples = [(0, round(rss_mb(), 1))]
     t0 = time.perf_counter()
+    done = 0
     for k in range(1, n + 1):
         one(pages[k % len(pages)])
+        done = k
         if k % every == 0:
             samples.append((k, round(rss_mb(), 1)))
             if k % (every * 5) == 0:
                 log(f"{k} extractions: {samples[-1][1]} MB")
+            if max_time and time.perf_counter() - t0 > max_time:
+                log(f"--max-time reached after {k} extractions")
+                break
     secs = time.perf_counter() - t0
-    second_half = [s for s in samples if s[0] >= n // 2]
+    second_half = [s for s in samples if s[0] >= done // 2]
     return {
-        "engine": engine, "mode": mode, "set": set_name, "extractions": n, "distinct_pages": len(pages),
+        "engine": engine, "mode": mode, "set": set_name, "extractions": done, "target": n, "distinct_pages": len(pages),
         "sample_every": every, "seconds": round(secs, 1), "first_mb": samples[0][1],
         "max_mb": max(s[1] for s in samples), "last_mb": samples[-1][1],
         "growth_mb_per_1000_second_half": round(_slope_per_1000(second_half), 3), "samples": samples,
     }
 
 
-def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
+def default_stem(engine: str, mode: str, set_name: str = "default") -> str:
+    "memory-<mode> for the core's default set (the first report's name), else engine, mode and set named."
+    stem = f"memory-{mode}" if engine == "core" else f"memory-{engine}-{mode}"
+    return stem if set_name == "default" else f"{stem}-{set_name}"
+
+
+def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, stem: Optional[str] = None) -> None:
     import datetime as dt
     import platform
 
@@ -97,7 +111,7 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                   commit=_git_commit(), command=command, python=platform.python_version())
     out_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"memory-{result['mode']}"
+    stem = stem or default_stem(result["engine"], result["mode"], result["set"])
     (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
     r = result
     lines = ["# Resident memory over many extractions", "",
@@ -105,7 +119,8 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
              f"{r['sample_every']} extractions after a warm-up pass.", "",
              f"- run: {r['date']}, commit {r['commit']}, Python {r['python']}, `{command}`",
              f"- engine {r['engine']}, mode {r['mode']}, option set {r['set']}, {r['extractions']} extractions "
-             f"cycling over {r['distinct_pages']} dev pages, {r['seconds']} s", "",
+             + (f"(of {r['target']} asked: stopped by --max-time) " if r.get("target", r["extractions"]) != r["extractions"] else "")
+             + f"cycling over {r['distinct_pages']} dev pages, {r['seconds']} s", "",
              "| first MB | max MB | last MB | growth MB per 1,000 (second half) |", "|---:|---:|---:|---:|",
              f"| {r['first_mb']} | {r['max_mb']} | {r['last_mb']} | {r['growth_mb_per_1000_second_half']} |", "",
              "Samples (extractions: MB): " + ", ".join(f"{k}: {mb}" for k, mb in r["samples"]), ""]
@@ -121,14 +136,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--page-every", type=int, default=5, help="use every Nth dev page (default 5)")
     p.add_argument("--bundle", action="append", dest="bundles", help="bundle name (repeatable); default: all")
     p.add_argument("--no-report", action="store_true")
+    p.add_argument("--max-time", type=float, default=0.0,
+                   help="stop at the first sample after this many seconds (the report gives the count reached)")
+    p.add_argument("--stem", default=None, help="report name (default memory-<mode> for the core, "
+                   "memory-<engine>-<mode> otherwise, -<set> appended for a set other than default)")
 
 
 def run(args: argparse.Namespace, argv: List[str]) -> int:
-    result = measure(args.engine, args.mode, args.set_name, args.n, args.every, args.bundles, args.page_every)
+    result = measure(args.engine, args.mode, args.set_name, args.n, args.every, args.bundles, args.page_every,
+                     max_time=args.max_time)
     print(f"{result['extractions']} extractions: first {result['first_mb']} MB, max {result['max_mb']} MB, "
           f"last {result['last_mb']} MB, second-half growth {result['growth_mb_per_1000_second_half']} MB/1000")
     if not args.no_report:
-        write_report(result, "python -m harness memory " + " ".join(argv))
+        write_report(result, "python -m harness memory " + " ".join(argv), stem=args.stem)
     return 0
 
 

@@ -34,6 +34,7 @@ from ._backend import core_of, current
 from .dom import Document as _DomDocument
 from .dom import Element  # annotations; trees are made through current()
 from .dom import iselement as _is_dom_element
+from .text import collapse_whitespace
 from .treeops import drop_tree
 from .xmlchars import xml_text
 
@@ -156,8 +157,9 @@ def _has_loose_text(el: Element) -> bool:
 
 
 def trim(string: str) -> str:
-    """trafilatura ``utils.trim``: collapse whitespace runs, strip."""
-    return " ".join(string.split()).strip()
+    """trafilatura ``utils.trim``: collapse whitespace runs, strip (a long text in pieces, so
+    that Ctrl-C is handled between them: trafila.text.collapse_whitespace)."""
+    return collapse_whitespace(string).strip()
 
 
 def text_length(elem: Element) -> int:

@@ -104,3 +104,34 @@ def textfilter(element: Any) -> bool:
     "Empty, whitespace-only, or a line matching the social-media filter."
     testtext = element.tail if element.text is None else element.text
     return not text_chars_test(testtext) or any(map(RE_FILTER.match, testtext.splitlines()))
+
+
+#: a longer string is collapsed piece by piece, each piece cut at a whitespace character, so that
+#: a signal (Ctrl-C) is handled between pieces: ``str.split`` of a 100 MB text is one C call of
+#: seconds that checks none (issue 19, reports/interrupts.md)
+COLLAPSE_PIECE = 1 << 20
+_SPACE = re.compile(r"\s")
+
+
+def collapse_whitespace(string: Any) -> str:
+    "``' '.join(string.split())``, in pieces for a long string (the same result: no word is cut)."
+    n = len(string)
+    if n <= COLLAPSE_PIECE:
+        return " ".join(string.split())
+    pieces = []
+    start = 0
+    while start < n:
+        end = start + COLLAPSE_PIECE
+        if end >= n:
+            end = n
+        else:
+            # the next character str.split splits at (str.isspace); re's \s finds the candidates
+            m = _SPACE.search(string, end)
+            while m is not None and not string[m.start()].isspace():
+                m = _SPACE.search(string, m.start() + 1)
+            end = n if m is None else m.start()
+        piece = " ".join(string[start:end].split())
+        if piece:
+            pieces.append(piece)
+        start = end
+    return " ".join(pieces)

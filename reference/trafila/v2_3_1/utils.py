@@ -13,6 +13,7 @@ from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     check_html_lang, line_processing, normalize_unicode, remove_control_characters, return_printables_and_spaces,
     sanitize, text_chars_test, textfilter,
 )
+from trafila.text import collapse_whitespace as _collapse  # in pieces: Ctrl-C between them
 from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 from .. import _decoding
 
@@ -204,7 +205,7 @@ def safe_relative_url(baseurl: str, url: str) -> str:
 def trim(string: Any) -> str:
     "Collapse whitespace runs to one space and strip; '' for non-strings."
     try:
-        return " ".join(string.split()).strip()
+        return _collapse(string).strip()
     except (AttributeError, TypeError):
         return ""
 
