@@ -25,6 +25,7 @@ import re
 from typing import Any, Dict, List, Optional
 
 from trafila._backend import Element, SubElement, core_of, tostring_xml
+from trafila.text import collapse_whitespace
 from trafila.treeops import drop_tree
 from trafila.xmlchars import xml_text as _text
 
@@ -67,7 +68,8 @@ LIST_TAGS = {"ol", "ul"}
 # --- helpers ------------------------------------------------------------------------------
 
 def _trim(string: str) -> str:
-    return " ".join(string.split()).strip()
+    # a long text in pieces, so that Ctrl-C is handled between them (trafila.text)
+    return collapse_whitespace(string).strip()
 
 
 def text_length(elem: Element) -> int:

@@ -51,7 +51,7 @@ def normalize_unicode(string: str, unicodeform: str = "NFC") -> str:
 
 
 def _trim_str(string: str) -> str:
-    return " ".join(string.split()).strip()
+    return collapse_whitespace(string).strip()
 
 
 @lru_cache(maxsize=1024)

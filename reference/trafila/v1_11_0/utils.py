@@ -16,8 +16,8 @@ from trafila.xmlchars import (  # noqa: F401
 )
 from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
-    check_html_lang, line_processing, normalize_unicode, remove_control_characters, return_printables_and_spaces,
-    sanitize, text_chars_test, textfilter,
+    check_html_lang, collapse_whitespace, line_processing, normalize_unicode, remove_control_characters,
+    return_printables_and_spaces, sanitize, text_chars_test, textfilter,
 )
 
 LOGGER = logging.getLogger(__name__)
@@ -156,7 +156,7 @@ def load_html(htmlobject: Any) -> Any:
 def trim(string: Any) -> Optional[str]:
     "Collapse whitespace runs to one space and strip; None for non-strings (1.11.0)."
     try:
-        return " ".join(string.split()).strip()
+        return collapse_whitespace(string).strip()
     except (AttributeError, TypeError):
         return None
 
