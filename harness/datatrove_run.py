@@ -359,6 +359,7 @@ def _measure(args: argparse.Namespace, argv: Optional[List[str]], work: Path, in
     section = {"mode": mode, "trafilatura": installed, "inputs": inputs, "tasks": args.tasks,
                "fineweb": args.fineweb, "batch_size": args.batch_size, "threads": args.threads,
                "stock_timeout": args.timeout, "runs": [r[0] for r in runs], "comparisons": comparisons,
+               "statistics_compared": "per task",
                "python": sys.version.split()[0], "cpus": os.cpu_count(), "loadavg_after": _loadavg()}
     if args.report:
         command = "python -m harness " + " ".join(["datatrove", *(argv or [])])
@@ -474,8 +475,9 @@ def _markdown(sections: List[Dict[str, Any]]) -> Iterator[str]:
             yield (f"| {r['workers']} | {r['variant']} | {r['wall_seconds']} | {r['task_cpu_seconds']} | "
                    f"{r['step_seconds']} | {main[0]} | {main[1]} | {main[2]} | {main[3]} | {other} |")
         yield ""
+        basis = s.get("statistics_compared", "merged")  # sections written before 29ba1e3: the merged file
         yield ("| workers | documents out | same documents (ids, texts, metadata, order) | same statistics "
-               "(per task, timings aside) | same as workers=1 stock | stock/trafila wall | stock/trafila step | stock/trafila CPU |")
+               f"({basis}, timings aside) | same as workers=1 stock | stock/trafila wall | stock/trafila step | stock/trafila CPU |")
         yield "|---:|---:|---|---|---|---:|---:|---:|"
         for c in s["comparisons"]:
             same_docs = "yes" if c["documents_equal"] else f"**no** ({c['differing_documents']} differ)"
