@@ -103,13 +103,9 @@ def default_stem(engine: str, mode: str, set_name: str = "default") -> str:
 
 
 def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, stem: Optional[str] = None) -> None:
-    import datetime as dt
-    import platform
+    from .provenance import stamped
 
-    from .parity import _git_commit
-
-    result = dict(result, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                  commit=_git_commit(), command=command, python=platform.python_version())
+    result = stamped(result, command)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = stem or default_stem(result["engine"], result["mode"], result["set"])
     (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")

@@ -75,16 +75,17 @@ def test_threads_sharing_one_page_through_one_cache(engine_231):
     assert cache.cache and max(cache.cache.values()) >= 16
 
 
-def test_threads_through_the_module_cache(engine_231):
+def _check_module_cache(engine, mode: str) -> None:
+    "Sequential and threaded runs through the module cache: the same results and the same cache."
     calls = _dedup_calls()
-    impl = engine_231.implementation("2.3.1")
+    impl = engine.implementation(mode)
     outcomes = []
     try:
         for threads in (1, THREADS):
             trafila.reset_caches()
 
             def fn(html):
-                return engine_231.extract(html, deduplicate=True)
+                return engine.extract(html, compat=mode, deduplicate=True)
 
             res = run_sequential(fn, calls) if threads == 1 else run_threaded(fn, calls, threads, group=lambda c: c)
             outcomes.append((res, dict(impl.LRU_TEST.cache)))
@@ -93,25 +94,13 @@ def test_threads_through_the_module_cache(engine_231):
     (seq, seq_cache), (thr, thr_cache) = outcomes
     assert seq_cache and thr_cache == seq_cache
     assert thr == seq
+
+
+def test_threads_through_the_module_cache(engine_231):
+    _check_module_cache(engine_231, "2.3.1")
 
 
 def test_threads_through_the_module_cache_1_11_0(engine_111):
     """The same in 1.11.0 (whose duplicate_test reads a count and writes it back in two calls, as
     trafilatura 1.11.0 does: only calls sharing a key could lose an increment, and these pages share none)."""
-    calls = _dedup_calls()
-    impl = engine_111.implementation("1.11.0")
-    outcomes = []
-    try:
-        for threads in (1, THREADS):
-            trafila.reset_caches()
-
-            def fn(html):
-                return engine_111.extract(html, compat="1.11.0", deduplicate=True)
-
-            res = run_sequential(fn, calls) if threads == 1 else run_threaded(fn, calls, threads, group=lambda c: c)
-            outcomes.append((res, dict(impl.LRU_TEST.cache)))
-    finally:
-        trafila.reset_caches()
-    (seq, seq_cache), (thr, thr_cache) = outcomes
-    assert seq_cache and thr_cache == seq_cache
-    assert thr == seq
+    _check_module_cache(engine_111, "1.11.0")
