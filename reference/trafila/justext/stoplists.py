@@ -16,16 +16,16 @@ from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "justext-stoplists.txt.gz"
-_MAGIC = "trafila-justext-stoplists 1"
+_MAGIC = "trafila-justext-stoplists 2"
 
 _lock = threading.RLock()  # all_stoplists() loads the table while holding it
-# (language names in file order, {name: (first line, count)}, word lines)
-_table: Optional[Tuple[List[str], Dict[str, Tuple[int, int]], List[str]]] = None
+# (language names in file order, {name: (first line, count)}, lines, (first word line, end))
+_table: Optional[Tuple[List[str], Dict[str, Tuple[int, int]], List[str], Tuple[int, int]]] = None
 _words: Dict[str, FrozenSet[str]] = {}
 _union: Optional[FrozenSet[str]] = None
 
 
-def _load_table() -> Tuple[List[str], Dict[str, Tuple[int, int]], List[str]]:
+def _load_table() -> Tuple[List[str], Dict[str, Tuple[int, int]], List[str], Tuple[int, int]]:
     global _table
     if _table is None:
         with _lock:
@@ -41,25 +41,14 @@ def _load_table() -> Tuple[List[str], Dict[str, Tuple[int, int]], List[str]]:
                 count = int(lines[pos].split(" ")[1])
                 names = []
                 spans = {}
-                start = pos + 1 + count
+                first = start = pos + 1 + count
                 for line in lines[pos + 1 : pos + 1 + count]:
                     name, size = line.rsplit(" ", 1)
                     names.append(name)
                     spans[name] = (start, int(size))
                     start += int(size)
-                _table = (names, spans, lines)
+                _table = (names, spans, lines, (first, start))
     return _table
-
-
-def _decode(lines: List[str], start: int, count: int) -> FrozenSet[str]:
-    """Undo the front coding of ``count`` lines from ``start``."""
-    words = []
-    previous = ""
-    for line in lines[start : start + count]:
-        word = previous[: int(line[0])] + line[1:]
-        words.append(word)
-        previous = word
-    return frozenset(words)
 
 
 def get_stoplists() -> FrozenSet[str]:
@@ -71,14 +60,15 @@ def get_stoplist(language: str) -> FrozenSet[str]:
     """One built-in stoplist, lower-cased (jusText ``justext.utils.get_stoplist``)."""
     words = _words.get(language)
     if words is None:
-        names, spans, lines = _load_table()
+        names, spans, lines, _ = _load_table()
         if language not in spans:
             raise ValueError(
                 "Stoplist for language '%s' is missing. "
                 "Please use function 'get_stoplists' for complete list of stoplists "
                 "and feel free to contribute by your own stoplist." % language
             )
-        words = _decode(lines, *spans[language])
+        start, count = spans[language]
+        words = frozenset(lines[start : start + count])
         _words[language] = words
     return words
 
@@ -89,17 +79,17 @@ def all_stoplists() -> FrozenSet[str]:
     trafilatura keeps the union as a tuple and jusText's ``define_stoplist``
     lower-cases it into a frozenset; lower-casing word by word commutes with the
     union, so the frozenset built here is the set the classifier sees
-    (154,484 words for jusText 3.0.2).
+    (154,484 words for jusText 3.0.2). The data file's words are their own
+    ``lower()`` (its generator checks that), so the union is every word line at once.
     """
     global _union
     if _union is None:
         with _lock:
             if _union is None:
-                names = _load_table()[0]
-                union = set()
-                for name in names:
-                    union.update(get_stoplist(name))
-                _union = define_stoplist(frozenset(union))
+                _, _, lines, (first, end) = _load_table()
+                union = frozenset(lines[first:end])
+                _remember(union, union)
+                _union = union
     return _union
 
 
