@@ -8,6 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Dict, Optional
 
+from .._config import read_defaults
+
 # trafilatura 1.11.0's settings.cfg, as values (the file itself is not shipped)
 _DEFAULT_SETTINGS = {
     "DOWNLOAD_TIMEOUT": "30",
@@ -59,6 +61,9 @@ CONFIG_MAPPING = {
     "min_file_size": "MIN_FILE_SIZE",
 }
 
+_CONFIG_READS = tuple(("int", option) for option in CONFIG_MAPPING.values())
+_DATE_READS = (("bool", "EXTENSIVE_DATE_SEARCH"),)
+
 
 def set_date_params(extensive: bool = True) -> Dict[str, Any]:
     "htmldate's parameters (only carried along on the text path)."
@@ -83,8 +88,8 @@ class Extractor:
                  url: Optional[str] = None, source: Optional[str] = None, with_metadata: bool = False,
                  only_with_metadata: bool = False, tei_validation: bool = False,
                  author_blacklist: Any = None, url_blacklist: Any = None, date_params: Any = None) -> None:
-        for key, value in CONFIG_MAPPING.items():
-            setattr(self, key, config.getint("DEFAULT", value))
+        for key, value in zip(CONFIG_MAPPING, read_defaults(config, _CONFIG_READS)):
+            setattr(self, key, value)
         self.config = config
         self.format = output_format
         self.fast = fast
@@ -106,7 +111,7 @@ class Extractor:
         self.url_blacklist = url_blacklist or set()
         # not a bool: the last truthy operand (e.g. the url_blacklist set itself)
         self.with_metadata = with_metadata or only_with_metadata or url_blacklist or output_format == "xmltei"
-        self.date_params = date_params or set_date_params(config.getboolean("DEFAULT", "EXTENSIVE_DATE_SEARCH"))
+        self.date_params = date_params or set_date_params(read_defaults(config, _DATE_READS)[0])
 
 
 class Document:

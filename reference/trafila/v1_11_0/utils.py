@@ -75,12 +75,22 @@ def is_dubious_html(beginning: str) -> bool:
     return "html" not in beginning
 
 
+def _repair_doctype(htmlstring: str) -> str:
+    """Upstream's ``DOCTYPE_TAG.sub(first line) + "\n" + rest`` after partitioning on "\n":
+    the "\n" comes back even when there was none (a trailing newline appears). When the
+    line has a "\n" and no match, that rebuilds the same string: three copies of the page
+    spared by searching the line in place (``endpos`` ends the subject for ``[^>]``/``.``)."""
+    end = htmlstring.find("\n")
+    if end >= 0 and DOCTYPE_TAG.search(htmlstring, 0, end) is None:
+        return htmlstring
+    firstline, _, rest = htmlstring.partition("\n")
+    return DOCTYPE_TAG.sub("", firstline, count=1) + "\n" + rest
+
+
 def repair_faulty_html(htmlstring: str, beginning: str) -> str:
     "Drop a DOCTYPE up to the first '/>' on the first line; fix <html .../> in the first lines."
     if "doctype" in beginning:
-        firstline, _, rest = htmlstring.partition("\n")
-        # the "\n" comes back even when there was none (a trailing newline appears)
-        htmlstring = DOCTYPE_TAG.sub("", firstline, count=1) + "\n" + rest
+        htmlstring = _repair_doctype(htmlstring)
     for line in first_lines(htmlstring, 4):
         if "<html" in line and line.endswith("/>"):
             htmlstring = FAULTY_HTML.sub(r"\1>", htmlstring, count=1)

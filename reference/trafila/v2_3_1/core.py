@@ -17,9 +17,10 @@ from configparser import ConfigParser
 from copy import copy
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
-from ._tree import Element, copy_tree, desc_list, strip_tags
+from ._tree import Element, copy_tree, strip_tags
 from .baseline import baseline, html2txt
 from .._engine import NotNative
+from ..xpathlib import select_tags
 from .deduplication import duplicate_test
 from .external import compare_extraction, justext_rescue
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
@@ -44,12 +45,15 @@ _DISCUSSION_FORUM_POSTING_RE = re.compile(
 )
 
 
+_SCRIPT = frozenset(["script"])
+
+
 def _forum_thread_page(tree: _Element) -> bool:
     "A JSON-LD script declaring a DiscussionForumPosting."
     return any(
         script.text and _DISCUSSION_FORUM_POSTING_RE.search(script.text)
-        for script in desc_list(tree)
-        if script.tag == "script" and script.get("type") == "application/ld+json"
+        for script in select_tags(tree, _SCRIPT)
+        if script.get("type") == "application/ld+json"
     )
 
 

@@ -8,6 +8,7 @@ from configparser import ConfigParser
 from pathlib import Path
 from typing import Any, Dict, Optional, Set
 
+from .._config import read_defaults
 from ._tree import Element
 
 LOGGER = logging.getLogger(__name__)
@@ -60,10 +61,12 @@ def use_config(filename: Optional[str] = None, config: Optional[ConfigParser] = 
 DEFAULT_CONFIG = use_config()
 
 
-def _get_optional_int(config: ConfigParser, option: str) -> Optional[int]:
-    "An optional positive integer setting: None when empty or not all digits."
-    value = config.get("DEFAULT", option, fallback="").strip()
-    return int(value) if value.isdigit() else None
+# what __init__ reads from the config, in upstream's order (the first failing read raises)
+_CONFIG_READS = (
+    ("int", "MIN_EXTRACTED_SIZE"), ("int", "MIN_OUTPUT_SIZE"), ("int", "MIN_OUTPUT_COMM_SIZE"),
+    ("int", "MIN_DUPLCHECK_SIZE"), ("int", "MAX_REPETITIONS"), ("int", "MAX_FILE_SIZE"),
+    ("int", "MIN_FILE_SIZE"), ("optional_int", "MAX_TREE_SIZE"),
+)
 
 
 class Extractor:
@@ -109,14 +112,11 @@ class Extractor:
         self.source = source and source.encode("utf-8", "replace").decode("utf-8")
         # an explicit config=None falls back to the defaults
         self.config = config or DEFAULT_CONFIG
-        self.min_extracted_size = self.config.getint("DEFAULT", "MIN_EXTRACTED_SIZE")
-        self.min_output_size = self.config.getint("DEFAULT", "MIN_OUTPUT_SIZE")
-        self.min_output_comm_size = self.config.getint("DEFAULT", "MIN_OUTPUT_COMM_SIZE")
-        self.min_duplcheck_size = self.config.getint("DEFAULT", "MIN_DUPLCHECK_SIZE")
-        self.max_repetitions = self.config.getint("DEFAULT", "MAX_REPETITIONS")
-        self.max_file_size = self.config.getint("DEFAULT", "MAX_FILE_SIZE")
-        self.min_file_size = self.config.getint("DEFAULT", "MIN_FILE_SIZE")
-        self.max_tree_size = _get_optional_int(self.config, "MAX_TREE_SIZE")
+        (
+            self.min_extracted_size, self.min_output_size, self.min_output_comm_size,
+            self.min_duplcheck_size, self.max_repetitions, self.max_file_size,
+            self.min_file_size, self.max_tree_size,
+        ) = read_defaults(self.config, _CONFIG_READS)
         self.fast = fast
         # recall wins over precision
         self.focus = "recall" if recall else "precision" if precision else "balanced"
