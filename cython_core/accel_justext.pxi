@@ -197,3 +197,19 @@ def justext_paragraph_parts(CElement root, frozenset paragraph_tags):
                 i = d.nodes[i].next
                 break
             i = d.nodes[i].parent
+
+
+def stopwords_density(str text, frozenset stopwords):
+    """jusText's ``Paragraph.stopwords_density``: the share of ``text.split()``'s words
+    whose ``lower()`` is a stopword (0 for no words). The words and their lower case are
+    str's own methods; only the generator and the sum leave Python."""
+    cdef list words = text.split()
+    cdef Py_ssize_t n = len(words), k = 0
+    cdef object word
+    if n == 0:
+        return 0
+    for word in words:
+        if (<str>word).lower() in stopwords:
+            k += 1
+    # k and n are exact as doubles (< 2**53): one IEEE division is Python's int / int
+    return <double>k / <double>n

@@ -103,3 +103,24 @@ def test_corpus_pages():
         assert parts(ParagraphMaker.make_paragraphs(core_clean)) == parts(ParagraphMaker.make_paragraphs(ref_clean))
         compared += 2
     assert compared >= 150
+
+
+# -- stopwords_density (the classifier's hot loop) ------------------------------------------
+
+DENSITY_WORDS = ["the", "The", "THE", "a", "und", "Und", "straße", "STRASSE", "İstanbul", "x", "ǅ", "σ", "Σ",
+                 "ΣΑ", "", "\u00a0", "\u2028", "\x1c", " ", "\t", "\n", "word", "ﬁ", "K"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=st.lists(st.sampled_from(DENSITY_WORDS) | st.text(max_size=4), max_size=20),
+       seps=st.lists(st.sampled_from([" ", "\u00a0", "\u3000", "\x1f", "\u2029", "", "\t"]), max_size=20))
+def test_stopwords_density_is_the_paragraphs(words, seps):
+    from trafila.justext import all_stoplists
+
+    text = "".join(w + (seps[i] if i < len(seps) else " ") for i, w in enumerate(words))
+    paragraph = Paragraph.__new__(Paragraph)
+    paragraph.text_nodes = [text]
+    for stoplist in (all_stoplists(), frozenset(["the", "a", "σ", "ς", "i̇stanbul", "strasse", "und", "ǆ"])):
+        expected = Paragraph.stopwords_density(paragraph, stoplist)
+        got = CORE.stopwords_density(paragraph.text, stoplist)
+        assert got == expected and type(got) is type(expected)

@@ -123,3 +123,11 @@ class MadeParagraph(Paragraph):
     @property
     def text(self) -> str:
         return self._text
+
+    def stopwords_density(self, stopwords: FrozenSet[str]) -> float:
+        # made by the core, so the core is built: its loop over text.split()
+        from .. import _core
+
+        if type(stopwords) is not frozenset or type(self._text) is not str:
+            return Paragraph.stopwords_density(self, stopwords)
+        return _core.stopwords_density(self._text, stopwords)
