@@ -3,7 +3,7 @@
 # C document, with normalize_whitespace done on the UTF-8 bytes. The Python
 # side builds the Paragraph objects from the parts.
 
-from cpython.unicode cimport Py_UNICODE_ISSPACE
+from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
 
 
 cdef inline Py_UCS4 _cp_at(const uchar* s, Py_ssize_t n, Py_ssize_t i, Py_ssize_t* width) noexcept nogil:
@@ -213,3 +213,46 @@ def stopwords_density(str text, frozenset stopwords):
             k += 1
     # k and n are exact as doubles (< 2**53): one IEEE division is Python's int / int
     return <double>k / <double>n
+
+
+def jt_paragraph_text(list text_nodes):
+    """``normalize_whitespace("".join(text_nodes).strip())``, jusText's paragraph text, in
+    one pass: the ends' whitespace dropped, each inner run of Python whitespace
+    (Py_UNICODE_ISSPACE, which is both ``str.strip()``'s and ``re``'s ``\\s``) made "\\n"
+    when it holds a "\\n" or "\\r", else " ". (Normalising first and stripping after gives
+    the same string: an end run becomes one character, which the strip drops.)"""
+    cdef Py_ssize_t total = 0, out_len = 0
+    cdef object node
+    cdef Py_UCS4 ch
+    cdef Py_UCS4* buf
+    cdef bint started = False, in_run = False, run_break = False
+    for node in text_nodes:
+        if type(node) is not str:
+            raise TypeError("text nodes are str")
+        total += len(<str>node)
+    if total == 0:
+        return ""
+    buf = <Py_UCS4*>malloc(<size_t>total * sizeof(Py_UCS4))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        for node in text_nodes:
+            for ch in <str>node:
+                if Py_UNICODE_ISSPACE(ch):
+                    if started:
+                        if not in_run:
+                            in_run = True
+                            run_break = False
+                        if ch == 10 or ch == 13:
+                            run_break = True
+                    continue
+                if in_run:
+                    buf[out_len] = 10 if run_break else 32
+                    out_len += 1
+                    in_run = False
+                started = True
+                buf[out_len] = ch
+                out_len += 1
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, out_len)
+    finally:
+        free(buf)

@@ -124,3 +124,14 @@ def test_stopwords_density_is_the_paragraphs(words, seps):
         expected = Paragraph.stopwords_density(paragraph, stoplist)
         got = CORE.stopwords_density(paragraph.text, stoplist)
         assert got == expected and type(got) is type(expected)
+
+
+@settings(max_examples=400, deadline=None)
+@given(nodes=st.lists(st.text(alphabet=" \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2028\u3000ab\u00e9\U0001f600", max_size=8),
+                      max_size=6))
+def test_paragraph_text_is_jusTexts(nodes):
+    from trafila.justext.utils import normalize_whitespace
+
+    got = CORE.jt_paragraph_text(nodes)
+    assert got == normalize_whitespace("".join(nodes).strip())
+    assert type(got) is str

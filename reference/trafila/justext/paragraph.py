@@ -68,7 +68,10 @@ class Paragraph:
         paragraph = MadeParagraph.__new__(MadeParagraph)
         paragraph.dom_path, paragraph.xpath, paragraph.text_nodes = dom_path, xpath, text_nodes
         paragraph.chars_count_in_links, paragraph.tags_count, paragraph.class_type = chars_count_in_links, tags_count, ""
-        paragraph._text = normalize_whitespace("".join(text_nodes).strip())
+        # only the core makes parts: its one pass is normalize_whitespace("".join(...).strip())
+        from .. import _core
+
+        paragraph._text = _core.jt_paragraph_text(text_nodes)
         return paragraph
 
     @property
