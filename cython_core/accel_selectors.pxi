@@ -35,13 +35,33 @@ cdef struct PFTerm:
     int32_t kind       # PF_*
     int32_t lit_start  # literals [lit_start, lit_end) of the Prefilter
     int32_t lit_end
-    const uchar* firsts  # the Prefilter's first-byte table of this term (256 entries)
 
 
 cdef inline bint _has_non_ascii(const uchar* s, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(n):
         if s[i] >= 0x80:
+            return True
+    return False
+
+
+cdef bint _contains_bytes(const uchar* s, Py_ssize_t n, const uchar* lit, Py_ssize_t m, bint fold) noexcept nogil:
+    """``lit`` occurs in ``s`` (with ``fold``: ASCII letters of ``s`` lowered;
+    ``lit`` is lower-case then)."""
+    cdef Py_ssize_t i, j
+    cdef uchar c0
+    if m <= 0:
+        return True
+    if m > n:
+        return False
+    c0 = lit[0]
+    for i in range(n - m + 1):
+        if (_ascii_lower(s[i]) if fold else s[i]) != c0:
+            continue
+        j = 1
+        while j < m and (_ascii_lower(s[i + j]) if fold else s[i + j]) == lit[j]:
+            j += 1
+        if j == m:
             return True
     return False
 
@@ -62,9 +82,6 @@ cdef class Prefilter:
     cdef int32_t* lit_len
     cdef tuple pass_tags
     cdef readonly object spec
-    # per term, the first bytes of its literals (lowered for the folded kinds): a value
-    # position can start a match only where its (lowered) byte is one of them
-    cdef uchar firsts[MAX_PF_TERMS][256]
 
     def __cinit__(self):
         self.lit_off = NULL
@@ -85,7 +102,6 @@ cdef class Prefilter:
             raise ValueError(f"a prefilter has at most {MAX_PF_TERMS} terms")
         self.spec = (tuple(terms), tuple(pass_tags))
         self.attr_names = []
-        memset(&self.firsts[0][0], 0, sizeof(self.firsts))
         blob = bytearray()
         lits = []
         for name, kind, literals in terms:
@@ -109,7 +125,6 @@ cdef class Prefilter:
                             raise ValueError("folded literals are ASCII")
                         lit = lit.lower()
                     b = lit.encode("utf-8")
-                    self.firsts[k][b[0]] = 1
                     lits.append((len(blob), len(b)))
                     blob += b
                     n_lits += 1
@@ -142,7 +157,6 @@ cdef class Prefilter:
             out[n].kind = self.kinds[k]
             out[n].lit_start = self.lit_start[k]
             out[n].lit_end = self.lit_end[k]
-            out[n].firsts = &self.firsts[k][0]
             n += 1
         n_tags[0] = _name_ids(doc, self.pass_tags, tag_ids) if self.pass_tags else 0
         return n
@@ -170,35 +184,17 @@ cdef bint _pf_value(DocData* d, Attr* a, const uchar** s, Py_ssize_t* n) noexcep
 
 
 cdef bint _pf_term(const uchar* s, Py_ssize_t n, int32_t kind, const uchar* blob,
-                   const int32_t* lit_off, const int32_t* lit_len, int32_t start, int32_t end,
-                   const uchar* firsts) noexcept nogil:
-    """Some literal of [start, end) occurs in ``s[:n]``: one pass over the positions, the
-    literals tried only where the position's byte can start one (the same answer as a
-    scan per literal, without the scan per literal)."""
-    cdef int32_t j, m
-    cdef Py_ssize_t i, k
+                   const int32_t* lit_off, const int32_t* lit_len, int32_t start, int32_t end) noexcept nogil:
+    cdef int32_t j
     cdef bint fold
-    cdef uchar c
-    cdef const uchar* lit
     if kind == PF_PRESENT:
         return True
     if kind == PF_FOLD_IC and _has_non_ascii(s, n):
         return True
     fold = kind != PF_CONTAINS
-    for i in range(n):
-        c = _ascii_lower(s[i]) if fold else s[i]
-        if not firsts[c]:
-            continue
-        for j in range(start, end):
-            m = lit_len[j]
-            lit = blob + lit_off[j]
-            if lit[0] != c or m > n - i:
-                continue
-            k = 1
-            while k < m and (_ascii_lower(s[i + k]) if fold else s[i + k]) == lit[k]:
-                k += 1
-            if k == m:
-                return True
+    for j in range(start, end):
+        if _contains_bytes(s, n, blob + lit_off[j], lit_len[j], fold):
+            return True
     return False
 
 
@@ -223,8 +219,7 @@ cdef bint _pf_node(DocData* d, int32_t i, const PFTerm* terms, int n_terms, cons
                 continue
             if not _pf_value(d, a, &s, &n):
                 return True
-            if _pf_term(s, n, terms[t].kind, blob, lit_off, lit_len, terms[t].lit_start, terms[t].lit_end,
-                        terms[t].firsts):
+            if _pf_term(s, n, terms[t].kind, blob, lit_off, lit_len, terms[t].lit_start, terms[t].lit_end):
                 return True
     return False
 
