@@ -27,7 +27,7 @@ from typing import Any, Dict, Tuple
 # (trafilatura 2.3.1's reading of MAX_TREE_SIZE: an all-digit value, else None)
 Reads = Tuple[Tuple[str, str], ...]
 
-_INSTANCE_OVERRIDES = ("get", "getint", "getboolean", "_get", "_get_conv", "_unify_values", "items")
+_INSTANCE_OVERRIDES = frozenset(["get", "getint", "getboolean", "_get", "_get_conv", "_unify_values", "items"])
 
 # per reads tuple (one per release): (config, snapshot, values) of the last remembered read
 _last: Dict[Reads, Tuple[Any, Any, Tuple[Any, ...]]] = {}
@@ -50,8 +50,7 @@ def _snapshot(config: Any) -> Any:
     """What the DEFAULT values are a function of, or None when that cannot be told."""
     if type(config) is not ConfigParser or type(getattr(config, "_interpolation", None)) is not BasicInterpolation:
         return None
-    instance = vars(config)
-    if any(name in instance for name in _INSTANCE_OVERRIDES):
+    if not _INSTANCE_OVERRIDES.isdisjoint(vars(config)):
         return None
     defaults = getattr(config, "_defaults", None)
     if type(defaults) is not dict:
