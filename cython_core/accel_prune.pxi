@@ -335,3 +335,56 @@ def link_density_table(CElement el, bint v1_11_0):
     if ids.ref < 0:
         return False
     return _table_test(&el.doc.d, el.idx, &ids, v1_11_0)
+
+
+# -- prune_html: the empty elements of some tags -------------------------------------------------
+
+def delete_empty(tops, names, bint include_self, bint keep_tail, python_delete):
+    """prune_html's ``[e for e in <the elements of those tags below each top
+    (and each top itself when include_self)> if e.text is None and len(e) == 0]``,
+    collected over all the tops first, then trafilatura's delete_element on
+    each (``keep_tail``; ``python_delete(el, keep_tail)`` where a joined
+    string must go through the Python setters). False (nothing done) when
+    the names cannot be resolved in C (the caller then runs the Python path)."""
+    cdef CElement top
+    cdef CDocument doc = None
+    cdef DocData* d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n, err = 0
+    cdef int32_t root, i, k
+    cdef IdxVec out
+    tops = list(tops)
+    for t in tops:
+        if type(t) is not CElement or (doc is not None and (<CElement>t).doc is not doc):
+            return False
+        doc = (<CElement>t).doc
+        doc._check((<CElement>t).idx)
+    if doc is None:
+        return True
+    d = &doc.d
+    if not isinstance(names, (set, frozenset, tuple, list)):
+        names = tuple(names)
+    n = _name_ids(doc, names, ids)
+    if n < 0:
+        return False
+    if n == 0:
+        return True
+    memset(&out, 0, sizeof(IdxVec))
+    try:
+        for t in tops:
+            root = (<CElement>t).idx
+            with nogil:
+                i = root if include_self else _first_below(d, root)
+                while i >= 0:
+                    if _id_in(d.nodes[i].tag, ids, n) and d.nodes[i].text_off < 0 and d.nodes[i].first < 0:
+                        if not _vec_push(&out, i, &err):
+                            break
+                    i = _after(d, i, root)
+            if err:
+                d.error = err
+                _raise_doc_error(doc)
+        for k in range(out.n):
+            _delete_one(doc, out.items[k], keep_tail, python_delete)
+    finally:
+        free(out.items)
+    return True

@@ -170,6 +170,33 @@ def test_generated_trees(body):
     check_page("<html><body><div>" + body + "</div>" + body + "</body></html>")
 
 
+@settings(max_examples=200, deadline=None)
+@given(trees())
+def test_prune_html_on_generated_trees(body):
+    html = "<html><body><div>" + body + "</div><p></p><span/>&#1;t<b><i></i></b>" + body + "</body></html>"
+    for focus in ("balanced", "precision"):
+        ref, core = run_both(lambda t: dump_element(hp.prune_html(t, focus)), html)
+        assert ref == core, focus
+    ref, core = run_both(lambda t: dump_element(hp11.prune_html(t)), html)
+    assert ref == core
+
+
+def test_prune_html_core_path_is_taken(monkeypatch):
+    calls = []
+    real = CORE.delete_empty
+
+    def spy(*args):
+        calls.append(args[3])
+        return real(*args)
+
+    monkeypatch.setattr(CORE, "delete_empty", spy)
+    html = "<html><body><div><p></p>t<span>x</span><em></em></div></body></html>"
+    ref, core = run_both(lambda t: dump_element(hp.prune_html(t, "precision")), html)
+    assert ref == core and calls == [False]
+    ref, core = run_both(lambda t: dump_element(hp11.prune_html(t)), html)
+    assert ref == core and calls == [False, True]
+
+
 def prepared_2_3_1(options):
     return lambda tree: hp.convert_tags(hp.tree_cleaning(tree, options), options)
 
@@ -189,3 +216,34 @@ def test_corpus_pages():
             check_page(html, prepared_2_3_1(p23), prepared_1_11_0(p11))
             compared += 1
     assert compared >= 30
+
+
+# -- the selectors' prefilter: literals bucketed by first byte (accel_selectors.pxi) ----------------
+
+LITERALS = st.lists(st.text(alphabet=st.sampled_from("abAB-_\u00e9 x"), min_size=1, max_size=4), min_size=1, max_size=12)
+VALUES = st.text(alphabet=st.sampled_from("abAB-_\u00e9 xyK\u212a\u017f"), max_size=16)
+
+
+@settings(max_examples=400, deadline=None)
+@given(LITERALS, VALUES, VALUES)
+def test_prefilter_terms_are_literal_containment(literals, value, other):
+    ascii_lits = [lit for lit in literals if lit.isascii()] or ["a"]
+    filters = {
+        "contains": (CORE.Prefilter([("class", "contains", literals)]), lambda v: any(lit in v for lit in literals)),
+        "fold": (CORE.Prefilter([("class", "fold", ascii_lits)]),
+                 lambda v: any(lit.lower() in v.translate(FOLD) for lit in ascii_lits)),
+        "fold_ic": (CORE.Prefilter([("class", "fold_ic", ascii_lits)]),
+                    lambda v: not v.isascii() or any(lit.lower() in v.lower() for lit in ascii_lits)),
+        # two terms on two attributes: the buckets are per term
+        "two": (CORE.Prefilter([("id", "contains", ["zz"]), ("class", "contains", literals)]),
+                lambda v: any(lit in v for lit in literals)),
+    }
+    for val in (value, other + value, value + other):
+        el = CORE.dom.fromstring("<div><p>x</p></div>")
+        p = el[0]
+        p.set("class", val)
+        for name, (pf, model) in filters.items():
+            assert CORE.prefilter_passes(p, pf) == model(val), (name, val, literals)
+
+
+FOLD = {c: c + 32 for c in range(65, 91)}

@@ -16,7 +16,7 @@ from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import textfilter, trim, xml_text
 from .xml import delete_element
-from .xpaths import absolute_iter, figures_with_table
+from .xpaths import absolute_iter, figures_with_table, root_of_document
 
 if TYPE_CHECKING:
     from trafila.dom import Element
@@ -83,6 +83,9 @@ def prune_html(tree: Element) -> Any:
     """Delete empty elements of CUT_EMPTY_ELEMS. The XPath is absolute
     (``//*[not(node())]``): it covers the whole document ``tree`` lives in."""
     core = core_of(tree)
+    # the walk, the test and the deletions in C (accel_prune.pxi)
+    if core is not None and core.delete_empty(root_of_document(tree), CUT_EMPTY_ELEMS, True, True, _delete_kept_tail):
+        return tree
     if core is not None:
         # the core's walk hands out only the elements of those tags
         empty = [el for el in absolute_iter(tree, *CUT_EMPTY_ELEMS) if len(el) == 0 and el.text is None]

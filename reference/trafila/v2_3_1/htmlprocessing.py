@@ -133,6 +133,9 @@ def prune_html(tree: _Element, focus: str = "balanced") -> Any:
     "Delete the empty CUT_EMPTY_ELEMS (their tails too in precision mode)."
     tails = focus != "precision"
     core = core_of(tree)
+    # the walk, the test and the deletions in C (accel_prune.pxi)
+    if core is not None and core.delete_empty((tree,), CUT_EMPTY_ELEMS, False, tails, delete_element):
+        return tree
     # the core's walk hands out only the elements of those tags
     candidates = core.descendants(tree, CUT_EMPTY_ELEMS) if core is not None else desc_list(tree)
     empty = [e for e in candidates if e.tag in CUT_EMPTY_ELEMS and e.text is None and len(e) == 0]
