@@ -35,6 +35,7 @@ cdef struct PFTerm:
     int32_t kind       # PF_*
     int32_t lit_start  # literals [lit_start, lit_end) of the Prefilter
     int32_t lit_end
+    int32_t term       # the term's index in the Prefilter (its first-byte buckets)
 
 
 cdef inline bint _has_non_ascii(const uchar* s, Py_ssize_t n) noexcept nogil:
@@ -80,22 +81,30 @@ cdef class Prefilter:
     cdef list lit_offsets     # per literal, (offset, length) into lit_blob
     cdef int32_t* lit_off
     cdef int32_t* lit_len
+    # per term, 257 literal indices: the literals of the term whose first byte
+    # is c are [buckets[257 * term + c], buckets[257 * term + c + 1]) (each
+    # term's literals are sorted by first byte)
+    cdef int32_t* buckets
     cdef tuple pass_tags
     cdef readonly object spec
 
     def __cinit__(self):
         self.lit_off = NULL
         self.lit_len = NULL
+        self.buckets = NULL
 
     def __dealloc__(self):
         if self.lit_off != NULL:
             free(self.lit_off)
         if self.lit_len != NULL:
             free(self.lit_len)
+        if self.buckets != NULL:
+            free(self.buckets)
 
     def __init__(self, terms, pass_tags=()):
         cdef int k = 0
         cdef int32_t n_lits = 0, j
+        cdef int t, c
         kinds = {"present": PF_PRESENT, "contains": PF_CONTAINS, "fold": PF_FOLD, "fold_ic": PF_FOLD_IC}
         terms = list(terms)
         if len(terms) > MAX_PF_TERMS:
@@ -117,6 +126,7 @@ cdef class Prefilter:
             else:
                 if not literals:
                     raise ValueError("a value term needs literals")
+                encoded = []
                 for lit in literals:
                     if not isinstance(lit, str) or not lit:
                         raise ValueError("literals are non-empty str")
@@ -124,7 +134,10 @@ cdef class Prefilter:
                         if not lit.isascii():
                             raise ValueError("folded literals are ASCII")
                         lit = lit.lower()
-                    b = lit.encode("utf-8")
+                    encoded.append(lit.encode("utf-8"))
+                # by first byte (the term holds when any of them occurs: their order is free)
+                encoded.sort(key=lambda e: e[0])
+                for b in encoded:
                     lits.append((len(blob), len(b)))
                     blob += b
                     n_lits += 1
@@ -140,6 +153,15 @@ cdef class Prefilter:
         for j in range(n_lits):
             self.lit_off[j] = lits[j][0]
             self.lit_len[j] = lits[j][1]
+        self.buckets = <int32_t*>malloc((k * 257 + 1) * sizeof(int32_t))
+        if self.buckets == NULL:
+            raise MemoryError("out of memory")
+        for t in range(k):
+            j = self.lit_start[t]
+            for c in range(257):
+                while j < self.lit_end[t] and blob[lits[j][0]] < c:
+                    j += 1
+                self.buckets[257 * t + c] = j
         self.pass_tags = tuple(pass_tags)
 
     cdef int resolve(self, CDocument doc, PFTerm* out, int32_t* tag_ids, int* n_tags) except -2:
@@ -157,6 +179,7 @@ cdef class Prefilter:
             out[n].kind = self.kinds[k]
             out[n].lit_start = self.lit_start[k]
             out[n].lit_end = self.lit_end[k]
+            out[n].term = k
             n += 1
         n_tags[0] = _name_ids(doc, self.pass_tags, tag_ids) if self.pass_tags else 0
         return n
@@ -184,22 +207,41 @@ cdef bint _pf_value(DocData* d, Attr* a, const uchar** s, Py_ssize_t* n) noexcep
 
 
 cdef bint _pf_term(const uchar* s, Py_ssize_t n, int32_t kind, const uchar* blob,
-                   const int32_t* lit_off, const int32_t* lit_len, int32_t start, int32_t end) noexcept nogil:
-    cdef int32_t j
+                   const int32_t* lit_off, const int32_t* lit_len, const int32_t* bucket) noexcept nogil:
+    """Some literal of the term occurs in ``s``: at each position, only the
+    literals starting with that byte (``bucket``: the term's 257 bounds) are compared."""
+    cdef int32_t j, m, k
+    cdef Py_ssize_t i
+    cdef const uchar* lit
+    cdef uchar c
     cdef bint fold
     if kind == PF_PRESENT:
         return True
     if kind == PF_FOLD_IC and _has_non_ascii(s, n):
         return True
     fold = kind != PF_CONTAINS
-    for j in range(start, end):
-        if _contains_bytes(s, n, blob + lit_off[j], lit_len[j], fold):
-            return True
+    for i in range(n):
+        c = _ascii_lower(s[i]) if fold else s[i]
+        for j in range(bucket[c], bucket[c + 1]):
+            m = lit_len[j]
+            if m > n - i:
+                continue
+            lit = blob + lit_off[j]
+            k = 1
+            if fold:
+                while k < m and _ascii_lower(s[i + k]) == lit[k]:
+                    k += 1
+            else:
+                while k < m and s[i + k] == lit[k]:
+                    k += 1
+            if k == m:
+                return True
     return False
 
 
 cdef bint _pf_node(DocData* d, int32_t i, const PFTerm* terms, int n_terms, const int32_t* tag_ids, int n_tags,
-                   const uchar* blob, const int32_t* lit_off, const int32_t* lit_len) noexcept nogil:
+                   const uchar* blob, const int32_t* lit_off, const int32_t* lit_len,
+                   const int32_t* buckets) noexcept nogil:
     """The prefilter on node ``i``: False only when the predicate is certainly False."""
     cdef Node* nd = &d.nodes[i]
     cdef int32_t k, end
@@ -219,7 +261,7 @@ cdef bint _pf_node(DocData* d, int32_t i, const PFTerm* terms, int n_terms, cons
                 continue
             if not _pf_value(d, a, &s, &n):
                 return True
-            if _pf_term(s, n, terms[t].kind, blob, lit_off, lit_len, terms[t].lit_start, terms[t].lit_end):
+            if _pf_term(s, n, terms[t].kind, blob, lit_off, lit_len, buckets + 257 * terms[t].term):
                 return True
     return False
 
@@ -253,7 +295,8 @@ def select_candidates(CElement top, object names, Prefilter pf):
     i = d.nodes[root].first
     while i >= 0:
         if (all_names or _id_in(d.nodes[i].tag, ids, n)) and (
-                pf is None or _pf_node(d, i, terms, n_terms, tag_ids, n_tags, blob, pf.lit_off, pf.lit_len)):
+                pf is None or _pf_node(d, i, terms, n_terms, tag_ids, n_tags, blob, pf.lit_off, pf.lit_len,
+                                              pf.buckets)):
             out.append(_proxy(doc, i))
         if d.nodes[i].first >= 0:
             i = d.nodes[i].first
@@ -275,7 +318,7 @@ def prefilter_passes(CElement el, Prefilter pf):
     doc._check(el.idx)
     n_terms = pf.resolve(doc, terms, tag_ids, &n_tags)
     return _pf_node(&doc.d, el.idx, terms, n_terms, tag_ids, n_tags,
-                    <const uchar*><const char*>pf.lit_blob, pf.lit_off, pf.lit_len)
+                    <const uchar*><const char*>pf.lit_blob, pf.lit_off, pf.lit_len, pf.buckets)
 
 
 # -- len("".join(tree.xpath('//p//text()'))) ---------------------------------------------------

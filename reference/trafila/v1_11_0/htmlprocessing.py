@@ -16,7 +16,7 @@ from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
 from .utils import textfilter, trim, xml_text
 from .xml import delete_element
-from .xpaths import absolute_iter, figures_with_table
+from .xpaths import absolute_iter, figures_with_table, root_of_document
 
 if TYPE_CHECKING:
     from trafila.dom import Element
@@ -83,6 +83,9 @@ def prune_html(tree: Element) -> Any:
     """Delete empty elements of CUT_EMPTY_ELEMS. The XPath is absolute
     (``//*[not(node())]``): it covers the whole document ``tree`` lives in."""
     core = core_of(tree)
+    # the walk, the test and the deletions in C (accel_prune.pxi)
+    if core is not None and core.delete_empty(root_of_document(tree), CUT_EMPTY_ELEMS, True, True, _delete_kept_tail):
+        return tree
     if core is not None:
         # the core's walk hands out only the elements of those tags
         empty = [el for el in absolute_iter(tree, *CUT_EMPTY_ELEMS) if len(el) == 0 and el.text is None]
@@ -150,8 +153,18 @@ def _refs(element: Element) -> List[Any]:
 _REF = ("ref",)
 
 
+def _nonempty_links(core: Any, element: Element) -> List[Any]:
+    "collect_link_info's list on core trees: the non-zero lengths of the ref descendants' texts."
+    return [n for n in map(core.text_length, core.descendants(element, _REF, False)) if n]
+
+
 def _link_density_test(element: Element, elemlen: int, favor_precision: bool) -> Tuple[bool, List[Any]]:
     "link_density_test on the length of the element's trimmed text."
+    core = core_of(element)
+    if core is not None:
+        # the verdict in C; the list it hands back is only tested for emptiness by the callers
+        result, with_list = core.link_density_verdict(element, favor_precision, 0.0, True, elemlen)
+        return result, (_nonempty_links(core, element) if with_list else [])
     links_xpath, mylist = _refs(element), []
     if links_xpath:
         if element.tag == "p":
@@ -173,9 +186,11 @@ def _link_density_test(element: Element, elemlen: int, favor_precision: bool) ->
 
 def link_density_test_tables(element: Element) -> bool:
     "A table over 250 characters that is mostly links (or has only empty links)."
+    core = core_of(element)
+    if core is not None:
+        return core.link_density_table(element, True)
     links_xpath = _refs(element)
     if links_xpath:
-        core = core_of(element)
         elemlen = len(trim(element.text_content())) if core is None else core.text_length(element)
         if elemlen > 250:
             linklen, elemnum, _, _ = collect_link_info(links_xpath)
@@ -190,9 +205,13 @@ def delete_by_link_density(subtree: Element, tagname: str, backtracking: bool = 
     """Delete link-heavy elements (``iter`` includes ``subtree`` itself, which
     then leaves its parent); when backtracking, the CHILDREN of short
     elements with links and at least 3 children."""
+    core = core_of(subtree)
+    if core is not None:
+        # the walk, the tests and the deletions in one C pass (accel_prune.pxi)
+        return core.delete_by_link_density(subtree, tagname, backtracking, favor_precision, 0.0, True,
+                                           _delete_kept_tail)
     deletions: List[Any] = []
     threshold = 200 if favor_precision else 100
-    core = core_of(subtree)
     # nothing changes the tree in the loop: the core's snapshot walk is the live iterator's
     elems = subtree.iter(tagname) if core is None else core.descendants(subtree, (tagname,), True)
     for elem in elems:

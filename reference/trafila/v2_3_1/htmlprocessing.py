@@ -133,6 +133,9 @@ def prune_html(tree: _Element, focus: str = "balanced") -> Any:
     "Delete the empty CUT_EMPTY_ELEMS (their tails too in precision mode)."
     tails = focus != "precision"
     core = core_of(tree)
+    # the walk, the test and the deletions in C (accel_prune.pxi)
+    if core is not None and core.delete_empty((tree,), CUT_EMPTY_ELEMS, False, tails, delete_element):
+        return tree
     # the core's walk hands out only the elements of those tags
     candidates = core.descendants(tree, CUT_EMPTY_ELEMS) if core is not None else desc_list(tree)
     empty = [e for e in candidates if e.tag in CUT_EMPTY_ELEMS and e.text is None and len(e) == 0]
@@ -195,6 +198,9 @@ def is_paragraph_listing(links_xpath: List[Any]) -> bool:
 
 def link_density_test(element: _Element, favor_precision: bool = False) -> Tuple[bool, bool]:
     "(delete, short-with-links) for a link-rich element."
+    core = core_of(element)
+    if core is not None:
+        return core.link_density_verdict(element, favor_precision, LINK_FARM_RATIO, False)
     links_xpath = desc_tagged(element, "ref")
     if not links_xpath:
         return False, False
@@ -229,6 +235,9 @@ def link_density_test(element: _Element, favor_precision: bool = False) -> Tuple
 
 def link_density_test_tables(element: _Element) -> bool:
     "Tables of at least 200 characters made mostly of link text."
+    core = core_of(element)
+    if core is not None:
+        return core.link_density_table(element, False)
     links_xpath = desc_tagged(element, "ref")
     if not links_xpath:
         return False
@@ -241,6 +250,11 @@ def link_density_test_tables(element: _Element) -> bool:
 
 def delete_by_link_density(subtree: _Element, tagname: str, backtracking: bool = False, favor_precision: bool = False) -> Any:
     "Delete the elements of one tag the link-density test flags."
+    core = core_of(subtree)
+    if core is not None:
+        # the walk, the tests and the deletions in one C pass (accel_prune.pxi)
+        return core.delete_by_link_density(subtree, tagname, backtracking, favor_precision, LINK_FARM_RATIO, False,
+                                           delete_element)
     deletions = []
     len_threshold = 200 if favor_precision else 100
     depth_threshold = 1 if favor_precision else 3
