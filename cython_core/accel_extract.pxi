@@ -305,3 +305,118 @@ def extract_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces
         if textfilter(el):
             return None
     return el
+
+
+# -- text of a subtree (main_extractor._elem_text, is_text_element) ---------------------
+
+cdef struct ExCollapse:
+    uchar* out       # NULL: only count
+    Py_ssize_t len   # bytes written (or that would be)
+    bint pending     # a whitespace run since the last word character
+    bint started     # a word character was seen
+
+
+cdef inline void _ex_collapse_feed(ExCollapse* c, const uchar* s, Py_ssize_t n) noexcept nogil:
+    """Feed s[:n] to ``" ".join(text.split())`` of the concatenation."""
+    cdef Py_ssize_t i = 0, w
+    while i < n:
+        w = _space_at(s, i, n)
+        if w:
+            c.pending = True
+            i += w
+            continue
+        if c.pending and c.started:
+            if c.out != NULL:
+                c.out[c.len] = 32
+            c.len += 1
+        c.pending = False
+        c.started = True
+        if c.out != NULL:
+            c.out[c.len] = s[i]
+        c.len += 1
+        i += 1
+
+
+cdef void _ex_collapse_subtree(DocData* d, int32_t top, ExCollapse* c) noexcept nogil:
+    """``"".join(el.itertext())`` (text of top, then each descendant's text and
+    tail in document order; not top's tail) fed to the collapse."""
+    cdef int32_t s = top
+    cdef Node* nd
+    if d.nodes[top].text_off >= 0:
+        _ex_collapse_feed(c, d.text.data + d.nodes[top].text_off, d.nodes[top].text_len)
+    while True:
+        if d.nodes[s].first >= 0:
+            s = d.nodes[s].first
+            nd = &d.nodes[s]
+            if nd.text_off >= 0:
+                _ex_collapse_feed(c, d.text.data + nd.text_off, nd.text_len)
+            continue
+        while True:
+            if s == top:
+                return
+            nd = &d.nodes[s]
+            if nd.tail_off >= 0:
+                _ex_collapse_feed(c, d.text.data + nd.tail_off, nd.tail_len)
+            if nd.next >= 0:
+                s = nd.next
+                nd = &d.nodes[s]
+                if nd.text_off >= 0:
+                    _ex_collapse_feed(c, d.text.data + nd.text_off, nd.text_len)
+                break
+            s = nd.parent
+
+
+def extract_elem_text(CElement el):
+    """main_extractor._elem_text: ``trim("".join(el.itertext()))``."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef ExCollapse c
+    cdef object res
+    doc._check(el.idx)
+    c.out = NULL
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, el.idx, &c)
+    if c.len == 0:
+        return ""
+    c.out = NULL if alloc_fails() else <uchar*>malloc(<size_t>c.len)
+    if c.out == NULL:
+        raise MemoryError("out of memory")
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, el.idx, &c)
+    try:
+        res = utf8_str(c.out, c.len)
+    finally:
+        free(c.out)
+    return res
+
+
+def extract_has_text(CElement el):
+    """main_extractor.is_text_element on an element: a non-whitespace
+    character in ``"".join(el.itertext())``."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef ExCollapse c
+    doc._check(el.idx)
+    c.out = NULL
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, el.idx, &c)
+    return c.started
+
+
+def extract_root_is(CElement el, CElement root):
+    """``root_of(el) is root``: the topmost ancestor of ``el`` is ``root``."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t i = el.idx
+    if root.doc is not doc:
+        return False
+    doc._check(i)
+    while d.nodes[i].parent >= 0:
+        i = d.nodes[i].parent
+    return i == root.idx

@@ -24,7 +24,8 @@ from trafila import _backend, _engine  # noqa: E402
 from trafila.treedump import dump_element  # noqa: E402
 from trafila.v2_3_1 import htmlprocessing as hp  # noqa: E402
 from trafila.v2_3_1 import main_extractor as me  # noqa: E402
-from trafila.v2_3_1._tree import copy_tree, desc_list  # noqa: E402
+from trafila.v2_3_1._tree import copy_tree, desc_list, root_of  # noqa: E402
+from trafila.v2_3_1.utils import text_chars_test, trim  # noqa: E402
 from trafila.v2_3_1.settings import Extractor  # noqa: E402
 
 from ._helpers import needs_corpora, sample_pages  # noqa: E402
@@ -87,7 +88,21 @@ def core_tree(html):
         return CORE.dom.fromstring(html)
 
 
+def check_texts(tree):
+    "_elem_text / is_text_element / root_of in C against their Python bodies on every element."
+    els = [tree, *desc_list(tree)]
+    for el in els:
+        assert CORE.extract_elem_text(el) == trim("".join(el.itertext()))
+        assert CORE.extract_has_text(el) is (text_chars_test("".join(el.itertext())) is True)
+        assert me._elem_text(el) == CORE.extract_elem_text(el)
+        assert me.is_text_element(el) is CORE.extract_has_text(el)
+        assert CORE.extract_root_is(el, tree) is (root_of(el) is tree)
+        assert CORE.extract_root_is(tree, el) is (root_of(tree) is el)
+    assert me.is_text_element(None) is False
+
+
 def check(tree):
+    check_texts(tree)
     for name, call in HANDLERS.items():
         with _backend.use(BACKEND):
             ref, core = run_both(tree, call)
@@ -108,6 +123,19 @@ def test_the_comparison_can_fail(monkeypatch):
     monkeypatch.setattr(CORE, "extract_process_node", lambda el, match: el)
     with pytest.raises(AssertionError):
         check(core_tree("<html><body><p>Facebook</p></body></html>"))
+
+
+def test_detached_and_foreign_roots():
+    tree = core_tree("<html><body><div><p>a <hi>b</hi> c</p>t</div></body></html>")
+    other = core_tree("<p>x</p>")
+    p = tree.find(".//p")
+    assert CORE.extract_root_is(p, tree) and not CORE.extract_root_is(p, other)
+    p.getparent().remove(p)
+    assert CORE.extract_root_is(p, p) and not CORE.extract_root_is(p, tree)
+    assert CORE.extract_elem_text(p) == "a b c" and CORE.extract_has_text(p)
+    with _backend.use(BACKEND):
+        empty = me.Element("p")
+    assert CORE.extract_elem_text(empty) == "" and not CORE.extract_has_text(empty)
 
 
 def test_dedup_stays_on_the_python_path(monkeypatch):

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any, List, Optional, Set
 from urllib.parse import urljoin
 
+from .._backend import core_of
 from ._tree import iter_live, Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
 from ..xmlchars import xml_text
 from .htmlprocessing import (
@@ -60,6 +61,9 @@ _MAX_SPAN = 100
 
 def _elem_text(element: _Element) -> str:
     "Plain concatenation of the element's text, trimmed (inline boundaries stay joined)."
+    core = core_of(element)
+    if core is not None:
+        return core.extract_elem_text(element)
     return trim("".join(element.itertext()))
 
 
@@ -135,6 +139,9 @@ def update_elem_rendition(elem: _Element, new_elem: _Element) -> None:
 
 
 def is_text_element(elem: Optional[Any]) -> bool:
+    core = core_of(elem)
+    if core is not None:
+        return core.extract_has_text(elem)
     return elem is not None and text_chars_test("".join(elem.itertext())) is True
 
 
@@ -591,6 +598,7 @@ def _extract(tree: _Element, options: Extractor) -> Any:
         if tags == {"lb"} or (subtree.tag == "div" and "div" in potential_tags and tags <= INLINE_FORMATTABLE | {"lb"}):
             subelems = [subtree]
         lead, start = None, len(result_body)
+        core = core_of(result_body)
         if subelems != [subtree] and text_chars_test(subtree.text):
             lead = Element("p")
             lead.text = xml_text(subtree.text)
@@ -598,13 +606,13 @@ def _extract(tree: _Element, options: Extractor) -> Any:
         for elem in subelems:
             # an element moved into result_body along with an emitted ancestor (a text-bearing div
             # is emitted whole): visiting it again would emit its text twice
-            if root_of(elem) is result_body:
+            if (core.extract_root_is(elem, result_body) if core is not None else root_of(elem) is result_body):
                 continue
             tag, tail = elem.tag, elem.tail
             processed_elem = handle_textelem(elem, potential_tags, options)
             if processed_elem is not None:
                 result_body.append(processed_elem)
-                if root_of(elem) is not result_body:
+                if not (core.extract_root_is(elem, result_body) if core is not None else root_of(elem) is result_body):
                     elem.tag = "done"
             # text right after a rebuilt block is a paragraph of its own, like an <lb> tail,
             # unless the handler carried it over already
