@@ -420,3 +420,208 @@ def extract_root_is(CElement el, CElement root):
     while d.nodes[i].parent >= 0:
         i = d.nodes[i].parent
     return i == root.idx
+
+
+# -- handle_paragraphs: a <p> whose children are all leaves of inline tags ----------------
+
+cdef enum:
+    PK_OTHER = 0
+    PK_DONE = 1
+    PK_LB = 2
+    PK_CONSUMING = 3   # hi, ref, del: KEEP_ATTRS copied
+    PK_CODE = 4
+    # allowed-tag bits (the tag is in potential_tags)
+    PA_HI = 1
+    PA_REF = 2
+    PA_DEL = 4
+    PA_LB = 8
+    PA_CODE = 16
+
+
+cdef struct ParaChild:
+    int32_t node
+    int kind
+    bint moved        # text <- tail, tail <- ''
+    bint kept         # handle_textnode gave the child itself
+    Slot text         # the text and tail the new sub-element copies
+    Slot tail
+
+
+cdef inline bint _name_is(DocData* d, int32_t nid, const char* s) noexcept nogil:
+    cdef Py_ssize_t n, m = <Py_ssize_t>strlen(s)
+    cdef const uchar* b
+    if nid < 0:
+        return False
+    b = name_bytes(d, nid, &n)
+    return n == m and memcmp(b, s, <size_t>n) == 0
+
+
+cdef bint _keep_attr(DocData* d, int32_t nid) noexcept nogil:
+    "main_extractor.KEEP_ATTRS"
+    return (_name_is(d, nid, "rend") or _name_is(d, nid, "role") or _name_is(d, nid, "target")
+            or _name_is(d, nid, "src") or _name_is(d, nid, "alt") or _name_is(d, nid, "title"))
+
+
+cdef int _para_kind(DocData* d, int32_t tag, int allowed) noexcept nogil:
+    if _name_is(d, tag, "done"):
+        return PK_DONE
+    if _name_is(d, tag, "lb"):
+        return PK_LB if allowed & PA_LB else PK_OTHER
+    if _name_is(d, tag, "hi"):
+        return PK_CONSUMING if allowed & PA_HI else PK_OTHER
+    if _name_is(d, tag, "ref"):
+        return PK_CONSUMING if allowed & PA_REF else PK_OTHER
+    if _name_is(d, tag, "del"):
+        return PK_CONSUMING if allowed & PA_DEL else PK_OTHER
+    if _name_is(d, tag, "code"):
+        return PK_CODE if allowed & PA_CODE else PK_OTHER
+    return PK_OTHER
+
+
+cdef inline bint _slot_blank(DocData* d, Slot s) noexcept nogil:
+    """not text_chars_test(value): None, '' or only whitespace."""
+    cdef Py_ssize_t i = 0, w
+    cdef const uchar* b
+    if s.off < 0 or s.len == 0:
+        return True
+    b = d.text.data + s.off
+    while i < s.len:
+        w = _space_at(b, i, s.len)
+        if w == 0:
+            return False
+        i += w
+    return True
+
+
+cdef int _copy_slot(DocData* src, Slot s, DocData* dst, int32_t i, bint tail) noexcept nogil:
+    if s.off < 0:
+        return 1 if dom_set_slot(dst, i, tail, NULL, 0, True) else -1
+    return 1 if dom_set_slot(dst, i, tail, src.text.data + s.off, s.len, False) else -1
+
+
+def extract_paragraph(CElement el, CElement out, int allowed, textfilter):
+    """main_extractor.handle_paragraphs without deduplication for a <p> with
+    children that are all childless lb/hi/ref/del/code (each in potential_tags,
+    as ``allowed`` bits say) or done elements, ``out`` being the new
+    Element(element.tag): True when the reference returns ``out`` (filled),
+    False when it returns None, NotImplemented (nothing changed) for any other
+    paragraph or when a value to write holds a character lxml refuses."""
+    cdef CDocument doc = el.doc, odoc = out.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t p = el.idx, c, nxt, k, j, nid, sub, last, done_id
+    cdef int n = 0, kind
+    cdef Slot ptext, ptail, t, tl
+    cdef bint p_kept = False
+    cdef ParaChild* kids = NULL
+    cdef Attr* a
+    cdef Attr at
+    cdef Py_ssize_t nb
+    cdef const uchar* vb
+    doc._check(p)
+    odoc._check(out.idx)
+    if (odoc is doc or d.nodes[p].first < 0 or not _name_is(d, d.nodes[p].tag, "p")
+            or od.nodes[out.idx].first >= 0 or od.nodes[out.idx].text_off >= 0):
+        return NotImplemented
+    c = d.nodes[p].first
+    while c >= 0:
+        if d.nodes[c].first >= 0 or _para_kind(d, d.nodes[c].tag, allowed) == PK_OTHER:
+            return NotImplemented
+        n += 1
+        c = d.nodes[c].next
+    # the paragraph itself: handle_textnode(p, comments_fix=False, preserve_spaces=True)
+    ptext = _slot_of(d, p, False)
+    ptail = _slot_of(d, p, True)
+    if _slot_truthy(ptext):
+        if not _slot_ok(d, ptext):
+            return NotImplemented
+        p_kept = True
+    elif ptext.off < 0 and not _slot_blank(d, ptail):
+        # textfilter on the tail (read-only)
+        p_kept = not textfilter(el)
+    kids = NULL if alloc_fails() else <ParaChild*>malloc(<size_t>n * sizeof(ParaChild))
+    if kids == NULL:
+        raise MemoryError("out of memory")
+    try:
+        # every check first: nothing changes when one fails
+        c = d.nodes[p].first
+        k = 0
+        while c >= 0:
+            kind = _para_kind(d, d.nodes[c].tag, allowed)
+            kids[k].node = c
+            kids[k].kind = kind
+            kids[k].moved = False
+            kids[k].kept = False
+            t = _slot_of(d, c, False)
+            tl = _slot_of(d, c, True)
+            if kind == PK_DONE:
+                pass
+            elif not _slot_truthy(t) and not _slot_truthy(tl) and not (
+                    kind == PK_LB and _separates_inline(d, c)):
+                pass
+            elif kind == PK_LB:
+                kids[k].kept = True
+            else:
+                if not _slot_truthy(t):
+                    if not _slot_ok(d, tl):
+                        return NotImplemented
+                    kids[k].moved = True
+                    t = tl
+                    tl.off = 0
+                    tl.len = 0
+                kids[k].kept = _slot_truthy(t)
+            if kids[k].kept:
+                if not _slot_ok(d, t) or not _slot_ok(d, tl):
+                    return NotImplemented
+                if kind == PK_CONSUMING:
+                    for j in range(d.nodes[c].attr_count):
+                        a = &d.attrs[d.nodes[c].attr_start + j]
+                        if _keep_attr(d, a.name):
+                            if a.kind != AV_VALUE or not _utf8_xml_ok(d.vals.data + a.val_off, a.val_len):
+                                return NotImplemented
+            kids[k].text = t
+            kids[k].tail = tl
+            k += 1
+            c = d.nodes[c].next
+        # the reference's changes, in its order
+        done_id = _intern(doc, "done")
+        d.nodes[p].tag = done_id
+        if p_kept:
+            # " ".join(filter(None, (None, p.text))): the text, or '' when it is None
+            if _slot_truthy(ptext):
+                if _copy_slot(d, ptext, od, out.idx, False) < 0:
+                    _raise_doc_error(odoc)
+            elif not dom_set_slot(od, out.idx, False, NULL, 0, False):
+                _raise_doc_error(odoc)
+        for k in range(n):
+            c = kids[k].node
+            if kids[k].moved:
+                _put_slot(d, c, False, kids[k].text)
+                if not dom_set_slot(d, c, True, NULL, 0, False):
+                    _raise_doc_error(doc)
+                kids[k].tail = _slot_of(d, c, True)
+            if kids[k].kept:
+                nid = dom_map_name(d, d.nodes[c].tag, od)
+                if nid < 0:
+                    _raise_doc_error(odoc)
+                sub = dom_new_node(od, nid, out.idx)
+                if sub < 0:
+                    _raise_doc_error(odoc)
+                if kids[k].kind == PK_CONSUMING:
+                    for j in range(d.nodes[c].attr_count):
+                        at = d.attrs[d.nodes[c].attr_start + j]
+                        if _keep_attr(d, at.name):
+                            nid = dom_map_name(d, at.name, od)
+                            if nid < 0 or not dom_attr_set(od, sub, nid, AV_VALUE, d.vals.data + at.val_off, at.val_len):
+                                _raise_doc_error(odoc)
+                if _copy_slot(d, kids[k].text, od, sub, False) < 0 or _copy_slot(d, kids[k].tail, od, sub, True) < 0:
+                    _raise_doc_error(odoc)
+            d.nodes[c].tag = done_id
+    finally:
+        free(kids)
+    last = od.nodes[out.idx].last
+    if last >= 0:
+        if _name_is(od, od.nodes[last].tag, "lb") and od.nodes[last].tail_off < 0:
+            unlink_node(od, last)
+        return True
+    return not _slot_blank(od, _slot_of(od, out.idx, False))

@@ -26,7 +26,7 @@ from trafila.v2_3_1 import htmlprocessing as hp  # noqa: E402
 from trafila.v2_3_1 import main_extractor as me  # noqa: E402
 from trafila.v2_3_1._tree import copy_tree, desc_list, root_of  # noqa: E402
 from trafila.v2_3_1.utils import text_chars_test, trim  # noqa: E402
-from trafila.v2_3_1.settings import Extractor  # noqa: E402
+from trafila.v2_3_1.settings import TAG_CATALOG, Extractor  # noqa: E402
 
 from ._helpers import needs_corpora, sample_pages  # noqa: E402
 
@@ -54,8 +54,8 @@ def _outcome(call, el, els):
         res = call(el)
     except ValueError as err:
         return ("ValueError", str(err))
-    if res is None:
-        return None
+    if res is None or res == "skip":
+        return res
     if res is el:
         return "self"
     return ("other", els.index(res) if res in els else dump_element(res))
@@ -81,6 +81,15 @@ HANDLERS = {
     "textnode-spaces": lambda el: hp.handle_textnode(el, OPTIONS, comments_fix=False, preserve_spaces=True),
     "textnode-fix-spaces": lambda el: hp.handle_textnode(el, OPTIONS, preserve_spaces=True),
 }
+for _name, _tags in {
+    "catalog": set(TAG_CATALOG),
+    "catalog+ref": set(TAG_CATALOG) | {"ref", "div", "graphic"},
+    "quote-tags": set(me._QUOTE_TAGS),
+    "no-inline": {"p", "head"},
+}.items():
+    HANDLERS[f"paragraphs-{_name}"] = (
+        lambda el, _t=_tags: me.handle_paragraphs(el, _t, OPTIONS) if el.tag == "p" else "skip"
+    )
 
 
 def core_tree(html):
@@ -188,6 +197,20 @@ def _html(node):
 @given(st.lists(_node(), min_size=1, max_size=4), TEXT)
 def test_generated_trees(nodes, lead):
     check(core_tree(f"<html><body><div>{lead}{''.join(_html(n) for n in nodes)}</div></body></html>"))
+
+
+LEAF = st.tuples(st.sampled_from(["lb", "hi", "ref", "del", "code", "done", "graphic", "span"]), TEXT, TEXT,
+                 st.sampled_from(["", " rend='#b'", " title='t' class='c' rend=''", " alt=a&#1;b rend=x", " target"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(TEXT, TEXT, st.lists(LEAF, min_size=1, max_size=5)), min_size=1, max_size=3), TEXT)
+def test_generated_paragraphs(paras, lead):
+    body = "".join(
+        f"<p>{text}" + "".join(f"<{t}{attrs}>{a}</{t}>{b}" for t, a, b, attrs in kids) + f"</p>{tail}"
+        for text, tail, kids in paras
+    )
+    check(core_tree(f"<html><body><div>{lead}{body}</div></body></html>"))
 
 
 @needs_corpora

@@ -27,7 +27,7 @@ from .settings import (
     MIN_DUPLICATE_LENGTH,
     TAG_CATALOG,
 )
-from .utils import FORMATTING_PROTECTED, SPACING_PROTECTED, image_src, text_chars_test, trim
+from .utils import FORMATTING_PROTECTED, SPACING_PROTECTED, image_src, text_chars_test, textfilter, trim
 from .xml import delete_element, separates_inline
 from .xpaths import (
     BODY_XPATH,
@@ -247,6 +247,19 @@ def handle_paragraphs(element: _Element, potential_tags: Set[str], options: Extr
         return process_node(element, options)
 
     processed_element = Element(element.tag)
+    core = core_of(element)
+    if core is not None and not options.dedup:
+        # the C version for leaf inline children (no deduplication); NotImplemented: nothing changed
+        allowed = (
+            ("hi" in potential_tags)
+            | ("ref" in potential_tags) << 1
+            | ("del" in potential_tags) << 2
+            | ("lb" in potential_tags) << 3
+            | ("code" in potential_tags) << 4
+        )
+        kept = core.extract_paragraph(element, processed_element, allowed, textfilter)
+        if kept is not NotImplemented:
+            return processed_element if kept else None
     # unexpected children: keep their text in place
     unexpected = {str(c.tag) for c in desc_list(element) if c.tag not in potential_tags and c.tag != "done"}
     if unexpected:
