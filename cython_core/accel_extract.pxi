@@ -625,3 +625,36 @@ def extract_paragraph(CElement el, CElement out, int allowed, textfilter):
             unlink_node(od, last)
         return True
     return not _slot_blank(od, _slot_of(od, out.idx, False))
+
+
+def extract_desc_tags(CElement el):
+    """``{e.tag for e in desc_list(el)}``: the names of the descendants (a set of str)."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t top = el.idx, i, nid, total
+    cdef uint8_t* seen
+    cdef set out = set()
+    doc._check(top)
+    total = N_KNOWN + d.n_names
+    seen = NULL if alloc_fails() else <uint8_t*>malloc(<size_t>total + 1)
+    if seen == NULL:
+        raise MemoryError("out of memory")
+    try:
+        memset(seen, 0, <size_t>total + 1)
+        i = d.nodes[top].first
+        while i >= 0:
+            nid = d.nodes[i].tag
+            if 0 <= nid < total and not seen[nid]:
+                seen[nid] = 1
+                out.add(doc.name_str(nid))
+            if d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                continue
+            while i != top and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            if i == top:
+                break
+            i = d.nodes[i].next
+    finally:
+        free(seen)
+    return out

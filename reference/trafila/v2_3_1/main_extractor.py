@@ -57,6 +57,8 @@ REBUILT_BLOCKS = CODES_QUOTES | {"list", "table"}
 NOT_AT_THE_END = {"head", "ref"}
 _QUOTE_TAGS = set(TAG_CATALOG) | {"ref", "graphic"}
 _MAX_SPAN = 100
+#: the tags handle_textelem does more for than return None (the rest go to handle_other_elements)
+_DISPATCHED = frozenset(["list", "code", "quote", "head", "p", "lb", "hi", "ref", "del", "table", "graphic", "div"])
 
 
 def _elem_text(element: _Element) -> str:
@@ -604,15 +606,24 @@ def _extract(tree: _Element, options: Extractor) -> Any:
         if (plen == 0 and not p_has_text_nodes(tree)) or plen < options.min_extracted_size * factor:
             potential_tags.add("div")
 
-        subelems = desc_list(subtree)
-        tags = {e.tag for e in subelems}
+        core = core_of(subtree)
+        if core is None:
+            subelems = desc_list(subtree)
+            tags = {e.tag for e in subelems}
+        else:
+            tags = core.extract_desc_tags(subtree)
         # a single text run (only lb or inline elements): the frame itself is processed; lb-only
         # frames unconditionally (a failed main pass then hands them to the recovery)
-        if tags == {"lb"} or (subtree.tag == "div" and "div" in potential_tags and tags <= INLINE_FORMATTABLE | {"lb"}):
+        single = tags == {"lb"} or (subtree.tag == "div" and "div" in potential_tags and tags <= INLINE_FORMATTABLE | {"lb"})
+        if single:
             subelems = [subtree]
+        elif core is not None:
+            # handle_textelem gives None, changing nothing, for the other tags (handle_other_elements):
+            # their iterations are no-ops (no handler renames an element to one of these tags)
+            subelems = core.descendants(subtree, _DISPATCHED)
         lead, start = None, len(result_body)
         core = core_of(result_body)
-        if subelems != [subtree] and text_chars_test(subtree.text):
+        if not single and text_chars_test(subtree.text):
             lead = Element("p")
             lead.text = xml_text(subtree.text)
             lead = process_node(lead, options)
