@@ -385,7 +385,9 @@ def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extrac
     # elements of nested tables are skipped in the cell walk without being marked "done", so
     # that the main loop handles each nested table on its own
     nested_elems: Set[Any] = set()
-    for nested_table in [e for e in desc_list(table_elem) if e.tag == "table"]:
+    core = core_of(table_elem)
+    tables = core.descendants(table_elem, ("table",)) if core is not None else [e for e in desc_list(table_elem) if e.tag == "table"]
+    for nested_table in tables:
         nested_elems.add(nested_table)
         nested_elems.update(desc_list(nested_table))
 
@@ -521,7 +523,7 @@ def recover_wild_text(
     handled: Set[Any] = set()
     for subelem in subelems:
         # emitted or deduped whole: its descendants are covered
-        if (consumed and subelem in consumed) or any(a in handled for a in subelem.iterancestors()):
+        if (consumed and subelem in consumed) or (handled and any(a in handled for a in subelem.iterancestors())):
             continue
         processed = handle_textelem(subelem, potential_tags, options)
         if processed is None:
@@ -529,7 +531,11 @@ def recover_wild_text(
         if processed is subelem:
             handled.add(subelem)
         text = _elem_text(processed)
-        images = {img.get("src") for img in [processed, *desc_list(processed)] if img.tag == "graphic"}
+        core = core_of(processed)
+        graphics = core.descendants(processed, ("graphic",), True) if core is not None else [
+            img for img in [processed, *desc_list(processed)] if img.tag == "graphic"
+        ]
+        images = {img.get("src") for img in graphics}
         # an image-only block has no text to compare: check its sources against the live body
         if not text and images and images <= {g.get("src") for g in desc_list(result_body) if g.tag == "graphic"}:
             continue
@@ -702,7 +708,9 @@ def extract_comments(tree: _Element, options: Extractor) -> Any:
             continue
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
         strip_tags(subtree, "ref", "span")
-        for elem in desc_list(subtree):
+        core = core_of(subtree)
+        # no handle_textnode call renames an element not yet visited: the snapshot can be filtered first
+        for elem in core.descendants(subtree, potential_tags) if core is not None else desc_list(subtree):
             if elem.tag in potential_tags:
                 processed = handle_textnode(elem, options, comments_fix=True)
                 if processed is not None:
