@@ -658,3 +658,26 @@ def extract_desc_tags(CElement el):
     finally:
         free(seen)
     return out
+
+
+def extract_mark_done(CElement el, bint inclusive):
+    """``for child in iter_live(el, "*", inclusive=inclusive): child.tag = "done"``:
+    renaming changes no link, so the live walk meets every descendant."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t top = el.idx, i, done_id
+    doc._check(top)
+    done_id = _intern(doc, "done")
+    if inclusive:
+        d.nodes[top].tag = done_id
+    i = d.nodes[top].first
+    while i >= 0:
+        d.nodes[i].tag = done_id
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != top and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == top:
+            break
+        i = d.nodes[i].next

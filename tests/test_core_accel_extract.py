@@ -111,8 +111,23 @@ def check_texts(tree):
     assert me.is_text_element(None) is False
 
 
+def check_mark_done(tree):
+    "extract_mark_done against the reference's live renaming walk, from every element."
+    for inclusive in (False, True):
+        n = len(desc_list(tree)) + 1
+        for k in range(0, n, max(1, n // 15)):
+            a, b = copy_tree(tree), copy_tree(tree)
+            ea, eb = [a, *desc_list(a)][k], [b, *desc_list(b)][k]
+            for child in ea.iter() if inclusive else ea.iterdescendants():
+                child.tag = "done"
+            CORE.extract_mark_done(eb, inclusive)
+            assert dump_element(a) == dump_element(b)
+
+
 def check(tree):
     check_texts(tree)
+    with _backend.use(BACKEND):
+        check_mark_done(tree)
     for name, call in HANDLERS.items():
         with _backend.use(BACKEND):
             ref, core = run_both(tree, call)

@@ -80,8 +80,12 @@ def handle_titles(element: _Element, options: Extractor) -> Optional[Any]:
     else:
         title = copy_tree(element)
         strip_elements(title, "done")
-        for child in iter_live(element, "*", inclusive=False):
-            child.tag = "done"
+        core = core_of(element)
+        if core is not None:
+            core.extract_mark_done(element, False)
+        else:
+            for child in iter_live(element, "*", inclusive=False):
+                child.tag = "done"
     return title if is_text_element(title) else None
 
 
@@ -212,8 +216,12 @@ def is_code_block_element(element: _Element) -> bool:
 
 def handle_code_blocks(element: _Element) -> Any:
     processed_element = copy_tree(element)
-    for child in iter_live(element, "*"):
-        child.tag = "done"
+    core = core_of(element)
+    if core is not None:
+        core.extract_mark_done(element, True)
+    else:
+        for child in iter_live(element, "*"):
+            child.tag = "done"
     processed_element.tag = "code"
     return processed_element
 
