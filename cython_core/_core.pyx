@@ -37,6 +37,7 @@ include "accel_justext.pxi"
 include "accel_selectors.pxi"
 include "accel_readability.pxi"
 include "accel_prune.pxi"
+include "accel_extract.pxi"
 
 
 def implementation(mode):

@@ -13,7 +13,7 @@ from ..treeops import deletion_walk
 from ..xmlchars import xml_text
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
-from .utils import LINK_FARM_RATIO, image_src, safe_base_url, safe_relative_url, textfilter, trim
+from .utils import LINK_FARM_RATIO, RE_FILTER, image_src, safe_base_url, safe_relative_url, textfilter, trim
 from .xml import delete_element, separates_inline
 from .xpaths import hljs_spans, tex_annotation
 
@@ -280,6 +280,12 @@ def delete_by_link_density(subtree: _Element, tagname: str, backtracking: bool =
 
 def handle_textnode(elem: _Element, options: Extractor, comments_fix: bool = True, preserve_spaces: bool = False) -> Optional[Any]:
     "Convert, trim and probe a potential text element."
+    core = core_of(elem)
+    if core is not None and not options.dedup:
+        # the C version (no deduplication): NotImplemented leaves the element as it was
+        result = core.extract_handle_textnode(elem, comments_fix, preserve_spaces, textfilter)
+        if result is not NotImplemented:
+            return result
     if elem.tag == "graphic" and image_src(elem) is not None:
         return elem
     if elem.tag == "done" or (
@@ -310,6 +316,12 @@ def handle_textnode(elem: _Element, options: Extractor, comments_fix: bool = Tru
 
 def process_node(elem: _Element, options: Extractor) -> Optional[Any]:
     "Light version of handle_textnode."
+    core = core_of(elem)
+    if core is not None and not options.dedup:
+        # the C version (no deduplication): NotImplemented leaves the element as it was
+        result = core.extract_process_node(elem, RE_FILTER.match)
+        if result is not NotImplemented:
+            return result
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
     elem.text, elem.tail = xml_text(trim(elem.text) or None), xml_text(trim(elem.tail) or None)

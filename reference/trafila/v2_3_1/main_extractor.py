@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any, List, Optional, Set
 from urllib.parse import urljoin
 
+from .._backend import core_of
 from ._tree import iter_live, Element, SubElement, copy_tree, desc_list, root_of, strip_elements, strip_tags
 from ..xmlchars import xml_text
 from .htmlprocessing import (
@@ -26,7 +27,7 @@ from .settings import (
     MIN_DUPLICATE_LENGTH,
     TAG_CATALOG,
 )
-from .utils import FORMATTING_PROTECTED, SPACING_PROTECTED, image_src, text_chars_test, trim
+from .utils import FORMATTING_PROTECTED, SPACING_PROTECTED, image_src, text_chars_test, textfilter, trim
 from .xml import delete_element, separates_inline
 from .xpaths import (
     BODY_XPATH,
@@ -56,10 +57,15 @@ REBUILT_BLOCKS = CODES_QUOTES | {"list", "table"}
 NOT_AT_THE_END = {"head", "ref"}
 _QUOTE_TAGS = set(TAG_CATALOG) | {"ref", "graphic"}
 _MAX_SPAN = 100
+#: the tags handle_textelem does more for than return None (the rest go to handle_other_elements)
+_DISPATCHED = frozenset(["list", "code", "quote", "head", "p", "lb", "hi", "ref", "del", "table", "graphic", "div"])
 
 
 def _elem_text(element: _Element) -> str:
     "Plain concatenation of the element's text, trimmed (inline boundaries stay joined)."
+    core = core_of(element)
+    if core is not None:
+        return core.extract_elem_text(element)
     return trim("".join(element.itertext()))
 
 
@@ -74,8 +80,12 @@ def handle_titles(element: _Element, options: Extractor) -> Optional[Any]:
     else:
         title = copy_tree(element)
         strip_elements(title, "done")
-        for child in iter_live(element, "*", inclusive=False):
-            child.tag = "done"
+        core = core_of(element)
+        if core is not None:
+            core.extract_mark_done(element, False)
+        else:
+            for child in iter_live(element, "*", inclusive=False):
+                child.tag = "done"
     return title if is_text_element(title) else None
 
 
@@ -135,6 +145,9 @@ def update_elem_rendition(elem: _Element, new_elem: _Element) -> None:
 
 
 def is_text_element(elem: Optional[Any]) -> bool:
+    core = core_of(elem)
+    if core is not None:
+        return core.extract_has_text(elem)
     return elem is not None and text_chars_test("".join(elem.itertext())) is True
 
 
@@ -203,8 +216,12 @@ def is_code_block_element(element: _Element) -> bool:
 
 def handle_code_blocks(element: _Element) -> Any:
     processed_element = copy_tree(element)
-    for child in iter_live(element, "*"):
-        child.tag = "done"
+    core = core_of(element)
+    if core is not None:
+        core.extract_mark_done(element, True)
+    else:
+        for child in iter_live(element, "*"):
+            child.tag = "done"
     processed_element.tag = "code"
     return processed_element
 
@@ -240,6 +257,19 @@ def handle_paragraphs(element: _Element, potential_tags: Set[str], options: Extr
         return process_node(element, options)
 
     processed_element = Element(element.tag)
+    core = core_of(element)
+    if core is not None and not options.dedup:
+        # the C version for leaf inline children (no deduplication); NotImplemented: nothing changed
+        allowed = (
+            ("hi" in potential_tags)
+            | ("ref" in potential_tags) << 1
+            | ("del" in potential_tags) << 2
+            | ("lb" in potential_tags) << 3
+            | ("code" in potential_tags) << 4
+        )
+        kept = core.extract_paragraph(element, processed_element, allowed, textfilter)
+        if kept is not NotImplemented:
+            return processed_element if kept else None
     # unexpected children: keep their text in place
     unexpected = {str(c.tag) for c in desc_list(element) if c.tag not in potential_tags and c.tag != "done"}
     if unexpected:
@@ -363,7 +393,9 @@ def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extrac
     # elements of nested tables are skipped in the cell walk without being marked "done", so
     # that the main loop handles each nested table on its own
     nested_elems: Set[Any] = set()
-    for nested_table in [e for e in desc_list(table_elem) if e.tag == "table"]:
+    core = core_of(table_elem)
+    tables = core.descendants(table_elem, ("table",)) if core is not None else [e for e in desc_list(table_elem) if e.tag == "table"]
+    for nested_table in tables:
         nested_elems.add(nested_table)
         nested_elems.update(desc_list(nested_table))
 
@@ -499,7 +531,7 @@ def recover_wild_text(
     handled: Set[Any] = set()
     for subelem in subelems:
         # emitted or deduped whole: its descendants are covered
-        if (consumed and subelem in consumed) or any(a in handled for a in subelem.iterancestors()):
+        if (consumed and subelem in consumed) or (handled and any(a in handled for a in subelem.iterancestors())):
             continue
         processed = handle_textelem(subelem, potential_tags, options)
         if processed is None:
@@ -507,7 +539,11 @@ def recover_wild_text(
         if processed is subelem:
             handled.add(subelem)
         text = _elem_text(processed)
-        images = {img.get("src") for img in [processed, *desc_list(processed)] if img.tag == "graphic"}
+        core = core_of(processed)
+        graphics = core.descendants(processed, ("graphic",), True) if core is not None else [
+            img for img in [processed, *desc_list(processed)] if img.tag == "graphic"
+        ]
+        images = {img.get("src") for img in graphics}
         # an image-only block has no text to compare: check its sources against the live body
         if not text and images and images <= {g.get("src") for g in desc_list(result_body) if g.tag == "graphic"}:
             continue
@@ -584,27 +620,37 @@ def _extract(tree: _Element, options: Extractor) -> Any:
         if (plen == 0 and not p_has_text_nodes(tree)) or plen < options.min_extracted_size * factor:
             potential_tags.add("div")
 
-        subelems = desc_list(subtree)
-        tags = {e.tag for e in subelems}
+        core = core_of(subtree)
+        if core is None:
+            subelems = desc_list(subtree)
+            tags = {e.tag for e in subelems}
+        else:
+            tags = core.extract_desc_tags(subtree)
         # a single text run (only lb or inline elements): the frame itself is processed; lb-only
         # frames unconditionally (a failed main pass then hands them to the recovery)
-        if tags == {"lb"} or (subtree.tag == "div" and "div" in potential_tags and tags <= INLINE_FORMATTABLE | {"lb"}):
+        single = tags == {"lb"} or (subtree.tag == "div" and "div" in potential_tags and tags <= INLINE_FORMATTABLE | {"lb"})
+        if single:
             subelems = [subtree]
+        elif core is not None:
+            # handle_textelem gives None, changing nothing, for the other tags (handle_other_elements):
+            # their iterations are no-ops (no handler renames an element to one of these tags)
+            subelems = core.descendants(subtree, _DISPATCHED)
         lead, start = None, len(result_body)
-        if subelems != [subtree] and text_chars_test(subtree.text):
+        core = core_of(result_body)
+        if not single and text_chars_test(subtree.text):
             lead = Element("p")
             lead.text = xml_text(subtree.text)
             lead = process_node(lead, options)
         for elem in subelems:
             # an element moved into result_body along with an emitted ancestor (a text-bearing div
             # is emitted whole): visiting it again would emit its text twice
-            if root_of(elem) is result_body:
+            if (core.extract_root_is(elem, result_body) if core is not None else root_of(elem) is result_body):
                 continue
             tag, tail = elem.tag, elem.tail
             processed_elem = handle_textelem(elem, potential_tags, options)
             if processed_elem is not None:
                 result_body.append(processed_elem)
-                if root_of(elem) is not result_body:
+                if not (core.extract_root_is(elem, result_body) if core is not None else root_of(elem) is result_body):
                     elem.tag = "done"
             # text right after a rebuilt block is a paragraph of its own, like an <lb> tail,
             # unless the handler carried it over already
@@ -670,7 +716,9 @@ def extract_comments(tree: _Element, options: Extractor) -> Any:
             continue
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
         strip_tags(subtree, "ref", "span")
-        for elem in desc_list(subtree):
+        core = core_of(subtree)
+        # no handle_textnode call renames an element not yet visited: the snapshot can be filtered first
+        for elem in core.descendants(subtree, potential_tags) if core is not None else desc_list(subtree):
             if elem.tag in potential_tags:
                 processed = handle_textnode(elem, options, comments_fix=True)
                 if processed is not None:

@@ -1,0 +1,683 @@
+# Accelerators for 2.3.1's main extractor (trafila/v2_3_1/main_extractor.py
+# and htmlprocessing.py's handle_textnode / process_node) on the core's trees.
+# Each gives exactly what the reference code gives on the same tree;
+# tests/test_core_accel_extract.py runs both on copies of the same subtrees.
+#
+# trim(s) is ``" ".join(s.split()).strip()`` ('' for None): computed on the
+# UTF-8 slices of the text arena with the whitespace set of
+# accel_readability.pxi (_ascii_space, _ws_len). A trimmed slot that needs
+# no inner change points into the old slice (the arena is append-only);
+# otherwise the collapsed bytes are appended to the arena.
+#
+# lxml's setters refuse some characters (xmlchars.xml_text): whenever a value
+# the reference would write fails that check, the accelerator changes nothing
+# and returns NotImplemented, and the caller runs the reference code (which
+# raises where it raises).
+
+from libc.string cimport strlen
+
+cdef extern from "Python.h":
+    bint _ex_isalnum "Py_UNICODE_ISALNUM"(Py_UCS4 ch) nogil
+
+
+cdef struct Slot:
+    int32_t off      # -1: None
+    int32_t len
+
+
+cdef inline Slot _slot_of(DocData* d, int32_t i, bint tail) noexcept nogil:
+    cdef Slot s
+    if tail:
+        s.off = d.nodes[i].tail_off
+        s.len = d.nodes[i].tail_len
+    else:
+        s.off = d.nodes[i].text_off
+        s.len = d.nodes[i].text_len
+    if s.off < 0:
+        s.len = 0
+    return s
+
+
+cdef inline void _put_slot(DocData* d, int32_t i, bint tail, Slot s) noexcept nogil:
+    if tail:
+        d.nodes[i].tail_off = s.off
+        d.nodes[i].tail_len = s.len if s.off >= 0 else 0
+    else:
+        d.nodes[i].text_off = s.off
+        d.nodes[i].text_len = s.len if s.off >= 0 else 0
+
+
+cdef inline bint _slot_truthy(Slot s) noexcept nogil:
+    return s.off >= 0 and s.len > 0
+
+
+cdef inline int _space_at(const uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """The byte length of the whitespace character at s[i], 0 when it is none."""
+    cdef uchar c = s[i]
+    if c < 0x80:
+        return 1 if _ascii_space(c) else 0
+    return _ws_len(s, i, n)
+
+
+cdef int _trim_slot(DocData* d, Slot src, Slot* out) noexcept nogil:
+    """``trim(value) or None`` of the slot into ``*out``: 1 done, -1 out of memory."""
+    cdef const uchar* s
+    cdef Py_ssize_t n = src.len, i, start, end, k, w, j
+    cdef bint simple = True, pending
+    cdef uchar* o
+    out.off = -1
+    out.len = 0
+    if src.off < 0 or n == 0:
+        return 1
+    s = d.text.data + src.off
+    # first and last non-whitespace characters
+    start = 0
+    while start < n:
+        w = _space_at(s, start, n)
+        if w == 0:
+            break
+        start += w
+    if start >= n:
+        return 1
+    end = start
+    i = start
+    while i < n:
+        w = _space_at(s, i, n)
+        if w == 0:
+            i += 1
+            end = i
+            continue
+        # a whitespace run inside: simple when it is one ASCII space followed by a non-space
+        j = i + w
+        if not (w == 1 and s[i] == 32):
+            simple = False
+        while j < n:
+            k = _space_at(s, j, n)
+            if k == 0:
+                break
+            simple = False
+            j += k
+        if j >= n:
+            break  # trailing whitespace
+        i = j
+    if simple:
+        out.off = src.off + <int32_t>start
+        out.len = <int32_t>(end - start)
+        return 1
+    # collapse into the arena (reserved first: the data may move)
+    if not buf_reserve(&d.text, end - start, &d.error):
+        return -1
+    s = d.text.data + src.off
+    o = d.text.data + d.text.len
+    k = 0
+    pending = False
+    i = start
+    while i < end:
+        w = _space_at(s, i, end)
+        if w:
+            pending = True
+            i += w
+            continue
+        if pending:
+            o[k] = 32
+            k += 1
+            pending = False
+        o[k] = s[i]
+        k += 1
+        i += 1
+    out.off = <int32_t>d.text.len
+    out.len = <int32_t>k
+    d.text.len += k
+    return 1
+
+
+cdef inline bint _slot_ok(DocData* d, Slot s) noexcept nogil:
+    return s.off < 0 or _utf8_xml_ok(d.text.data + s.off, s.len)
+
+
+cdef inline Py_ssize_t _utf8_step(const uchar* s, Py_ssize_t i, Py_ssize_t n, Py_UCS4* cp) noexcept nogil:
+    """The code point at s[i] (valid UTF-8 assumed, truncation guarded) and its byte length."""
+    cdef uchar c = s[i]
+    if c < 0x80:
+        cp[0] = c
+        return 1
+    if c < 0xE0 and i + 1 < n:
+        cp[0] = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F)
+        return 2
+    if c < 0xF0 and i + 2 < n:
+        cp[0] = ((c & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F)
+        return 3
+    if i + 3 < n:
+        cp[0] = ((c & 0x07) << 18) | ((s[i + 1] & 0x3F) << 12) | ((s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F)
+        return 4
+    cp[0] = 0xFFFD
+    return 1
+
+
+cdef bint _filter_candidate(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """Whether RE_FILTER (``\\W*(Drucken|...|More on this.{,8}$)$``, re.I) can
+    match the one-line string s: its alternatives start with a letter and
+    match at most 20 code points to the end, so everything before the first
+    word character (\\w: str.isalnum() or '_') is the \\W* run and what
+    follows it is 2 to 20 code points long."""
+    cdef Py_ssize_t i = 0, w, rest = 0
+    cdef Py_UCS4 cp
+    cdef bint found = False
+    while i < n:
+        w = _utf8_step(s, i, n, &cp)
+        if not found:
+            if cp == 95 or _ex_isalnum(cp):
+                found = True
+                rest = 1
+        else:
+            rest += 1
+            if rest > 20:
+                return False
+        i += w
+    return found and rest >= 2
+
+
+cdef inline int32_t _name_id(DocData* d, const char* name) noexcept nogil:
+    return dom_lookup_name(d, <const uchar*>name, <Py_ssize_t>strlen(name))
+
+
+cdef inline bint _is_tag(DocData* d, int32_t i, int32_t nid) noexcept nogil:
+    return nid >= 0 and d.nodes[i].tag == nid
+
+
+cdef bint _textfilter_match(CDocument doc, Slot t, object filter_match) except -1:
+    """``any(map(RE_FILTER.match, t.splitlines()))`` for a trimmed, non-empty
+    value (one line: every line break is whitespace)."""
+    if not _filter_candidate(doc.d.text.data + t.off, t.len):
+        return False
+    return filter_match(slice_str(&doc.d.text, t.off, t.len)) is not None
+
+
+def extract_process_node(CElement el, filter_match):
+    """2.3.1's htmlprocessing.process_node without deduplication on a core
+    element: the element or None, as the reference gives; NotImplemented
+    (nothing changed) when a value to write holds a character lxml refuses."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t i = el.idx
+    cdef Slot text, tail, t, tl
+    cdef int r
+    doc._check(i)
+    if _is_tag(d, i, _name_id(d, "done")):
+        return None
+    text = _slot_of(d, i, False)
+    tail = _slot_of(d, i, True)
+    if d.nodes[i].first < 0 and not _slot_truthy(text) and not _slot_truthy(tail):
+        return None
+    r = _trim_slot(d, text, &t)
+    if r > 0:
+        r = _trim_slot(d, tail, &tl)
+    if r < 0:
+        _raise_doc_error(doc)
+    if not _slot_ok(d, t) or not _slot_ok(d, tl):
+        return NotImplemented
+    _put_slot(d, i, False, t)
+    _put_slot(d, i, True, tl)
+    if not _is_tag(d, i, _name_id(d, "lb")) and t.off < 0 and tl.off >= 0 and d.nodes[i].first < 0:
+        _put_slot(d, i, False, tl)
+        tl.off = -1
+        tl.len = 0
+        _put_slot(d, i, True, tl)
+        t = _slot_of(d, i, False)
+    if t.off >= 0 or tl.off >= 0:
+        # textfilter: the text, or the tail when there is no text (both trimmed: non-empty)
+        if _textfilter_match(doc, t if t.off >= 0 else tl, filter_match):
+            return None
+    return el
+
+
+cdef bint _separates_inline(DocData* d, int32_t i) noexcept nogil:
+    "xml.separates_inline: an lb followed by an inline (carried) element."
+    cdef int32_t nxt, tag
+    if not _is_tag(d, i, _name_id(d, "lb")):
+        return False
+    nxt = d.nodes[i].next
+    if nxt < 0:
+        return False
+    tag = d.nodes[nxt].tag
+    return (_is_tag(d, nxt, _name_id(d, "hi")) or _is_tag(d, nxt, _name_id(d, "ref"))
+            or _is_tag(d, nxt, _name_id(d, "del")) or _is_tag(d, nxt, _name_id(d, "code"))
+            or _is_tag(d, nxt, _name_id(d, "graphic")))
+
+
+def extract_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces, textfilter):
+    """2.3.1's htmlprocessing.handle_textnode without deduplication on a core
+    element that is no <graphic>: the element or None; NotImplemented
+    (nothing changed) for a <graphic> and when a value to write holds a
+    character lxml refuses. ``textfilter`` is the reference function, called
+    (as the reference does) when the element is left without text."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t i = el.idx
+    cdef Slot text, tail, t, tl
+    cdef bint is_lb
+    cdef int r = 1
+    doc._check(i)
+    if _is_tag(d, i, _name_id(d, "graphic")):
+        return NotImplemented
+    if _is_tag(d, i, _name_id(d, "done")):
+        return None
+    text = _slot_of(d, i, False)
+    tail = _slot_of(d, i, True)
+    is_lb = _is_tag(d, i, _name_id(d, "lb"))
+    if (d.nodes[i].first < 0 and not _slot_truthy(text) and not _slot_truthy(tail)
+            and (comments_fix or not _separates_inline(d, i))):
+        return None
+    if not comments_fix and is_lb:
+        if not preserve_spaces:
+            if _trim_slot(d, tail, &tl) < 0:
+                _raise_doc_error(doc)
+            if not _slot_ok(d, tl):
+                return NotImplemented
+            _put_slot(d, i, True, tl)
+        return el
+    if not _slot_truthy(text) and d.nodes[i].first < 0:
+        # elem.text, elem.tail = xml_text(elem.tail), "", then the text trimmed (the tail '' stays)
+        if not _slot_ok(d, tail):
+            return NotImplemented
+        t = tail
+        if not preserve_spaces:
+            if _trim_slot(d, tail, &t) < 0:
+                _raise_doc_error(doc)
+        _put_slot(d, i, False, t)
+        if not dom_set_slot(d, i, True, NULL, 0, False):
+            _raise_doc_error(doc)
+        if comments_fix and is_lb:
+            d.nodes[i].tag = _intern(doc, "p")
+    elif not preserve_spaces:
+        tl = tail
+        r = _trim_slot(d, text, &t)
+        if r > 0 and _slot_truthy(tail):
+            r = _trim_slot(d, tail, &tl)
+        if r < 0:
+            _raise_doc_error(doc)
+        if not _slot_ok(d, t) or not _slot_ok(d, tl):
+            return NotImplemented
+        _put_slot(d, i, False, t)
+        _put_slot(d, i, True, tl)
+    t = _slot_of(d, i, False)
+    if not _slot_truthy(t):
+        if textfilter(el):
+            return None
+    return el
+
+
+# -- text of a subtree (main_extractor._elem_text, is_text_element) ---------------------
+
+cdef struct ExCollapse:
+    uchar* out       # NULL: only count
+    Py_ssize_t len   # bytes written (or that would be)
+    bint pending     # a whitespace run since the last word character
+    bint started     # a word character was seen
+
+
+cdef inline void _ex_collapse_feed(ExCollapse* c, const uchar* s, Py_ssize_t n) noexcept nogil:
+    """Feed s[:n] to ``" ".join(text.split())`` of the concatenation."""
+    cdef Py_ssize_t i = 0, w
+    while i < n:
+        w = _space_at(s, i, n)
+        if w:
+            c.pending = True
+            i += w
+            continue
+        if c.pending and c.started:
+            if c.out != NULL:
+                c.out[c.len] = 32
+            c.len += 1
+        c.pending = False
+        c.started = True
+        if c.out != NULL:
+            c.out[c.len] = s[i]
+        c.len += 1
+        i += 1
+
+
+cdef void _ex_collapse_subtree(DocData* d, int32_t top, ExCollapse* c) noexcept nogil:
+    """``"".join(el.itertext())`` (text of top, then each descendant's text and
+    tail in document order; not top's tail) fed to the collapse."""
+    cdef int32_t s = top
+    cdef Node* nd
+    if d.nodes[top].text_off >= 0:
+        _ex_collapse_feed(c, d.text.data + d.nodes[top].text_off, d.nodes[top].text_len)
+    while True:
+        if d.nodes[s].first >= 0:
+            s = d.nodes[s].first
+            nd = &d.nodes[s]
+            if nd.text_off >= 0:
+                _ex_collapse_feed(c, d.text.data + nd.text_off, nd.text_len)
+            continue
+        while True:
+            if s == top:
+                return
+            nd = &d.nodes[s]
+            if nd.tail_off >= 0:
+                _ex_collapse_feed(c, d.text.data + nd.tail_off, nd.tail_len)
+            if nd.next >= 0:
+                s = nd.next
+                nd = &d.nodes[s]
+                if nd.text_off >= 0:
+                    _ex_collapse_feed(c, d.text.data + nd.text_off, nd.text_len)
+                break
+            s = nd.parent
+
+
+def extract_elem_text(CElement el):
+    """main_extractor._elem_text: ``trim("".join(el.itertext()))``."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef ExCollapse c
+    cdef object res
+    doc._check(el.idx)
+    c.out = NULL
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, el.idx, &c)
+    if c.len == 0:
+        return ""
+    c.out = NULL if alloc_fails() else <uchar*>malloc(<size_t>c.len)
+    if c.out == NULL:
+        raise MemoryError("out of memory")
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, el.idx, &c)
+    try:
+        res = utf8_str(c.out, c.len)
+    finally:
+        free(c.out)
+    return res
+
+
+def extract_has_text(CElement el):
+    """main_extractor.is_text_element on an element: a non-whitespace
+    character in ``"".join(el.itertext())``."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef ExCollapse c
+    doc._check(el.idx)
+    c.out = NULL
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, el.idx, &c)
+    return c.started
+
+
+def extract_root_is(CElement el, CElement root):
+    """``root_of(el) is root``: the topmost ancestor of ``el`` is ``root``."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t i = el.idx
+    if root.doc is not doc:
+        return False
+    doc._check(i)
+    while d.nodes[i].parent >= 0:
+        i = d.nodes[i].parent
+    return i == root.idx
+
+
+# -- handle_paragraphs: a <p> whose children are all leaves of inline tags ----------------
+
+cdef enum:
+    PK_OTHER = 0
+    PK_DONE = 1
+    PK_LB = 2
+    PK_CONSUMING = 3   # hi, ref, del: KEEP_ATTRS copied
+    PK_CODE = 4
+    # allowed-tag bits (the tag is in potential_tags)
+    PA_HI = 1
+    PA_REF = 2
+    PA_DEL = 4
+    PA_LB = 8
+    PA_CODE = 16
+
+
+cdef struct ParaChild:
+    int32_t node
+    int kind
+    bint moved        # text <- tail, tail <- ''
+    bint kept         # handle_textnode gave the child itself
+    Slot text         # the text and tail the new sub-element copies
+    Slot tail
+
+
+cdef inline bint _name_is(DocData* d, int32_t nid, const char* s) noexcept nogil:
+    cdef Py_ssize_t n, m = <Py_ssize_t>strlen(s)
+    cdef const uchar* b
+    if nid < 0:
+        return False
+    b = name_bytes(d, nid, &n)
+    return n == m and memcmp(b, s, <size_t>n) == 0
+
+
+cdef bint _keep_attr(DocData* d, int32_t nid) noexcept nogil:
+    "main_extractor.KEEP_ATTRS"
+    return (_name_is(d, nid, "rend") or _name_is(d, nid, "role") or _name_is(d, nid, "target")
+            or _name_is(d, nid, "src") or _name_is(d, nid, "alt") or _name_is(d, nid, "title"))
+
+
+cdef int _para_kind(DocData* d, int32_t tag, int allowed) noexcept nogil:
+    if _name_is(d, tag, "done"):
+        return PK_DONE
+    if _name_is(d, tag, "lb"):
+        return PK_LB if allowed & PA_LB else PK_OTHER
+    if _name_is(d, tag, "hi"):
+        return PK_CONSUMING if allowed & PA_HI else PK_OTHER
+    if _name_is(d, tag, "ref"):
+        return PK_CONSUMING if allowed & PA_REF else PK_OTHER
+    if _name_is(d, tag, "del"):
+        return PK_CONSUMING if allowed & PA_DEL else PK_OTHER
+    if _name_is(d, tag, "code"):
+        return PK_CODE if allowed & PA_CODE else PK_OTHER
+    return PK_OTHER
+
+
+cdef inline bint _slot_blank(DocData* d, Slot s) noexcept nogil:
+    """not text_chars_test(value): None, '' or only whitespace."""
+    cdef Py_ssize_t i = 0, w
+    cdef const uchar* b
+    if s.off < 0 or s.len == 0:
+        return True
+    b = d.text.data + s.off
+    while i < s.len:
+        w = _space_at(b, i, s.len)
+        if w == 0:
+            return False
+        i += w
+    return True
+
+
+cdef int _copy_slot(DocData* src, Slot s, DocData* dst, int32_t i, bint tail) noexcept nogil:
+    if s.off < 0:
+        return 1 if dom_set_slot(dst, i, tail, NULL, 0, True) else -1
+    return 1 if dom_set_slot(dst, i, tail, src.text.data + s.off, s.len, False) else -1
+
+
+def extract_paragraph(CElement el, CElement out, int allowed, textfilter):
+    """main_extractor.handle_paragraphs without deduplication for a <p> with
+    children that are all childless lb/hi/ref/del/code (each in potential_tags,
+    as ``allowed`` bits say) or done elements, ``out`` being the new
+    Element(element.tag): True when the reference returns ``out`` (filled),
+    False when it returns None, NotImplemented (nothing changed) for any other
+    paragraph or when a value to write holds a character lxml refuses."""
+    cdef CDocument doc = el.doc, odoc = out.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t p = el.idx, c, nxt, k, j, nid, sub, last, done_id
+    cdef int n = 0, kind
+    cdef Slot ptext, ptail, t, tl
+    cdef bint p_kept = False
+    cdef ParaChild* kids = NULL
+    cdef Attr* a
+    cdef Attr at
+    cdef Py_ssize_t nb
+    cdef const uchar* vb
+    doc._check(p)
+    odoc._check(out.idx)
+    if (odoc is doc or d.nodes[p].first < 0 or not _name_is(d, d.nodes[p].tag, "p")
+            or od.nodes[out.idx].first >= 0 or od.nodes[out.idx].text_off >= 0):
+        return NotImplemented
+    c = d.nodes[p].first
+    while c >= 0:
+        if d.nodes[c].first >= 0 or _para_kind(d, d.nodes[c].tag, allowed) == PK_OTHER:
+            return NotImplemented
+        n += 1
+        c = d.nodes[c].next
+    # the paragraph itself: handle_textnode(p, comments_fix=False, preserve_spaces=True)
+    ptext = _slot_of(d, p, False)
+    ptail = _slot_of(d, p, True)
+    if _slot_truthy(ptext):
+        if not _slot_ok(d, ptext):
+            return NotImplemented
+        p_kept = True
+    elif ptext.off < 0 and not _slot_blank(d, ptail):
+        # textfilter on the tail (read-only)
+        p_kept = not textfilter(el)
+    kids = NULL if alloc_fails() else <ParaChild*>malloc(<size_t>n * sizeof(ParaChild))
+    if kids == NULL:
+        raise MemoryError("out of memory")
+    try:
+        # every check first: nothing changes when one fails
+        c = d.nodes[p].first
+        k = 0
+        while c >= 0:
+            kind = _para_kind(d, d.nodes[c].tag, allowed)
+            kids[k].node = c
+            kids[k].kind = kind
+            kids[k].moved = False
+            kids[k].kept = False
+            t = _slot_of(d, c, False)
+            tl = _slot_of(d, c, True)
+            if kind == PK_DONE:
+                pass
+            elif not _slot_truthy(t) and not _slot_truthy(tl) and not (
+                    kind == PK_LB and _separates_inline(d, c)):
+                pass
+            elif kind == PK_LB:
+                kids[k].kept = True
+            else:
+                if not _slot_truthy(t):
+                    if not _slot_ok(d, tl):
+                        return NotImplemented
+                    kids[k].moved = True
+                    t = tl
+                    tl.off = 0
+                    tl.len = 0
+                kids[k].kept = _slot_truthy(t)
+            if kids[k].kept:
+                if not _slot_ok(d, t) or not _slot_ok(d, tl):
+                    return NotImplemented
+                if kind == PK_CONSUMING:
+                    for j in range(d.nodes[c].attr_count):
+                        a = &d.attrs[d.nodes[c].attr_start + j]
+                        if _keep_attr(d, a.name):
+                            if a.kind != AV_VALUE or not _utf8_xml_ok(d.vals.data + a.val_off, a.val_len):
+                                return NotImplemented
+            kids[k].text = t
+            kids[k].tail = tl
+            k += 1
+            c = d.nodes[c].next
+        # the reference's changes, in its order
+        done_id = _intern(doc, "done")
+        d.nodes[p].tag = done_id
+        if p_kept:
+            # " ".join(filter(None, (None, p.text))): the text, or '' when it is None
+            if _slot_truthy(ptext):
+                if _copy_slot(d, ptext, od, out.idx, False) < 0:
+                    _raise_doc_error(odoc)
+            elif not dom_set_slot(od, out.idx, False, NULL, 0, False):
+                _raise_doc_error(odoc)
+        for k in range(n):
+            c = kids[k].node
+            if kids[k].moved:
+                _put_slot(d, c, False, kids[k].text)
+                if not dom_set_slot(d, c, True, NULL, 0, False):
+                    _raise_doc_error(doc)
+                kids[k].tail = _slot_of(d, c, True)
+            if kids[k].kept:
+                nid = dom_map_name(d, d.nodes[c].tag, od)
+                if nid < 0:
+                    _raise_doc_error(odoc)
+                sub = dom_new_node(od, nid, out.idx)
+                if sub < 0:
+                    _raise_doc_error(odoc)
+                if kids[k].kind == PK_CONSUMING:
+                    for j in range(d.nodes[c].attr_count):
+                        at = d.attrs[d.nodes[c].attr_start + j]
+                        if _keep_attr(d, at.name):
+                            nid = dom_map_name(d, at.name, od)
+                            if nid < 0 or not dom_attr_set(od, sub, nid, AV_VALUE, d.vals.data + at.val_off, at.val_len):
+                                _raise_doc_error(odoc)
+                if _copy_slot(d, kids[k].text, od, sub, False) < 0 or _copy_slot(d, kids[k].tail, od, sub, True) < 0:
+                    _raise_doc_error(odoc)
+            d.nodes[c].tag = done_id
+    finally:
+        free(kids)
+    last = od.nodes[out.idx].last
+    if last >= 0:
+        if _name_is(od, od.nodes[last].tag, "lb") and od.nodes[last].tail_off < 0:
+            unlink_node(od, last)
+        return True
+    return not _slot_blank(od, _slot_of(od, out.idx, False))
+
+
+def extract_desc_tags(CElement el):
+    """``{e.tag for e in desc_list(el)}``: the names of the descendants (a set of str)."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t top = el.idx, i, nid, total
+    cdef uint8_t* seen
+    cdef set out = set()
+    doc._check(top)
+    total = N_KNOWN + d.n_names
+    seen = NULL if alloc_fails() else <uint8_t*>malloc(<size_t>total + 1)
+    if seen == NULL:
+        raise MemoryError("out of memory")
+    try:
+        memset(seen, 0, <size_t>total + 1)
+        i = d.nodes[top].first
+        while i >= 0:
+            nid = d.nodes[i].tag
+            if 0 <= nid < total and not seen[nid]:
+                seen[nid] = 1
+                out.add(doc.name_str(nid))
+            if d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                continue
+            while i != top and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            if i == top:
+                break
+            i = d.nodes[i].next
+    finally:
+        free(seen)
+    return out
+
+
+def extract_mark_done(CElement el, bint inclusive):
+    """``for child in iter_live(el, "*", inclusive=inclusive): child.tag = "done"``:
+    renaming changes no link, so the live walk meets every descendant."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t top = el.idx, i, done_id
+    doc._check(top)
+    done_id = _intern(doc, "done")
+    if inclusive:
+        d.nodes[top].tag = done_id
+    i = d.nodes[top].first
+    while i >= 0:
+        d.nodes[i].tag = done_id
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != top and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == top:
+            break
+        i = d.nodes[i].next
