@@ -36,6 +36,7 @@ include "accel.pxi"
 include "accel_justext.pxi"
 include "accel_selectors.pxi"
 include "accel_readability.pxi"
+include "accel_convert.pxi"
 
 
 def implementation(mode):
