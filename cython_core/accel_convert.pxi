@@ -92,13 +92,19 @@ cdef int _cv_add(int32_t* ids, int n, int32_t nid) noexcept nogil:
 
 # -- 2.3.1 tree_cleaning: figures holding a table and ARIA layout tables become divs ----------
 
-cdef bint _cv_layout_tables(DocData* d, int32_t top) noexcept nogil:
+cdef bint _cv_layout_tables(DocData* d, int32_t top, bint v1) noexcept nogil:
+    """2.3.1: figures holding a table and tables of role presentation/none
+    (``top`` included); 1.11.0 (``v1``): figures holding a table below ``top``."""
     cdef int32_t figure = _cv_known(d, "figure"), table = _cv_known(d, "table")
     cdef int32_t role = _cv_known(d, "role"), div = -1, i, j
     cdef bint rename
     if table < 0:
         return True  # no table: no figure holds one, no table has a role
     i = top
+    if v1:
+        i = d.nodes[top].first
+        if i < 0:
+            return True
     while i >= 0:
         rename = False
         if d.nodes[i].tag == figure and figure >= 0:
@@ -108,7 +114,7 @@ cdef bint _cv_layout_tables(DocData* d, int32_t top) noexcept nogil:
                     rename = True
                     break
                 j = dom_preorder_next(d, j, i)
-        elif d.nodes[i].tag == table:
+        elif d.nodes[i].tag == table and not v1:
             rename = (_cv_attr_is(d, i, role, "presentation", 12) or _cv_attr_is(d, i, role, "none", 4))
         if rename:
             if div < 0:
@@ -128,17 +134,31 @@ def layout_tables_to_divs(CElement tree):
     cdef bint ok
     doc._check(tree.idx)
     with nogil:
-        ok = _cv_layout_tables(&doc.d, tree.idx)
+        ok = _cv_layout_tables(&doc.d, tree.idx, False)
+    if not ok:
+        _raise_doc_error(doc)
+
+
+def figures_with_table_to_divs(CElement tree):
+    """1.11.0 tree_cleaning's ``for elem in figures_with_table(tree): elem.tag =
+    "div"`` (``.//figure[descendant::table]``: the tree itself left out)."""
+    cdef CDocument doc = tree.doc
+    cdef bint ok
+    doc._check(tree.idx)
+    with nogil:
+        ok = _cv_layout_tables(&doc.d, tree.idx, True)
     if not ok:
         _raise_doc_error(doc)
 
 
 # -- 2.3.1 convert_tags -------------------------------------------------------------------
 
-cdef bint _cv_links_off(DocData* d, int32_t top, bint tables) noexcept nogil:
-    """``not options.links``: an ``a`` inside a container (div, li, p, and
-    table with tables; the tree root does not count) becomes ``ref``, the
-    other ``a`` are stripped."""
+cdef bint _cv_links_off(DocData* d, int32_t top, bint tables, bint v1) noexcept nogil:
+    """``not options.links``: an ``a`` inside a container becomes ``ref``, the
+    other ``a`` are stripped. 2.3.1: containers div, li, p (and table with
+    tables), the nearest one among all the ancestors counts unless it is the
+    tree root; 1.11.0 (``v1``): the a below ``top`` with a div, ul (and table)
+    ancestor strictly below ``top``."""
     cdef int32_t a = _cv_known(d, "a"), ref = -1, i, p, t
     cdef int32_t div = _cv_known(d, "div"), li = _cv_known(d, "li"), para = _cv_known(d, "p")
     cdef int32_t table = _cv_known(d, "table") if tables else -1
@@ -146,16 +166,20 @@ cdef bint _cv_links_off(DocData* d, int32_t top, bint tables) noexcept nogil:
     cdef TagSet ts
     if a < 0:
         return True
+    if v1:
+        li = _cv_known(d, "ul")
+        para = -1
     i = top
     while i >= 0:
-        if d.nodes[i].tag == a:
+        if d.nodes[i].tag == a and not (v1 and i == top):
             p = d.nodes[i].parent
-            while p >= 0:
+            while p >= 0 and not (v1 and p == top):
                 t = d.nodes[p].tag
                 if _cv_in(t, div, li, para, table):
                     break
                 p = d.nodes[p].parent
             if p >= 0 and p != top:
+                # a container strictly below top (1.11.0 stops its climb at top)
                 if ref < 0:
                     ref = _cv_name(d, "ref")
                     if ref < 0:
@@ -478,13 +502,8 @@ cdef _cv_sub_sup(CDocument doc, int32_t top, object python_delete):
         free(arr)
 
 
-def convert_tags_23(CElement tree, bint links, bint tables, bint formatting, bint images, python_delete, convert_pre):
-    """2.3.1 convert_tags but the links branch (``links``: the caller has run
-    convert_link) and the images-out-of-links moves, which stay in Python:
-    the containers' a -> ref and the strip of the other a, the Yoast FAQ
-    heads, the empty sub/sup deletions, hi or the strip of the formatting
-    tags, CONVERSIONS over a snapshot (``convert_pre(el)``: convert_quotes for
-    a pre), img -> graphic with ``images``."""
+cdef _cv_convert_tags(CElement tree, bint links, bint tables, bint formatting, bint images,
+                      object python_delete, object convert_pre, bint v1):
     cdef CDocument doc = tree.doc
     cdef DocData* d = &doc.d
     cdef int32_t top = tree.idx
@@ -497,12 +516,13 @@ def convert_tags_23(CElement tree, bint links, bint tables, bint formatting, bin
     doc._check(top)
     with nogil:
         if not links:
-            ok = _cv_links_off(d, top, tables)
-        if ok:
+            ok = _cv_links_off(d, top, tables, v1)
+        if ok and not v1:
             ok = _cv_faq(d, top)
     if not ok:
         _raise_doc_error(doc)
-    _cv_sub_sup(doc, top, python_delete)
+    if not v1:
+        _cv_sub_sup(doc, top, python_delete)
     with nogil:
         ok = _cv_formatting(d, top, formatting)
         if ok:
@@ -525,6 +545,25 @@ def convert_tags_23(CElement tree, bint links, bint tables, bint formatting, bin
             ok = _cv_images(d, top)
         if not ok:
             _raise_doc_error(doc)
+
+
+def convert_tags_23(CElement tree, bint links, bint tables, bint formatting, bint images, python_delete, convert_pre):
+    """2.3.1 convert_tags but the links branch (``links``: the caller has run
+    convert_link) and the images-out-of-links moves, which stay in Python:
+    the containers' a -> ref and the strip of the other a, the Yoast FAQ
+    heads, the empty sub/sup deletions, hi or the strip of the formatting
+    tags, CONVERSIONS over a snapshot (``convert_pre(el)``: convert_quotes for
+    a pre), img -> graphic with ``images``."""
+    _cv_convert_tags(tree, links, tables, formatting, images, python_delete, convert_pre, False)
+
+
+def convert_tags_111(CElement tree, bint links, bint tables, bint formatting, bint images, convert_pre):
+    """1.11.0 convert_tags but the links branch (``links``: the caller has
+    converted the a/ref): the a of containers -> ref and the strip of the other
+    a, hi or the strip of the formatting tags, CONVERSIONS (its live walk meets
+    the snapshot's nodes: a conversion renames only into names outside it;
+    ``convert_pre(el)`` for a pre), img -> graphic with ``images``."""
+    _cv_convert_tags(tree, links, tables, formatting, images, None, convert_pre, True)
 
 
 # -- tree_cleaning's deletions and strips (both releases) -------------------------------------

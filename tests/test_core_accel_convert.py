@@ -19,6 +19,8 @@ if "core" not in trafila.engines_built():
 
 from trafila import _backend, _engine  # noqa: E402
 from trafila.treedump import dump_element  # noqa: E402
+from trafila.v1_11_0 import htmlprocessing as hp111  # noqa: E402
+from trafila.v1_11_0.settings import Extractor as Extractor111  # noqa: E402
 from trafila.v2_3_1 import htmlprocessing as hp  # noqa: E402
 from trafila.v2_3_1._tree import copy_tree  # noqa: E402
 from trafila.v2_3_1.settings import Extractor  # noqa: E402
@@ -36,35 +38,49 @@ OPTIONS = {
     "no-tables": Extractor(tables=False),
     "recall": Extractor(recall=True, images=True),
 }
+OPTIONS_111 = {
+    "default": Extractor111(),
+    "formatting": Extractor111(formatting=True),
+    "links": Extractor111(links=True),
+    "images-links": Extractor111(images=True, links=True, formatting=True),
+    "no-tables": Extractor111(tables=False),
+    "recall": Extractor111(recall=True, images=True),
+}
 URLS = (None, "https://example.org/a/b.html")
 
 
-def _run(stage, tree, args, python_path):
-    real = hp.core_of
+def _run(stage, tree, args, python_path, module):
+    real = module.core_of
     if python_path:
-        hp.core_of = lambda el: None
+        module.core_of = lambda el: None
     try:
         return dump_element(stage(copy_tree(tree), *args))
     except ValueError as err:
         return ("ValueError", str(err))
     finally:
-        hp.core_of = real
+        module.core_of = real
 
 
-def three(stage, html, args):
-    "(reference model, core tree through Python, core tree through C) dumps of ``stage(tree, *args)``."
+def three(stage, html, args, module=hp):
+    """(reference model, core tree through Python, core tree through C) dumps of
+    ``stage(tree, *args)`` (``module``: the release's htmlprocessing, whose core_of is patched)."""
     with _backend.use(_backend.reference()):
-        ref = _run(stage, trafila.html.fromstring(html), args, False)
+        ref = _run(stage, trafila.html.fromstring(html), args, False, module)
     with _backend.use(BACKEND):
         tree = CORE.dom.fromstring(html)
-        slow = _run(stage, tree, args, True)
-        fast = _run(stage, tree, args, False)
+        slow = _run(stage, tree, args, True, module)
+        fast = _run(stage, tree, args, False, module)
     return ref, slow, fast
 
 
 def _cleaning_then_conversion(tree, options, url):
     tree = hp.tree_cleaning(tree, options)
     return hp.convert_tags(tree, options, url)
+
+
+def _cleaning_then_conversion_111(tree, options, url):
+    tree = hp111.tree_cleaning(tree, options)
+    return hp111.convert_tags(tree, options, url)
 
 
 def check(html, names=OPTIONS, urls=URLS):
@@ -75,6 +91,12 @@ def check(html, names=OPTIONS, urls=URLS):
             assert ref == slow == fast, (name, url)
         ref, slow, fast = three(_cleaning_then_conversion, html, (options, urls[-1]))
         assert ref == slow == fast, name
+        if name in OPTIONS_111:
+            options = OPTIONS_111[name]
+            ref, slow, fast = three(hp111.convert_tags, html, (options, urls[-1]), hp111)
+            assert ref == slow == fast, ("1.11.0", name)
+            ref, slow, fast = three(_cleaning_then_conversion_111, html, (options, urls[-1]), hp111)
+            assert ref == slow == fast, ("1.11.0", name)
 
 
 def test_the_core_path_is_taken(monkeypatch):
@@ -163,5 +185,7 @@ def test_corpus_pages():
         for name in ("default", "formatting", "images-links", "no-tables"):
             ref, slow, fast = three(_cleaning_then_conversion, html, (OPTIONS[name], URLS[1]))
             assert ref == slow == fast, (page.id, name)
+            ref, slow, fast = three(_cleaning_then_conversion_111, html, (OPTIONS_111[name], URLS[1]), hp111)
+            assert ref == slow == fast, (page.id, "1.11.0", name)
             compared += 1
     assert compared >= 100
