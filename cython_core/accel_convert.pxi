@@ -675,3 +675,81 @@ def strip_named(CElement tree, tags):
         ok = dom_strip_tags(&doc.d, tree.idx, &ts)
     if not ok:
         _raise_doc_error(doc)
+
+
+# -- 2.3.1 tree_cleaning's forms ---------------------------------------------------------------
+
+cdef inline int64_t _cv_chars(const uchar* s, int32_t n) noexcept nogil:
+    """Code points of a UTF-8 slice (the document's text is valid UTF-8)."""
+    cdef int64_t c = 0
+    cdef int32_t k
+    for k in range(n):
+        if (s[k] & 0xC0) != 0x80:
+            c += 1
+    return c
+
+
+cdef int64_t _cv_text_length(DocData* d, int32_t top) noexcept nogil:
+    """``len(text_content(el))``: the code points of its text and of its
+    descendants' text and tails (text_content's order, its own tail left out)."""
+    cdef int64_t total = 0
+    cdef int32_t s = top
+    if d.nodes[top].text_off >= 0:
+        total += _cv_chars(d.text.data + d.nodes[top].text_off, d.nodes[top].text_len)
+    while True:
+        if d.nodes[s].first >= 0:
+            s = d.nodes[s].first
+            if d.nodes[s].text_off >= 0:
+                total += _cv_chars(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+            continue
+        while s != top:
+            if d.nodes[s].tail_off >= 0:
+                total += _cv_chars(d.text.data + d.nodes[s].tail_off, d.nodes[s].tail_len)
+            if d.nodes[s].next >= 0:
+                s = d.nodes[s].next
+                if d.nodes[s].text_off >= 0:
+                    total += _cv_chars(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+                break
+            s = d.nodes[s].parent
+        if s == top:
+            return total
+
+
+def handle_forms(CElement tree, python_delete):
+    """2.3.1 _handle_forms: over the forms of ``tree`` (itself included) in
+    document order, a form holding more than half of the tree's text becomes a
+    div (the text counted once, before), the others are deleted (delete_element;
+    ``python_delete`` where the Python setters must check a joined tail)."""
+    cdef CDocument doc = tree.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t top = tree.idx, form, div = -1
+    cdef int32_t* arr = NULL
+    cdef int32_t count = 0, k, i
+    cdef int64_t total
+    cdef int r
+    doc._check(top)
+    form = _cv_known(d, "form")
+    if form < 0:
+        return
+    with nogil:
+        r = _cv_snapshot(d, top, &form, 1, &arr, &count)
+    if r < 0:
+        _raise_doc_error(doc)
+    if count == 0:
+        return
+    try:
+        with nogil:
+            total = _cv_text_length(d, top)
+        for k in range(count):
+            i = arr[k]
+            # len(text_content(form)) > total / 2, in integers
+            if total and 2 * _cv_text_length(d, i) > total:
+                if div < 0:
+                    div = _cv_name(d, "div")
+                    if div < 0:
+                        _raise_doc_error(doc)
+                d.nodes[i].tag = div
+            else:
+                _delete_one(doc, i, True, python_delete)
+    finally:
+        free(arr)

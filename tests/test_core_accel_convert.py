@@ -138,6 +138,11 @@ CASES = [
     "<html><body><p>a&#1;<sub></sub>&#11;b</p><p><sup></sup>&#xfffe;</p><p>z</p></body></html>",
     "<html><body><p>&#1;<sub></sub>b</p><p>z</p></body></html>",
     "<html><body><a href='x'>root a</a></body></html>",
+    "<html><body><form>ab<form>cd</form>é</form>x<form>ééé</form>y<p>abcd</p></body></html>",
+    "<html><body><form>abcd</form><p>abcd</p></body></html>",
+    "<html><body><form>abcde</form><p>abcd</p><form></form></body></html>",
+    "<html><body><form><p>&#1;</p></form>&#1;<form>x</form>&#1;z</body></html>",
+    "<form>only</form>",
     "<a href='x'>bare</a>",
     "<ul><li>bare list</li></ul>",
 ]

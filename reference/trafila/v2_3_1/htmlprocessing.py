@@ -130,7 +130,11 @@ def tree_cleaning(tree: _Element, options: Extractor) -> Any:
         tree = tcopy
 
     if clean_forms:
-        _handle_forms(tree)
+        if core is not None:
+            # the same renames and deletions in C
+            core.handle_forms(tree, delete_element)
+        else:
+            _handle_forms(tree)
 
     return prune_html(tree, options.focus)
 
