@@ -35,9 +35,13 @@ PRESERVE_IMG_CLEANING = {"figure", "picture", "source"}
 
 def tree_cleaning(tree: Element, options: Extractor) -> Any:
     "Strip and delete the unwanted elements; in recall mode keep the tree if all <p> would go."
+    core = core_of(tree)
     cleaning_list, stripping_list = list(MANUALLY_CLEANED), list(MANUALLY_STRIPPED)
     if not options.tables:
         cleaning_list.extend(["table", "td", "th", "tr"])
+    elif core is not None:
+        # the same renames in C
+        core.figures_with_table_to_divs(tree)
     else:
         # a table inside a <figure> would be cleaned away with it (#301)
         for elem in figures_with_table(tree):
@@ -45,7 +49,10 @@ def tree_cleaning(tree: Element, options: Extractor) -> Any:
     if options.images:
         cleaning_list = [e for e in cleaning_list if e not in PRESERVE_IMG_CLEANING]
         stripping_list.remove("img")
-    strip_tags(tree, *stripping_list)
+    if core is not None:
+        core.strip_named(tree, stripping_list)
+    else:
+        strip_tags(tree, *stripping_list)
     if options.focus == "recall" and next(tree.iterdescendants("p"), None) is not None:
         tcopy = deepcopy(tree)
         _delete_tags(tree, cleaning_list)
@@ -63,8 +70,8 @@ def _delete_tags(tree: Element, cleaning_list: List[str]) -> None:
     core = core_of(tree)
     if core is not None:
         # the same deletions in C; a tag with nested matches replays lxml's live walk
-        core.delete_by_tags(tree, cleaning_list, _delete_kept_tail,
-                            lambda tag: [delete_element(el) for el in _iter_tag(tree, tag)])
+        core.delete_by_tags_once(tree, cleaning_list, _delete_kept_tail,
+                                 lambda tag: [delete_element(el) for el in _iter_tag(tree, tag)])
         return
     for _, element in deletion_walk(tree, cleaning_list, tree.iterdescendants(), _iter_tag):
         delete_element(element)
@@ -346,8 +353,33 @@ def _links_in_containers(tree: Element, containers: frozenset) -> List[Any]:
     return out
 
 
+def _convert_link_tags(tree: Element, url: Any) -> None:
+    "options.links: every a/ref becomes <ref target=href>, relative targets resolved against scheme://host."
+    base_url = url and get_base_url(url)
+    for elem in tree.iter("a", "ref"):
+        elem.tag = "ref"
+        target = elem.get("href")
+        elem.attrib.clear()
+        if target:
+            if base_url:
+                target = fix_relative_urls(base_url, target)
+            elem.set("target", xml_text(target))
+
+
+def _convert_tags_core(core: Any, tree: Element, options: Extractor, url: Any) -> Any:
+    "convert_tags on a core tree: the same steps in C, but the links branch."
+    if options.links:
+        _convert_link_tags(tree, url)
+    core.convert_tags_111(tree, bool(options.links), bool(options.tables), bool(options.formatting),
+                          bool(options.images), convert_quotes)
+    return tree
+
+
 def convert_tags(tree: Element, options: Extractor, url: Any = None) -> Any:
     "Rename links, formatting, lists, headings, breaks, quotes, deletions and details."
+    core = core_of(tree)
+    if core is not None:
+        return _convert_tags_core(core, tree, options, url)
     if not options.links:
         containers = frozenset(("div", "ul", "table")) if options.tables else frozenset(("div", "ul"))
         for elem in _links_in_containers(tree, containers):

@@ -79,6 +79,7 @@ def _handle_forms(tree: _Element) -> None:
 
 def tree_cleaning(tree: _Element, options: Extractor) -> Any:
     "Strip and delete the unwanted elements (htmlprocessing.tree_cleaning)."
+    core = core_of(tree)
     recover_math(tree)
     cleaning_list, stripping_list = MANUALLY_CLEANED.copy(), MANUALLY_STRIPPED.copy()
     clean_forms = "form" in cleaning_list
@@ -86,6 +87,9 @@ def tree_cleaning(tree: _Element, options: Extractor) -> Any:
         cleaning_list.remove("form")
     if not options.tables:
         cleaning_list.extend(["table", "td", "th", "tr"])
+    elif core is not None:
+        # the same renames in C
+        core.layout_tables_to_divs(tree)
     else:
         # figures holding a table (#301) and ARIA layout tables (role=presentation/none) become divs
         # renaming the current node cannot change which other nodes match: a snapshot walks the same
@@ -99,7 +103,10 @@ def tree_cleaning(tree: _Element, options: Extractor) -> Any:
         cleaning_list = [e for e in cleaning_list if e not in PRESERVE_IMG_CLEANING]
         stripping_list.remove("img")
 
-    strip_tags(tree, *stripping_list)
+    if core is not None:
+        core.strip_named(tree, stripping_list)
+    else:
+        strip_tags(tree, *stripping_list)
 
     # recall: undo the deletions if they remove every paragraph
     tcopy = None
@@ -112,11 +119,10 @@ def tree_cleaning(tree: _Element, options: Extractor) -> Any:
         )
     ):
         tcopy = copy_tree(tree)
-    core = core_of(tree)
     if core is not None:
         # the same deletions in C; a tag with nested matches replays lxml's live walk
-        core.delete_by_tags(tree, cleaning_list, delete_element,
-                            lambda tag: [delete_element(el) for el in iter_live(tree, tag)])
+        core.delete_by_tags_once(tree, cleaning_list, delete_element,
+                                 lambda tag: [delete_element(el) for el in iter_live(tree, tag)])
     else:
         for expression, element in deletion_walk(tree, cleaning_list, desc_list(tree), iter_live):
             delete_element(element)
@@ -124,7 +130,11 @@ def tree_cleaning(tree: _Element, options: Extractor) -> Any:
         tree = tcopy
 
     if clean_forms:
-        _handle_forms(tree)
+        if core is not None:
+            # the same renames and deletions in C
+            core.handle_forms(tree, delete_element)
+        else:
+            _handle_forms(tree)
 
     return prune_html(tree, options.focus)
 
@@ -399,8 +409,36 @@ def convert_link(elem: _Element, base_url: Optional[str]) -> None:
         elem.set("target", xml_text(target))
 
 
+def _convert_tags_core(core: Any, tree: _Element, options: Extractor, url: Optional[str]) -> Any:
+    "convert_tags on a core tree: the same steps, in C but the links and the images-out-of-links."
+    if options.links:
+        base_url = url and safe_base_url(url)
+        for elem in _tagged(tree, ("a", "ref")):
+            convert_link(elem, base_url)
+    core.convert_tags_23(tree, bool(options.links), bool(options.tables), bool(options.formatting),
+                         bool(options.images), delete_element, convert_quotes)
+    if options.images and options.links:
+        _images_out_of_links(tree)
+    return tree
+
+
+def _images_out_of_links(tree: _Element) -> None:
+    "Images out of links: they would be lost or doubled there."
+    for ref in _tagged(tree, ("ref",)):
+        graphics = _tagged(ref, ("graphic",))
+        # in reverse, so that addnext keeps their order
+        for graphic in reversed(graphics):
+            ref.addnext(graphic)
+        # a ref left with no text goes (its picture/source leftovers would trigger jusText)
+        if graphics and not text_content(ref).strip():
+            delete_element(ref)
+
+
 def convert_tags(tree: _Element, options: Extractor, url: Optional[str] = None) -> Any:
     "Simplify the markup into trafilatura's XML vocabulary (htmlprocessing.convert_tags)."
+    core = core_of(tree)
+    if core is not None:
+        return _convert_tags_core(core, tree, options, url)
     # no step below creates a tag a later loop looks for: absent tags need no walk (speed only)
     present = {e.tag for e in desc_list(tree)}
     present.add(tree.tag)
