@@ -36,6 +36,7 @@ include "accel.pxi"
 include "accel_justext.pxi"
 include "accel_selectors.pxi"
 include "accel_readability.pxi"
+include "accel_output.pxi"
 
 
 def implementation(mode):
