@@ -120,6 +120,29 @@ def test_generated_trees(spec, mode, pick):
     assert outcome(module.xmltotxt, core_tree, False) == expected
 
 
+CELL_ATTRS = st.sampled_from([{}, {"role": "head"}, {"role": "data"}])
+ROW_ATTRS = st.sampled_from([{}, {"span": "2"}, {"span": "4"}, {"role": "head"}])
+INNER = st.lists(st.tuples(st.sampled_from(["p", "hi", "lb", "list", "item", "head", "del"]), st.just({}), SLOT, SLOT,
+                           st.just([])), max_size=3)
+CELLS = st.lists(st.tuples(st.just("cell"), CELL_ATTRS, SLOT, SLOT, INNER), min_size=1, max_size=4)
+ROWS = st.lists(st.tuples(st.just("row"), ROW_ATTRS, st.sampled_from([None, "", " "]), st.sampled_from([None, "", "\n"]),
+                          CELLS), min_size=1, max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ROWS, SLOT, st.sampled_from(sorted(MODULES)))
+def test_generated_tables(rows, tail, mode):
+    spec = ("body", {}, None, None, [("table", {}, None, tail, rows), ("p", {}, "after", None, [])])
+    if not settable(spec):
+        return
+    module = MODULES[mode]
+    core_tree = build(CORE.dom, spec)
+    got = c_path(mode, core_tree)
+    assert got is not None and got == python_path(module, core_tree)
+    with _backend.use(_backend.reference()):
+        assert got == module.xmltotxt(build(dom, spec), False)
+
+
 @pytest.mark.parametrize("mode", sorted(MODULES))
 @pytest.mark.parametrize("tag", ["graphic", "ref"])
 def test_links_and_images_stay_on_the_python_path(mode, tag):
