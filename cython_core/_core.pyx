@@ -39,6 +39,7 @@ include "accel_readability.pxi"
 include "accel_prune.pxi"
 include "accel_extract.pxi"
 include "accel_convert.pxi"
+include "accel_output.pxi"
 
 
 def implementation(mode):

@@ -8,6 +8,7 @@ import logging
 from html import unescape
 from typing import TYPE_CHECKING, Any, List
 
+from trafila._backend import core_of
 from trafila.treeops import drop_tree
 
 from .utils import sanitize
@@ -112,6 +113,13 @@ def process_element(element: Element, returnlist: List[str], include_formatting:
 
 def xmltotxt(xmloutput: Any, include_formatting: bool) -> str:
     "Plain text (markdown with formatting), line-trimmed by ``sanitize``, entities unescaped."
+    if not include_formatting:
+        core = core_of(xmloutput)
+        if core is not None:
+            # the whole walk, sanitize included, in C (None: a tree only this path renders)
+            text = core.xmltotxt_plain(xmloutput, True)
+            if text is not None:
+                return text
     returnlist: List[str] = []
     process_element(xmloutput, returnlist, include_formatting)
     return unescape(sanitize("".join(returnlist)) or "")

@@ -7,6 +7,7 @@ import re
 from html import unescape
 from typing import TYPE_CHECKING, Any, List, Optional
 
+from .._backend import core_of
 from ._tree import copy_tree, desc_list, iter_live
 from ..treeops import drop_tree
 from ..xmlchars import xml_text
@@ -467,6 +468,13 @@ def xmltotxt(xmloutput: Optional[Any], include_formatting: bool) -> str:
     "Plain-text rendering of an extracted body (xml.xmltotxt, formatting off)."
     if xmloutput is None:
         return ""
+    if not include_formatting:
+        core = core_of(xmloutput)
+        if core is not None:
+            # the whole walk, sanitize included, in C (None: a tree only this path renders)
+            text = core.xmltotxt_plain(xmloutput, False)
+            if text is not None:
+                return text
     returnlist: List[str] = []
     if include_formatting:
         # the rewrites below change the tree: work on a copy

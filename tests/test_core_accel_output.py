@@ -1,0 +1,228 @@
+"""The core's text output in C (accel_output.pxi: ``xmltotxt_plain``) against the
+Python ``xmltotxt`` of each release on the same trees: the core trees of corpus
+extractions (captured at the output stage), generated TEI trees built in both
+element models (odd whitespace, line breaks of str.splitlines, the entities
+line_processing replaces, U+2424, None against empty text and tails, table
+rows with role/span attributes, nesting in cells and items), and the trees the
+C walk hands back to Python (graphic, ref, too deep)."""
+
+from __future__ import annotations
+
+import pytest
+from tests._helpers import NO_CORE
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trafila
+
+if "core" not in trafila.engines_built():
+    pytest.skip(NO_CORE, allow_module_level=True)
+
+from trafila import _backend, _engine, dom  # noqa: E402
+from trafila.v1_11_0 import xml as xml111  # noqa: E402
+from trafila.v2_3_1 import xml as xml231  # noqa: E402
+
+from ._helpers import needs_corpora, sample_pages  # noqa: E402
+
+CORE = _engine.core_module()
+BACKEND = _backend.core_backend(CORE)
+MODULES = {"2.3.1": xml231, "1.11.0": xml111}
+
+
+def python_path(module, tree, formatting=False):
+    "The module's xmltotxt with the C path switched off (the reference's code on the same tree)."
+    saved = module.core_of
+    module.core_of = lambda el: None
+    try:
+        return module.xmltotxt(tree, formatting)
+    finally:
+        module.core_of = saved
+
+
+def outcome(function, *args):
+    "The result, or the exception's type and message."
+    try:
+        return function(*args)
+    except Exception as err:  # noqa: BLE001 - compared as such
+        return (type(err).__name__, str(err))
+
+
+def c_path(mode, tree):
+    return CORE.xmltotxt_plain(tree, mode == "1.11.0")
+
+
+# -- generated trees ----------------------------------------------------------------
+
+TAGS = ["p", "hi", "head", "list", "item", "cell", "row", "table", "lb", "quote", "del", "code", "div",
+        "comments", "body", "span"]
+PIECES = ["a", "bc", " ", "  ", "\n", "\t", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\xa0", "\u2028",
+          "\u2003", "\u200b", "\u2424", "|", "&", "&amp;", "&nbsp;", "&#10;", "&#13;", "&#1", "&lt;b&gt;", "p", ">",
+          "é", "\u0301", "ſ", "日本", "\U0001f600", "\x7f", "\u00ad", "\ufeff", "- ", "#"]
+SLOT = st.one_of(st.none(), st.just(""), st.lists(st.sampled_from(PIECES), min_size=1, max_size=5).map("".join))
+ATTRS = st.sampled_from([{}, {"role": "head"}, {"role": "data"}, {"span": "2"}, {"span": "3", "role": "head"},
+                         {"span": "x"}, {"rend": "#b"}, {"span": " 2"}])
+
+
+@st.composite
+def trees(draw, depth=0):
+    "(tag, attrib, text, tail, children)"
+    tag = draw(st.sampled_from(TAGS))
+    children = [] if depth >= 4 else draw(st.lists(trees(depth + 1), max_size=4 if depth < 2 else 2))
+    return (tag, draw(ATTRS), draw(SLOT), draw(SLOT), children)
+
+
+def build(model, spec, parent=None):
+    tag, attrib, text, tail, children = spec
+    el = model.Element(tag) if parent is None else model.SubElement(parent, tag)
+    for k, v in attrib.items():
+        el.set(k, v)
+    el.text = text
+    el.tail = tail
+    for child in children:
+        build(model, child, el)
+    return el
+
+
+def settable(spec):
+    "Whether the setters take every string of the spec (they refuse some control characters)."
+    try:
+        build(dom, spec)
+        build(CORE.dom, spec)
+    except ValueError:
+        return False
+    return True
+
+
+@settings(max_examples=400, deadline=None)
+@given(trees(), st.sampled_from(sorted(MODULES)), st.integers(0, 3))
+def test_generated_trees(spec, mode, pick):
+    if not settable(spec):
+        return
+    module = MODULES[mode]
+    core_root = build(CORE.dom, spec)
+    ref_root = build(dom, spec)
+    # a subtree too: its walk looks at ancestors and siblings outside it
+    core_tree, ref_tree = core_root, ref_root
+    for _ in range(pick):
+        if len(core_tree):
+            core_tree, ref_tree = core_tree[-1], ref_tree[-1]
+    got = c_path(mode, core_tree)
+    expected = outcome(python_path, module, core_tree)
+    if got is None:
+        # handed back: only a row span that is no plain number (int() decides)
+        assert mode == "1.11.0" and any(
+            e.tag == "row" and e.get("span") is not None and not e.get("span").isdigit() for e in core_tree.iter())
+    else:
+        assert got == expected
+    with _backend.use(_backend.reference()):
+        assert outcome(module.xmltotxt, ref_tree, False) == expected
+    # the public function takes the C path on a core tree (the Python one when handed back)
+    assert outcome(module.xmltotxt, core_tree, False) == expected
+
+
+CELL_ATTRS = st.sampled_from([{}, {"role": "head"}, {"role": "data"}])
+ROW_ATTRS = st.sampled_from([{}, {"span": "2"}, {"span": "4"}, {"role": "head"}])
+INNER = st.lists(st.tuples(st.sampled_from(["p", "hi", "lb", "list", "item", "head", "del"]), st.just({}), SLOT, SLOT,
+                           st.just([])), max_size=3)
+CELLS = st.lists(st.tuples(st.just("cell"), CELL_ATTRS, SLOT, SLOT, INNER), min_size=1, max_size=4)
+ROWS = st.lists(st.tuples(st.just("row"), ROW_ATTRS, st.sampled_from([None, "", " "]), st.sampled_from([None, "", "\n"]),
+                          CELLS), min_size=1, max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ROWS, SLOT, st.sampled_from(sorted(MODULES)))
+def test_generated_tables(rows, tail, mode):
+    spec = ("body", {}, None, None, [("table", {}, None, tail, rows), ("p", {}, "after", None, [])])
+    if not settable(spec):
+        return
+    module = MODULES[mode]
+    core_tree = build(CORE.dom, spec)
+    got = c_path(mode, core_tree)
+    assert got is not None and got == python_path(module, core_tree)
+    with _backend.use(_backend.reference()):
+        assert got == module.xmltotxt(build(dom, spec), False)
+
+
+@pytest.mark.parametrize("mode", sorted(MODULES))
+@pytest.mark.parametrize("tag", ["graphic", "ref"])
+def test_links_and_images_stay_on_the_python_path(mode, tag):
+    root = CORE.dom.Element("body")
+    p = CORE.dom.SubElement(root, "p")
+    p.text = "see "
+    el = CORE.dom.SubElement(p, tag)
+    el.text = "this" if tag == "ref" else None
+    el.set("target", "https://example.org/")
+    el.set("src", "a.png")
+    el.tail = " now"
+    assert c_path(mode, root) is None
+    assert MODULES[mode].xmltotxt(root, False) == python_path(MODULES[mode], root)
+
+
+@pytest.mark.parametrize("mode", sorted(MODULES))
+def test_deep_trees_stay_on_the_python_path(mode):
+    root = CORE.dom.Element("body")
+    el = root
+    for k in range(200):
+        el = CORE.dom.SubElement(el, "p" if k % 2 else "div")
+        el.text = f"t{k} "
+    assert c_path(mode, root) is None
+    assert MODULES[mode].xmltotxt(root, False) == python_path(MODULES[mode], root)
+    shallow = CORE.dom.Element("body")
+    shallow.text = "x"
+    assert c_path(mode, shallow) == python_path(MODULES[mode], shallow) == ("x" if mode == "1.11.0" else "x ")
+
+
+def test_odd_lines():
+    root = CORE.dom.Element("body")
+    for text in ["a\r\nb", "&#10;x &#13; y&nbsp;z", "\u2424", " \u2424 ", "tab\tq", "&amp;&lt;", "\x85\u2029",
+                 "k\u00ad", "a\u2028b"]:
+        p = CORE.dom.SubElement(root, "p")
+        p.text = text
+        p.tail = " \n "
+    for mode, module in MODULES.items():
+        assert c_path(mode, root) == python_path(module, root)
+
+
+# -- corpus ----------------------------------------------------------------------------
+
+def capture(mode, html, options):
+    "The core trees the output stage of one extraction renders."
+    module = MODULES[mode]
+    seen = []
+    real = module.xmltotxt
+
+    def spy(tree, formatting):
+        if _backend.core_of(tree) is not None:
+            seen.append((tree, formatting))
+        return real(tree, formatting)
+
+    cores = [m for m in (trafila.v2_3_1.core, trafila.v1_11_0.core)]
+    saved = [m.xmltotxt for m in cores]
+    for m in cores:
+        m.xmltotxt = spy
+    try:
+        trafila.engine("core").extract(html, compat=mode, **options)
+    finally:
+        for m, s in zip(cores, saved):
+            m.xmltotxt = s
+    return seen
+
+
+@needs_corpora
+@pytest.mark.parametrize("mode", sorted(MODULES))
+def test_corpus_pages(mode):
+    import trafila.v1_11_0.core  # noqa: F401
+    import trafila.v2_3_1.core  # noqa: F401
+
+    module = MODULES[mode]
+    compared = 0
+    for _bundle, page in sample_pages(("cleanportaleval", "commoncrawl", "cleaneval", "dragnet"), 9):
+        html = page.input(page.forms()[0])
+        for options in ({}, {"fast": True}, {"include_tables": False}):
+            for tree, formatting in capture(mode, html, options):
+                assert not formatting
+                got = c_path(mode, tree)
+                assert got is not None, page.id
+                assert got == python_path(module, tree), (page.id, options)
+                compared += 1
+    assert compared >= 300
