@@ -326,11 +326,29 @@ cdef void dom_attr_delete(DocData* d, int32_t i, int32_t k) noexcept nogil:
 
 # -- copies --------------------------------------------------------------------------
 
-cdef int32_t dom_copy_node(DocData* src, int32_t s, DocData* dst, int32_t parent, bint with_tail) noexcept nogil:
+cdef inline int32_t dom_map_name_memo(DocData* src, int32_t nid, DocData* dst, int32_t* memo) noexcept nogil:
+    """dom_map_name, remembered in ``memo`` (one slot per name ``src`` interned, -1 when not
+    yet mapped; NULL: no memo) for a copy: each name is hashed once per copy, not per use."""
+    cdef int32_t k, mapped
+    if nid < N_KNOWN or memo == NULL:
+        return dom_map_name(src, nid, dst)
+    k = nid - N_KNOWN
+    if k >= src.n_names:
+        return dom_map_name(src, nid, dst)
+    mapped = memo[k]
+    if mapped < 0:
+        mapped = dom_map_name(src, nid, dst)
+        memo[k] = mapped
+    return mapped
+
+
+cdef int32_t dom_copy_node(DocData* src, int32_t s, DocData* dst, int32_t parent, bint with_tail,
+                           int32_t* memo=NULL) noexcept nogil:
     """A copy of the node ``s`` of ``src`` (no children) as the last child of
-    ``parent`` in ``dst`` (detached when -1); -1 on memory failure."""
+    ``parent`` in ``dst`` (detached when -1); -1 on memory failure. ``memo``:
+    see dom_map_name_memo."""
     cdef Node* sn = &src.nodes[s]
-    cdef int32_t tag = dom_map_name(src, sn.tag, dst)
+    cdef int32_t tag = dom_map_name_memo(src, sn.tag, dst, memo)
     cdef int32_t i, k, nid, off
     cdef Attr* a
     cdef Node* nd
@@ -342,7 +360,7 @@ cdef int32_t dom_copy_node(DocData* src, int32_t s, DocData* dst, int32_t parent
     sn = &src.nodes[s]
     for k in range(sn.attr_start, sn.attr_start + sn.attr_count):
         a = &src.attrs[k]
-        nid = dom_map_name(src, a.name, dst)
+        nid = dom_map_name_memo(src, a.name, dst, memo)
         if nid < 0:
             return -1
         # a new node and names each once in the source: no lookup (it made a copy quadratic, issue 19)
@@ -364,14 +382,38 @@ cdef int32_t dom_copy_subtree(DocData* src, int32_t top, DocData* dst, bint with
     the k-th node of the subtree becomes node ``start + k`` of ``dst``. Returns
     the copy's root, -1 on memory failure (``dst`` then holds unreachable
     garbage nodes, nothing else changes). ``src`` and ``dst`` differ."""
-    cdef int32_t root = dom_copy_node(src, top, dst, -1, with_tail)
+    cdef int32_t* memo = NULL
+    cdef int32_t k, root
+    cdef int saved_error = dst.error
+    if src.nodes[top].parent < 0:
+        # a whole tree (trafilatura's deepcopy of the page): room for it at once, instead of
+        # the arenas doubling (and moving) as it comes; a failure here is retried as it comes
+        if (grow_array(<void**>&dst.nodes, &dst.cap_nodes, dst.n_nodes + src.n_nodes, sizeof(Node), &dst.error)
+                and grow_array(<void**>&dst.attrs, &dst.cap_attrs, dst.n_attrs + src.n_attrs, sizeof(Attr), &dst.error)
+                and buf_reserve(&dst.text, src.text.len, &dst.error)):
+            buf_reserve(&dst.vals, src.vals.len, &dst.error)
+        dst.error = saved_error
+    if src.n_names > 0 and not alloc_fails():
+        # without it (no memory) every name is looked up each time: slower, the same copy
+        memo = <int32_t*>malloc(<size_t>src.n_names * sizeof(int32_t))
+        if memo != NULL:
+            for k in range(src.n_names):
+                memo[k] = -1
+    root = _copy_subtree_walk(src, top, dst, with_tail, memo)
+    if memo != NULL:
+        free(memo)
+    return root
+
+
+cdef int32_t _copy_subtree_walk(DocData* src, int32_t top, DocData* dst, bint with_tail, int32_t* memo) noexcept nogil:
+    cdef int32_t root = dom_copy_node(src, top, dst, -1, with_tail, memo)
     cdef int32_t s = top, cur = root
     if root < 0:
         return -1
     while True:
         if src.nodes[s].first >= 0:
             s = src.nodes[s].first
-            cur = dom_copy_node(src, s, dst, cur, True)
+            cur = dom_copy_node(src, s, dst, cur, True, memo)
             if cur < 0:
                 return -1
             continue
@@ -380,7 +422,7 @@ cdef int32_t dom_copy_subtree(DocData* src, int32_t top, DocData* dst, bint with
                 return root
             if src.nodes[s].next >= 0:
                 s = src.nodes[s].next
-                cur = dom_copy_node(src, s, dst, dst.nodes[cur].parent, True)
+                cur = dom_copy_node(src, s, dst, dst.nodes[cur].parent, True, memo)
                 if cur < 0:
                     return -1
                 break
