@@ -190,9 +190,7 @@ cdef bint _cv_links_off(DocData* d, int32_t top, bint tables, bint v1) noexcept 
         i = dom_preorder_next(d, i, top)
     if not left:
         return True
-    ts.all = False
-    ts.n = 1
-    ts.ids = &a
+    tagset_init(&ts, False, &a, 1)
     return dom_strip_tags(d, top, &ts)
 
 
@@ -280,9 +278,7 @@ cdef bint _cv_formatting(DocData* d, int32_t top, bint formatting) noexcept nogi
     if n == 0:
         return True
     if not formatting:
-        ts.all = False
-        ts.n = n
-        ts.ids = ids
+        tagset_init(&ts, False, ids, n)
         return dom_strip_tags(d, top, &ts)
     i = top
     while i >= 0:
@@ -668,9 +664,7 @@ def strip_named(CElement tree, tags):
         n += 1
     if n == 0:
         return
-    ts.all = False
-    ts.n = n
-    ts.ids = ids
+    tagset_init(&ts, False, ids, n)
     with nogil:
         ok = dom_strip_tags(&doc.d, tree.idx, &ts)
     if not ok:

@@ -436,12 +436,28 @@ cdef struct TagSet:
     bint all          # every element
     int32_t n
     int32_t* ids      # name ids (names the document did not know are left out)
+    uint64_t low[2]   # the ids below 128 as bits (every known name): one test per node
+
+
+cdef inline void tagset_init(TagSet* t, bint all, int32_t* ids, int32_t n) noexcept nogil:
+    """Fill ``t`` (every field: a TagSet on the stack starts as garbage)."""
+    cdef int32_t k
+    t.all = all
+    t.n = n
+    t.ids = ids
+    t.low[0] = 0
+    t.low[1] = 0
+    for k in range(n):
+        if 0 <= ids[k] < 128:
+            t.low[ids[k] >> 6] |= (<uint64_t>1) << (ids[k] & 63)
 
 
 cdef inline bint tag_matches(TagSet* t, int32_t tag) noexcept nogil:
     cdef int32_t k
     if t.all:
         return True
+    if 0 <= tag < 128:
+        return (t.low[tag >> 6] >> (tag & 63)) & 1
     for k in range(t.n):
         if t.ids[k] == tag:
             return True

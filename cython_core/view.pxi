@@ -900,9 +900,7 @@ cdef _strip(object tree_or_element, tuple tag_names, int mode):
     buf = <int32_t*><char*>ids
     for k in range(n):
         buf[k] = found[k]
-    t.all = names is None
-    t.n = <int32_t>n
-    t.ids = buf
+    tagset_init(&t, names is None, buf, <int32_t>n)
     with nogil:
         if mode == 0:
             ok = dom_strip_tags(&doc.d, top.idx, &t)
