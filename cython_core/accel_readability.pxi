@@ -784,36 +784,43 @@ _wordset_init(&_POSITIVE_SET, _POSITIVE_BLOB, POSITIVE_WORDS)
 _wordset_init(&_NEGATIVE_SET, _NEGATIVE_BLOB, NEGATIVE_WORDS)
 
 
-def class_weight(CElement el, object attribute_weight):
-    """readability's ``class_weight``: for the class and the id value (when
-    not empty), -25 when negativeRe finds a match, +25 when positiveRe does;
-    ``attribute_weight(value)`` gives that for a value the C matcher does not
-    decide (a non-ASCII byte, or a valueless attribute read as its name)."""
-    cdef CDocument doc = el.doc
+cdef long _class_weight_of(CDocument doc, int32_t i, int32_t class_id, int32_t id_id,
+                           object attribute_weight) except? -1:
+    """class_weight of node ``i`` (``class_id``/``id_id``: the document's ids of
+    "class" and "id", -1 when it has none)."""
     cdef DocData* d = &doc.d
-    cdef int32_t nid, k
+    cdef int32_t nid, k, which
     cdef const uchar* s
     cdef Py_ssize_t n
     cdef long weight = 0
-    doc._check(el.idx)
-    for name in ("class", "id"):
-        nid = _lookup(doc, name)
-        if not _attr_bytes(d, el.idx, nid, &s, &n):
+    for which in range(2):
+        nid = class_id if which == 0 else id_id
+        if not _attr_bytes(d, i, nid, &s, &n):
             if n < 0:
                 # a value that reads as the attribute's name
-                k = dom_attr_find(d, el.idx, nid)
-                weight += attribute_weight(_attr_value(doc, &d.attrs[k]))
+                k = dom_attr_find(d, i, nid)
+                weight += <long>attribute_weight(_attr_value(doc, &d.attrs[k]))
             continue
         if n == 0:
             continue
         if _has_high_byte(s, n):
-            weight += attribute_weight(slice_str(&d.vals, <int32_t>(s - d.vals.data), <int32_t>n))
+            weight += <long>attribute_weight(slice_str(&d.vals, <int32_t>(s - d.vals.data), <int32_t>n))
             continue
         if _contains_any(s, n, &_NEGATIVE_SET):
             weight -= 25
         if _contains_any(s, n, &_POSITIVE_SET):
             weight += 25
     return weight
+
+
+def class_weight(CElement el, object attribute_weight):
+    """readability's ``class_weight``: for the class and the id value (when
+    not empty), -25 when negativeRe finds a match, +25 when positiveRe does;
+    ``attribute_weight(value)`` gives that for a value the C matcher does not
+    decide (a non-ASCII byte, or a valueless attribute read as its name)."""
+    cdef CDocument doc = el.doc
+    doc._check(el.idx)
+    return _class_weight_of(doc, el.idx, _lookup(doc, "class"), _lookup(doc, "id"), attribute_weight)
 
 
 # -- drop_tree ------------------------------------------------------------------------------
@@ -909,3 +916,407 @@ def text_content(CElement el):
         return PyUnicode_DecodeUTF8(<const char*>b.data, b.len, NULL)
     finally:
         buf_free(&b)
+
+
+# -- Document stages in C (score_paragraphs, sanitize's loops, the drops) ---------------------------
+# The loops of readability's Document over the node arrays: proxies are made
+# only for what goes back to Python (candidate keys, elements handed to the
+# reference drop_tree where a joined string must be checked by its setters).
+# Float arithmetic is C doubles in the order of operations of the Python code;
+# the values that are Python ints there (class weights, tag scores, scores of
+# parents before a float part is added, counts) are integers below 2**52 in
+# doubles, so the sums are exact and equal (a larger one falls back).
+
+from cpython.dict cimport PyDict_GetItem
+from cpython.float cimport PyFloat_CheckExact, PyFloat_AS_DOUBLE
+
+cdef double _EXACT_LIMIT = 4503599627370496.0   # 2**52
+_MIN_LEN_LOW = -(2 ** 62)
+_MIN_LEN_HIGH = 2 ** 62
+
+
+cdef inline int32_t _preorder_next(DocData* d, int32_t i, int32_t root) noexcept nogil:
+    """The node after ``i`` in the preorder of ``root``'s subtree, -1 after the last."""
+    if d.nodes[i].first >= 0:
+        return d.nodes[i].first
+    while i != root and d.nodes[i].next < 0:
+        i = d.nodes[i].parent
+    if i == root or i < 0:
+        return -1
+    return d.nodes[i].next
+
+
+cdef double _link_density_of(DocData* d, int32_t root, int32_t a_id) noexcept nogil:
+    """``link_density`` (get_link_density) of node ``root``."""
+    cdef Py_ssize_t total = _text_length_of(d, root), links = 0
+    cdef int32_t i
+    if total == 0:
+        total = 1
+    if a_id < 0:
+        return 0.0
+    i = _preorder_next(d, root, root)
+    while i >= 0:
+        if d.nodes[i].tag == a_id:
+            links += _text_length_of(d, i)
+        i = _preorder_next(d, i, root)
+    return <double>links / <double>total
+
+
+cdef int32_t _snapshot(DocData* d, int32_t root, const int32_t* ids, int n_ids, bint include_self,
+                       int32_t* out) noexcept nogil:
+    """The nodes of ``root``'s subtree (``root`` itself when ``include_self``)
+    whose tag is one of ``ids``, in document order, into ``out`` (room for
+    n_nodes); their count (``_preorder(root, names, include_self)``)."""
+    cdef int32_t i, n = 0
+    i = root if include_self else _preorder_next(d, root, root)
+    while i >= 0:
+        if _id_in(d.nodes[i].tag, ids, n_ids):
+            out[n] = i
+            n += 1
+        i = _preorder_next(d, i, root)
+    return n
+
+
+cdef int32_t* _alloc_nodes(DocData* d, Py_ssize_t per_node) except NULL:
+    cdef size_t size = <size_t>(d.n_nodes if d.n_nodes > 0 else 1) * <size_t>per_node
+    cdef int32_t* p = NULL if alloc_fails() else <int32_t*>malloc(size)
+    if p == NULL:
+        raise MemoryError("out of memory")
+    return p
+
+
+cdef int _rd_drop(CDocument doc, int32_t i, object drop_tree) except -1:
+    """``drop_tree(node i)`` as ``drop_trees`` does it: in C where the joined
+    string is certain to pass lxml's check, else through the reference function."""
+    cdef DocData* d = &doc.d
+    cdef int32_t parent = d.nodes[i].parent, prev = d.nodes[i].prev
+    if parent < 0:
+        drop_tree(_proxy(doc, i))
+        return 0
+    if d.nodes[i].tail_off >= 0 and d.nodes[i].tail_len > 0:
+        if (_xml_refused(d, d.nodes[i].tail_off, d.nodes[i].tail_len)
+                or (prev >= 0 and _xml_refused(d, d.nodes[prev].tail_off, d.nodes[prev].tail_len))
+                or (prev < 0 and _xml_refused(d, d.nodes[parent].text_off, d.nodes[parent].text_len))):
+            drop_tree(_proxy(doc, i))
+            return 0
+    if not dom_drop_tree(d, i):
+        _raise_doc_error(doc)
+    return 0
+
+
+def rd_drop_tagged(CElement top, object names, object drop_tree):
+    """``_drop_all(top, _preorder(top, names))``: drop_tree on each element of
+    ``top``'s subtree (``top`` included) whose tag is in ``names``, in
+    document order of a snapshot taken first; NotImplemented for too many names."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n_ids
+    cdef int32_t* snap = NULL
+    cdef int32_t n, k
+    doc._check(top.idx)
+    if not isinstance(names, (set, frozenset, tuple, list)):
+        names = tuple(names)
+    n_ids = _name_ids(doc, names, ids)
+    if n_ids < 0:
+        return NotImplemented
+    if n_ids == 0:
+        return None
+    snap = _alloc_nodes(d, sizeof(int32_t))
+    try:
+        n = _snapshot(d, top.idx, ids, n_ids, True, snap)
+        for k in range(n):
+            _rd_drop(doc, snap[k], drop_tree)
+    finally:
+        free(snap)
+    return None
+
+
+def rd_score_paragraphs(CElement top, object min_text_length, object attribute_weight, object tag_score,
+                        object candidate_type):
+    """readability's ``Document.score_paragraphs`` over ``top`` (the
+    candidates dict: ``candidate_type(score, elem)`` per candidate, in the
+    insertion order of the Python loop). ``tag_score(tag)`` is score_node's
+    tag part (asked once per tag name), ``attribute_weight`` class_weight's
+    Python part. NotImplemented (nothing done) where the C doubles could
+    differ from the Python numbers (a non-int minimum, huge integers)."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[3]
+    cdef int n_ids = 0
+    cdef int32_t root = top.idx, i, parent, gp, node, c, nid, a_id, class_id, id_id
+    cdef int32_t n_cand = 0, n_inc = 0, k
+    cdef int32_t* slot = NULL      # per node: its candidate number, or -1
+    cdef int32_t* cand = NULL      # per candidate number: the node
+    cdef int32_t* inc_par = NULL   # per counted paragraph: the parent's and grandparent's candidate numbers
+    cdef int32_t* inc_gp = NULL
+    cdef double* inc = NULL        # and its score
+    cdef double* score = NULL      # per candidate number
+    cdef long long min_len
+    cdef TextStats t
+    cdef Py_ssize_t length
+    cdef double q, s
+    cdef bint inexact = False
+    cdef dict out = {}
+    cdef dict tag_memo = {}
+    doc._check(root)
+    if type(min_text_length) is not int or not (_MIN_LEN_LOW < min_text_length < _MIN_LEN_HIGH):
+        return NotImplemented
+    min_len = min_text_length
+    for name in ("p", "pre", "td"):
+        nid = _lookup(doc, name)
+        if nid >= 0:
+            ids[n_ids] = nid
+            n_ids += 1
+    if n_ids == 0:
+        return out
+    try:
+        slot = _alloc_nodes(d, sizeof(int32_t))
+        cand = _alloc_nodes(d, sizeof(int32_t))
+        inc_par = _alloc_nodes(d, sizeof(int32_t))
+        inc_gp = _alloc_nodes(d, sizeof(int32_t))
+        inc = <double*>_alloc_nodes(d, sizeof(double))
+        score = <double*>_alloc_nodes(d, sizeof(double))
+        with nogil:
+            memset(slot, 0xFF, <size_t>d.n_nodes * sizeof(int32_t))
+            i = root
+            while i >= 0:
+                if _id_in(d.nodes[i].tag, ids, n_ids):
+                    parent = d.nodes[i].parent
+                    if parent >= 0:
+                        gp = d.nodes[parent].parent
+                        memset(&t, 0, sizeof(TextStats))
+                        _stats_walk(d, i, &t)
+                        length = _trim_length(&t)
+                        if length >= min_len:
+                            if slot[parent] < 0:
+                                slot[parent] = n_cand
+                                cand[n_cand] = parent
+                                n_cand += 1
+                            if gp >= 0 and slot[gp] < 0:
+                                slot[gp] = n_cand
+                                cand[n_cand] = gp
+                                n_cand += 1
+                            # 1 + len(text.split(",")) + min(len(text) / 100, 3)
+                            q = <double>length / 100.0
+                            s = <double>(2 + t.commas) + (3.0 if 3.0 < q else q)
+                            if s >= _EXACT_LIMIT:
+                                inexact = True
+                            inc_par[n_inc] = slot[parent]
+                            inc_gp[n_inc] = slot[gp] if gp >= 0 else -1
+                            inc[n_inc] = s
+                            n_inc += 1
+                i = _preorder_next(d, i, root)
+        if inexact:
+            return NotImplemented
+        # score_node: class_weight + the tag's score, Python ints
+        class_id = _lookup(doc, "class")
+        id_id = _lookup(doc, "id")
+        for c in range(n_cand):
+            node = cand[c]
+            nid = d.nodes[node].tag
+            ts = tag_memo.get(nid)
+            if ts is None:
+                ts = tag_memo[nid] = tag_score(doc.name_str(nid))
+            base = _class_weight_of(doc, node, class_id, id_id, attribute_weight) + ts
+            if type(base) is not int or not (-_EXACT_LIMIT < base < _EXACT_LIMIT):
+                return NotImplemented
+            score[c] = <double><long long>base
+        a_id = _lookup(doc, "a")
+        with nogil:
+            for k in range(n_inc):
+                score[inc_par[k]] += inc[k]
+                if not (-_EXACT_LIMIT < score[inc_par[k]] < _EXACT_LIMIT):
+                    inexact = True
+                if inc_gp[k] >= 0:
+                    score[inc_gp[k]] += inc[k] / 2.0
+            # scale by link density
+            for c in range(n_cand):
+                score[c] *= 1.0 - _link_density_of(d, cand[c], a_id)
+        if inexact:
+            return NotImplemented
+        for c in range(n_cand):
+            el = _proxy(doc, cand[c])
+            out[el] = candidate_type(score[c], el)
+        return out
+    finally:
+        free(slot)
+        free(cand)
+        free(inc_par)
+        free(inc_gp)
+        free(inc)
+        free(score)
+
+
+HEADING_NAMES = ("h1", "h2", "h3", "h4", "h5", "h6")
+CONDITIONAL_NAMES = ("table", "ul", "div", "aside", "header", "footer", "section")
+
+
+def rd_drop_headings(CElement node, object attribute_weight, object drop_tree):
+    """sanitize's first loop: each h1-h6 of ``node``'s subtree (``node``
+    included; a snapshot, document order) with a negative class weight or a
+    link density above 0.33 is dropped (verdict and drop one after the other)."""
+    cdef CDocument doc = node.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[6]
+    cdef int n_ids
+    cdef int32_t* snap = NULL
+    cdef int32_t n, k, i, class_id, id_id, a_id
+    doc._check(node.idx)
+    n_ids = _name_ids(doc, HEADING_NAMES, ids)
+    if n_ids == 0:
+        return None
+    class_id = _lookup(doc, "class")
+    id_id = _lookup(doc, "id")
+    a_id = _lookup(doc, "a")
+    snap = _alloc_nodes(d, sizeof(int32_t))
+    try:
+        n = _snapshot(d, node.idx, ids, n_ids, True, snap)
+        for k in range(n):
+            i = snap[k]
+            if (_class_weight_of(doc, i, class_id, id_id, attribute_weight) < 0
+                    or _link_density_of(d, i, a_id) > 0.33):
+                _rd_drop(doc, i, drop_tree)
+    finally:
+        free(snap)
+    return None
+
+
+cdef Py_ssize_t _first_nonzero_sibling(DocData* d, int32_t j, bint preceding) noexcept nogil:
+    cdef Py_ssize_t length
+    while j >= 0:
+        length = _text_length_of(d, j)
+        if length:
+            return length
+        j = d.nodes[j].prev if preceding else d.nodes[j].next
+    return 0
+
+
+cdef inline bint _is_hidden_input(DocData* d, int32_t i, int32_t type_id) noexcept nogil:
+    """``el.get("type") == "hidden"``."""
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    if not _attr_bytes(d, i, type_id, &s, &n):
+        return False
+    return n == 6 and memcmp(s, b"hidden", 6) == 0
+
+
+def rd_clean_conditionally(CElement node, dict candidates, object min_text_length, object attribute_weight,
+                           object drop_tree):
+    """sanitize's conditional cleaning (2.3.1's ``sanitize_tree`` last loop):
+    the tables, lists, divs, asides, headers, footers and sections of
+    ``node``'s subtree (``node`` included), innermost last-first, each weighed
+    and counted on the live tree and dropped when the Python loop drops it.
+    NotImplemented (nothing done) when a candidate's score is not a float or
+    a small int, or the minimum is not a small int."""
+    cdef CDocument doc = node.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[7]
+    cdef int n_ids
+    cdef int32_t* snap = NULL
+    cdef double* scores = NULL
+    cdef int32_t n, k, i, j, tag, class_id, id_id, a_id, type_id
+    cdef int32_t p_id, img_id, li_id, embed_id, input_id, ol_id, ul_id
+    cdef long long min_len, n_p, n_img, n_li, n_embed, n_input, hidden
+    cdef long weight
+    cdef Py_ssize_t content_length
+    cdef double link_density
+    cdef TextStats t
+    cdef bint to_remove
+    cdef PyObject* proxy
+    cdef PyObject* found
+    doc._check(node.idx)
+    if type(min_text_length) is not int or not (_MIN_LEN_LOW < min_text_length < _MIN_LEN_HIGH):
+        return NotImplemented
+    min_len = min_text_length
+    n_ids = _name_ids(doc, CONDITIONAL_NAMES, ids)
+    if n_ids == 0:
+        return None
+    class_id = _lookup(doc, "class")
+    id_id = _lookup(doc, "id")
+    a_id = _lookup(doc, "a")
+    type_id = _lookup(doc, "type")
+    p_id = _lookup(doc, "p")
+    img_id = _lookup(doc, "img")
+    li_id = _lookup(doc, "li")
+    embed_id = _lookup(doc, "embed")
+    input_id = _lookup(doc, "input")
+    ol_id = _lookup(doc, "ol")
+    ul_id = _lookup(doc, "ul")
+    snap = _alloc_nodes(d, sizeof(int32_t))
+    try:
+        n = _snapshot(d, node.idx, ids, n_ids, True, snap)
+        scores = <double*>_alloc_nodes(d, sizeof(double))
+        # ``candidates[elem].score if elem in candidates else 0``: a node without
+        # a live proxy cannot be a key (a key is a live proxy)
+        for k in range(n):
+            i = snap[k]
+            scores[k] = 0.0
+            if i < doc.cap_proxies and doc.proxies[i] != NULL:
+                found = PyDict_GetItem(candidates, <object>doc.proxies[i])
+                if found != NULL:
+                    value = (<object>found).score
+                    if PyFloat_CheckExact(value):
+                        scores[k] = PyFloat_AS_DOUBLE(value)
+                    elif type(value) is int and -_EXACT_LIMIT < value < _EXACT_LIMIT:
+                        scores[k] = <double><long long>value
+                    else:
+                        return NotImplemented
+        for k in range(n - 1, -1, -1):
+            i = snap[k]
+            weight = _class_weight_of(doc, i, class_id, id_id, attribute_weight)
+            if <double>weight + scores[k] < 0.0:
+                _rd_drop(doc, i, drop_tree)
+                continue
+            memset(&t, 0, sizeof(TextStats))
+            _stats_walk(d, i, &t)
+            if t.commas >= 10:
+                continue
+            n_p = n_img = n_li = n_embed = n_input = hidden = 0
+            j = _preorder_next(d, i, i)
+            while j >= 0:
+                tag = d.nodes[j].tag
+                if tag == p_id:
+                    n_p += 1
+                elif tag == img_id:
+                    n_img += 1
+                elif tag == li_id:
+                    n_li += 1
+                elif tag == embed_id:
+                    n_embed += 1
+                elif tag == input_id:
+                    n_input += 1
+                    if _is_hidden_input(d, j, type_id):
+                        hidden += 1
+                j = _preorder_next(d, j, i)
+            n_li -= 100
+            n_input -= hidden
+            content_length = _text_length_of(d, i)
+            link_density = _link_density_of(d, i, a_id)
+            to_remove = True
+            if n_p and <double>n_img > 1.0 + <double>n_p * 1.3:
+                pass  # too many images
+            elif n_li > n_p and d.nodes[i].tag != ol_id and d.nodes[i].tag != ul_id:
+                pass  # more <li>s than <p>s
+            elif <double>n_input > <double>n_p / 3.0:
+                pass  # less than 3x <p>s than <input>s
+            elif content_length < min_len and n_img == 0:
+                pass  # too short content length without a single image
+            elif content_length < min_len and n_img > 2:
+                pass  # too short content length and too many images
+            elif link_density > (0.5 if weight >= 25 else 0.2):
+                pass  # too many links for its weight
+            elif (n_embed == 1 and content_length < 75) or n_embed > 1:
+                pass  # <embed>s with too short content length, or too many <embed>s
+            elif not content_length:
+                # kept between long neighbours: the nearest non-empty sibling on each side
+                to_remove = (_first_nonzero_sibling(d, d.nodes[i].next, False)
+                             + _first_nonzero_sibling(d, d.nodes[i].prev, True)) <= 1000
+            else:
+                to_remove = False
+            if to_remove:
+                _rd_drop(doc, i, drop_tree)
+    finally:
+        free(snap)
+        free(scores)
+    return None

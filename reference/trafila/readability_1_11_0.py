@@ -121,6 +121,20 @@ def _attribute_weight(attribute: str) -> int:
     return weight
 
 
+def _tag_score(tag: str) -> int:
+    "score_node's part for the tag (added to the class weight)."
+    name = tag.lower()
+    if name in DIV_SCORES:
+        return 5
+    if name in BLOCK_SCORES:
+        return 3
+    if name in BAD_ELEM_SCORES:
+        return -3
+    if name in STRUCTURE_SCORES:
+        return -5
+    return 0
+
+
 def _unlikely_verdict(attrs: str) -> bool:
     "remove_unlikely_candidates' test on the joined class and id (of an element not html/body)."
     return bool(REGEXES["unlikelyCandidatesRe"].search(attrs)) and not REGEXES["okMaybeItsACandidateRe"].search(attrs)
@@ -205,6 +219,10 @@ class Document:
     def score_paragraphs(self) -> Dict[Any, Candidate]:
         candidates: Dict[Any, Candidate] = {}
         core = core_of(self.doc)
+        if core is not None:
+            found = core.rd_score_paragraphs(self.doc, self.min_text_length, _attribute_weight, _tag_score, Candidate)
+            if found is not NotImplemented:
+                return found
         # nothing changes the tree in this loop: a snapshot walks as the live iterator
         elems = self.doc.iter("p", "pre", "td") if core is None else core.descendants(self.doc, _SCORED_TAGS, True)
         for elem in elems:
@@ -241,17 +259,7 @@ class Document:
         return weight
 
     def score_node(self, elem: Element) -> Candidate:
-        score = self.class_weight(elem)
-        name = elem.tag.lower()
-        if name in DIV_SCORES:
-            score += 5
-        elif name in BLOCK_SCORES:
-            score += 3
-        elif name in BAD_ELEM_SCORES:
-            score -= 3
-        elif name in STRUCTURE_SCORES:
-            score -= 5
-        return Candidate(score, elem)
+        return Candidate(self.class_weight(elem) + _tag_score(elem.tag), elem)
 
     def remove_unlikely_candidates(self) -> None:
         core = core_of(self.doc)
