@@ -78,13 +78,50 @@ cdef void _byte_class_init() noexcept nogil:
 _byte_class_init()
 
 
+cdef uint64_t _ONES = 0x0101010101010101ULL
+cdef uint64_t _HIGHS = 0x8080808080808080ULL
+
+
+cdef inline uint64_t _load8(const uchar* s) noexcept nogil:
+    """Bytes s[0..7] as a little-endian word (byte k in bits 8k..8k+7, on any host)."""
+    return (<uint64_t>s[0] | (<uint64_t>s[1] << 8) | (<uint64_t>s[2] << 16) | (<uint64_t>s[3] << 24)
+            | (<uint64_t>s[4] << 32) | (<uint64_t>s[5] << 40) | (<uint64_t>s[6] << 48) | (<uint64_t>s[7] << 56))
+
+
+cdef inline uint64_t _bytes_in(uint64_t x, uint64_t lo, uint64_t hi) noexcept nogil:
+    """0x80 in each byte of ``x`` (all bytes < 0x80) that lies in [lo, hi], 0 in the
+    others: per byte, b + (0x80 - lo) >= 0x80 iff b >= lo and b + (0x7F - hi) >= 0x80
+    iff b > hi; no sum exceeds 0xFF, so no carry crosses a byte."""
+    return ((x + (0x80 - lo) * _ONES) & ~(x + (0x7F - hi) * _ONES)) & _HIGHS
+
+
+cdef inline Py_ssize_t _count_highs(uint64_t m) noexcept nogil:
+    """The number of bytes of ``m`` that are 0x80 (the others 0): a multiply,
+    no popcount instruction needed."""
+    return <Py_ssize_t>(((m >> 7) * _ONES) >> 56)
+
+
 cdef void _stats_feed(TextStats* t, const uchar* s, Py_ssize_t n) noexcept nogil:
     # locals, not t's fields, in the loop: a byte pointer may alias *t
     cdef Py_ssize_t i = 0, nonws = t.nonws, words = t.words, commas = t.commas
     cdef bint in_word = t.in_word
     cdef uchar k
     cdef int w
+    cdef uint64_t x, word_bytes, starts
     while i < n:
+        if i + 8 <= n:
+            # eight ASCII bytes at once: whitespace is \t-\r and \x1c-' '
+            x = _load8(s + i)
+            if (x & _HIGHS) == 0:
+                word_bytes = ~(_bytes_in(x, 9, 13) | _bytes_in(x, 28, 32)) & _HIGHS
+                nonws += _count_highs(word_bytes)
+                # a word starts at a word byte whose previous byte (or state) is not one
+                starts = word_bytes & ~((word_bytes << 8) | (<uint64_t>0x80 if in_word else 0))
+                words += _count_highs(starts)
+                commas += _count_highs(_bytes_in(x, 44, 44))
+                in_word = (word_bytes >> 63) != 0
+                i += 8
+                continue
         k = _BYTE_CLASS[s[i]]
         if k == BC_SPACE:
             i += 1
@@ -235,6 +272,19 @@ cdef struct WordSet:
     const uchar* w[MAX_WORDS]
     Py_ssize_t len[MAX_WORDS]
     uint32_t first[256]     # per byte: the words starting with it (bit j: word j)
+    bint bigrams            # every word has 2 bytes or more: ``pairs`` is a filter
+    uint64_t pairs[1024]    # bit (b0 << 8 | b1): some word starts with the bytes b0 b1
+
+cdef uchar _LOWER[256]
+
+
+cdef void _lower_init() noexcept nogil:
+    cdef int c
+    for c in range(256):
+        _LOWER[c] = _ascii_lower(<uchar>c)
+
+
+_lower_init()
 
 cdef bytes _UNLIKELY_BLOB = b"\0".join(w.encode("ascii") for w in UNLIKELY_WORDS)
 cdef bytes _OK_BLOB = b"\0".join(w.encode("ascii") for w in OK_MAYBE_WORDS)
@@ -247,13 +297,21 @@ cdef WordSet _OK_SET_1_11_0
 cdef void _wordset_init(WordSet* ws, bytes blob, object words):
     cdef const uchar* p = <const uchar*><const char*>blob
     cdef Py_ssize_t off = 0
+    cdef uint32_t pair
     ws.n = 0
+    ws.bigrams = True
     memset(ws.first, 0, sizeof(ws.first))
+    memset(ws.pairs, 0, sizeof(ws.pairs))
     for w in words:
         assert ws.n < MAX_WORDS and len(w) > 0
         ws.w[ws.n] = p + off
         ws.first[p[off]] |= (<uint32_t>1) << ws.n
         ws.len[ws.n] = len(w)
+        if len(w) < 2:
+            ws.bigrams = False
+        else:
+            pair = (<uint32_t>p[off] << 8) | p[off + 1]
+            ws.pairs[pair >> 6] |= (<uint64_t>1) << (pair & 63)
         off += len(w) + 1
         ws.n += 1
 
@@ -269,6 +327,28 @@ cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcep
     cdef uint32_t bits
     cdef int j
     cdef const uchar* w
+    cdef uint32_t pair
+    if ws.bigrams:
+        # no word starts at i unless its first two bytes are s[i], s[i+1] lowered
+        # (so none at the last byte): the pair table skips most positions
+        for i in range(n - 1):
+            pair = (<uint32_t>_LOWER[s[i]] << 8) | _LOWER[s[i + 1]]
+            if not (ws.pairs[pair >> 6] >> (pair & 63)) & 1:
+                continue
+            bits = ws.first[_LOWER[s[i]]]
+            while bits:
+                j = __builtin_ctz(bits)
+                bits &= bits - 1
+                w = ws.w[j]
+                m = ws.len[j]
+                if m > n - i:
+                    continue
+                k = 1
+                while k < m and _LOWER[s[i + k]] == w[k]:
+                    k += 1
+                if k == m:
+                    return True
+        return False
     for i in range(n):
         bits = ws.first[_ascii_lower(s[i])]
         while bits:
@@ -1032,19 +1112,108 @@ def rd_drop_tagged(CElement top, object names, object drop_tree):
     return None
 
 
+cdef struct Seg:
+    # what a run of text contributes to trim(): see TextStats; ``has``: it holds
+    # a character; ``first_word``/``last_word``: its first/last character is no whitespace
+    int64_t nonws
+    int64_t words
+    int64_t commas
+    bint has
+    bint first_word
+    bint last_word
+
+
+cdef inline void _seg_slice(Seg* g, DocData* d, int32_t off, int32_t n) noexcept nogil:
+    """``g`` = the summary of the slice (off, n) of the text arena."""
+    cdef TextStats t
+    cdef const uchar* s
+    memset(g, 0, sizeof(Seg))
+    if off < 0 or n <= 0:
+        return
+    s = d.text.data + off
+    memset(&t, 0, sizeof(TextStats))
+    _stats_feed(&t, s, n)
+    g.nonws = t.nonws
+    g.words = t.words
+    g.commas = t.commas
+    g.has = True
+    g.last_word = t.in_word
+    if s[0] < 0x80:
+        g.first_word = not _ascii_space(s[0])
+    else:
+        g.first_word = _ws_len(s, 0, n) == 0
+
+
+cdef inline void _seg_append(Seg* a, const Seg* b) noexcept nogil:
+    """``a`` = the summary of a's text followed by b's (words that meet are one)."""
+    if not b.has:
+        return
+    if not a.has:
+        a[0] = b[0]
+        return
+    a.nonws += b.nonws
+    a.commas += b.commas
+    a.words += b.words - (1 if (a.last_word and b.first_word) else 0)
+    a.last_word = b.last_word
+
+
+cdef inline int64_t _seg_trim_length(const Seg* g) noexcept nogil:
+    return g.nonws + g.words - 1 if g.words > 0 else 0
+
+
+cdef void _text_table(DocData* d, int32_t top, int32_t a_id, Seg* acc, int64_t* length,
+                      int64_t* links) noexcept nogil:
+    """For every node x of ``top``'s subtree: acc[x] the summary of
+    ``text_content(x)``, length[x] = ``text_length(x)``, links[x] the sum of
+    ``text_length`` over x's ``a`` descendants (get_link_density's numerator),
+    in one pass over the subtree's text (children are summed into their
+    parent as they are left, in document order)."""
+    cdef int32_t i = top, p
+    cdef Seg tail
+    _seg_slice(&acc[i], d, d.nodes[i].text_off, d.nodes[i].text_len)
+    links[i] = 0
+    while True:
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            _seg_slice(&acc[i], d, d.nodes[i].text_off, d.nodes[i].text_len)
+            links[i] = 0
+            continue
+        while True:
+            # leave i: its summary is complete
+            length[i] = _seg_trim_length(&acc[i])
+            if i == top:
+                return
+            p = d.nodes[i].parent
+            if p < 0:
+                return
+            _seg_append(&acc[p], &acc[i])
+            _seg_slice(&tail, d, d.nodes[i].tail_off, d.nodes[i].tail_len)
+            _seg_append(&acc[p], &tail)
+            links[p] += links[i] + (length[i] if d.nodes[i].tag == a_id else 0)
+            if d.nodes[i].next >= 0:
+                i = d.nodes[i].next
+                _seg_slice(&acc[i], d, d.nodes[i].text_off, d.nodes[i].text_len)
+                links[i] = 0
+                break
+            i = p
+
+
 def rd_score_paragraphs(CElement top, object min_text_length, object attribute_weight, object tag_score,
                         object candidate_type):
     """readability's ``Document.score_paragraphs`` over ``top`` (the
     candidates dict: ``candidate_type(score, elem)`` per candidate, in the
     insertion order of the Python loop). ``tag_score(tag)`` is score_node's
     tag part (asked once per tag name), ``attribute_weight`` class_weight's
-    Python part. NotImplemented (nothing done) where the C doubles could
-    differ from the Python numbers (a non-int minimum, huge integers)."""
+    Python part. The text lengths and link densities come from one
+    _text_table over the subtree of ``top``'s grandparent (every candidate
+    is in it: a parent or grandparent of a paragraph of ``top``'s subtree).
+    NotImplemented (nothing done) where the C doubles could differ from the
+    Python numbers (a non-int minimum, huge integers)."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
     cdef int32_t ids[3]
     cdef int n_ids = 0
-    cdef int32_t root = top.idx, i, parent, gp, node, c, nid, a_id, class_id, id_id
+    cdef int32_t root = top.idx, base_top, i, parent, gp, node, c, nid, a_id, class_id, id_id
     cdef int32_t n_cand = 0, n_inc = 0, k
     cdef int32_t* slot = NULL      # per node: its candidate number, or -1
     cdef int32_t* cand = NULL      # per candidate number: the node
@@ -1052,9 +1221,11 @@ def rd_score_paragraphs(CElement top, object min_text_length, object attribute_w
     cdef int32_t* inc_gp = NULL
     cdef double* inc = NULL        # and its score
     cdef double* score = NULL      # per candidate number
+    cdef Seg* acc = NULL
+    cdef int64_t* length = NULL
+    cdef int64_t* links = NULL
+    cdef int64_t total
     cdef long long min_len
-    cdef TextStats t
-    cdef Py_ssize_t length
     cdef double q, s
     cdef bint inexact = False
     cdef dict out = {}
@@ -1070,6 +1241,12 @@ def rd_score_paragraphs(CElement top, object min_text_length, object attribute_w
             n_ids += 1
     if n_ids == 0:
         return out
+    a_id = _lookup(doc, "a")
+    base_top = root
+    if d.nodes[base_top].parent >= 0:
+        base_top = d.nodes[base_top].parent
+        if d.nodes[base_top].parent >= 0:
+            base_top = d.nodes[base_top].parent
     try:
         slot = _alloc_nodes(d, sizeof(int32_t))
         cand = _alloc_nodes(d, sizeof(int32_t))
@@ -1077,35 +1254,35 @@ def rd_score_paragraphs(CElement top, object min_text_length, object attribute_w
         inc_gp = _alloc_nodes(d, sizeof(int32_t))
         inc = <double*>_alloc_nodes(d, sizeof(double))
         score = <double*>_alloc_nodes(d, sizeof(double))
+        acc = <Seg*>_alloc_nodes(d, sizeof(Seg))
+        length = <int64_t*>_alloc_nodes(d, sizeof(int64_t))
+        links = <int64_t*>_alloc_nodes(d, sizeof(int64_t))
         with nogil:
+            _text_table(d, base_top, a_id, acc, length, links)
             memset(slot, 0xFF, <size_t>d.n_nodes * sizeof(int32_t))
             i = root
             while i >= 0:
                 if _id_in(d.nodes[i].tag, ids, n_ids):
                     parent = d.nodes[i].parent
-                    if parent >= 0:
+                    if parent >= 0 and length[i] >= min_len:
                         gp = d.nodes[parent].parent
-                        memset(&t, 0, sizeof(TextStats))
-                        _stats_walk(d, i, &t)
-                        length = _trim_length(&t)
-                        if length >= min_len:
-                            if slot[parent] < 0:
-                                slot[parent] = n_cand
-                                cand[n_cand] = parent
-                                n_cand += 1
-                            if gp >= 0 and slot[gp] < 0:
-                                slot[gp] = n_cand
-                                cand[n_cand] = gp
-                                n_cand += 1
-                            # 1 + len(text.split(",")) + min(len(text) / 100, 3)
-                            q = <double>length / 100.0
-                            s = <double>(2 + t.commas) + (3.0 if 3.0 < q else q)
-                            if s >= _EXACT_LIMIT:
-                                inexact = True
-                            inc_par[n_inc] = slot[parent]
-                            inc_gp[n_inc] = slot[gp] if gp >= 0 else -1
-                            inc[n_inc] = s
-                            n_inc += 1
+                        if slot[parent] < 0:
+                            slot[parent] = n_cand
+                            cand[n_cand] = parent
+                            n_cand += 1
+                        if gp >= 0 and slot[gp] < 0:
+                            slot[gp] = n_cand
+                            cand[n_cand] = gp
+                            n_cand += 1
+                        # 1 + len(text.split(",")) + min(len(text) / 100, 3)
+                        q = <double>length[i] / 100.0
+                        s = <double>(2 + acc[i].commas) + (3.0 if 3.0 < q else q)
+                        if s >= _EXACT_LIMIT:
+                            inexact = True
+                        inc_par[n_inc] = slot[parent]
+                        inc_gp[n_inc] = slot[gp] if gp >= 0 else -1
+                        inc[n_inc] = s
+                        n_inc += 1
                 i = _preorder_next(d, i, root)
         if inexact:
             return NotImplemented
@@ -1122,7 +1299,6 @@ def rd_score_paragraphs(CElement top, object min_text_length, object attribute_w
             if type(base) is not int or not (-_EXACT_LIMIT < base < _EXACT_LIMIT):
                 return NotImplemented
             score[c] = <double><long long>base
-        a_id = _lookup(doc, "a")
         with nogil:
             for k in range(n_inc):
                 score[inc_par[k]] += inc[k]
@@ -1130,9 +1306,12 @@ def rd_score_paragraphs(CElement top, object min_text_length, object attribute_w
                     inexact = True
                 if inc_gp[k] >= 0:
                     score[inc_gp[k]] += inc[k] / 2.0
-            # scale by link density
+            # scale by link density (get_link_density: links / (text_length or 1))
             for c in range(n_cand):
-                score[c] *= 1.0 - _link_density_of(d, cand[c], a_id)
+                total = length[cand[c]]
+                if total == 0:
+                    total = 1
+                score[c] *= 1.0 - <double>links[cand[c]] / <double>total
         if inexact:
             return NotImplemented
         for c in range(n_cand):
@@ -1146,6 +1325,9 @@ def rd_score_paragraphs(CElement top, object min_text_length, object attribute_w
         free(inc_gp)
         free(inc)
         free(score)
+        free(acc)
+        free(length)
+        free(links)
 
 
 HEADING_NAMES = ("h1", "h2", "h3", "h4", "h5", "h6")

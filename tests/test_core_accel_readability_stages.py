@@ -211,6 +211,54 @@ def test_generated_trees(spec, wrap):
 
 # -- the C functions on their own -------------------------------------------------------------------
 
+def _trim_stats(s: str) -> tuple:
+    t = rd.trim(s)
+    return len(t), t.count(",")
+
+
+def test_text_stats_eight_byte_blocks():
+    """The scanner's 8-bytes-at-once path: every ASCII character at every position
+    of a block, between words and spaces, and blocks broken by non-ASCII bytes."""
+    core = _core()
+    for c in range(128):
+        ch = chr(c)
+        for off in range(17):
+            for fill in ("x", " ", ",", "\x1c"):
+                s = fill * off + ch + fill * (16 - off)
+                assert core._text_stats_of(s) == _trim_stats(s), (c, off, fill)
+                s = "\xa0" + s + "\u3000" + s + "é"
+                assert core._text_stats_of(s) == _trim_stats(s), (c, off, fill)
+
+
+ascii_blocks = st.text(alphabet=st.one_of(st.characters(max_codepoint=127),
+                                          st.sampled_from(["\xa0", "\x85", "é", "\u2028", "\U0001F600", "\u200b"])),
+                       max_size=80)
+
+
+@given(ascii_blocks)
+@settings(max_examples=3000, deadline=None)
+def test_text_stats_mostly_ascii(s):
+    assert _core()._text_stats_of(s) == _trim_stats(s)
+
+
+def test_word_sets_pair_filter():
+    """class_weight / unlikely verdicts with the pair filter: every word of each set
+    at every offset, in both cases, and with its first two bytes only."""
+    core = _core()
+    sets = [(core.NEGATIVE_WORDS + core.POSITIVE_WORDS, rd._attribute_weight),
+            (core.UNLIKELY_WORDS + core.OK_MAYBE_WORDS, None)]
+    for words, weight in sets:
+        for word in words:
+            for value in (word, word.upper(), "x" * 7 + word, word[:2], "-" + word[:2], word[:-1], word + "z"):
+                el = core.dom.Element("div")
+                el.set("class", value)
+                assert core.class_weight(el, rd._attribute_weight) == rd._attribute_weight(value)
+                top = core.dom.Element("body")
+                child = core.dom.SubElement(top, "div")
+                child.set("id", value)
+                want = [child] if len(value) >= 2 and rd._unlikely_verdict(value) else []
+                assert core.unlikely_candidates(top, rd._unlikely_verdict) == want
+
 @given(node_spec())
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_score_paragraphs_same_tree(spec):
