@@ -1043,14 +1043,19 @@ cdef double _link_density_of(DocData* d, int32_t root, int32_t a_id) noexcept no
 
 
 cdef int32_t _snapshot(DocData* d, int32_t root, const int32_t* ids, int n_ids, bint include_self,
-                       int32_t* out) noexcept nogil:
+                       int32_t* out, int32_t room=-1) noexcept nogil:
     """The nodes of ``root``'s subtree (``root`` itself when ``include_self``)
     whose tag is one of ``ids``, in document order, into ``out`` (room for
-    n_nodes); their count (``_preorder(root, names, include_self)``)."""
+    ``room`` nodes, n_nodes when -1); their count (``_preorder(root, names,
+    include_self)``), -1 when they do not fit."""
     cdef int32_t i, n = 0
+    if room < 0:
+        room = d.n_nodes
     i = root if include_self else _preorder_next(d, root, root)
     while i >= 0:
         if _id_in(d.nodes[i].tag, ids, n_ids):
+            if n >= room:
+                return -1
             out[n] = i
             n += 1
         i = _preorder_next(d, i, root)
@@ -1084,10 +1089,31 @@ cdef int _rd_drop(CDocument doc, int32_t i, object drop_tree) except -1:
     return 0
 
 
-def rd_drop_tagged(CElement top, object names, object drop_tree):
+cdef bint _nested_matches(DocData* d, int32_t top, const int32_t* snap, int32_t n, const int32_t* ids,
+                          int n_ids) noexcept nogil:
+    """Some node of the snapshot of ``top``'s subtree is ``top`` or lies inside
+    another match. Otherwise a live lxml iteration that drops each match as
+    it is handed out meets the same nodes as the snapshot: its next match is
+    found (before the drop) after the dropped subtree, where nothing moved."""
+    cdef int32_t k, a
+    for k in range(n):
+        if snap[k] == top:
+            return True
+        a = d.nodes[snap[k]].parent
+        while a >= 0 and a != top:
+            if _id_in(d.nodes[a].tag, ids, n_ids):
+                return True
+            a = d.nodes[a].parent
+    return False
+
+
+def rd_drop_tagged(CElement top, object names, object drop_tree, bint live=False):
     """``_drop_all(top, _preorder(top, names))``: drop_tree on each element of
     ``top``'s subtree (``top`` included) whose tag is in ``names``, in
-    document order of a snapshot taken first; NotImplemented for too many names."""
+    document order of a snapshot taken first; NotImplemented for too many names.
+    ``live``: ``for el in top.iter(*names): drop_tree(el)`` instead (lxml's
+    live iterator), NotImplemented (nothing done) when a match is ``top`` or
+    holds another one."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
     cdef int32_t ids[MAX_NAME_SET]
@@ -1105,6 +1131,8 @@ def rd_drop_tagged(CElement top, object names, object drop_tree):
     snap = _alloc_nodes(d, sizeof(int32_t))
     try:
         n = _snapshot(d, top.idx, ids, n_ids, True, snap)
+        if live and _nested_matches(d, top.idx, snap, n, ids, n_ids):
+            return NotImplemented
         for k in range(n):
             _rd_drop(doc, snap[k], drop_tree)
     finally:
@@ -1334,10 +1362,13 @@ HEADING_NAMES = ("h1", "h2", "h3", "h4", "h5", "h6")
 CONDITIONAL_NAMES = ("table", "ul", "div", "aside", "header", "footer", "section")
 
 
-def rd_drop_headings(CElement node, object attribute_weight, object drop_tree):
+def rd_drop_headings(CElement node, object attribute_weight, object drop_tree, bint live=False):
     """sanitize's first loop: each h1-h6 of ``node``'s subtree (``node``
     included; a snapshot, document order) with a negative class weight or a
-    link density above 0.33 is dropped (verdict and drop one after the other)."""
+    link density above 0.33 is dropped (verdict and drop one after the other).
+    ``live``: 1.11.0's loop over lxml's live ``node.iter(h1...h6)``; NotImplemented
+    (nothing done) when a heading is ``node`` or holds another one (see
+    _nested_matches)."""
     cdef CDocument doc = node.doc
     cdef DocData* d = &doc.d
     cdef int32_t ids[6]
@@ -1354,6 +1385,8 @@ def rd_drop_headings(CElement node, object attribute_weight, object drop_tree):
     snap = _alloc_nodes(d, sizeof(int32_t))
     try:
         n = _snapshot(d, node.idx, ids, n_ids, True, snap)
+        if live and _nested_matches(d, node.idx, snap, n, ids, n_ids):
+            return NotImplemented
         for k in range(n):
             i = snap[k]
             if (_class_weight_of(doc, i, class_id, id_id, attribute_weight) < 0
@@ -1383,34 +1416,48 @@ cdef inline bint _is_hidden_input(DocData* d, int32_t i, int32_t type_id) noexce
     return n == 6 and memcmp(s, b"hidden", 6) == 0
 
 
-def rd_clean_conditionally(CElement node, dict candidates, object min_text_length, object attribute_weight,
-                           object drop_tree):
+def rd_clean_conditionally(CElement node, dict candidates not None, object min_text_length, object attribute_weight,
+                           object drop_tree, object tops=None):
     """sanitize's conditional cleaning (2.3.1's ``sanitize_tree`` last loop):
     the tables, lists, divs, asides, headers, footers and sections of
     ``node``'s subtree (``node`` included), innermost last-first, each weighed
     and counted on the live tree and dropped when the Python loop drops it.
+    With ``tops`` (1.11.0's ``sanitize``): the snapshot is those of the
+    subtrees of ``tops`` (the document's top elements: its absolute XPath),
+    and an empty element kept between long siblings exempts the tables, lists,
+    divs and sections of its subtree (its ``allowed`` set: those nodes' proxies
+    are the snapshot's, alive all along, so their ids stand for the nodes).
     NotImplemented (nothing done) when a candidate's score is not a float or
-    a small int, or the minimum is not a small int."""
+    a small int, the minimum is not a small int, or a top is of another document."""
     cdef CDocument doc = node.doc
     cdef DocData* d = &doc.d
     cdef int32_t ids[7]
-    cdef int n_ids
+    cdef int32_t allowed_ids[4]
+    cdef int n_ids, n_allowed = 0
     cdef int32_t* snap = NULL
     cdef double* scores = NULL
-    cdef int32_t n, k, i, j, tag, class_id, id_id, a_id, type_id
+    cdef uchar* allowed = NULL
+    cdef int32_t n = 0, k, i, j, tag, class_id, id_id, a_id, type_id
     cdef int32_t p_id, img_id, li_id, embed_id, input_id, ol_id, ul_id
     cdef long long min_len, n_p, n_img, n_li, n_embed, n_input, hidden
     cdef long weight
     cdef Py_ssize_t content_length
     cdef double link_density
     cdef TextStats t
-    cdef bint to_remove
-    cdef PyObject* proxy
+    cdef bint to_remove, old = tops is not None
     cdef PyObject* found
+    cdef CElement top
     doc._check(node.idx)
     if type(min_text_length) is not int or not (_MIN_LEN_LOW < min_text_length < _MIN_LEN_HIGH):
         return NotImplemented
+    if type(candidates) is not dict:
+        return NotImplemented
     min_len = min_text_length
+    if old:
+        tops = list(tops)
+        for obj in tops:
+            if type(obj) is not CElement or (<CElement>obj).doc is not doc:
+                return NotImplemented
     n_ids = _name_ids(doc, CONDITIONAL_NAMES, ids)
     if n_ids == 0:
         return None
@@ -1427,7 +1474,21 @@ def rd_clean_conditionally(CElement node, dict candidates, object min_text_lengt
     ul_id = _lookup(doc, "ul")
     snap = _alloc_nodes(d, sizeof(int32_t))
     try:
-        n = _snapshot(d, node.idx, ids, n_ids, True, snap)
+        if old:
+            # ``//table|//ul|...`` from each top in turn; the subtrees are disjoint
+            # (the tops are the document's), so the snapshot holds each node once
+            for obj in tops:
+                top = <CElement>obj
+                doc._check(top.idx)
+                k = _snapshot(d, top.idx, ids, n_ids, True, snap + n, d.n_nodes - n)
+                if k < 0:
+                    return NotImplemented  # a node twice: not the document's tops
+                n += k
+            n_allowed = _name_ids(doc, ("table", "ul", "div", "section"), allowed_ids)
+            allowed = <uchar*>_alloc_nodes(d, 1)
+            memset(allowed, 0, <size_t>d.n_nodes)
+        else:
+            n = _snapshot(d, node.idx, ids, n_ids, True, snap)
         scores = <double*>_alloc_nodes(d, sizeof(double))
         # ``candidates[elem].score if elem in candidates else 0``: a node without
         # a live proxy cannot be a key (a key is a live proxy)
@@ -1446,6 +1507,8 @@ def rd_clean_conditionally(CElement node, dict candidates, object min_text_lengt
                         return NotImplemented
         for k in range(n - 1, -1, -1):
             i = snap[k]
+            if old and allowed[i]:
+                continue
             weight = _class_weight_of(doc, i, class_id, id_id, attribute_weight)
             if <double>weight + scores[k] < 0.0:
                 _rd_drop(doc, i, drop_tree)
@@ -1487,13 +1550,20 @@ def rd_clean_conditionally(CElement node, dict candidates, object min_text_lengt
             elif content_length < min_len and n_img > 2:
                 pass  # too short content length and too many images
             elif link_density > (0.5 if weight >= 25 else 0.2):
-                pass  # too many links for its weight
+                pass  # too many links for its weight (1.11.0: the same, as two tests)
             elif (n_embed == 1 and content_length < 75) or n_embed > 1:
                 pass  # <embed>s with too short content length, or too many <embed>s
             elif not content_length:
-                # kept between long neighbours: the nearest non-empty sibling on each side
+                # kept between long neighbours: the nearest non-empty sibling on each
+                # side (1.11.0 collects at most those two lengths, the same sum)
                 to_remove = (_first_nonzero_sibling(d, d.nodes[i].next, False)
                              + _first_nonzero_sibling(d, d.nodes[i].prev, True)) <= 1000
+                if old and not to_remove:
+                    j = i
+                    while j >= 0:
+                        if _id_in(d.nodes[j].tag, allowed_ids, n_allowed):
+                            allowed[j] = 1
+                        j = _preorder_next(d, j, i)
             else:
                 to_remove = False
             if to_remove:
@@ -1501,4 +1571,5 @@ def rd_clean_conditionally(CElement node, dict candidates, object min_text_lengt
     finally:
         free(snap)
         free(scores)
+        free(allowed)
     return None

@@ -303,6 +303,38 @@ def test_sanitize_same_tree(spec):
     assert sanitize_run(build(refdom, spec)) == want
 
 
+def sanitize_run_1_11_0(tree: Any) -> list:
+    "1.11.0: the script drop, score_paragraphs, then sanitize from the tree's root."
+    doc = rd111.Document(tree)
+    out: List[Any] = []
+    try:
+        core = rd111.core_of(tree)
+        if core is None or core.rd_drop_tagged(tree, rd111._SCRIPT_TAGS, rd111.drop_tree, True) is NotImplemented:
+            for elem in tree.iter("script", "style"):
+                rd111.drop_tree(elem)
+        out.append(dump(tree))
+        candidates = doc.score_paragraphs()
+        out.append(described(candidates))
+        out.append(doc.sanitize(tree, candidates))
+    except Exception as err:  # noqa: BLE001
+        out.append(("raised", type(err).__name__, str(err)))
+    out.append(dump(tree))
+    return out
+
+
+@given(node_spec())
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_sanitize_1_11_0_same_tree(spec):
+    """1.11.0's sanitize (live heading/form loops, the document-wide snapshot, the
+    allowed set) in C against its Python loops, same core tree and reference tree."""
+    core = _core()
+    got = on_core(core, sanitize_run_1_11_0, build(core.dom, spec))
+    with _NoCore(rd111):
+        want = on_core(core, sanitize_run_1_11_0, build(core.dom, spec))
+    assert got == want
+    assert sanitize_run_1_11_0(build(refdom, spec)) == want
+
+
 def test_not_implemented_inputs():
     core = _core()
     tree = build(core.dom, ("div", None, None, {}, (("p", "word " * 20, None, {}, ()),)))
@@ -349,6 +381,13 @@ HAND = [
     '<section> <img></section><p>' + "c" * 501 + '</p></article></body></html>',
     '<html><body><article><h1><a>' + "l" * 33 + '</a>' + "t" * 67 + '</h1><h2><a>' + "l" * 34 + '</a>' + "t" * 66
     + '</h2><h3 class="comment">x</h3><h4 id="post">y</h4></article></body></html>',
+    # link density exactly 0.5 and 0.2, with and without a weight of 25
+    '<html><body><article><section class="content"><p>' + "a" * 15 + '</p><a>' + "b" * 15 + '</a></section>'
+    '<section><p>' + "a" * 40 + '</p><a>' + "b" * 10 + '</a></section>'
+    '<section id="post"><p>' + "a" * 14 + '</p><a>' + "b" * 16 + '</a></section></article></body></html>',
+    # nested matches: 1.11.0's live loops stay in Python
+    '<html><body><div><h1>a<h2 class="comment">b</h2>c</h1><form>d<textarea>e</textarea>f</form>'
+    '<section><div></div>' + "<p>" + "x" * 1200 + "</p></section></div></body></html>",
     '<html><body><section class="content"><p>' + "word " * 10 + '</p><a>' + "link " * 9 + '</a></section>'
     '<section id="main-post"><p>' + "word " * 10 + '</p><a>' + "link " * 25 + '</a></section></body></html>',
 ]
@@ -360,10 +399,11 @@ def test_hand_written(markup):
 
     core = _core()
     compare_all(core, lambda: html.fromstring(markup), lambda: core.fromstring_view(markup))
-    got = on_core(core, sanitize_run, core.fromstring_view(markup))
-    with _NoCore(rd):
-        assert on_core(core, sanitize_run, core.fromstring_view(markup)) == got
-    assert sanitize_run(html.fromstring(markup)) == got
+    for run, module in ((sanitize_run, rd), (sanitize_run_1_11_0, rd111)):
+        got = on_core(core, run, core.fromstring_view(markup))
+        with _NoCore(module):
+            assert on_core(core, run, core.fromstring_view(markup)) == got
+        assert run(html.fromstring(markup)) == got
 
 
 # -- corpus pages ---------------------------------------------------------------------------------------
