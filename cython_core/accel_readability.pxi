@@ -78,13 +78,50 @@ cdef void _byte_class_init() noexcept nogil:
 _byte_class_init()
 
 
+cdef uint64_t _ONES = 0x0101010101010101ULL
+cdef uint64_t _HIGHS = 0x8080808080808080ULL
+
+
+cdef inline uint64_t _load8(const uchar* s) noexcept nogil:
+    """Bytes s[0..7] as a little-endian word (byte k in bits 8k..8k+7, on any host)."""
+    return (<uint64_t>s[0] | (<uint64_t>s[1] << 8) | (<uint64_t>s[2] << 16) | (<uint64_t>s[3] << 24)
+            | (<uint64_t>s[4] << 32) | (<uint64_t>s[5] << 40) | (<uint64_t>s[6] << 48) | (<uint64_t>s[7] << 56))
+
+
+cdef inline uint64_t _bytes_in(uint64_t x, uint64_t lo, uint64_t hi) noexcept nogil:
+    """0x80 in each byte of ``x`` (all bytes < 0x80) that lies in [lo, hi], 0 in the
+    others: per byte, b + (0x80 - lo) >= 0x80 iff b >= lo and b + (0x7F - hi) >= 0x80
+    iff b > hi; no sum exceeds 0xFF, so no carry crosses a byte."""
+    return ((x + (0x80 - lo) * _ONES) & ~(x + (0x7F - hi) * _ONES)) & _HIGHS
+
+
+cdef inline Py_ssize_t _count_highs(uint64_t m) noexcept nogil:
+    """The number of bytes of ``m`` that are 0x80 (the others 0): a multiply,
+    no popcount instruction needed."""
+    return <Py_ssize_t>(((m >> 7) * _ONES) >> 56)
+
+
 cdef void _stats_feed(TextStats* t, const uchar* s, Py_ssize_t n) noexcept nogil:
     # locals, not t's fields, in the loop: a byte pointer may alias *t
     cdef Py_ssize_t i = 0, nonws = t.nonws, words = t.words, commas = t.commas
     cdef bint in_word = t.in_word
     cdef uchar k
     cdef int w
+    cdef uint64_t x, word_bytes, starts
     while i < n:
+        if i + 8 <= n:
+            # eight ASCII bytes at once: whitespace is \t-\r and \x1c-' '
+            x = _load8(s + i)
+            if (x & _HIGHS) == 0:
+                word_bytes = ~(_bytes_in(x, 9, 13) | _bytes_in(x, 28, 32)) & _HIGHS
+                nonws += _count_highs(word_bytes)
+                # a word starts at a word byte whose previous byte (or state) is not one
+                starts = word_bytes & ~((word_bytes << 8) | (<uint64_t>0x80 if in_word else 0))
+                words += _count_highs(starts)
+                commas += _count_highs(_bytes_in(x, 44, 44))
+                in_word = (word_bytes >> 63) != 0
+                i += 8
+                continue
         k = _BYTE_CLASS[s[i]]
         if k == BC_SPACE:
             i += 1
@@ -235,6 +272,19 @@ cdef struct WordSet:
     const uchar* w[MAX_WORDS]
     Py_ssize_t len[MAX_WORDS]
     uint32_t first[256]     # per byte: the words starting with it (bit j: word j)
+    bint bigrams            # every word has 2 bytes or more: ``pairs`` is a filter
+    uint64_t pairs[1024]    # bit (b0 << 8 | b1): some word starts with the bytes b0 b1
+
+cdef uchar _LOWER[256]
+
+
+cdef void _lower_init() noexcept nogil:
+    cdef int c
+    for c in range(256):
+        _LOWER[c] = _ascii_lower(<uchar>c)
+
+
+_lower_init()
 
 cdef bytes _UNLIKELY_BLOB = b"\0".join(w.encode("ascii") for w in UNLIKELY_WORDS)
 cdef bytes _OK_BLOB = b"\0".join(w.encode("ascii") for w in OK_MAYBE_WORDS)
@@ -247,13 +297,21 @@ cdef WordSet _OK_SET_1_11_0
 cdef void _wordset_init(WordSet* ws, bytes blob, object words):
     cdef const uchar* p = <const uchar*><const char*>blob
     cdef Py_ssize_t off = 0
+    cdef uint32_t pair
     ws.n = 0
+    ws.bigrams = True
     memset(ws.first, 0, sizeof(ws.first))
+    memset(ws.pairs, 0, sizeof(ws.pairs))
     for w in words:
         assert ws.n < MAX_WORDS and len(w) > 0
         ws.w[ws.n] = p + off
         ws.first[p[off]] |= (<uint32_t>1) << ws.n
         ws.len[ws.n] = len(w)
+        if len(w) < 2:
+            ws.bigrams = False
+        else:
+            pair = (<uint32_t>p[off] << 8) | p[off + 1]
+            ws.pairs[pair >> 6] |= (<uint64_t>1) << (pair & 63)
         off += len(w) + 1
         ws.n += 1
 
@@ -269,6 +327,28 @@ cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcep
     cdef uint32_t bits
     cdef int j
     cdef const uchar* w
+    cdef uint32_t pair
+    if ws.bigrams:
+        # no word starts at i unless its first two bytes are s[i], s[i+1] lowered
+        # (so none at the last byte): the pair table skips most positions
+        for i in range(n - 1):
+            pair = (<uint32_t>_LOWER[s[i]] << 8) | _LOWER[s[i + 1]]
+            if not (ws.pairs[pair >> 6] >> (pair & 63)) & 1:
+                continue
+            bits = ws.first[_LOWER[s[i]]]
+            while bits:
+                j = __builtin_ctz(bits)
+                bits &= bits - 1
+                w = ws.w[j]
+                m = ws.len[j]
+                if m > n - i:
+                    continue
+                k = 1
+                while k < m and _LOWER[s[i + k]] == w[k]:
+                    k += 1
+                if k == m:
+                    return True
+        return False
     for i in range(n):
         bits = ws.first[_ascii_lower(s[i])]
         while bits:
@@ -784,36 +864,43 @@ _wordset_init(&_POSITIVE_SET, _POSITIVE_BLOB, POSITIVE_WORDS)
 _wordset_init(&_NEGATIVE_SET, _NEGATIVE_BLOB, NEGATIVE_WORDS)
 
 
-def class_weight(CElement el, object attribute_weight):
-    """readability's ``class_weight``: for the class and the id value (when
-    not empty), -25 when negativeRe finds a match, +25 when positiveRe does;
-    ``attribute_weight(value)`` gives that for a value the C matcher does not
-    decide (a non-ASCII byte, or a valueless attribute read as its name)."""
-    cdef CDocument doc = el.doc
+cdef long _class_weight_of(CDocument doc, int32_t i, int32_t class_id, int32_t id_id,
+                           object attribute_weight) except? -1:
+    """class_weight of node ``i`` (``class_id``/``id_id``: the document's ids of
+    "class" and "id", -1 when it has none)."""
     cdef DocData* d = &doc.d
-    cdef int32_t nid, k
+    cdef int32_t nid, k, which
     cdef const uchar* s
     cdef Py_ssize_t n
     cdef long weight = 0
-    doc._check(el.idx)
-    for name in ("class", "id"):
-        nid = _lookup(doc, name)
-        if not _attr_bytes(d, el.idx, nid, &s, &n):
+    for which in range(2):
+        nid = class_id if which == 0 else id_id
+        if not _attr_bytes(d, i, nid, &s, &n):
             if n < 0:
                 # a value that reads as the attribute's name
-                k = dom_attr_find(d, el.idx, nid)
-                weight += attribute_weight(_attr_value(doc, &d.attrs[k]))
+                k = dom_attr_find(d, i, nid)
+                weight += <long>attribute_weight(_attr_value(doc, &d.attrs[k]))
             continue
         if n == 0:
             continue
         if _has_high_byte(s, n):
-            weight += attribute_weight(slice_str(&d.vals, <int32_t>(s - d.vals.data), <int32_t>n))
+            weight += <long>attribute_weight(slice_str(&d.vals, <int32_t>(s - d.vals.data), <int32_t>n))
             continue
         if _contains_any(s, n, &_NEGATIVE_SET):
             weight -= 25
         if _contains_any(s, n, &_POSITIVE_SET):
             weight += 25
     return weight
+
+
+def class_weight(CElement el, object attribute_weight):
+    """readability's ``class_weight``: for the class and the id value (when
+    not empty), -25 when negativeRe finds a match, +25 when positiveRe does;
+    ``attribute_weight(value)`` gives that for a value the C matcher does not
+    decide (a non-ASCII byte, or a valueless attribute read as its name)."""
+    cdef CDocument doc = el.doc
+    doc._check(el.idx)
+    return _class_weight_of(doc, el.idx, _lookup(doc, "class"), _lookup(doc, "id"), attribute_weight)
 
 
 # -- drop_tree ------------------------------------------------------------------------------
@@ -909,3 +996,580 @@ def text_content(CElement el):
         return PyUnicode_DecodeUTF8(<const char*>b.data, b.len, NULL)
     finally:
         buf_free(&b)
+
+
+# -- Document stages in C (score_paragraphs, sanitize's loops, the drops) ---------------------------
+# The loops of readability's Document over the node arrays: proxies are made
+# only for what goes back to Python (candidate keys, elements handed to the
+# reference drop_tree where a joined string must be checked by its setters).
+# Float arithmetic is C doubles in the order of operations of the Python code;
+# the values that are Python ints there (class weights, tag scores, scores of
+# parents before a float part is added, counts) are integers below 2**52 in
+# doubles, so the sums are exact and equal (a larger one falls back).
+
+from cpython.dict cimport PyDict_GetItem
+from cpython.float cimport PyFloat_CheckExact, PyFloat_AS_DOUBLE
+
+cdef double _EXACT_LIMIT = 4503599627370496.0   # 2**52
+_MIN_LEN_LOW = -(2 ** 62)
+_MIN_LEN_HIGH = 2 ** 62
+
+
+cdef inline int32_t _preorder_next(DocData* d, int32_t i, int32_t root) noexcept nogil:
+    """The node after ``i`` in the preorder of ``root``'s subtree, -1 after the last."""
+    if d.nodes[i].first >= 0:
+        return d.nodes[i].first
+    while i != root and d.nodes[i].next < 0:
+        i = d.nodes[i].parent
+    if i == root or i < 0:
+        return -1
+    return d.nodes[i].next
+
+
+cdef double _link_density_of(DocData* d, int32_t root, int32_t a_id) noexcept nogil:
+    """``link_density`` (get_link_density) of node ``root``."""
+    cdef Py_ssize_t total = _text_length_of(d, root), links = 0
+    cdef int32_t i
+    if total == 0:
+        total = 1
+    if a_id < 0:
+        return 0.0
+    i = _preorder_next(d, root, root)
+    while i >= 0:
+        if d.nodes[i].tag == a_id:
+            links += _text_length_of(d, i)
+        i = _preorder_next(d, i, root)
+    return <double>links / <double>total
+
+
+cdef int32_t _snapshot(DocData* d, int32_t root, const int32_t* ids, int n_ids, bint include_self,
+                       int32_t* out, int32_t room=-1) noexcept nogil:
+    """The nodes of ``root``'s subtree (``root`` itself when ``include_self``)
+    whose tag is one of ``ids``, in document order, into ``out`` (room for
+    ``room`` nodes, n_nodes when -1); their count (``_preorder(root, names,
+    include_self)``), -1 when they do not fit."""
+    cdef int32_t i, n = 0
+    if room < 0:
+        room = d.n_nodes
+    i = root if include_self else _preorder_next(d, root, root)
+    while i >= 0:
+        if _id_in(d.nodes[i].tag, ids, n_ids):
+            if n >= room:
+                return -1
+            out[n] = i
+            n += 1
+        i = _preorder_next(d, i, root)
+    return n
+
+
+cdef int32_t* _alloc_nodes(DocData* d, Py_ssize_t per_node) except NULL:
+    cdef size_t size = <size_t>(d.n_nodes if d.n_nodes > 0 else 1) * <size_t>per_node
+    cdef int32_t* p = NULL if alloc_fails() else <int32_t*>malloc(size)
+    if p == NULL:
+        raise MemoryError("out of memory")
+    return p
+
+
+cdef int _rd_drop(CDocument doc, int32_t i, object drop_tree) except -1:
+    """``drop_tree(node i)`` as ``drop_trees`` does it: in C where the joined
+    string is certain to pass lxml's check, else through the reference function."""
+    cdef DocData* d = &doc.d
+    cdef int32_t parent = d.nodes[i].parent, prev = d.nodes[i].prev
+    if parent < 0:
+        drop_tree(_proxy(doc, i))
+        return 0
+    if d.nodes[i].tail_off >= 0 and d.nodes[i].tail_len > 0:
+        if (_xml_refused(d, d.nodes[i].tail_off, d.nodes[i].tail_len)
+                or (prev >= 0 and _xml_refused(d, d.nodes[prev].tail_off, d.nodes[prev].tail_len))
+                or (prev < 0 and _xml_refused(d, d.nodes[parent].text_off, d.nodes[parent].text_len))):
+            drop_tree(_proxy(doc, i))
+            return 0
+    if not dom_drop_tree(d, i):
+        _raise_doc_error(doc)
+    return 0
+
+
+cdef bint _nested_matches(DocData* d, int32_t top, const int32_t* snap, int32_t n, const int32_t* ids,
+                          int n_ids) noexcept nogil:
+    """Some node of the snapshot of ``top``'s subtree is ``top`` or lies inside
+    another match. Otherwise a live lxml iteration that drops each match as
+    it is handed out meets the same nodes as the snapshot: its next match is
+    found (before the drop) after the dropped subtree, where nothing moved."""
+    cdef int32_t k, a
+    for k in range(n):
+        if snap[k] == top:
+            return True
+        a = d.nodes[snap[k]].parent
+        while a >= 0 and a != top:
+            if _id_in(d.nodes[a].tag, ids, n_ids):
+                return True
+            a = d.nodes[a].parent
+    return False
+
+
+def rd_drop_tagged(CElement top, object names, object drop_tree, bint live=False):
+    """``_drop_all(top, _preorder(top, names))``: drop_tree on each element of
+    ``top``'s subtree (``top`` included) whose tag is in ``names``, in
+    document order of a snapshot taken first; NotImplemented for too many names.
+    ``live``: ``for el in top.iter(*names): drop_tree(el)`` instead (lxml's
+    live iterator), NotImplemented (nothing done) when a match is ``top`` or
+    holds another one."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n_ids
+    cdef int32_t* snap = NULL
+    cdef int32_t n, k
+    doc._check(top.idx)
+    if not isinstance(names, (set, frozenset, tuple, list)):
+        names = tuple(names)
+    n_ids = _name_ids(doc, names, ids)
+    if n_ids < 0:
+        return NotImplemented
+    if n_ids == 0:
+        return None
+    snap = _alloc_nodes(d, sizeof(int32_t))
+    try:
+        n = _snapshot(d, top.idx, ids, n_ids, True, snap)
+        if live and _nested_matches(d, top.idx, snap, n, ids, n_ids):
+            return NotImplemented
+        for k in range(n):
+            _rd_drop(doc, snap[k], drop_tree)
+    finally:
+        free(snap)
+    return None
+
+
+cdef struct Seg:
+    # what a run of text contributes to trim(): see TextStats; ``has``: it holds
+    # a character; ``first_word``/``last_word``: its first/last character is no whitespace
+    int64_t nonws
+    int64_t words
+    int64_t commas
+    bint has
+    bint first_word
+    bint last_word
+
+
+cdef inline void _seg_slice(Seg* g, DocData* d, int32_t off, int32_t n) noexcept nogil:
+    """``g`` = the summary of the slice (off, n) of the text arena."""
+    cdef TextStats t
+    cdef const uchar* s
+    memset(g, 0, sizeof(Seg))
+    if off < 0 or n <= 0:
+        return
+    s = d.text.data + off
+    memset(&t, 0, sizeof(TextStats))
+    _stats_feed(&t, s, n)
+    g.nonws = t.nonws
+    g.words = t.words
+    g.commas = t.commas
+    g.has = True
+    g.last_word = t.in_word
+    if s[0] < 0x80:
+        g.first_word = not _ascii_space(s[0])
+    else:
+        g.first_word = _ws_len(s, 0, n) == 0
+
+
+cdef inline void _seg_append(Seg* a, const Seg* b) noexcept nogil:
+    """``a`` = the summary of a's text followed by b's (words that meet are one)."""
+    if not b.has:
+        return
+    if not a.has:
+        a[0] = b[0]
+        return
+    a.nonws += b.nonws
+    a.commas += b.commas
+    a.words += b.words - (1 if (a.last_word and b.first_word) else 0)
+    a.last_word = b.last_word
+
+
+cdef inline int64_t _seg_trim_length(const Seg* g) noexcept nogil:
+    return g.nonws + g.words - 1 if g.words > 0 else 0
+
+
+cdef void _text_table(DocData* d, int32_t top, int32_t a_id, Seg* acc, int64_t* length,
+                      int64_t* links) noexcept nogil:
+    """For every node x of ``top``'s subtree: acc[x] the summary of
+    ``text_content(x)``, length[x] = ``text_length(x)``, links[x] the sum of
+    ``text_length`` over x's ``a`` descendants (get_link_density's numerator),
+    in one pass over the subtree's text (children are summed into their
+    parent as they are left, in document order)."""
+    cdef int32_t i = top, p
+    cdef Seg tail
+    _seg_slice(&acc[i], d, d.nodes[i].text_off, d.nodes[i].text_len)
+    links[i] = 0
+    while True:
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            _seg_slice(&acc[i], d, d.nodes[i].text_off, d.nodes[i].text_len)
+            links[i] = 0
+            continue
+        while True:
+            # leave i: its summary is complete
+            length[i] = _seg_trim_length(&acc[i])
+            if i == top:
+                return
+            p = d.nodes[i].parent
+            if p < 0:
+                return
+            _seg_append(&acc[p], &acc[i])
+            _seg_slice(&tail, d, d.nodes[i].tail_off, d.nodes[i].tail_len)
+            _seg_append(&acc[p], &tail)
+            links[p] += links[i] + (length[i] if d.nodes[i].tag == a_id else 0)
+            if d.nodes[i].next >= 0:
+                i = d.nodes[i].next
+                _seg_slice(&acc[i], d, d.nodes[i].text_off, d.nodes[i].text_len)
+                links[i] = 0
+                break
+            i = p
+
+
+def rd_score_paragraphs(CElement top, object min_text_length, object attribute_weight, object tag_score,
+                        object candidate_type):
+    """readability's ``Document.score_paragraphs`` over ``top`` (the
+    candidates dict: ``candidate_type(score, elem)`` per candidate, in the
+    insertion order of the Python loop). ``tag_score(tag)`` is score_node's
+    tag part (asked once per tag name), ``attribute_weight`` class_weight's
+    Python part. The text lengths and link densities come from one
+    _text_table over the subtree of ``top``'s grandparent (every candidate
+    is in it: a parent or grandparent of a paragraph of ``top``'s subtree).
+    NotImplemented (nothing done) where the C doubles could differ from the
+    Python numbers (a non-int minimum, huge integers)."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[3]
+    cdef int n_ids = 0
+    cdef int32_t root = top.idx, base_top, i, parent, gp, node, c, nid, a_id, class_id, id_id
+    cdef int32_t n_cand = 0, n_inc = 0, k
+    cdef int32_t* slot = NULL      # per node: its candidate number, or -1
+    cdef int32_t* cand = NULL      # per candidate number: the node
+    cdef int32_t* inc_par = NULL   # per counted paragraph: the parent's and grandparent's candidate numbers
+    cdef int32_t* inc_gp = NULL
+    cdef double* inc = NULL        # and its score
+    cdef double* score = NULL      # per candidate number
+    cdef Seg* acc = NULL
+    cdef int64_t* length = NULL
+    cdef int64_t* links = NULL
+    cdef int64_t total
+    cdef long long min_len
+    cdef double q, s
+    cdef bint inexact = False
+    cdef dict out = {}
+    cdef dict tag_memo = {}
+    doc._check(root)
+    if type(min_text_length) is not int or not (_MIN_LEN_LOW < min_text_length < _MIN_LEN_HIGH):
+        return NotImplemented
+    min_len = min_text_length
+    for name in ("p", "pre", "td"):
+        nid = _lookup(doc, name)
+        if nid >= 0:
+            ids[n_ids] = nid
+            n_ids += 1
+    if n_ids == 0:
+        return out
+    a_id = _lookup(doc, "a")
+    base_top = root
+    if d.nodes[base_top].parent >= 0:
+        base_top = d.nodes[base_top].parent
+        if d.nodes[base_top].parent >= 0:
+            base_top = d.nodes[base_top].parent
+    try:
+        slot = _alloc_nodes(d, sizeof(int32_t))
+        cand = _alloc_nodes(d, sizeof(int32_t))
+        inc_par = _alloc_nodes(d, sizeof(int32_t))
+        inc_gp = _alloc_nodes(d, sizeof(int32_t))
+        inc = <double*>_alloc_nodes(d, sizeof(double))
+        score = <double*>_alloc_nodes(d, sizeof(double))
+        acc = <Seg*>_alloc_nodes(d, sizeof(Seg))
+        length = <int64_t*>_alloc_nodes(d, sizeof(int64_t))
+        links = <int64_t*>_alloc_nodes(d, sizeof(int64_t))
+        with nogil:
+            _text_table(d, base_top, a_id, acc, length, links)
+            memset(slot, 0xFF, <size_t>d.n_nodes * sizeof(int32_t))
+            i = root
+            while i >= 0:
+                if _id_in(d.nodes[i].tag, ids, n_ids):
+                    parent = d.nodes[i].parent
+                    if parent >= 0 and length[i] >= min_len:
+                        gp = d.nodes[parent].parent
+                        if slot[parent] < 0:
+                            slot[parent] = n_cand
+                            cand[n_cand] = parent
+                            n_cand += 1
+                        if gp >= 0 and slot[gp] < 0:
+                            slot[gp] = n_cand
+                            cand[n_cand] = gp
+                            n_cand += 1
+                        # 1 + len(text.split(",")) + min(len(text) / 100, 3)
+                        q = <double>length[i] / 100.0
+                        s = <double>(2 + acc[i].commas) + (3.0 if 3.0 < q else q)
+                        if s >= _EXACT_LIMIT:
+                            inexact = True
+                        inc_par[n_inc] = slot[parent]
+                        inc_gp[n_inc] = slot[gp] if gp >= 0 else -1
+                        inc[n_inc] = s
+                        n_inc += 1
+                i = _preorder_next(d, i, root)
+        if inexact:
+            return NotImplemented
+        # score_node: class_weight + the tag's score, Python ints
+        class_id = _lookup(doc, "class")
+        id_id = _lookup(doc, "id")
+        for c in range(n_cand):
+            node = cand[c]
+            nid = d.nodes[node].tag
+            ts = tag_memo.get(nid)
+            if ts is None:
+                ts = tag_memo[nid] = tag_score(doc.name_str(nid))
+            base = _class_weight_of(doc, node, class_id, id_id, attribute_weight) + ts
+            if type(base) is not int or not (-_EXACT_LIMIT < base < _EXACT_LIMIT):
+                return NotImplemented
+            score[c] = <double><long long>base
+        with nogil:
+            for k in range(n_inc):
+                score[inc_par[k]] += inc[k]
+                if not (-_EXACT_LIMIT < score[inc_par[k]] < _EXACT_LIMIT):
+                    inexact = True
+                if inc_gp[k] >= 0:
+                    score[inc_gp[k]] += inc[k] / 2.0
+            # scale by link density (get_link_density: links / (text_length or 1))
+            for c in range(n_cand):
+                total = length[cand[c]]
+                if total == 0:
+                    total = 1
+                score[c] *= 1.0 - <double>links[cand[c]] / <double>total
+        if inexact:
+            return NotImplemented
+        for c in range(n_cand):
+            el = _proxy(doc, cand[c])
+            out[el] = candidate_type(score[c], el)
+        return out
+    finally:
+        free(slot)
+        free(cand)
+        free(inc_par)
+        free(inc_gp)
+        free(inc)
+        free(score)
+        free(acc)
+        free(length)
+        free(links)
+
+
+HEADING_NAMES = ("h1", "h2", "h3", "h4", "h5", "h6")
+CONDITIONAL_NAMES = ("table", "ul", "div", "aside", "header", "footer", "section")
+
+
+def rd_drop_headings(CElement node, object attribute_weight, object drop_tree, bint live=False):
+    """sanitize's first loop: each h1-h6 of ``node``'s subtree (``node``
+    included; a snapshot, document order) with a negative class weight or a
+    link density above 0.33 is dropped (verdict and drop one after the other).
+    ``live``: 1.11.0's loop over lxml's live ``node.iter(h1...h6)``; NotImplemented
+    (nothing done) when a heading is ``node`` or holds another one (see
+    _nested_matches)."""
+    cdef CDocument doc = node.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[6]
+    cdef int n_ids
+    cdef int32_t* snap = NULL
+    cdef int32_t n, k, i, class_id, id_id, a_id
+    doc._check(node.idx)
+    n_ids = _name_ids(doc, HEADING_NAMES, ids)
+    if n_ids == 0:
+        return None
+    class_id = _lookup(doc, "class")
+    id_id = _lookup(doc, "id")
+    a_id = _lookup(doc, "a")
+    snap = _alloc_nodes(d, sizeof(int32_t))
+    try:
+        n = _snapshot(d, node.idx, ids, n_ids, True, snap)
+        if live and _nested_matches(d, node.idx, snap, n, ids, n_ids):
+            return NotImplemented
+        for k in range(n):
+            i = snap[k]
+            if (_class_weight_of(doc, i, class_id, id_id, attribute_weight) < 0
+                    or _link_density_of(d, i, a_id) > 0.33):
+                _rd_drop(doc, i, drop_tree)
+    finally:
+        free(snap)
+    return None
+
+
+cdef Py_ssize_t _first_nonzero_sibling(DocData* d, int32_t j, bint preceding) noexcept nogil:
+    cdef Py_ssize_t length
+    while j >= 0:
+        length = _text_length_of(d, j)
+        if length:
+            return length
+        j = d.nodes[j].prev if preceding else d.nodes[j].next
+    return 0
+
+
+cdef inline bint _is_hidden_input(DocData* d, int32_t i, int32_t type_id) noexcept nogil:
+    """``el.get("type") == "hidden"``."""
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    if not _attr_bytes(d, i, type_id, &s, &n):
+        return False
+    return n == 6 and memcmp(s, b"hidden", 6) == 0
+
+
+def rd_clean_conditionally(CElement node, dict candidates not None, object min_text_length, object attribute_weight,
+                           object drop_tree, object tops=None):
+    """sanitize's conditional cleaning (2.3.1's ``sanitize_tree`` last loop):
+    the tables, lists, divs, asides, headers, footers and sections of
+    ``node``'s subtree (``node`` included), innermost last-first, each weighed
+    and counted on the live tree and dropped when the Python loop drops it.
+    With ``tops`` (1.11.0's ``sanitize``): the snapshot is those of the
+    subtrees of ``tops`` (the document's top elements: its absolute XPath),
+    and an empty element kept between long siblings exempts the tables, lists,
+    divs and sections of its subtree (its ``allowed`` set: those nodes' proxies
+    are the snapshot's, alive all along, so their ids stand for the nodes).
+    NotImplemented (nothing done) when a candidate's score is not a float or
+    a small int, the minimum is not a small int, or a top is of another document."""
+    cdef CDocument doc = node.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[7]
+    cdef int32_t allowed_ids[4]
+    cdef int n_ids, n_allowed = 0
+    cdef int32_t* snap = NULL
+    cdef double* scores = NULL
+    cdef uchar* allowed = NULL
+    cdef int32_t n = 0, k, i, j, tag, class_id, id_id, a_id, type_id
+    cdef int32_t p_id, img_id, li_id, embed_id, input_id, ol_id, ul_id
+    cdef long long min_len, n_p, n_img, n_li, n_embed, n_input, hidden
+    cdef long weight
+    cdef Py_ssize_t content_length
+    cdef double link_density
+    cdef TextStats t
+    cdef bint to_remove, old = tops is not None
+    cdef PyObject* found
+    cdef CElement top
+    doc._check(node.idx)
+    if type(min_text_length) is not int or not (_MIN_LEN_LOW < min_text_length < _MIN_LEN_HIGH):
+        return NotImplemented
+    if type(candidates) is not dict:
+        return NotImplemented
+    min_len = min_text_length
+    if old:
+        tops = list(tops)
+        for obj in tops:
+            if type(obj) is not CElement or (<CElement>obj).doc is not doc:
+                return NotImplemented
+    n_ids = _name_ids(doc, CONDITIONAL_NAMES, ids)
+    if n_ids == 0:
+        return None
+    class_id = _lookup(doc, "class")
+    id_id = _lookup(doc, "id")
+    a_id = _lookup(doc, "a")
+    type_id = _lookup(doc, "type")
+    p_id = _lookup(doc, "p")
+    img_id = _lookup(doc, "img")
+    li_id = _lookup(doc, "li")
+    embed_id = _lookup(doc, "embed")
+    input_id = _lookup(doc, "input")
+    ol_id = _lookup(doc, "ol")
+    ul_id = _lookup(doc, "ul")
+    snap = _alloc_nodes(d, sizeof(int32_t))
+    try:
+        if old:
+            # ``//table|//ul|...`` from each top in turn; the subtrees are disjoint
+            # (the tops are the document's), so the snapshot holds each node once
+            for obj in tops:
+                top = <CElement>obj
+                doc._check(top.idx)
+                k = _snapshot(d, top.idx, ids, n_ids, True, snap + n, d.n_nodes - n)
+                if k < 0:
+                    return NotImplemented  # a node twice: not the document's tops
+                n += k
+            n_allowed = _name_ids(doc, ("table", "ul", "div", "section"), allowed_ids)
+            allowed = <uchar*>_alloc_nodes(d, 1)
+            memset(allowed, 0, <size_t>d.n_nodes)
+        else:
+            n = _snapshot(d, node.idx, ids, n_ids, True, snap)
+        scores = <double*>_alloc_nodes(d, sizeof(double))
+        # ``candidates[elem].score if elem in candidates else 0``: a node without
+        # a live proxy cannot be a key (a key is a live proxy)
+        for k in range(n):
+            i = snap[k]
+            scores[k] = 0.0
+            if i < doc.cap_proxies and doc.proxies[i] != NULL:
+                found = PyDict_GetItem(candidates, <object>doc.proxies[i])
+                if found != NULL:
+                    value = (<object>found).score
+                    if PyFloat_CheckExact(value):
+                        scores[k] = PyFloat_AS_DOUBLE(value)
+                    elif type(value) is int and -_EXACT_LIMIT < value < _EXACT_LIMIT:
+                        scores[k] = <double><long long>value
+                    else:
+                        return NotImplemented
+        for k in range(n - 1, -1, -1):
+            i = snap[k]
+            if old and allowed[i]:
+                continue
+            weight = _class_weight_of(doc, i, class_id, id_id, attribute_weight)
+            if <double>weight + scores[k] < 0.0:
+                _rd_drop(doc, i, drop_tree)
+                continue
+            memset(&t, 0, sizeof(TextStats))
+            _stats_walk(d, i, &t)
+            if t.commas >= 10:
+                continue
+            n_p = n_img = n_li = n_embed = n_input = hidden = 0
+            j = _preorder_next(d, i, i)
+            while j >= 0:
+                tag = d.nodes[j].tag
+                if tag == p_id:
+                    n_p += 1
+                elif tag == img_id:
+                    n_img += 1
+                elif tag == li_id:
+                    n_li += 1
+                elif tag == embed_id:
+                    n_embed += 1
+                elif tag == input_id:
+                    n_input += 1
+                    if _is_hidden_input(d, j, type_id):
+                        hidden += 1
+                j = _preorder_next(d, j, i)
+            n_li -= 100
+            n_input -= hidden
+            content_length = _text_length_of(d, i)
+            link_density = _link_density_of(d, i, a_id)
+            to_remove = True
+            if n_p and <double>n_img > 1.0 + <double>n_p * 1.3:
+                pass  # too many images
+            elif n_li > n_p and d.nodes[i].tag != ol_id and d.nodes[i].tag != ul_id:
+                pass  # more <li>s than <p>s
+            elif <double>n_input > <double>n_p / 3.0:
+                pass  # less than 3x <p>s than <input>s
+            elif content_length < min_len and n_img == 0:
+                pass  # too short content length without a single image
+            elif content_length < min_len and n_img > 2:
+                pass  # too short content length and too many images
+            elif link_density > (0.5 if weight >= 25 else 0.2):
+                pass  # too many links for its weight (1.11.0: the same, as two tests)
+            elif (n_embed == 1 and content_length < 75) or n_embed > 1:
+                pass  # <embed>s with too short content length, or too many <embed>s
+            elif not content_length:
+                # kept between long neighbours: the nearest non-empty sibling on each
+                # side (1.11.0 collects at most those two lengths, the same sum)
+                to_remove = (_first_nonzero_sibling(d, d.nodes[i].next, False)
+                             + _first_nonzero_sibling(d, d.nodes[i].prev, True)) <= 1000
+                if old and not to_remove:
+                    j = i
+                    while j >= 0:
+                        if _id_in(d.nodes[j].tag, allowed_ids, n_allowed):
+                            allowed[j] = 1
+                        j = _preorder_next(d, j, i)
+            else:
+                to_remove = False
+            if to_remove:
+                _rd_drop(doc, i, drop_tree)
+    finally:
+        free(snap)
+        free(scores)
+        free(allowed)
+    return None

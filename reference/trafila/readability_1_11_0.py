@@ -87,12 +87,16 @@ def _fragment_div() -> Any:
     return SubElement(body, "div")
 
 
+def _tops(node: Element) -> List[Any]:
+    "The top elements of the document ``node`` belongs to (where an absolute XPath starts)."
+    doc = node.getroottree()
+    return list(getattr(doc, "children", None) or ([doc.getroot()] if doc.getroot() is not None else []))
+
+
 def _absolute(node: Element, tags: frozenset) -> List[Any]:
     "``//t1|//t2...`` from ``node``: matches in the whole document it belongs to."
-    doc = node.getroottree()
-    tops = list(getattr(doc, "children", None) or ([doc.getroot()] if doc.getroot() is not None else []))
     out: List[Any] = []
-    for top in tops:
+    for top in _tops(node):
         core = core_of(top)
         out.extend(top.iter(*tags) if core is None else core.descendants(top, tags, True))
     return out
@@ -106,6 +110,8 @@ class Candidate:
         self.elem = elem
 
 
+_SCRIPT_TAGS = frozenset(("script", "style"))
+_FORM_TAGS = frozenset(("form", "textarea"))
 _SANITIZE_TAGS = frozenset(("table", "ul", "div", "aside", "header", "footer", "section"))
 _SCORED_TAGS = frozenset(("p", "pre", "td"))
 _TEXT_CLEAN_TAGS = frozenset(TEXT_CLEAN_ELEMS)
@@ -119,6 +125,20 @@ def _attribute_weight(attribute: str) -> int:
     if REGEXES["positiveRe"].search(attribute):
         weight += 25
     return weight
+
+
+def _tag_score(tag: str) -> int:
+    "score_node's part for the tag (added to the class weight)."
+    name = tag.lower()
+    if name in DIV_SCORES:
+        return 5
+    if name in BLOCK_SCORES:
+        return 3
+    if name in BAD_ELEM_SCORES:
+        return -3
+    if name in STRUCTURE_SCORES:
+        return -5
+    return 0
 
 
 def _unlikely_verdict(attrs: str) -> bool:
@@ -138,8 +158,10 @@ class Document:
         self.retry_length = retry_length
 
     def summary(self) -> str:
-        for elem in self.doc.iter("script", "style"):
-            drop_tree(elem)
+        core = core_of(self.doc)
+        if core is None or core.rd_drop_tagged(self.doc, _SCRIPT_TAGS, drop_tree, True) is NotImplemented:
+            for elem in self.doc.iter("script", "style"):
+                drop_tree(elem)
         ruthless = True
         while True:
             if ruthless:
@@ -205,6 +227,10 @@ class Document:
     def score_paragraphs(self) -> Dict[Any, Candidate]:
         candidates: Dict[Any, Candidate] = {}
         core = core_of(self.doc)
+        if core is not None:
+            found = core.rd_score_paragraphs(self.doc, self.min_text_length, _attribute_weight, _tag_score, Candidate)
+            if found is not NotImplemented:
+                return found
         # nothing changes the tree in this loop: a snapshot walks as the live iterator
         elems = self.doc.iter("p", "pre", "td") if core is None else core.descendants(self.doc, _SCORED_TAGS, True)
         for elem in elems:
@@ -241,17 +267,7 @@ class Document:
         return weight
 
     def score_node(self, elem: Element) -> Candidate:
-        score = self.class_weight(elem)
-        name = elem.tag.lower()
-        if name in DIV_SCORES:
-            score += 5
-        elif name in BLOCK_SCORES:
-            score += 3
-        elif name in BAD_ELEM_SCORES:
-            score -= 3
-        elif name in STRUCTURE_SCORES:
-            score -= 5
-        return Candidate(score, elem)
+        return Candidate(self.class_weight(elem) + _tag_score(elem.tag), elem)
 
     def remove_unlikely_candidates(self) -> None:
         core = core_of(self.doc)
@@ -290,18 +306,25 @@ class Document:
                     drop_tree(child)
 
     def sanitize(self, node: Element, candidates: Dict[Any, Candidate]) -> str:
-        for header in node.iter("h1", "h2", "h3", "h4", "h5", "h6"):
-            if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
-                drop_tree(header)
-        for elem in node.iter("form", "textarea"):
-            drop_tree(elem)
+        core = core_of(node)
+        # the live loops in C where they meet what a snapshot meets (no match inside another)
+        if core is None or core.rd_drop_headings(node, _attribute_weight, drop_tree, True) is NotImplemented:
+            for header in node.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+                if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
+                    drop_tree(header)
+        if core is None or core.rd_drop_tagged(node, _FORM_TAGS, drop_tree, True) is NotImplemented:
+            for elem in node.iter("form", "textarea"):
+                drop_tree(elem)
         for elem in node.iter("iframe"):
             if "src" in elem.attrib and REGEXES["videoRe"].search(elem.attrib["src"]):
                 elem.text = "VIDEO"
             else:
                 drop_tree(elem)
         allowed: set = set()
-        core = core_of(node)
+        if core is not None and core.rd_clean_conditionally(
+                node, candidates, self.min_text_length, _attribute_weight, drop_tree, _tops(node)) is not NotImplemented:
+            self.doc = node
+            return tostring_xml(self.doc)
         for elem in reversed(_absolute(node, _SANITIZE_TAGS)):
             if id(elem) in allowed:
                 continue

@@ -191,7 +191,7 @@ class Document:
     # -- entry points ------------------------------------------------------
     def summary_tree(self) -> Element:
         """The element ``summary()`` serialises, after all cleaning."""
-        _drop_all(self.doc, _preorder(self.doc, frozenset({"script", "style", "fencedframe"})))
+        _drop_tagged(self.doc, _SCRIPT_TAGS)
 
         self.remove_unlikely_candidates()
         self.transform_misused_divs_into_paragraphs()
@@ -248,6 +248,11 @@ class Document:
         return link_length / total_length
 
     def score_paragraphs(self) -> Dict[Element, Candidate]:
+        core = core_of(self.doc)
+        if core is not None:
+            found = core.rd_score_paragraphs(self.doc, self.min_text_length, _attribute_weight, _tag_score, Candidate)
+            if found is not NotImplemented:
+                return found
         candidates: Dict[Element, Candidate] = {}
         for elem in _preorder(self.doc, frozenset({"p", "pre", "td"})):
             parent_node = elem.getparent()
@@ -292,7 +297,7 @@ class Document:
         return weight
 
     def score_node(self, elem: Element) -> Candidate:
-        return Candidate(self.class_weight(elem) + TAG_SCORES.get(str(elem.tag).lower(), 0), elem)
+        return Candidate(self.class_weight(elem) + _tag_score(elem.tag), elem)
 
     def remove_unlikely_candidates(self) -> None:
         core = core_of(self.doc)
@@ -352,11 +357,14 @@ class Document:
     def sanitize_tree(self, node: Element, candidates: Dict[Element, Candidate]) -> Element:
         """Upstream ``sanitize`` without its final ``tostring``."""
         core = core_of(node)
-        for header in _preorder(node, HEADING_TAGS):
-            if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
-                drop_tree(header)
+        if core is not None:
+            core.rd_drop_headings(node, _attribute_weight, drop_tree)
+        else:
+            for header in _preorder(node, HEADING_TAGS):
+                if self.class_weight(header) < 0 or self.get_link_density(header) > 0.33:
+                    drop_tree(header)
 
-        _drop_all(node, _preorder(node, frozenset({"form", "textarea"})))
+        _drop_tagged(node, _FORM_TAGS)
 
         for elem in _preorder(node, frozenset({"iframe"})):
             if "src" in elem.attrib and REGEXES["videoRe"].search(elem.attrib["src"]):
@@ -365,6 +373,11 @@ class Document:
                 drop_tree(elem)
 
         # conditionally clean tables, lists, divs and sections, innermost last-first
+        # (the core's loop in C, unless the debug log would show its reasons)
+        if core is not None and not LOGGER.isEnabledFor(logging.DEBUG):
+            if core.rd_clean_conditionally(node, candidates, self.min_text_length, _attribute_weight,
+                                           drop_tree) is not NotImplemented:
+                return node
         for elem in reversed(_preorder(node, CONDITIONALLY_CLEANED)):
             weight = self.class_weight(elem)
             score = candidates[elem].score if elem in candidates else 0
@@ -419,6 +432,23 @@ def _attribute_weight(attribute: str) -> int:
     if REGEXES["positiveRe"].search(attribute):
         weight += 25
     return weight
+
+
+_SCRIPT_TAGS = frozenset({"script", "style", "fencedframe"})
+_FORM_TAGS = frozenset({"form", "textarea"})
+
+
+def _tag_score(tag: str) -> int:
+    "score_node's part for the tag."
+    return TAG_SCORES.get(str(tag).lower(), 0)
+
+
+def _drop_tagged(top: Element, names: frozenset) -> None:
+    "``_drop_all(top, _preorder(top, names))`` (in C on the core's trees)."
+    core = core_of(top)
+    if core is not None and core.rd_drop_tagged(top, names, drop_tree) is not NotImplemented:
+        return
+    _drop_all(top, _preorder(top, names))
 
 
 def _drop_all(top: Element, elements: List[Element]) -> None:
