@@ -87,15 +87,27 @@ cdef inline bint _invalid_xml(Py_UCS4 c) noexcept nogil:
 
 
 cdef bint _scan_invalid_xml(int kind, const void* data, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, k
     cdef const uint8_t* b1
     cdef const uint16_t* b2
     cdef const uint32_t* b4
+    cdef uint64_t w
     if kind == PyUnicode_1BYTE_KIND:
         b1 = <const uint8_t*>data
-        for i in range(n):
+        i = 0
+        # eight code units at a time: a word is looked into only when some byte is below
+        # 0x20 (the bit trick flags exactly the bytes < 0x20 of a word, bytes >= 0x80 never)
+        while i + 8 <= n:
+            memcpy(&w, b1 + i, 8)
+            if ((w - <uint64_t>0x2020202020202020) & ~w & <uint64_t>0x8080808080808080) != 0:
+                for k in range(i, i + 8):
+                    if b1[k] < 0x20 and _invalid_xml(b1[k]):
+                        return True
+            i += 8
+        while i < n:
             if b1[i] < 0x20 and _invalid_xml(b1[i]):
                 return True
+            i += 1
     elif kind == PyUnicode_2BYTE_KIND:
         b2 = <const uint16_t*>data
         for i in range(n):

@@ -69,9 +69,7 @@ class Paragraph:
         paragraph.dom_path, paragraph.xpath, paragraph.text_nodes = dom_path, xpath, text_nodes
         paragraph.chars_count_in_links, paragraph.tags_count, paragraph.class_type = chars_count_in_links, tags_count, ""
         # only the core makes parts: its one pass is normalize_whitespace("".join(...).strip())
-        from .. import _core
-
-        paragraph._text = _core.jt_paragraph_text(text_nodes)
+        paragraph._text = _compiled().jt_paragraph_text(text_nodes)
         return paragraph
 
     @property
@@ -118,6 +116,19 @@ class Paragraph:
         return self.chars_count_in_links / length
 
 
+_CORE = None
+
+
+def _compiled():
+    "trafila._core, imported once (an import statement per paragraph costs more than the call)."
+    global _CORE
+    if _CORE is None:
+        from .. import _core
+
+        _CORE = _core
+    return _CORE
+
+
 class MadeParagraph(Paragraph):
     """A paragraph whose text nodes were complete when it was made (by the
     compiled ParagraphMaker): its ``text`` is computed once instead of on every
@@ -129,8 +140,6 @@ class MadeParagraph(Paragraph):
 
     def stopwords_density(self, stopwords: FrozenSet[str]) -> float:
         # made by the core, so the core is built: its loop over text.split()
-        from .. import _core
-
         if type(stopwords) is not frozenset or type(self._text) is not str:
             return Paragraph.stopwords_density(self, stopwords)
-        return _core.stopwords_density(self._text, stopwords)
+        return _compiled().stopwords_density(self._text, stopwords)
