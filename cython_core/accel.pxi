@@ -91,7 +91,7 @@ cdef bint _scan_invalid_xml(int kind, const void* data, Py_ssize_t n) noexcept n
     cdef const uint8_t* b1
     cdef const uint16_t* b2
     cdef const uint32_t* b4
-    cdef uint64_t w
+    cdef uint64_t w, v
     if kind == PyUnicode_1BYTE_KIND:
         b1 = <const uint8_t*>data
         i = 0
@@ -110,9 +110,23 @@ cdef bint _scan_invalid_xml(int kind, const void* data, Py_ssize_t n) noexcept n
             i += 1
     elif kind == PyUnicode_2BYTE_KIND:
         b2 = <const uint16_t*>data
-        for i in range(n):
+        i = 0
+        # four code units a word: a lane below 0x20 (the same trick on 16-bit lanes), or
+        # U+FFFE/U+FFFF (lane | 1 == 0xFFFF: a zero lane of ~(w | 1...)), sends the word to
+        # the unit-by-unit test
+        while i + 4 <= n:
+            memcpy(&w, b2 + i, 8)
+            v = ~(w | <uint64_t>0x0001000100010001)
+            if (((w - <uint64_t>0x0020002000200020) & ~w & <uint64_t>0x8000800080008000) != 0
+                    or ((v - <uint64_t>0x0001000100010001) & ~v & <uint64_t>0x8000800080008000) != 0):
+                for k in range(i, i + 4):
+                    if _invalid_xml(b2[k]):
+                        return True
+            i += 4
+        while i < n:
             if _invalid_xml(b2[i]):
                 return True
+            i += 1
     else:
         b4 = <const uint32_t*>data
         for i in range(n):

@@ -77,8 +77,11 @@ def test_has_invalid_xml_chars_equals_the_regex(text, widen):
 
 def test_has_invalid_xml_chars_at_every_position_of_a_word():
     # the one-byte scan reads eight code units at a time: every offset and tail length
-    for n in range(0, 27):
-        for pos in range(n):
-            for ch in ("\x00", "\x08", "\x0b", "\x1f", "\t", "\n", "\r", "\x7f", "\xff", " "):
-                s = "a" * pos + ch + "b" * (n - pos - 1)
-                assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s)), (n, pos, ch)
+    # (one-byte strings eight code units a word, two-byte strings four)
+    for widen in ("", "\u20ac"):
+        for n in range(0, 27):
+            for pos in range(n):
+                for ch in ("\x00", "\x08", "\x0b", "\x1f", "\t", "\n", "\r", "\x7f", "\xff", " ", "\ufffe",
+                           "\uffff", "\ufffd", "\u8000", "\u0120", "\u2028"):
+                    s = widen + "a" * pos + ch + "b" * (n - pos - 1)
+                    assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s)), (widen, n, pos, ch)
