@@ -135,3 +135,17 @@ def collapse_whitespace(string: Any) -> str:
             pieces.append(piece)
         start = end
     return " ".join(pieces)
+
+
+def repair_doctype(htmlstring: str, doctype_tag: "re.Pattern[str]") -> str:
+    """repair_faulty_html's DOCTYPE step (both releases, each with its ``DOCTYPE_TAG``):
+    upstream's ``DOCTYPE_TAG.sub(first line) + "\\n" + rest`` after partitioning on "\\n",
+    where the "\\n" comes back even when there was none (a trailing newline appears). When
+    the line has a "\\n" and no match, that rebuilds the same string: three copies of the
+    page spared by searching the line in place (``endpos`` ends the subject for the
+    patterns' ``[^>]``/``.``)."""
+    end = htmlstring.find("\n")
+    if end >= 0 and doctype_tag.search(htmlstring, 0, end) is None:
+        return htmlstring
+    firstline, _, rest = htmlstring.partition("\n")
+    return doctype_tag.sub("", firstline, count=1) + "\n" + rest

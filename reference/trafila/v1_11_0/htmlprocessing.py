@@ -386,17 +386,7 @@ def convert_tags(tree: Element, options: Extractor, url: Any = None) -> Any:
             elem.tag = "ref"
         strip_tags(tree, "a")
     else:
-        # links kept: every a/ref becomes <ref target=href>, relative targets
-        # resolved against the page's scheme://host
-        base_url = url and get_base_url(url)
-        for elem in tree.iter("a", "ref"):
-            elem.tag = "ref"
-            target = elem.get("href")
-            elem.attrib.clear()
-            if target:
-                if base_url:
-                    target = fix_relative_urls(base_url, target)
-                elem.set("target", xml_text(target))
+        _convert_link_tags(tree, url)
     if options.formatting:
         for elem in tree.iter(*REND_TAG_MAPPING):
             elem.attrib.clear()

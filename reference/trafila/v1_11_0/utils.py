@@ -14,6 +14,7 @@ from trafila._engine import NotNative
 from trafila.xmlchars import (  # noqa: F401
     check_xml_attribute, check_xml_tag, xml_attr_value, xml_name_valid, xml_text,
 )
+from trafila.text import repair_doctype
 from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
     check_html_lang, collapse_whitespace, line_processing, normalize_unicode, remove_control_characters,
@@ -76,15 +77,8 @@ def is_dubious_html(beginning: str) -> bool:
 
 
 def _repair_doctype(htmlstring: str) -> str:
-    """Upstream's ``DOCTYPE_TAG.sub(first line) + "\n" + rest`` after partitioning on "\n":
-    the "\n" comes back even when there was none (a trailing newline appears). When the
-    line has a "\n" and no match, that rebuilds the same string: three copies of the page
-    spared by searching the line in place (``endpos`` ends the subject for ``[^>]``/``.``)."""
-    end = htmlstring.find("\n")
-    if end >= 0 and DOCTYPE_TAG.search(htmlstring, 0, end) is None:
-        return htmlstring
-    firstline, _, rest = htmlstring.partition("\n")
-    return DOCTYPE_TAG.sub("", firstline, count=1) + "\n" + rest
+    "trafila.text.repair_doctype with this release's DOCTYPE_TAG."
+    return repair_doctype(htmlstring, DOCTYPE_TAG)
 
 
 def repair_faulty_html(htmlstring: str, beginning: str) -> str:

@@ -485,14 +485,6 @@ def convert_tags(tree: _Element, options: Extractor, url: Optional[str] = None) 
     if options.images:
         for elem in _tagged(tree, ("img",)):
             elem.tag = "graphic"
-        # images out of links: they would be lost or doubled there
         if options.links:
-            for ref in _tagged(tree, ("ref",)):
-                graphics = _tagged(ref, ("graphic",))
-                # in reverse, so that addnext keeps their order
-                for graphic in reversed(graphics):
-                    ref.addnext(graphic)
-                # a ref left with no text goes (its picture/source leftovers would trigger jusText)
-                if graphics and not text_content(ref).strip():
-                    delete_element(ref)
+            _images_out_of_links(tree)
     return tree
