@@ -385,6 +385,9 @@ cdef int32_t dom_copy_subtree(DocData* src, int32_t top, DocData* dst, bint with
     cdef int32_t* memo = NULL
     cdef int32_t k, root
     cdef int saved_error = dst.error
+    root = _copy_subtree_flat(src, top, dst, with_tail)
+    if root >= 0:
+        return root
     if src.nodes[top].parent < 0:
         # a whole tree (trafilatura's deepcopy of the page): room for it at once, instead of
         # the arenas doubling (and moving) as it comes; a failure here is retried as it comes
@@ -403,6 +406,134 @@ cdef int32_t dom_copy_subtree(DocData* src, int32_t top, DocData* dst, bint with
     if memo != NULL:
         free(memo)
     return root
+
+
+cdef inline bint _doc_is_empty(DocData* d) noexcept nogil:
+    return (d.n_nodes == 0 and d.n_attrs == 0 and d.n_names == 0 and d.n_roots == 0
+            and d.text.len == 0 and d.vals.len == 0 and d.names.len == 0)
+
+
+cdef bint _clone_arenas(DocData* src, DocData* dst, int32_t n_nodes, int32_t n_attrs) noexcept nogil:
+    """Give the empty ``dst`` ``src``'s name table and text/value arenas as they are (so
+    name ids and slices carry over unchanged) and room for the nodes and attributes;
+    False when an allocation fails (``dst`` is then empty again, its error unchanged)."""
+    cdef int saved_error = dst.error
+    cdef int32_t cap_off = dst.cap_names, cap_len = dst.cap_names
+    cdef int32_t* slots = NULL
+    if src.n_names:
+        if (not grow_array(<void**>&dst.name_off, &cap_off, src.n_names, sizeof(int32_t), &dst.error)
+                or not grow_array(<void**>&dst.name_len, &cap_len, src.n_names, sizeof(int32_t), &dst.error)):
+            dst.cap_names = cap_off if cap_off < cap_len else cap_len
+            dst.error = saved_error
+            return False
+        dst.cap_names = cap_off if cap_off < cap_len else cap_len
+        slots = NULL if alloc_fails() else <int32_t*>malloc(<size_t>src.slot_cap * sizeof(int32_t))
+        if slots == NULL:
+            dst.error = saved_error
+            return False
+    if (not buf_reserve(&dst.names, src.names.len, &dst.error)
+            or not buf_reserve(&dst.text, src.text.len, &dst.error)
+            or not buf_reserve(&dst.vals, src.vals.len, &dst.error)
+            or not grow_array(<void**>&dst.nodes, &dst.cap_nodes, n_nodes, sizeof(Node), &dst.error)
+            or not grow_array(<void**>&dst.attrs, &dst.cap_attrs, n_attrs if n_attrs > 0 else 1, sizeof(Attr),
+                              &dst.error)):
+        if slots != NULL:
+            free(slots)
+        dst.error = saved_error
+        return False
+    # nothing below can fail
+    if src.n_names:
+        memcpy(dst.name_off, src.name_off, <size_t>src.n_names * sizeof(int32_t))
+        memcpy(dst.name_len, src.name_len, <size_t>src.n_names * sizeof(int32_t))
+        memcpy(slots, src.slots, <size_t>src.slot_cap * sizeof(int32_t))
+        if dst.slots != NULL:
+            free(dst.slots)
+        dst.slots = slots
+        dst.slot_cap = src.slot_cap
+        dst.n_names = src.n_names
+    if src.names.len:
+        memcpy(dst.names.data, src.names.data, <size_t>src.names.len)
+    dst.names.len = src.names.len
+    if src.text.len:
+        memcpy(dst.text.data, src.text.data, <size_t>src.text.len)
+    dst.text.len = src.text.len
+    if src.vals.len:
+        memcpy(dst.vals.data, src.vals.data, <size_t>src.vals.len)
+    dst.vals.len = src.vals.len
+    return True
+
+
+cdef int32_t _copy_subtree_flat(DocData* src, int32_t top, DocData* dst, bint with_tail) noexcept nogil:
+    """dom_copy_subtree's fast path, for a copy of most of ``src`` into an empty document
+    (trafilatura's deepcopy of the page): the name table and the arenas are copied whole,
+    so ids and (offset, length) slices stay as they are, and only the nodes are rewritten,
+    in document order. -1 when it does not apply or cannot get its memory (``dst`` is then
+    still empty: the caller copies node by node)."""
+    cdef int32_t n_nodes = 0, n_attrs = 0, s, j, p, prev
+    cdef Node* sn
+    cdef Node* nd
+    if not _doc_is_empty(dst):
+        return -1
+    s = top
+    while s >= 0:
+        n_nodes += 1
+        n_attrs += src.nodes[s].attr_count
+        s = dom_preorder_next(src, s, top)
+    # a small subtree of a big document would drag the whole arenas along
+    if <int64_t>n_nodes * 2 < <int64_t>src.n_nodes:
+        return -1
+    if not _clone_arenas(src, dst, n_nodes, n_attrs):
+        return -1
+    s = top
+    j = 0
+    p = -1
+    while True:
+        sn = &src.nodes[s]
+        nd = &dst.nodes[j]
+        nd.tag = sn.tag
+        nd.parent = p
+        nd.first = -1
+        nd.last = -1
+        nd.next = -1
+        nd.text_off = sn.text_off
+        nd.text_len = sn.text_len
+        if s != top or with_tail:
+            nd.tail_off = sn.tail_off
+            nd.tail_len = sn.tail_len
+        else:
+            nd.tail_off = -1
+            nd.tail_len = 0
+        nd.attr_start = dst.n_attrs
+        nd.attr_count = sn.attr_count
+        if sn.attr_count:
+            memcpy(&dst.attrs[dst.n_attrs], &src.attrs[sn.attr_start], <size_t>sn.attr_count * sizeof(Attr))
+            dst.n_attrs += sn.attr_count
+        if p >= 0:
+            prev = dst.nodes[p].last
+            nd.prev = prev
+            if prev >= 0:
+                dst.nodes[prev].next = j
+            else:
+                dst.nodes[p].first = j
+            dst.nodes[p].last = j
+        else:
+            nd.prev = -1
+        dst.n_nodes = j + 1
+        # the next source node in document order, and the parent of its copy
+        if sn.first >= 0:
+            p = j
+            s = sn.first
+        else:
+            while s != top and src.nodes[s].next < 0:
+                s = src.nodes[s].parent
+                p = dst.nodes[p].parent
+            if s == top:
+                break
+            s = src.nodes[s].next
+        j += 1
+    # as the node-by-node copy (its links go through dom_link_before)
+    dst.reordered = 1
+    return 0
 
 
 cdef int32_t _copy_subtree_walk(DocData* src, int32_t top, DocData* dst, bint with_tail, int32_t* memo) noexcept nogil:

@@ -532,3 +532,64 @@ def test_memory_errors_never_crash(models: Any) -> None:
     assert root.tag == "div" and len(other) == 10
     _consistent(root)
     _consistent(other)
+
+
+# -- copies -----------------------------------------------------------------------------
+
+def _garbage_tree(m: Any) -> Any:
+    "A tree with interned names, every attribute kind, tails, empty texts and dead arena slices."
+    root = m.fromstring("<div id=a hidden class=''>t<my-tag x-y=1>u<b>v</b>w</my-tag>x<p data-q='é'>ü"
+                        + "<i>k</i>l" * 30 + "</p><!-- c -->tail<custom-el>z</custom-el></div>")
+    root[0].text = ""
+    root[1][3].tail = None
+    for e in list(root[1].iter("i"))[:10]:
+        e.drop_tree()  # text left behind in the arenas
+    root.set("late-name", "v" * 40)
+    m.SubElement(root, "another-new")
+    return root
+
+
+def test_copies_equal_the_reference_and_stay_independent(models: Any) -> None:
+    dumps = []
+    for m in models:
+        root = _garbage_tree(m)
+        before = dump_element(root)
+        for kind in (copy.copy, copy.deepcopy):
+            c = kind(root)
+            assert dump_element(c) == before
+            # writing to the copy (new names, texts, attributes) leaves the original alone
+            c.text = "changed"
+            c[0].set("x-y", "2")
+            m.SubElement(c, "only-in-copy").text = "n"
+            c.find(".//p").tail = "new tail"
+            assert dump_element(root) == before
+        # a small detached subtree and a subtree with its tail
+        p = root.find(".//p")
+        dumps.append((before, dump_element(copy.copy(p)), dump_element(copy.copy(root[0]))))
+    assert dumps[0] == dumps[1]
+
+
+def test_copy_under_memory_failures_is_whole_or_raises(models: Any) -> None:
+    from trafila import _core
+
+    core = models[1]
+    root = _garbage_tree(core)
+    expected = dump_element(copy.deepcopy(root))
+    whole = failed = 0
+    try:
+        for n in range(0, 40):
+            _core._fail_allocations_after(n)
+            try:
+                c = copy.deepcopy(root)
+            except MemoryError:
+                failed += 1
+                continue
+            finally:
+                _core._fail_allocations_after(-1)
+            # the fast path gave up (or never failed): the node-by-node copy is the same
+            assert dump_element(c) == expected
+            whole += 1
+    finally:
+        _core._fail_allocations_after(-1)
+    assert failed > 0 and whole > 0
+    assert dump_element(root) == expected
