@@ -100,7 +100,8 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
         # the raw tree is kept for the fallbacks and the baseline, which work on uncleaned HTML
         tree_backup = copy(tree)
         cleaned_tree = tree_cleaning(tree, options)
-        cleaned_tree_backup = copy(cleaned_tree)
+        # read only by compare_extraction: not made in fast mode, where it would go unread
+        cleaned_tree_backup = copy(cleaned_tree) if not options.fast else None
         # the extractors only know the converted (TEI-like) tags
         cleaned_tree = convert_tags(cleaned_tree, options, options.url or document.url)
         # comments first: extract_comments removes what it takes, so it stays out of the body
@@ -117,7 +118,8 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
             )
         # 1.11.0: the baseline replaces any short result, even with a shorter text
         if len_text < options.min_extracted_size:
-            postbody, temp_text, len_text = baseline(deepcopy(tree_backup))
+            # the backup's last use: upstream's deepcopy of it would be thrown away after
+            postbody, temp_text, len_text = baseline(tree_backup)
         if options.max_tree_size:
             # flattening formatting is the cheap way under the limit; still too big: discarded
             if len(postbody) > options.max_tree_size:

@@ -57,10 +57,12 @@ def _forum_thread_page(tree: _Element) -> bool:
     )
 
 
-def _prepare_tree(tree: _Element, options: Extractor, url: Optional[str]) -> Tuple[Any, Any]:
-    "Clean and convert a copy of the raw tree: (converted, pre-conversion backup)."
+def _prepare_tree(tree: _Element, options: Extractor, url: Optional[str], need_backup: bool = True) -> Tuple[Any, Any]:
+    """Clean and convert a copy of the raw tree: (converted, pre-conversion backup). The
+    backup is only read by the fallbacks and the forum branch: without ``need_backup`` it
+    is None (the copy would be thrown away unread)."""
     cleaned = tree_cleaning(copy_tree(tree), options)
-    backup = copy_tree(cleaned)
+    backup = copy_tree(cleaned) if need_backup else None
     cleaned = convert_tags(cleaned, options, url)
     return cleaned, backup
 
@@ -73,7 +75,7 @@ def _extract_and_compare(cleaned_tree: _Element, cleaned_tree_backup: _Element, 
 
 
 def _recall_retry(esc_tree: _Element, r_options: Extractor, url: Optional[str]) -> Tuple[Any, str]:
-    return _extract_and_compare(*_prepare_tree(esc_tree, r_options, url), esc_tree, r_options)
+    return _extract_and_compare(*_prepare_tree(esc_tree, r_options, url, not r_options.fast), esc_tree, r_options)
 
 
 def trafilatura_sequence(tree: _Element, options: Extractor, url: Optional[str] = None) -> Tuple[Any, str, Any, str]:
@@ -85,7 +87,10 @@ def trafilatura_sequence(tree: _Element, options: Extractor, url: Optional[str] 
     # comments off: pruned before conversion, while lists are still ol/ul
     if not options.comments and (options.focus == "precision" or not is_forum):
         tree = prune_unwanted_nodes(tree, REMOVE_COMMENTS_AND_LISTS_XPATH)
-    cleaned_tree, cleaned_tree_backup = _prepare_tree(tree, options, url)
+    # the backup feeds compare_extraction (not in fast mode) and the forum branch below
+    cleaned_tree, cleaned_tree_backup = _prepare_tree(
+        tree, options, url, not options.fast or (options.comments and is_forum)
+    )
 
     commentsbody, temp_comments = Element("body"), ""
     forum_posts = None
