@@ -75,13 +75,16 @@ def test_has_invalid_xml_chars_equals_the_regex(text, widen):
         assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s))
 
 
-def test_has_invalid_xml_chars_at_every_position_of_a_word():
-    # the one-byte scan reads eight code units at a time: every offset and tail length
-    # (one-byte strings eight code units a word, two-byte strings four)
-    for widen in ("", "\u20ac"):
-        for n in range(0, 27):
+def test_has_invalid_xml_chars_at_every_position_of_a_block():
+    # the scan reads 64-byte blocks (16 bytes a step) of each PEP 393 kind: 64 one-byte, 32
+    # two-byte or 16 four-byte code units, then unit by unit; every offset around the block
+    # and tail edges, with bytes/lanes that a signed or narrower compare would misread
+    lengths = list(range(0, 20)) + list(range(28, 36)) + list(range(60, 68)) + list(range(124, 132))
+    for widen in ("", "\u20ac", "\U0001f600"):
+        for n in lengths:
             for pos in range(n):
-                for ch in ("\x00", "\x08", "\x0b", "\x1f", "\t", "\n", "\r", "\x7f", "\xff", " ", "\ufffe",
-                           "\uffff", "\ufffd", "\u8000", "\u0120", "\u2028"):
+                for ch in ("\x00", "\x08", "\x0b", "\x1f", "\t", "\n", "\r", "\x7f", "\x80", "\x89", "\x9f",
+                           "\xff", " ", "\ufffe", "\uffff", "\ufffd", "\u8000", "\u0120", "\u2028", "\uffe0",
+                           "\U0001fffe", "\U0001ffff", "\U0001001f", "\U0010ffff"):
                     s = widen + "a" * pos + ch + "b" * (n - pos - 1)
                     assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s)), (widen, n, pos, ch)
