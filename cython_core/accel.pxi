@@ -319,3 +319,89 @@ def delete_by_tags(CElement tree, tags, python_delete, replay):
             continue
         for i in found:
             _delete_one(doc, i, True, python_delete)
+
+
+# -- whitespace collapse (trafila.text.collapse_whitespace) --------------------------------
+
+from cpython.unicode cimport PyUnicode_FromKindAndData
+
+cdef extern from "Python.h":
+    bint _ws_isspace "Py_UNICODE_ISSPACE" (Py_UCS4 ch) noexcept nogil
+    Py_UCS4 PyUnicode_READ(int kind, const void* data, Py_ssize_t index) nogil
+    void PyUnicode_WRITE(int kind, void* data, Py_ssize_t index, Py_UCS4 value) nogil
+
+
+cdef uchar _ASCII_SPACE[128]
+
+
+cdef void _ascii_space_init() noexcept nogil:
+    cdef int c
+    for c in range(128):
+        _ASCII_SPACE[c] = _ws_isspace(<Py_UCS4>c)
+
+
+_ascii_space_init()
+
+
+cdef inline bint _is_space(Py_UCS4 c) noexcept nogil:
+    return _ASCII_SPACE[c] if c < 128 else _ws_isspace(c)
+
+
+cdef Py_ssize_t _collapse_1(const uint8_t* s, Py_ssize_t n, uint8_t* out) noexcept nogil:
+    cdef Py_ssize_t i, j = 0
+    cdef uint8_t c
+    cdef bint pending = False
+    for i in range(n):
+        c = s[i]
+        if _is_space(c):
+            pending = j > 0
+            continue
+        if pending:
+            out[j] = 0x20
+            j += 1
+            pending = False
+        out[j] = c
+        j += 1
+    return j
+
+
+cdef Py_ssize_t _collapse_units(int kind, const void* data, Py_ssize_t n, void* out) noexcept nogil:
+    """The words of ``data`` (split at Py_UNICODE_ISSPACE, str.split's own test) joined by
+    one space, written to ``out`` (room for ``n`` units of ``kind``); the number written."""
+    cdef Py_ssize_t i, j = 0
+    cdef Py_UCS4 c
+    cdef bint pending = False
+    if kind == PyUnicode_1BYTE_KIND:
+        return _collapse_1(<const uint8_t*>data, n, <uint8_t*>out)
+    for i in range(n):
+        c = PyUnicode_READ(kind, data, i)
+        if _is_space(c):
+            pending = j > 0
+            continue
+        if pending:
+            PyUnicode_WRITE(kind, out, j, 0x20)
+            j += 1
+            pending = False
+        PyUnicode_WRITE(kind, out, j, c)
+        j += 1
+    return j
+
+
+def collapse_whitespace(str s):
+    """``" ".join(s.split())`` without the list of words: one pass over the code units with
+    str.split's own whitespace test (the result is a canonical str: its kind is recomputed)."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s), m
+    cdef int kind = PyUnicode_KIND(s)
+    cdef const void* data = PyUnicode_DATA(s)
+    cdef void* out
+    if n == 0:
+        return ""
+    out = malloc(<size_t>n * <size_t>kind)
+    if out == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            m = _collapse_units(kind, data, n, out)
+        return PyUnicode_FromKindAndData(kind, out, m)
+    finally:
+        free(out)

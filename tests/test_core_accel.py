@@ -1,6 +1,7 @@
 """The core's general accelerators (cython_core/accel.pxi) against what they
 replace: ``descendants`` against the reference's walks on the same trees,
-``has_invalid_xml_chars`` against trafilatura's INVALID_XML_CHARS regex."""
+``has_invalid_xml_chars`` against trafilatura's INVALID_XML_CHARS regex,
+``collapse_whitespace`` against ``" ".join(s.split())``."""
 
 from __future__ import annotations
 
@@ -88,3 +89,35 @@ def test_has_invalid_xml_chars_at_every_position_of_a_block():
                            "\U0001fffe", "\U0001ffff", "\U0001001f", "\U0010ffff"):
                     s = widen + "a" * pos + ch + "b" * (n - pos - 1)
                     assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s)), (widen, n, pos, ch)
+
+
+#: every character str.split splits at, and neighbours a narrower test would confuse
+SPACES = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+WS_CHARS = st.sampled_from(SPACES + ["a", "\x00", "\x1b", "\x7f", "\x84", "\x86", "\x9f", "\xa1", "\u200b",
+                                     "\u2027", "\u3001", "\ufeff", "\u20ac", "\U0001f600", "\ud800"])
+
+
+def test_the_whitespace_list_is_the_interpreters():
+    assert {"\x1c", "\x85", "\xa0", "\u1680", "\u2028", "\u3000"} <= set(SPACES) and "\u200b" not in SPACES
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet=WS_CHARS, max_size=200), st.sampled_from(["", "\u20ac", "\U0001f600", "\xa0", " "]))
+def test_collapse_whitespace_equals_split_and_join(text, widen):
+    for s in (text, widen + text, text + widen, widen + text + widen):
+        got = CORE.collapse_whitespace(s)
+        assert got == " ".join(s.split())
+        # canonical: the kind of the result is that of its widest character, as CPython's own
+        assert got == "".join(list(got)) and hash(got) == hash("".join(list(got)))
+
+
+def test_collapse_whitespace_through_the_text_module():
+    from trafila import _backend
+    from trafila.text import collapse_whitespace
+
+    long = ("\u3000 words\t\n and \xa0 more \U0001f600 " * 50) + "end"
+    on_core = _backend.run_with(_backend.core_backend(CORE), collapse_whitespace, long)
+    assert on_core == collapse_whitespace(long) == " ".join(long.split())
+    for bad in (None, 12):
+        with pytest.raises((TypeError, AttributeError)):
+            _backend.run_with(_backend.core_backend(CORE), collapse_whitespace, bad)

@@ -113,11 +113,22 @@ COLLAPSE_PIECE = 1 << 20
 _SPACE = re.compile(r"\s")
 
 
+def _join_words(string: Any) -> str:
+    "``' '.join(string.split())``; a long str in a core call through the core's one-pass C version."
+    if type(string) is str and len(string) > 64:
+        from ._backend import current
+
+        core = current().core
+        if core is not None:
+            return core.collapse_whitespace(string)
+    return " ".join(string.split())
+
+
 def collapse_whitespace(string: Any) -> str:
     "``' '.join(string.split())``, in pieces for a long string (the same result: no word is cut)."
     n = len(string)
     if n <= COLLAPSE_PIECE:
-        return " ".join(string.split())
+        return _join_words(string)
     pieces = []
     start = 0
     while start < n:
@@ -130,7 +141,7 @@ def collapse_whitespace(string: Any) -> str:
             while m is not None and not string[m.start()].isspace():
                 m = _SPACE.search(string, m.start() + 1)
             end = n if m is None else m.start()
-        piece = " ".join(string[start:end].split())
+        piece = _join_words(string[start:end])
         if piece:
             pieces.append(piece)
         start = end
