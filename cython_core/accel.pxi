@@ -77,13 +77,14 @@ def descendants(CElement top, object names=None, bint include_self=False):
 
 from libc.stdint cimport uint16_t
 from cpython.unicode cimport PyUnicode_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_1BYTE_KIND, PyUnicode_2BYTE_KIND
+from cpython.unicode cimport PyUnicode_FromKindAndData
 
 
 cdef extern from *:
     """
-    /* The scan of has_invalid_xml_chars over a str's code units: C0 controls but TAB, LF
-       and CR, and U+FFFE/U+FFFF. With SSE2 (every x86-64) 16 bytes a step, branch-free
-       inside 64-byte blocks; the scalar loop does the rest and every other machine. */
+    /* The first of a str's code units that is a C0 control but TAB, LF or CR, or U+FFFE/
+       U+FFFF (n when none). With SSE2 (every x86-64) 16 bytes a step, branch-free inside
+       64-byte blocks; the block with a hit, the tail and every other machine go unit by unit. */
     #include <stdint.h>
     #if defined(__SSE2__)
     #include <emmintrin.h>
@@ -94,7 +95,7 @@ cdef extern from *:
         return c == 0xFFFE || c == 0xFFFF;
     }
 
-    static int trafila_scan_invalid_1(const uint8_t* s, Py_ssize_t n) {
+    static Py_ssize_t trafila_find_invalid_1(const uint8_t* s, Py_ssize_t n) {
         Py_ssize_t i = 0;
     #if defined(__SSE2__)
         const __m128i c1f = _mm_set1_epi8(0x1F), t9 = _mm_set1_epi8(0x09);
@@ -110,16 +111,16 @@ cdef extern from *:
                                           _mm_cmpeq_epi8(v, t13));
                 acc = _mm_or_si128(acc, _mm_andnot_si128(ok, low));
             }
-            if (_mm_movemask_epi8(acc)) return 1;
+            if (_mm_movemask_epi8(acc)) break;
             i += 64;
         }
     #endif
         for (; i < n; i++)
-            if (s[i] < 0x20 && trafila_invalid_unit(s[i])) return 1;
-        return 0;
+            if (s[i] < 0x20 && trafila_invalid_unit(s[i])) return i;
+        return n;
     }
 
-    static int trafila_scan_invalid_2(const uint16_t* s, Py_ssize_t n) {
+    static Py_ssize_t trafila_find_invalid_2(const uint16_t* s, Py_ssize_t n) {
         Py_ssize_t i = 0;
     #if defined(__SSE2__)
         const __m128i hi = _mm_set1_epi16((short)0xFFE0), zero = _mm_setzero_si128();
@@ -137,16 +138,16 @@ cdef extern from *:
                 __m128i nonchar = _mm_cmpeq_epi16(_mm_or_si128(v, one), ffff);
                 acc = _mm_or_si128(acc, _mm_or_si128(_mm_andnot_si128(ok, low), nonchar));
             }
-            if (_mm_movemask_epi8(acc)) return 1;
+            if (_mm_movemask_epi8(acc)) break;
             i += 32;
         }
     #endif
         for (; i < n; i++)
-            if (trafila_invalid_unit(s[i])) return 1;
-        return 0;
+            if (trafila_invalid_unit(s[i])) return i;
+        return n;
     }
 
-    static int trafila_scan_invalid_4(const uint32_t* s, Py_ssize_t n) {
+    static Py_ssize_t trafila_find_invalid_4(const uint32_t* s, Py_ssize_t n) {
         Py_ssize_t i = 0;
     #if defined(__SSE2__)
         const __m128i hi = _mm_set1_epi32((int)0xFFFFFFE0u), zero = _mm_setzero_si128();
@@ -163,29 +164,34 @@ cdef extern from *:
                 __m128i nonchar = _mm_cmpeq_epi32(_mm_or_si128(v, one), ffff);
                 acc = _mm_or_si128(acc, _mm_or_si128(_mm_andnot_si128(ok, low), nonchar));
             }
-            if (_mm_movemask_epi8(acc)) return 1;
+            if (_mm_movemask_epi8(acc)) break;
             i += 16;
         }
     #endif
         for (; i < n; i++)
-            if (trafila_invalid_unit(s[i])) return 1;
-        return 0;
+            if (trafila_invalid_unit(s[i])) return i;
+        return n;
     }
     """
-    bint trafila_scan_invalid_1(const uint8_t* s, Py_ssize_t n) nogil
-    bint trafila_scan_invalid_2(const uint16_t* s, Py_ssize_t n) nogil
-    bint trafila_scan_invalid_4(const uint32_t* s, Py_ssize_t n) nogil
+    Py_ssize_t trafila_find_invalid_1(const uint8_t* s, Py_ssize_t n) nogil
+    Py_ssize_t trafila_find_invalid_2(const uint16_t* s, Py_ssize_t n) nogil
+    Py_ssize_t trafila_find_invalid_4(const uint32_t* s, Py_ssize_t n) nogil
+
+
+cdef Py_ssize_t _find_invalid_xml(int kind, const void* data, Py_ssize_t start, Py_ssize_t n) noexcept nogil:
+    "The index of the first invalid code unit at or after ``start``, ``n`` when none."
+    if kind == PyUnicode_1BYTE_KIND:
+        return start + trafila_find_invalid_1(<const uint8_t*>data + start, n - start)
+    if kind == PyUnicode_2BYTE_KIND:
+        return start + trafila_find_invalid_2(<const uint16_t*>data + start, n - start)
+    return start + trafila_find_invalid_4(<const uint32_t*>data + start, n - start)
 
 
 cdef bint _scan_invalid_xml(int kind, const void* data, Py_ssize_t n) noexcept nogil:
-    if kind == PyUnicode_1BYTE_KIND:
-        return trafila_scan_invalid_1(<const uint8_t*>data, n)
-    if kind == PyUnicode_2BYTE_KIND:
-        return trafila_scan_invalid_2(<const uint16_t*>data, n)
-    return trafila_scan_invalid_4(<const uint32_t*>data, n)
+    return _find_invalid_xml(kind, data, 0, n) < n
 
 
-def has_invalid_xml_chars(str s):
+def has_invalid_xml_chars(str s not None):
     """Whether ``s`` holds a character of ``[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]``
     (what trafilatura's repair_faulty_html deletes): a scan of the str's own
     code units, so the regex substitution runs only when there is something to delete."""
@@ -196,6 +202,37 @@ def has_invalid_xml_chars(str s):
     with nogil:
         found = _scan_invalid_xml(kind, data, n)
     return found
+
+
+def strip_invalid_xml_chars(str s not None):
+    """``INVALID_XML_CHARS.sub("", s)`` (repair_faulty_html's deletion of
+    ``[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]``): the runs between them copied whole
+    (re's character-class scan takes about 30 ns a character on a big page)."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s), i, nxt, j = 0
+    cdef int kind = PyUnicode_KIND(s)
+    cdef const char* data = <const char*>PyUnicode_DATA(s)
+    cdef char* out
+    with nogil:
+        i = _find_invalid_xml(kind, data, 0, n)
+    if i == n:
+        return s
+    out = <char*>malloc(<size_t>n * <size_t>kind)
+    if out == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            memcpy(out, data, <size_t>(i * kind))
+            j = i
+            while i < n:
+                i += 1  # the invalid unit
+                nxt = _find_invalid_xml(kind, data, i, n)
+                memcpy(out + j * kind, data + i * kind, <size_t>((nxt - i) * kind))
+                j += nxt - i
+                i = nxt
+        # deleting U+FFFE/U+FFFF may leave a narrower string: FromKindAndData makes it canonical
+        return PyUnicode_FromKindAndData(kind, out, j)
+    finally:
+        free(out)
 
 
 # -- deletions (trafilatura's delete_element, tree_cleaning's deletion walk) ---------
@@ -323,8 +360,6 @@ def delete_by_tags(CElement tree, tags, python_delete, replay):
 
 # -- whitespace collapse (trafila.text.collapse_whitespace) --------------------------------
 
-from cpython.unicode cimport PyUnicode_FromKindAndData
-
 cdef extern from "Python.h":
     bint _ws_isspace "Py_UNICODE_ISSPACE" (Py_UCS4 ch) noexcept nogil
     Py_UCS4 PyUnicode_READ(int kind, const void* data, Py_ssize_t index) nogil
@@ -387,7 +422,7 @@ cdef Py_ssize_t _collapse_units(int kind, const void* data, Py_ssize_t n, void* 
     return j
 
 
-def collapse_whitespace(str s):
+def collapse_whitespace(str s not None):
     """``" ".join(s.split())`` without the list of words: one pass over the code units with
     str.split's own whitespace test (the result is a canonical str: its kind is recomputed)."""
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s), m

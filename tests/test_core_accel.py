@@ -1,6 +1,6 @@
 """The core's general accelerators (cython_core/accel.pxi) against what they
 replace: ``descendants`` against the reference's walks on the same trees,
-``has_invalid_xml_chars`` against trafilatura's INVALID_XML_CHARS regex,
+``has_invalid_xml_chars`` and ``strip_invalid_xml_chars`` against trafilatura's INVALID_XML_CHARS regex,
 ``collapse_whitespace`` against ``" ".join(s.split())``."""
 
 from __future__ import annotations
@@ -76,6 +76,22 @@ def test_has_invalid_xml_chars_equals_the_regex(text, widen):
         assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s))
 
 
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet=CHARS, max_size=300), st.sampled_from(["", "é", "\u20ac", "\U0001f600", "\uffff"]))
+def test_strip_invalid_xml_chars_equals_the_substitution(text, widen):
+    for s in (text, widen + text, text + widen):
+        got = CORE.strip_invalid_xml_chars(s)
+        assert got == INVALID_XML_CHARS.sub("", s)
+        # canonical even where a deleted U+FFFF was the widest character
+        assert hash(got) == hash("".join(list(got)))
+
+
+def test_the_scanners_refuse_none():
+    for fn in (CORE.has_invalid_xml_chars, CORE.strip_invalid_xml_chars, CORE.collapse_whitespace):
+        with pytest.raises(TypeError):
+            fn(None)
+
+
 def test_has_invalid_xml_chars_at_every_position_of_a_block():
     # the scan reads 64-byte blocks (16 bytes a step) of each PEP 393 kind: 64 one-byte, 32
     # two-byte or 16 four-byte code units, then unit by unit; every offset around the block
@@ -89,6 +105,9 @@ def test_has_invalid_xml_chars_at_every_position_of_a_block():
                            "\U0001fffe", "\U0001ffff", "\U0001001f", "\U0010ffff"):
                     s = widen + "a" * pos + ch + "b" * (n - pos - 1)
                     assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s)), (widen, n, pos, ch)
+                    # two hits: the copy restarts the scan after each
+                    s2 = s + ch + "c" * (n % 7)
+                    assert CORE.strip_invalid_xml_chars(s2) == INVALID_XML_CHARS.sub("", s2), (widen, n, pos, ch)
 
 
 #: every character str.split splits at, and neighbours a narrower test would confuse

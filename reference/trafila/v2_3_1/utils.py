@@ -122,9 +122,11 @@ def repair_faulty_html(htmlstring: str, beginning: str) -> str:
     from trafila._backend import current
 
     core = current().core
-    # the core scans for them in C: the substitution only runs when there is one
-    if core is None or core.has_invalid_xml_chars(htmlstring):
+    if core is None:
         htmlstring = INVALID_XML_CHARS.sub("", htmlstring)
+    else:
+        # the same deletion in C (re's character-class scan is slow on a big page)
+        htmlstring = core.strip_invalid_xml_chars(htmlstring)
     if "doctype" in beginning:
         htmlstring = _repair_doctype(htmlstring)
     for line in htmlstring[:4096].splitlines()[:4]:
