@@ -189,6 +189,17 @@ def test_pep393_kinds_and_surrogates(src):
     assert_same(src)
 
 
+def test_ascii_runs_around_every_vector_edge():
+    # the str input is copied an SSE2 vector of ASCII units at a time (16 one-byte, 8 two-byte,
+    # 4 four-byte): a run of each length before and after each kind of non-ASCII unit
+    for special in ("\u00e9", "\u0080", "\u20ac", "\uffff", "\ud800", "\udc00", "\ud83d\ude00", "\U0001F600",
+                    "\ufeff"):
+        for widen in ("", "\u20ac", "\U0001F600"):
+            for k in range(0, 36):
+                for m in (0, 1, 7, 9, 17):
+                    assert_same(widen + "<p>" + "a" * k + special + "b" * m + "</p>" + "c" * k)
+
+
 def test_bytes_invalid_utf8():
     for src in [b"<p>\xff\xfe</p>", b"<p>\xe2\x82</p>", b"<p>\xed\xa0\x80</p>", b"<p>\xf0\x90\x80</p>x",
                 b"<p>\xc0\xaf\xe0\x80\xaf</p>", b"<p>\xf4\x90\x80\x80</p>", b"<a \xff=\xfe>\xff</a>",
