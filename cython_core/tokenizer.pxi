@@ -237,37 +237,65 @@ cdef inline bint has_special(const uchar* t, Py_ssize_t n) noexcept nogil:
 
 # -- names -------------------------------------------------------------------------
 
+# html_name's byte classes: 0 a byte of a plain ASCII name, 1 a byte that ends the name
+# ('/', '>', HTML whitespace; '=' too for attribute names), 2 a byte that takes the name off
+# the plain path (NUL, anything >= 0x80); and the A-Z lowering, as tables
+cdef uchar NAME_CLASS_TAG[256]
+cdef uchar NAME_CLASS_ATTR[256]
+cdef uchar NAME_LOWER[256]
+
+
+cdef void _name_tables_init() noexcept nogil:
+    cdef int c
+    for c in range(256):
+        NAME_LOWER[c] = ascii_lower(<uchar>c)
+        if c == 0 or c >= 0x80:
+            NAME_CLASS_TAG[c] = 2
+        elif c == 0x2F or c == 0x3E or is_ws(<uchar>c):
+            NAME_CLASS_TAG[c] = 1
+        else:
+            NAME_CLASS_TAG[c] = 0
+        NAME_CLASS_ATTR[c] = 1 if c == 0x3D else NAME_CLASS_TAG[c]
+
+
+_name_tables_init()
+
+
 cdef int32_t html_name(Parser* p, bint attr) noexcept nogil:
     """A tag or attribute name, its first character always taken; returns its id.
     # libxml2: htmlParseHTMLName (A-Z lowercased, NUL -> U+FFFD, at most 100 UTF-8 bytes)"""
     cdef const uchar* s = p.s
+    cdef const uchar* cls = &NAME_CLASS_ATTR[0] if attr else &NAME_CLASS_TAG[0]
     cdef Py_ssize_t start = p.pos, end = p.pos + 1, i, k, used = 0
-    cdef uchar c
+    cdef uchar c, kind
     cdef uchar buf[NAME_BUFFER + 4]
-    cdef bint simple = True
+    cdef bint simple = True, ended = False
     cdef uint32_t h = 2166136261u
-    cdef uchar stop = 0x3D if attr else 0x2F  # '=' ends attribute names only
-    # one pass: find the end, and lowercase + hash a plain ASCII name of at most 100 bytes;
-    # the first character is always taken (continuation bytes are never stops)
+    # the plain path lowercases and hashes while it finds the end; a name that leaves it
+    # (a NUL, a non-ASCII byte, more than 100 bytes) is only scanned to its end, then rebuilt
     c = s[start]
-    if c >= 0x80 or c == 0:
+    if cls[c] == 2:
         simple = False
     else:
-        c = ascii_lower(c)
+        c = NAME_LOWER[c]
         buf[0] = c
         h = (h ^ c) * 16777619u
-    while end < p.n:
-        c = s[end]
-        if c == 0x2F or c == 0x3E or c == stop or is_ws(c):
-            break
-        if simple:
-            if c >= 0x80 or c == 0 or end - start >= NAME_BUFFER:
+        while end < p.n:
+            c = s[end]
+            kind = cls[c]
+            if kind == 1:
+                ended = True
+                break
+            if kind == 2 or end - start >= NAME_BUFFER:
                 simple = False
-            else:
-                c = ascii_lower(c)
-                buf[end - start] = c
-                h = (h ^ c) * 16777619u
-        end += 1
+                break
+            c = NAME_LOWER[c]
+            buf[end - start] = c
+            h = (h ^ c) * 16777619u
+            end += 1
+    if not simple and not ended:
+        while end < p.n and cls[s[end]] != 1:
+            end += 1
     p.pos = end
     if simple:
         return intern_name_h(p.d, buf, end - start, h)
