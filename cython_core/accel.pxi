@@ -362,8 +362,9 @@ def delete_by_tags(CElement tree, tags, python_delete, replay):
 
 cdef extern from "Python.h":
     bint _ws_isspace "Py_UNICODE_ISSPACE" (Py_UCS4 ch) noexcept nogil
-    Py_UCS4 PyUnicode_READ(int kind, const void* data, Py_ssize_t index) nogil
-    void PyUnicode_WRITE(int kind, void* data, Py_ssize_t index, Py_UCS4 value) nogil
+    # own names: another .pxi may cimport these from cpython.unicode (declared with the GIL)
+    Py_UCS4 _u_read "PyUnicode_READ" (int kind, const void* data, Py_ssize_t index) noexcept nogil
+    void _u_write "PyUnicode_WRITE" (int kind, void* data, Py_ssize_t index, Py_UCS4 value) noexcept nogil
 
 
 cdef uchar _ASCII_SPACE[128]
@@ -409,15 +410,15 @@ cdef Py_ssize_t _collapse_units(int kind, const void* data, Py_ssize_t n, void* 
     if kind == PyUnicode_1BYTE_KIND:
         return _collapse_1(<const uint8_t*>data, n, <uint8_t*>out)
     for i in range(n):
-        c = PyUnicode_READ(kind, data, i)
+        c = _u_read(kind, data, i)
         if _is_space(c):
             pending = j > 0
             continue
         if pending:
-            PyUnicode_WRITE(kind, out, j, 0x20)
+            _u_write(kind, out, j, 0x20)
             j += 1
             pending = False
-        PyUnicode_WRITE(kind, out, j, c)
+        _u_write(kind, out, j, c)
         j += 1
     return j
 
