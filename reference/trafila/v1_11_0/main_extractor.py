@@ -9,13 +9,13 @@ import re
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any, List, Set, Tuple
 
-from trafila._backend import Element, SubElement, strip_elements, strip_tags
+from trafila._backend import Element, SubElement, core_of, strip_elements, strip_tags
 
 from .htmlprocessing import (delete_by_link_density, handle_textnode, link_density_test_tables,
                              process_node, prune_unwanted_nodes)
 from .settings import TAG_CATALOG
 from .utils import (FORMATTING_PROTECTED, check_xml_attribute, check_xml_tag, is_image_file, text_chars_test,
-                    xml_attr_value, xml_text)
+                    textfilter, xml_attr_value, xml_text)
 from .xpaths import (BODY_XPATH, COMMENTS_DISCARD_XPATH, COMMENTS_XPATH, DISCARD_IMAGE_ELEMENTS,
                      OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, PRECISION_DISCARD_XPATH,
                      TEASER_DISCARD_XPATH, absolute_iter)
@@ -205,6 +205,12 @@ def handle_paragraphs(element: Element, potential_tags: Set[str], options: Extra
     if len(element) == 0:
         return process_node(element, options)
     processed_element = Element(element.tag)
+    core = core_of(element)
+    if core is not None and not options.dedup:
+        # the C version for a <p> of leaf children (no deduplication); NotImplemented: nothing changed
+        kept = core.ex111_paragraph(element, processed_element, potential_tags, textfilter)
+        if kept is not NotImplemented:
+            return processed_element if kept else None
     for child in element.iter("*"):
         if child.tag not in potential_tags and child.tag != "done":
             continue
@@ -255,9 +261,13 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
     newtable = Element("table")
     strip_tags(table_elem, "thead", "tbody", "tfoot")
     # the widest row (colspans included) gives every row its span attribute
-    max_cols = 0
-    for tr in table_elem.iter("tr"):
-        max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
+    core = core_of(table_elem)
+    # in C on core trees; NotImplemented: a colspan int() is left to parse (or refuse)
+    max_cols = core.ex111_table_max_cols(table_elem) if core is not None else NotImplemented
+    if max_cols is NotImplemented:
+        max_cols = 0
+        for tr in table_elem.iter("tr"):
+            max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
     seen_header_row = False
     seen_header = False
     row_attrs = {"span": str(max_cols)} if max_cols > 1 else {}
@@ -360,6 +370,10 @@ def handle_textelem(element: Element, potential_tags: Set[str], options: Extract
     return new_element
 
 
+_DIV = frozenset(("div",))
+# the tags handle_textelem does something with (any other gives None and changes nothing)
+_DISPATCHED = frozenset(("list", "code", "quote", "head", "p", "lb", "hi", "ref", "span",
+                         "table", "graphic", "div"))
 _WILD_TAGS = frozenset(("blockquote", "code", "p", "pre", "q", "quote", "table"))
 _WILD_TAGS_RECALL = _WILD_TAGS | {"div", "lb", "list"}
 
@@ -368,7 +382,9 @@ def _wild_elements(tree: Element, recall: bool) -> List[Any]:
     "``.//blockquote|.//code|.//p|.//pre|.//q|.//quote|.//table|.//div[contains(@class, 'w3-code')]`` (+ div, lb, list)."
     tags = _WILD_TAGS_RECALL if recall else _WILD_TAGS
     out = []
-    for el in tree.iterdescendants():
+    core = core_of(tree)
+    # the core's walk hands out only the elements of those tags (and divs)
+    for el in tree.iterdescendants() if core is None else core.descendants(tree, tags | _DIV):
         if el.tag in tags or (el.tag == "div" and "w3-code" in (el.get("class") or "")):
             out.append(el)
     return out
@@ -464,9 +480,17 @@ def _extract(tree: Element, options: Extractor) -> Tuple[Any, str, Set[str]]:
             strip_tags(subtree, "ref")
         if "span" not in potential_tags:
             strip_tags(subtree, "span")
-        subelems = list(subtree.iterdescendants())
+        core = core_of(subtree)
+        if core is None:
+            subelems = list(subtree.iterdescendants())
+            only_lb = {e.tag for e in subelems} == {"lb"}
+        else:
+            only_lb = core.extract_desc_tags(subtree) == {"lb"}
+            # the others give None and change nothing; an element's tag only ever changes to
+            # "done", "cell" (then "done") or, from lb/div, "p": none of them leaves the set
+            subelems = core.descendants(subtree, _DISPATCHED)
         # only line breaks: the frame itself is the text element
-        if {e.tag for e in subelems} == {"lb"}:
+        if only_lb:
             subelems = [subtree]
         # a list comprehension upstream: every element is handled before any is moved
         processed_elems = [handle_textelem(e, potential_tags, options) for e in subelems]
@@ -513,7 +537,9 @@ def extract_comments(tree: Element, options: Extractor) -> Tuple[Any, str, int, 
             continue
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
         strip_tags(subtree, "a", "ref", "span")
-        for e in list(subtree.iterdescendants()):
+        core = core_of(subtree)
+        # on core trees only the elements process_comments_node looks at (renames stay inside the set)
+        for e in list(subtree.iterdescendants()) if core is None else core.descendants(subtree, potential_tags):
             processed = process_comments_node(e, potential_tags, options)
             if processed is not None:
                 comments_body.append(processed)
