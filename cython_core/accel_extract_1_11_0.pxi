@@ -369,3 +369,76 @@ def ex111_paragraph(CElement el, CElement out, object potential_tags, textfilter
             unlink_node(od, last)
         return True
     return _slot_truthy(_slot_of(od, out.idx, False))
+
+
+# -- _extract's //p//text() test ------------------------------------------------------------
+
+cdef inline int64_t _cp_count(const uchar* s, Py_ssize_t n) noexcept nogil:
+    "The code points of a UTF-8 slice (its bytes that start a character)."
+    cdef Py_ssize_t i
+    cdef int64_t c = 0
+    for i in range(n):
+        if (s[i] & 0xC0) != 0x80:
+            c += 1
+    return c
+
+
+cdef void _p_stats_subtree(DocData* d, int32_t top, int64_t* count, int64_t* length) noexcept nogil:
+    "The text of ``top`` and the text and tail of each descendant: how many are not None, their length."
+    cdef int32_t s = top
+    cdef Node* nd = &d.nodes[top]
+    if nd.text_off >= 0:
+        count[0] += 1
+        length[0] += _cp_count(d.text.data + nd.text_off, nd.text_len)
+    s = nd.first
+    while s >= 0:
+        nd = &d.nodes[s]
+        if nd.text_off >= 0:
+            count[0] += 1
+            length[0] += _cp_count(d.text.data + nd.text_off, nd.text_len)
+        if nd.tail_off >= 0:
+            count[0] += 1
+            length[0] += _cp_count(d.text.data + nd.tail_off, nd.tail_len)
+        if nd.first >= 0:
+            s = nd.first
+            continue
+        while s != top and d.nodes[s].next < 0:
+            s = d.nodes[s].parent
+        if s == top:
+            break
+        s = d.nodes[s].next
+
+
+def ex111_p_text_stats(roots):
+    """main_extractor._p_text_nodes(el) summed up, ``roots`` being
+    root_of_document(el): (how many text nodes, the length of their
+    concatenation in code points). Each outermost <p> (and its top-level
+    elements that are one) counts its text and its descendants' texts and
+    tails; a <p> inside it is not counted again."""
+    cdef CElement top
+    cdef CDocument doc
+    cdef DocData* d
+    cdef int32_t r, i, p_id
+    cdef int64_t count = 0, length = 0
+    for top in roots:
+        doc = top.doc
+        d = &doc.d
+        r = top.idx
+        doc._check(r)
+        p_id = _name_id(d, "p")
+        if p_id < 0:
+            continue
+        # the walk from r, r included; below a <p> only that <p>'s own walk
+        i = r
+        while True:
+            if d.nodes[i].tag == p_id:
+                _p_stats_subtree(d, i, &count, &length)
+            elif d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                continue
+            while i != r and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            if i == r:
+                break
+            i = d.nodes[i].next
+    return count, length

@@ -27,6 +27,7 @@ from trafila.treedump import dump_element  # noqa: E402
 from trafila.v1_11_0 import htmlprocessing as hp  # noqa: E402
 from trafila.v1_11_0 import main_extractor as me  # noqa: E402
 from trafila.v1_11_0.settings import TAG_CATALOG, Extractor  # noqa: E402
+from trafila.v1_11_0.xpaths import root_of_document  # noqa: E402
 from trafila.v2_3_1._tree import copy_tree, desc_list  # noqa: E402
 
 from ._helpers import needs_corpora, sample_pages  # noqa: E402
@@ -114,8 +115,24 @@ def check_max_cols(tree):
         assert got == want
 
 
+def check_p_stats(tree):
+    "ex111_p_text_stats against _p_text_nodes (the whole document, also from a detached subtree)."
+    pt = me._p_text_nodes(tree)
+    assert CORE.ex111_p_text_stats(root_of_document(tree)) == (len(pt), len("".join(pt)))
+    t = copy_tree(tree)
+    els = desc_list(t)
+    if els:
+        el = els[len(els) // 2]
+        el.getparent().remove(el)
+        for e in (t, el):
+            pt = me._p_text_nodes(e)
+            assert CORE.ex111_p_text_stats(root_of_document(e)) == (len(pt), len("".join(pt)))
+
+
 def check(tree):
     check_max_cols(tree)
+    with _backend.use(BACKEND):
+        check_p_stats(tree)
     for name, call in HANDLERS.items():
         with _backend.use(BACKEND):
             ref, core = run_both(tree, call)
@@ -136,6 +153,21 @@ def test_the_comparison_can_fail(monkeypatch):
     monkeypatch.setattr(CORE, "ex111_process_node", lambda el, match: el)
     with pytest.raises(AssertionError):
         check(core_tree("<html><body><p>Facebook</p></body></html>"))
+
+
+def test_the_paragraph_comparison_can_fail(monkeypatch):
+    # a C paragraph that forgets to mark its children done must be caught
+    real = CORE.ex111_paragraph
+
+    def forgetful(el, out, tags, tf):
+        saved = [c.tag for c in el]
+        res = real(el, out, tags, tf)
+        for c, tag in zip(el, saved):
+            c.tag = tag
+        return res
+    monkeypatch.setattr(CORE, "ex111_paragraph", forgetful)
+    with pytest.raises(AssertionError):
+        check(core_tree("<html><body><p>a<hi rend='#b'>b</hi>c</p></body></html>"))
 
 
 def test_the_comparison_can_fail_on_empty_text(monkeypatch):

@@ -18,7 +18,7 @@ from .utils import (FORMATTING_PROTECTED, check_xml_attribute, check_xml_tag, is
                     textfilter, xml_attr_value, xml_text)
 from .xpaths import (BODY_XPATH, COMMENTS_DISCARD_XPATH, COMMENTS_XPATH, DISCARD_IMAGE_ELEMENTS,
                      OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, PRECISION_DISCARD_XPATH,
-                     TEASER_DISCARD_XPATH, absolute_iter)
+                     TEASER_DISCARD_XPATH, absolute_iter, root_of_document)
 
 if TYPE_CHECKING:
     from trafila.v1_11_0.settings import Extractor
@@ -270,6 +270,8 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
             max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
     seen_header_row = False
     seen_header = False
+    # the same set for every cell (nothing changes potential_tags meanwhile)
+    cell_tags = potential_tags.union(["div"])
     row_attrs = {"span": str(max_cols)} if max_cols > 1 else {}
     newrow = Element("row", dict(row_attrs))
     for subelement in table_elem.iterdescendants():
@@ -301,8 +303,11 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
                         if processed_subchild is not None:
                             new_child_elem.append(processed_subchild)
                             processed_subchild = None
+                    elif core is None or child.tag in _DISPATCHED:
+                        processed_subchild = handle_textelem(child, cell_tags, options)
                     else:
-                        processed_subchild = handle_textelem(child, potential_tags.union(["div"]), options)
+                        # handle_textelem gives None and changes nothing for the other tags
+                        processed_subchild = None
                     define_newelem(processed_subchild, new_child_elem)
                     child.tag = "done"
             if new_child_elem.text or len(new_child_elem) > 0:
@@ -471,16 +476,21 @@ def _extract(tree: Element, options: Extractor) -> Tuple[Any, str, Set[str]]:
                     elem.getparent().remove(elem)
         if len(subtree) == 0:
             continue
-        ptest = _p_text_nodes(subtree)
         factor = 1 if options.focus == "precision" else 3
+        core = core_of(subtree)
+        if core is None:
+            ptest = _p_text_nodes(subtree)
+            nodes, plen = len(ptest), len("".join(ptest))
+        else:
+            # counted in C
+            nodes, plen = core.ex111_p_text_stats(root_of_document(subtree))
         # no paragraphs with text, or too little: divs count as text containers
-        if not ptest or len("".join(ptest)) < options.min_extracted_size * factor:
+        if not nodes or plen < options.min_extracted_size * factor:
             potential_tags.add("div")
         if "ref" not in potential_tags:
             strip_tags(subtree, "ref")
         if "span" not in potential_tags:
             strip_tags(subtree, "span")
-        core = core_of(subtree)
         if core is None:
             subelems = list(subtree.iterdescendants())
             only_lb = {e.tag for e in subelems} == {"lb"}
