@@ -442,3 +442,70 @@ def ex111_p_text_stats(roots):
                 break
             i = d.nodes[i].next
     return count, length
+
+
+# -- handle_table's live walks, without the elements they only mark done -------------------
+
+@cython.final
+cdef class _SkipWalk:
+    """``iterdescendants()`` of an element (the core's live walk, lxml's: the
+    next node is found when the current one is handed out), where the loop
+    body of an element whose tag is not in ``names`` would only be
+    ``el.tag = "done"``: those are renamed here and not handed out (renaming
+    changes no link, so the walk meets the same nodes)."""
+    cdef object cur         # CElement or None: the next node, found when the last one was handed out
+    cdef CElement top
+    cdef tuple names
+    cdef CDocument ids_doc  # the document the ids below belong to
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n_ids
+    cdef int32_t done_id
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef CElement node = self.cur
+        cdef CDocument doc
+        cdef DocData* d
+        cdef int32_t i, nxt, top
+        if node is None:
+            raise StopIteration
+        doc = node.doc
+        d = &doc.d
+        if self.ids_doc is not doc:
+            self.n_ids = _name_ids(doc, self.names, self.ids)
+            if self.n_ids < 0:
+                raise ValueError("too many names")
+            self.done_id = _intern(doc, "done")
+            self.ids_doc = doc
+        # a node moved into another document walks on there without a top (as _Walk does)
+        top = self.top.idx if self.top.doc is doc else -2
+        i = node.idx
+        doc._check(i)
+        while True:
+            nxt = dom_traverse_next(d, i, top)
+            if _id_in(d.nodes[i].tag, self.ids, self.n_ids):
+                self.cur = _proxy(doc, nxt)
+                return _proxy(doc, i)
+            d.nodes[i].tag = self.done_id
+            if nxt < 0:
+                self.cur = None
+                raise StopIteration
+            i = nxt
+
+
+def ex111_skip_walk(CElement top, names):
+    """The descendants of ``top`` a loop ``for el in top.iterdescendants(): ...;
+    el.tag = "done"`` does more with (tag in ``names``, at most MAX_NAME_SET),
+    the others renamed "done" as the walk passes them (see _SkipWalk)."""
+    cdef _SkipWalk w = _SkipWalk.__new__(_SkipWalk)
+    cdef CDocument doc = top.doc
+    doc._check(top.idx)
+    w.top = top
+    w.names = tuple(names)
+    if len(w.names) > MAX_NAME_SET:
+        raise ValueError("too many names")
+    w.ids_doc = None
+    w.cur = _proxy(doc, dom_traverse_next(&doc.d, top.idx, top.idx))
+    return w

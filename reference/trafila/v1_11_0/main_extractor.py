@@ -274,7 +274,9 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
     cell_tags = potential_tags.union(["div"])
     row_attrs = {"span": str(max_cols)} if max_cols > 1 else {}
     newrow = Element("row", dict(row_attrs))
-    for subelement in table_elem.iterdescendants():
+    # on core trees the walk itself marks done the elements the loop would only mark done
+    walk = table_elem.iterdescendants() if core is None else core.ex111_skip_walk(table_elem, _TABLE_WALK)
+    for subelement in walk:
         if subelement.tag == "tr":
             if len(newrow) > 0:
                 newtable.append(newrow)
@@ -293,7 +295,8 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
                 new_child_elem.text = xml_text(subelement.text)
                 new_child_elem.tail = xml_text(subelement.tail)
                 subelement.tag = "done"
-                for child in subelement.iterdescendants():
+                cells = subelement.iterdescendants() if core is None else core.ex111_skip_walk(subelement, _CELL_WALK)
+                for child in cells:
                     if child.tag in TABLE_ALL:
                         if child.tag in TABLE_ELEMS:
                             child.tag = "cell"
@@ -379,6 +382,8 @@ _DIV = frozenset(("div",))
 # the tags handle_textelem does something with (any other gives None and changes nothing)
 _DISPATCHED = frozenset(("list", "code", "quote", "head", "p", "lb", "hi", "ref", "span",
                          "table", "graphic", "div"))
+_TABLE_WALK = ("tr", "td", "th", "table")
+_CELL_WALK = tuple(sorted(TABLE_ALL | _DISPATCHED))
 _WILD_TAGS = frozenset(("blockquote", "code", "p", "pre", "q", "quote", "table"))
 _WILD_TAGS_RECALL = _WILD_TAGS | {"div", "lb", "list"}
 
