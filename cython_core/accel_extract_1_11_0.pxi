@@ -509,3 +509,62 @@ def ex111_skip_walk(CElement top, names):
     w.ids_doc = None
     w.cur = _proxy(doc, dom_traverse_next(&doc.d, top.idx, top.idx))
     return w
+
+
+# -- the elements handle_textelem acts on -----------------------------------------------------
+
+cdef bint _has_bytes(const uchar* s, Py_ssize_t n, const char* lit) noexcept nogil:
+    cdef Py_ssize_t m = <Py_ssize_t>strlen(lit), i
+    if m == 0:
+        return True
+    i = 0
+    while i + m <= n:
+        if s[i] == <uchar>lit[0] and memcmp(s + i, lit, <size_t>m) == 0:
+            return True
+        i += 1
+    return False
+
+
+def ex111_text_elements(CElement top, names, bint plain_divs):
+    """``core.descendants(top, names)`` (a snapshot in document order, ``names``
+    including "div"), less the divs handle_textelem gives None for without a
+    change when ``plain_divs`` is False (div not in potential_tags): those
+    whose class does not contain "w3-code" (a class of another kind than a
+    written value is kept: the reference decides)."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n
+    cdef int32_t root = top.idx, i, div_id, class_id, k
+    cdef Attr* a
+    cdef list out = []
+    doc._check(root)
+    if not isinstance(names, (set, frozenset, tuple, list)):
+        names = tuple(names)
+    n = _name_ids(doc, names, ids)
+    if n < 0:
+        raise ValueError("too many names")
+    if n == 0:
+        return out
+    div_id = _name_id(d, "div")
+    class_id = _name_id(d, "class")
+    i = d.nodes[root].first
+    while i >= 0:
+        if _id_in(d.nodes[i].tag, ids, n):
+            if plain_divs or div_id < 0 or d.nodes[i].tag != div_id:
+                out.append(_proxy(doc, i))
+            else:
+                k = dom_attr_find(d, i, class_id) if class_id >= 0 else -1
+                if k >= 0:
+                    a = &d.attrs[k]
+                    if a.kind != AV_VALUE or _has_bytes(d.vals.data + a.val_off, a.val_len, "w3-code"):
+                        out.append(_proxy(doc, i))
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return out

@@ -129,8 +129,21 @@ def check_p_stats(tree):
             assert CORE.ex111_p_text_stats(root_of_document(e)) == (len(pt), len("".join(pt)))
 
 
+def check_text_elements(tree):
+    """ex111_text_elements: the dispatched descendants; without plain divs, the divs
+    whose class has "w3-code" (a valueless class may stay: the handler decides)."""
+    for el in [tree, *desc_list(tree)][:40]:
+        every = [e for e in desc_list(el) if e.tag in me._DISPATCHED]
+        assert CORE.ex111_text_elements(el, me._DISPATCHED, True) == every
+        got = CORE.ex111_text_elements(el, me._DISPATCHED, False)
+        strict = [e for e in every if e.tag != "div" or "w3-code" in str(e.get("class") or "")]
+        assert [e for e in got if e in strict] == strict and [e for e in every if e in got] == got
+        assert all(e in strict or e.get("class") == "" for e in got)
+
+
 def check(tree):
     check_max_cols(tree)
+    check_text_elements(tree)
     with _backend.use(BACKEND):
         check_p_stats(tree)
     for name, call in HANDLERS.items():
@@ -221,7 +234,7 @@ TEXT = st.lists(WORDS, max_size=5).map("".join)
 TAGS = st.sampled_from(["p", "lb", "hi", "ref", "done", "head", "div", "list", "item", "code", "del", "graphic",
                         "table", "tr", "td", "th", "span", "quote"])
 ATTRS = st.sampled_from(["", " rend='#b'", " colspan='2'", " colspan='x'", " class='w3-code'", " target='t'",
-                         " colspan=''", " rend=''"])
+                         " colspan=''", " rend=''", " class='a w3-codex'", " class", " class='w3-cod'"])
 
 
 def _node():

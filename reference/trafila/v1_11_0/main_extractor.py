@@ -352,6 +352,9 @@ def handle_image(element: Element) -> Any:
 
 def handle_textelem(element: Element, potential_tags: Set[str], options: Extractor) -> Any:
     "Dispatch on the element's tag."
+    if element.tag == "done":
+        # no branch takes it and handle_other_elements gives None (done is never a potential tag)
+        return None
     new_element = None
     if element.tag == "list":
         new_element = handle_lists(element, options)
@@ -394,7 +397,7 @@ def _wild_elements(tree: Element, recall: bool) -> List[Any]:
     out = []
     core = core_of(tree)
     # the core's walk hands out only the elements of those tags (and divs)
-    for el in tree.iterdescendants() if core is None else core.descendants(tree, tags | _DIV):
+    for el in tree.iterdescendants() if core is None else core.ex111_text_elements(tree, tags | _DIV, "div" in tags):
         if el.tag in tags or (el.tag == "div" and "w3-code" in (el.get("class") or "")):
             out.append(el)
     return out
@@ -502,8 +505,10 @@ def _extract(tree: Element, options: Extractor) -> Tuple[Any, str, Set[str]]:
         else:
             only_lb = core.extract_desc_tags(subtree) == {"lb"}
             # the others give None and change nothing; an element's tag only ever changes to
-            # "done", "cell" (then "done") or, from lb/div, "p": none of them leaves the set
-            subelems = core.descendants(subtree, _DISPATCHED)
+            # "done", "cell" (then "done") or, from lb/div, "p": none of them leaves the set.
+            # Without div in potential_tags (which the loop does not change) a div whose class
+            # has no "w3-code" gives None too (no handler changes the class of another element)
+            subelems = core.ex111_text_elements(subtree, _DISPATCHED, "div" in potential_tags)
         # only line breaks: the frame itself is the text element
         if only_lb:
             subelems = [subtree]
