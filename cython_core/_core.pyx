@@ -38,6 +38,7 @@ include "accel_selectors.pxi"
 include "accel_readability.pxi"
 include "accel_prune.pxi"
 include "accel_extract.pxi"
+include "accel_extract_1_11_0.pxi"
 include "accel_convert.pxi"
 include "accel_output.pxi"
 

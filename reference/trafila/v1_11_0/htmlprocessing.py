@@ -14,7 +14,7 @@ from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-expo
 
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED
-from .utils import textfilter, trim, xml_text
+from .utils import RE_FILTER, textfilter, trim, xml_text
 from .xml import delete_element
 from .xpaths import absolute_iter, figures_with_table, root_of_document
 
@@ -247,6 +247,12 @@ def _unique(elements: List[Any]) -> List[Any]:
 
 def handle_textnode(elem: Element, options: Extractor, comments_fix: bool = True, preserve_spaces: bool = False) -> Any:
     "Trim and filter a text element; a childless, textless one takes its tail as text."
+    core = core_of(elem)
+    if core is not None and not options.dedup:
+        # the C version (no deduplication): NotImplemented leaves the element as it was
+        result = core.ex111_handle_textnode(elem, comments_fix, preserve_spaces, textfilter)
+        if result is not NotImplemented:
+            return result
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
     if not comments_fix and elem.tag == "lb":
@@ -268,6 +274,12 @@ def handle_textnode(elem: Element, options: Extractor, comments_fix: bool = True
 
 def process_node(elem: Element, options: Extractor) -> Any:
     "Light version of handle_textnode: trim text and tail, tail moves up when there is no text."
+    core = core_of(elem)
+    if core is not None and not options.dedup:
+        # the C version (no deduplication): NotImplemented leaves the element as it was
+        result = core.ex111_process_node(elem, RE_FILTER.match)
+        if result is not NotImplemented:
+            return result
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
     new_text, new_tail = trim(elem.text), trim(elem.tail)

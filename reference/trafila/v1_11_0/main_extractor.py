@@ -9,16 +9,16 @@ import re
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any, List, Set, Tuple
 
-from trafila._backend import Element, SubElement, strip_elements, strip_tags
+from trafila._backend import Element, SubElement, core_of, strip_elements, strip_tags
 
 from .htmlprocessing import (delete_by_link_density, handle_textnode, link_density_test_tables,
                              process_node, prune_unwanted_nodes)
 from .settings import TAG_CATALOG
 from .utils import (FORMATTING_PROTECTED, check_xml_attribute, check_xml_tag, is_image_file, text_chars_test,
-                    xml_attr_value, xml_text)
+                    textfilter, xml_attr_value, xml_text)
 from .xpaths import (BODY_XPATH, COMMENTS_DISCARD_XPATH, COMMENTS_XPATH, DISCARD_IMAGE_ELEMENTS,
                      OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, PRECISION_DISCARD_XPATH,
-                     TEASER_DISCARD_XPATH, absolute_iter)
+                     TEASER_DISCARD_XPATH, absolute_iter, root_of_document)
 
 if TYPE_CHECKING:
     from trafila.v1_11_0.settings import Extractor
@@ -205,6 +205,12 @@ def handle_paragraphs(element: Element, potential_tags: Set[str], options: Extra
     if len(element) == 0:
         return process_node(element, options)
     processed_element = Element(element.tag)
+    core = core_of(element)
+    if core is not None and not options.dedup:
+        # the C version for a <p> of leaf children (no deduplication); NotImplemented: nothing changed
+        kept = core.ex111_paragraph(element, processed_element, potential_tags, textfilter)
+        if kept is not NotImplemented:
+            return processed_element if kept else None
     for child in element.iter("*"):
         if child.tag not in potential_tags and child.tag != "done":
             continue
@@ -255,14 +261,22 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
     newtable = Element("table")
     strip_tags(table_elem, "thead", "tbody", "tfoot")
     # the widest row (colspans included) gives every row its span attribute
-    max_cols = 0
-    for tr in table_elem.iter("tr"):
-        max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
+    core = core_of(table_elem)
+    # in C on core trees; NotImplemented: a colspan int() is left to parse (or refuse)
+    max_cols = core.ex111_table_max_cols(table_elem) if core is not None else NotImplemented
+    if max_cols is NotImplemented:
+        max_cols = 0
+        for tr in table_elem.iter("tr"):
+            max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
     seen_header_row = False
     seen_header = False
+    # the same set for every cell (nothing changes potential_tags meanwhile)
+    cell_tags = potential_tags.union(["div"])
     row_attrs = {"span": str(max_cols)} if max_cols > 1 else {}
     newrow = Element("row", dict(row_attrs))
-    for subelement in table_elem.iterdescendants():
+    # on core trees the walk itself marks done the elements the loop would only mark done
+    walk = table_elem.iterdescendants() if core is None else core.ex111_skip_walk(table_elem, _TABLE_WALK)
+    for subelement in walk:
         if subelement.tag == "tr":
             if len(newrow) > 0:
                 newtable.append(newrow)
@@ -281,7 +295,8 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
                 new_child_elem.text = xml_text(subelement.text)
                 new_child_elem.tail = xml_text(subelement.tail)
                 subelement.tag = "done"
-                for child in subelement.iterdescendants():
+                cells = subelement.iterdescendants() if core is None else core.ex111_skip_walk(subelement, _CELL_WALK)
+                for child in cells:
                     if child.tag in TABLE_ALL:
                         if child.tag in TABLE_ELEMS:
                             child.tag = "cell"
@@ -291,8 +306,11 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
                         if processed_subchild is not None:
                             new_child_elem.append(processed_subchild)
                             processed_subchild = None
+                    elif core is None or child.tag in _DISPATCHED:
+                        processed_subchild = handle_textelem(child, cell_tags, options)
                     else:
-                        processed_subchild = handle_textelem(child, potential_tags.union(["div"]), options)
+                        # handle_textelem gives None and changes nothing for the other tags
+                        processed_subchild = None
                     define_newelem(processed_subchild, new_child_elem)
                     child.tag = "done"
             if new_child_elem.text or len(new_child_elem) > 0:
@@ -334,6 +352,9 @@ def handle_image(element: Element) -> Any:
 
 def handle_textelem(element: Element, potential_tags: Set[str], options: Extractor) -> Any:
     "Dispatch on the element's tag."
+    if element.tag == "done":
+        # no branch takes it and handle_other_elements gives None (done is never a potential tag)
+        return None
     new_element = None
     if element.tag == "list":
         new_element = handle_lists(element, options)
@@ -360,6 +381,12 @@ def handle_textelem(element: Element, potential_tags: Set[str], options: Extract
     return new_element
 
 
+_DIV = frozenset(("div",))
+# the tags handle_textelem does something with (any other gives None and changes nothing)
+_DISPATCHED = frozenset(("list", "code", "quote", "head", "p", "lb", "hi", "ref", "span",
+                         "table", "graphic", "div"))
+_TABLE_WALK = ("tr", "td", "th", "table")
+_CELL_WALK = tuple(sorted(TABLE_ALL | _DISPATCHED))
 _WILD_TAGS = frozenset(("blockquote", "code", "p", "pre", "q", "quote", "table"))
 _WILD_TAGS_RECALL = _WILD_TAGS | {"div", "lb", "list"}
 
@@ -368,7 +395,9 @@ def _wild_elements(tree: Element, recall: bool) -> List[Any]:
     "``.//blockquote|.//code|.//p|.//pre|.//q|.//quote|.//table|.//div[contains(@class, 'w3-code')]`` (+ div, lb, list)."
     tags = _WILD_TAGS_RECALL if recall else _WILD_TAGS
     out = []
-    for el in tree.iterdescendants():
+    core = core_of(tree)
+    # the core's walk hands out only the elements of those tags (and divs)
+    for el in tree.iterdescendants() if core is None else core.ex111_text_elements(tree, tags | _DIV, "div" in tags):
         if el.tag in tags or (el.tag == "div" and "w3-code" in (el.get("class") or "")):
             out.append(el)
     return out
@@ -455,18 +484,33 @@ def _extract(tree: Element, options: Extractor) -> Tuple[Any, str, Set[str]]:
                     elem.getparent().remove(elem)
         if len(subtree) == 0:
             continue
-        ptest = _p_text_nodes(subtree)
         factor = 1 if options.focus == "precision" else 3
+        core = core_of(subtree)
+        if core is None:
+            ptest = _p_text_nodes(subtree)
+            nodes, plen = len(ptest), len("".join(ptest))
+        else:
+            # counted in C
+            nodes, plen = core.ex111_p_text_stats(root_of_document(subtree))
         # no paragraphs with text, or too little: divs count as text containers
-        if not ptest or len("".join(ptest)) < options.min_extracted_size * factor:
+        if not nodes or plen < options.min_extracted_size * factor:
             potential_tags.add("div")
         if "ref" not in potential_tags:
             strip_tags(subtree, "ref")
         if "span" not in potential_tags:
             strip_tags(subtree, "span")
-        subelems = list(subtree.iterdescendants())
+        if core is None:
+            subelems = list(subtree.iterdescendants())
+            only_lb = {e.tag for e in subelems} == {"lb"}
+        else:
+            only_lb = core.extract_desc_tags(subtree) == {"lb"}
+            # the others give None and change nothing; an element's tag only ever changes to
+            # "done", "cell" (then "done") or, from lb/div, "p": none of them leaves the set.
+            # Without div in potential_tags (which the loop does not change) a div whose class
+            # has no "w3-code" gives None too (no handler changes the class of another element)
+            subelems = core.ex111_text_elements(subtree, _DISPATCHED, "div" in potential_tags)
         # only line breaks: the frame itself is the text element
-        if {e.tag for e in subelems} == {"lb"}:
+        if only_lb:
             subelems = [subtree]
         # a list comprehension upstream: every element is handled before any is moved
         processed_elems = [handle_textelem(e, potential_tags, options) for e in subelems]
@@ -513,7 +557,9 @@ def extract_comments(tree: Element, options: Extractor) -> Tuple[Any, str, int, 
             continue
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
         strip_tags(subtree, "a", "ref", "span")
-        for e in list(subtree.iterdescendants()):
+        core = core_of(subtree)
+        # on core trees only the elements process_comments_node looks at (renames stay inside the set)
+        for e in list(subtree.iterdescendants()) if core is None else core.descendants(subtree, potential_tags):
             processed = process_comments_node(e, potential_tags, options)
             if processed is not None:
                 comments_body.append(processed)

@@ -1,0 +1,570 @@
+# Accelerators for 1.11.0's main extractor (trafila/v1_11_0/main_extractor.py
+# and htmlprocessing.py's handle_textnode / process_node) on the core's trees.
+# Each gives exactly what the reference code gives on the same tree;
+# tests/test_core_accel_extract_1_11_0.py runs both on copies of the same subtrees.
+#
+# 1.11.0's trim(s) is ``" ".join(s.split()).strip()`` for a str and None for
+# None: a value of only whitespace becomes '' (2.3.1's ``trim(s) or None``
+# makes it None). The trimming itself is accel_extract.pxi's _trim_slot.
+#
+# As in accel_extract.pxi: whenever a value the reference would write holds a
+# character lxml refuses, the accelerator changes nothing and returns
+# NotImplemented, and the caller runs the reference code (which raises where
+# it raises). Deduplication is never done here: the callers take the
+# reference path when options.dedup is set.
+
+
+cdef inline int _trim111(DocData* d, Slot src, Slot* out) noexcept nogil:
+    """1.11.0's ``trim(value)``: None stays None, whitespace only gives ''.
+    1 done, -1 out of memory."""
+    cdef int r
+    if src.off < 0:
+        out.off = -1
+        out.len = 0
+        return 1
+    r = _trim_slot(d, src, out)
+    if r > 0 and out.off < 0:
+        # '' (an empty slice at a valid offset)
+        out.off = src.off
+        out.len = 0
+    return r
+
+
+def ex111_process_node(CElement el, filter_match):
+    """1.11.0's htmlprocessing.process_node without deduplication on a core
+    element: the element or None; NotImplemented (nothing changed) when a
+    value to write holds a character lxml refuses."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t i = el.idx
+    cdef Slot text, tail, t, tl
+    cdef int r
+    doc._check(i)
+    if _is_tag(d, i, _name_id(d, "done")):
+        return None
+    text = _slot_of(d, i, False)
+    tail = _slot_of(d, i, True)
+    if d.nodes[i].first < 0 and not _slot_truthy(text) and not _slot_truthy(tail):
+        return None
+    r = _trim111(d, text, &t)
+    if r > 0:
+        r = _trim111(d, tail, &tl)
+    if r < 0:
+        _raise_doc_error(doc)
+    if not _slot_ok(d, t) or not _slot_ok(d, tl):
+        return NotImplemented
+    _put_slot(d, i, False, t)
+    _put_slot(d, i, True, tl)
+    # no test on the children in 1.11.0: the tail moves up whenever there is no text
+    if not _is_tag(d, i, _name_id(d, "lb")) and not _slot_truthy(t) and _slot_truthy(tl):
+        t = tl
+        tl.off = -1
+        tl.len = 0
+        _put_slot(d, i, False, t)
+        _put_slot(d, i, True, tl)
+    if _slot_truthy(t):
+        if _textfilter_match(doc, t, filter_match):
+            return None
+    elif _slot_truthy(tl):
+        # textfilter: the tail is tested only when the text is None; '' is filtered out
+        if t.off >= 0:
+            return None
+        if _textfilter_match(doc, tl, filter_match):
+            return None
+    return el
+
+
+def ex111_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces, textfilter):
+    """1.11.0's htmlprocessing.handle_textnode without deduplication on a
+    core element: the element or None; NotImplemented (nothing changed) when
+    a value to write holds a character lxml refuses. ``textfilter`` is the
+    reference function, called (as the reference does) when the element is
+    left without text."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t i = el.idx
+    cdef Slot text, tail, t, tl
+    cdef bint is_lb
+    cdef int r = 1
+    doc._check(i)
+    if _is_tag(d, i, _name_id(d, "done")):
+        return None
+    text = _slot_of(d, i, False)
+    tail = _slot_of(d, i, True)
+    if d.nodes[i].first < 0 and not _slot_truthy(text) and not _slot_truthy(tail):
+        return None
+    is_lb = _is_tag(d, i, _name_id(d, "lb"))
+    if not comments_fix and is_lb:
+        if not preserve_spaces:
+            if _trim111(d, tail, &tl) < 0:
+                _raise_doc_error(doc)
+            if not _slot_ok(d, tl):
+                return NotImplemented
+            _put_slot(d, i, True, tl)
+        return el
+    if not _slot_truthy(text) and d.nodes[i].first < 0:
+        # elem.text, elem.tail = xml_text(elem.tail), "", then the text trimmed (the tail '' stays)
+        if not _slot_ok(d, tail):
+            return NotImplemented
+        t = tail
+        if not preserve_spaces:
+            if _trim111(d, tail, &t) < 0:
+                _raise_doc_error(doc)
+        _put_slot(d, i, False, t)
+        if not dom_set_slot(d, i, True, NULL, 0, False):
+            _raise_doc_error(doc)
+        if comments_fix and is_lb:
+            d.nodes[i].tag = _intern(doc, "p")
+    elif not preserve_spaces:
+        tl = tail
+        r = _trim111(d, text, &t)
+        if r > 0 and _slot_truthy(tail):
+            r = _trim111(d, tail, &tl)
+        if r < 0:
+            _raise_doc_error(doc)
+        if not _slot_ok(d, t) or not _slot_ok(d, tl):
+            return NotImplemented
+        _put_slot(d, i, False, t)
+        _put_slot(d, i, True, tl)
+    t = _slot_of(d, i, False)
+    if not _slot_truthy(t):
+        if textfilter(el):
+            return None
+    return el
+
+
+def ex111_table_max_cols(CElement table):
+    """handle_table's widest row: ``max(sum(int(td.get("colspan", 1)) for td
+    in tr.iter("td", "th")) for tr in table.iter("tr"))`` (0 without rows);
+    NotImplemented when a colspan is not plain ASCII digits (int() is left
+    to the reference, which may raise)."""
+    cdef CDocument doc = table.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t top = table.idx, i, j, k, tr_id, td_id, th_id, cs_id
+    cdef int64_t best = 0, row, v
+    cdef Attr* a
+    cdef const uchar* b
+    cdef int32_t m, q
+    doc._check(top)
+    tr_id = _name_id(d, "tr")
+    td_id = _name_id(d, "td")
+    th_id = _name_id(d, "th")
+    cs_id = _name_id(d, "colspan")
+    if tr_id < 0:
+        return 0
+    i = top
+    while i >= 0:
+        if d.nodes[i].tag == tr_id:
+            row = 0
+            # the cells below this row (nested ones included), in document order
+            j = d.nodes[i].first
+            while j >= 0:
+                if (td_id >= 0 and d.nodes[j].tag == td_id) or (th_id >= 0 and d.nodes[j].tag == th_id):
+                    k = dom_attr_find(d, j, cs_id) if cs_id >= 0 else -1
+                    if k < 0:
+                        v = 1
+                    else:
+                        a = &d.attrs[k]
+                        if a.kind != AV_VALUE or a.val_len < 1 or a.val_len > 9:
+                            return NotImplemented
+                        b = d.vals.data + a.val_off
+                        v = 0
+                        m = a.val_len
+                        for q in range(m):
+                            if b[q] < 48 or b[q] > 57:
+                                return NotImplemented
+                            v = v * 10 + (b[q] - 48)
+                    row += v
+                if d.nodes[j].first >= 0:
+                    j = d.nodes[j].first
+                    continue
+                while j != i and d.nodes[j].next < 0:
+                    j = d.nodes[j].parent
+                if j == i:
+                    break
+                j = d.nodes[j].next
+            if row > best:
+                best = row
+        # next node of the walk below table (table itself included)
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != top and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == top:
+            break
+        i = d.nodes[i].next
+    return best
+
+
+# -- handle_paragraphs: a <p> whose children are all leaves -------------------------------
+
+cdef enum:
+    P1_SKIP = 0      # not in potential_tags (and not done): left alone
+    P1_DONE = 1
+    P1_LB = 2
+    P1_HI = 3
+    P1_REF = 4
+    P1_OTHER = 5     # any other potential tag: copied without attributes
+
+
+cdef struct Para1Child:
+    int32_t node
+    int kind
+    bint moved        # text <- tail, tail <- ''
+    bint kept         # handle_textnode gave the child itself
+    Slot text         # the text and tail the new sub-element copies
+    Slot tail
+    int32_t attr      # the attribute copied (rend of hi, target of ref), -1 none
+
+
+cdef inline bint _attr_ok(DocData* d, int32_t k) noexcept nogil:
+    "xml_attr_value(value) of a stored attribute: a written value lxml accepts."
+    cdef Attr* a = &d.attrs[k]
+    return a.kind == AV_VALUE and _utf8_xml_ok(d.vals.data + a.val_off, a.val_len)
+
+
+def ex111_paragraph(CElement el, CElement out, object potential_tags, textfilter):
+    """1.11.0's main_extractor.handle_paragraphs without deduplication, after
+    its ``element.attrib.clear()``, for a <p> (in potential_tags) whose children
+    are all childless and none a <p>; ``out`` is the new Element(element.tag):
+    True when the reference returns ``out`` (filled), False when it returns
+    None, NotImplemented (nothing changed) for any other paragraph or when a
+    value to write holds a character lxml refuses (or a <hi> has no rend:
+    the reference raises)."""
+    cdef CDocument doc = el.doc, odoc = out.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t p = el.idx, c, k, nid, sub, last, done_id, p_id, lb_id, hi_id, ref_id, rend_id, target_id
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n = 0, nids, kind
+    cdef Slot ptext, t, tl
+    cdef bint p_kept = False
+    cdef Para1Child* kids = NULL
+    cdef Attr at
+    doc._check(p)
+    odoc._check(out.idx)
+    p_id = _name_id(d, "p")
+    if (odoc is doc or d.nodes[p].first < 0 or p_id < 0 or d.nodes[p].tag != p_id
+            or od.nodes[out.idx].first >= 0 or od.nodes[out.idx].text_off >= 0):
+        return NotImplemented
+    if not isinstance(potential_tags, (set, frozenset)) or "p" not in potential_tags:
+        return NotImplemented
+    nids = _name_ids(doc, potential_tags, ids)
+    if nids < 0:
+        return NotImplemented
+    done_id = _name_id(d, "done")
+    lb_id = _name_id(d, "lb")
+    hi_id = _name_id(d, "hi")
+    ref_id = _name_id(d, "ref")
+    rend_id = _name_id(d, "rend")
+    target_id = _name_id(d, "target")
+    c = d.nodes[p].first
+    while c >= 0:
+        if d.nodes[c].first >= 0 or d.nodes[c].tag == p_id:
+            return NotImplemented
+        n += 1
+        c = d.nodes[c].next
+    # the paragraph itself: handle_textnode(p, comments_fix=False, preserve_spaces=True)
+    ptext = _slot_of(d, p, False)
+    if _slot_truthy(ptext):
+        if not _slot_ok(d, ptext):
+            return NotImplemented
+        p_kept = True
+    elif ptext.off < 0:
+        # textfilter reads the tail (nothing changes)
+        p_kept = not textfilter(el)
+    kids = NULL if alloc_fails() else <Para1Child*>malloc(<size_t>n * sizeof(Para1Child))
+    if kids == NULL:
+        raise MemoryError("out of memory")
+    try:
+        # every check first: nothing changes when one fails
+        c = d.nodes[p].first
+        k = 0
+        while c >= 0:
+            if done_id >= 0 and d.nodes[c].tag == done_id:
+                kind = P1_DONE
+            elif not _id_in(d.nodes[c].tag, ids, nids):
+                kind = P1_SKIP
+            elif lb_id >= 0 and d.nodes[c].tag == lb_id:
+                kind = P1_LB
+            elif hi_id >= 0 and d.nodes[c].tag == hi_id:
+                kind = P1_HI
+            elif ref_id >= 0 and d.nodes[c].tag == ref_id:
+                kind = P1_REF
+            else:
+                kind = P1_OTHER
+            kids[k].node = c
+            kids[k].kind = kind
+            kids[k].moved = False
+            kids[k].kept = False
+            kids[k].attr = -1
+            t = _slot_of(d, c, False)
+            tl = _slot_of(d, c, True)
+            if kind == P1_SKIP or kind == P1_DONE:
+                pass
+            elif not _slot_truthy(t) and not _slot_truthy(tl):
+                pass
+            elif kind == P1_LB:
+                kids[k].kept = True
+            else:
+                if not _slot_truthy(t):
+                    if not _slot_ok(d, tl):
+                        return NotImplemented
+                    kids[k].moved = True
+                    t = tl
+                    tl.off = 0
+                    tl.len = 0
+                kids[k].kept = True
+            if kids[k].kept:
+                if not _slot_ok(d, t) or not _slot_ok(d, tl):
+                    return NotImplemented
+                if kind == P1_HI:
+                    kids[k].attr = dom_attr_find(d, c, rend_id) if rend_id >= 0 else -1
+                    if kids[k].attr < 0 or not _attr_ok(d, kids[k].attr):
+                        return NotImplemented
+                elif kind == P1_REF:
+                    kids[k].attr = dom_attr_find(d, c, target_id) if target_id >= 0 else -1
+                    if kids[k].attr >= 0 and not _attr_ok(d, kids[k].attr):
+                        return NotImplemented
+            kids[k].text = t
+            kids[k].tail = tl
+            k += 1
+            c = d.nodes[c].next
+        # the reference's changes, in its order
+        done_id = _intern(doc, "done")
+        d.nodes[p].tag = done_id
+        if p_kept and ptext.off >= 0:
+            if _copy_slot(d, ptext, od, out.idx, False) < 0:
+                _raise_doc_error(odoc)
+        for k in range(n):
+            c = kids[k].node
+            if kids[k].kind == P1_SKIP:
+                continue
+            if kids[k].moved:
+                _put_slot(d, c, False, kids[k].text)
+                if not dom_set_slot(d, c, True, NULL, 0, False):
+                    _raise_doc_error(doc)
+                kids[k].tail = _slot_of(d, c, True)
+            if kids[k].kept:
+                nid = dom_map_name(d, d.nodes[c].tag, od)
+                if nid < 0:
+                    _raise_doc_error(odoc)
+                sub = dom_new_node(od, nid, out.idx)
+                if sub < 0:
+                    _raise_doc_error(odoc)
+                if kids[k].attr >= 0:
+                    at = d.attrs[kids[k].attr]
+                    nid = dom_map_name(d, at.name, od)
+                    if nid < 0 or not dom_attr_set(od, sub, nid, AV_VALUE, d.vals.data + at.val_off, at.val_len):
+                        _raise_doc_error(odoc)
+                if _copy_slot(d, kids[k].text, od, sub, False) < 0 or _copy_slot(d, kids[k].tail, od, sub, True) < 0:
+                    _raise_doc_error(odoc)
+            d.nodes[c].tag = done_id
+    finally:
+        free(kids)
+    last = od.nodes[out.idx].last
+    if last >= 0:
+        if _name_is(od, od.nodes[last].tag, "lb") and od.nodes[last].tail_off < 0:
+            unlink_node(od, last)
+        return True
+    return _slot_truthy(_slot_of(od, out.idx, False))
+
+
+# -- _extract's //p//text() test ------------------------------------------------------------
+
+cdef inline int64_t _cp_count(const uchar* s, Py_ssize_t n) noexcept nogil:
+    "The code points of a UTF-8 slice (its bytes that start a character)."
+    cdef Py_ssize_t i
+    cdef int64_t c = 0
+    for i in range(n):
+        if (s[i] & 0xC0) != 0x80:
+            c += 1
+    return c
+
+
+cdef void _p_stats_subtree(DocData* d, int32_t top, int64_t* count, int64_t* length) noexcept nogil:
+    "The text of ``top`` and the text and tail of each descendant: how many are not None, their length."
+    cdef int32_t s = top
+    cdef Node* nd = &d.nodes[top]
+    if nd.text_off >= 0:
+        count[0] += 1
+        length[0] += _cp_count(d.text.data + nd.text_off, nd.text_len)
+    s = nd.first
+    while s >= 0:
+        nd = &d.nodes[s]
+        if nd.text_off >= 0:
+            count[0] += 1
+            length[0] += _cp_count(d.text.data + nd.text_off, nd.text_len)
+        if nd.tail_off >= 0:
+            count[0] += 1
+            length[0] += _cp_count(d.text.data + nd.tail_off, nd.tail_len)
+        if nd.first >= 0:
+            s = nd.first
+            continue
+        while s != top and d.nodes[s].next < 0:
+            s = d.nodes[s].parent
+        if s == top:
+            break
+        s = d.nodes[s].next
+
+
+def ex111_p_text_stats(roots):
+    """main_extractor._p_text_nodes(el) summed up, ``roots`` being
+    root_of_document(el): (how many text nodes, the length of their
+    concatenation in code points). Each outermost <p> (and its top-level
+    elements that are one) counts its text and its descendants' texts and
+    tails; a <p> inside it is not counted again."""
+    cdef CElement top
+    cdef CDocument doc
+    cdef DocData* d
+    cdef int32_t r, i, p_id
+    cdef int64_t count = 0, length = 0
+    for top in roots:
+        doc = top.doc
+        d = &doc.d
+        r = top.idx
+        doc._check(r)
+        p_id = _name_id(d, "p")
+        if p_id < 0:
+            continue
+        # the walk from r, r included; below a <p> only that <p>'s own walk
+        i = r
+        while True:
+            if d.nodes[i].tag == p_id:
+                _p_stats_subtree(d, i, &count, &length)
+            elif d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                continue
+            while i != r and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            if i == r:
+                break
+            i = d.nodes[i].next
+    return count, length
+
+
+# -- handle_table's live walks, without the elements they only mark done -------------------
+
+@cython.final
+cdef class _SkipWalk:
+    """``iterdescendants()`` of an element (the core's live walk, lxml's: the
+    next node is found when the current one is handed out), where the loop
+    body of an element whose tag is not in ``names`` would only be
+    ``el.tag = "done"``: those are renamed here and not handed out (renaming
+    changes no link, so the walk meets the same nodes)."""
+    cdef object cur         # CElement or None: the next node, found when the last one was handed out
+    cdef CElement top
+    cdef tuple names
+    cdef CDocument ids_doc  # the document the ids below belong to
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n_ids
+    cdef int32_t done_id
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef CElement node = self.cur
+        cdef CDocument doc
+        cdef DocData* d
+        cdef int32_t i, nxt, top
+        if node is None:
+            raise StopIteration
+        doc = node.doc
+        d = &doc.d
+        if self.ids_doc is not doc:
+            self.n_ids = _name_ids(doc, self.names, self.ids)
+            if self.n_ids < 0:
+                raise ValueError("too many names")
+            self.done_id = _intern(doc, "done")
+            self.ids_doc = doc
+        # a node moved into another document walks on there without a top (as _Walk does)
+        top = self.top.idx if self.top.doc is doc else -2
+        i = node.idx
+        doc._check(i)
+        while True:
+            nxt = dom_traverse_next(d, i, top)
+            if _id_in(d.nodes[i].tag, self.ids, self.n_ids):
+                self.cur = _proxy(doc, nxt)
+                return _proxy(doc, i)
+            d.nodes[i].tag = self.done_id
+            if nxt < 0:
+                self.cur = None
+                raise StopIteration
+            i = nxt
+
+
+def ex111_skip_walk(CElement top, names):
+    """The descendants of ``top`` a loop ``for el in top.iterdescendants(): ...;
+    el.tag = "done"`` does more with (tag in ``names``, at most MAX_NAME_SET),
+    the others renamed "done" as the walk passes them (see _SkipWalk)."""
+    cdef _SkipWalk w = _SkipWalk.__new__(_SkipWalk)
+    cdef CDocument doc = top.doc
+    doc._check(top.idx)
+    w.top = top
+    w.names = tuple(names)
+    if len(w.names) > MAX_NAME_SET:
+        raise ValueError("too many names")
+    w.ids_doc = None
+    w.cur = _proxy(doc, dom_traverse_next(&doc.d, top.idx, top.idx))
+    return w
+
+
+# -- the elements handle_textelem acts on -----------------------------------------------------
+
+cdef bint _has_bytes(const uchar* s, Py_ssize_t n, const char* lit) noexcept nogil:
+    cdef Py_ssize_t m = <Py_ssize_t>strlen(lit), i
+    if m == 0:
+        return True
+    i = 0
+    while i + m <= n:
+        if s[i] == <uchar>lit[0] and memcmp(s + i, lit, <size_t>m) == 0:
+            return True
+        i += 1
+    return False
+
+
+def ex111_text_elements(CElement top, names, bint plain_divs):
+    """``core.descendants(top, names)`` (a snapshot in document order, ``names``
+    including "div"), less the divs handle_textelem gives None for without a
+    change when ``plain_divs`` is False (div not in potential_tags): those
+    whose class does not contain "w3-code" (a class of another kind than a
+    written value is kept: the reference decides)."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n
+    cdef int32_t root = top.idx, i, div_id, class_id, k
+    cdef Attr* a
+    cdef list out = []
+    doc._check(root)
+    if not isinstance(names, (set, frozenset, tuple, list)):
+        names = tuple(names)
+    n = _name_ids(doc, names, ids)
+    if n < 0:
+        raise ValueError("too many names")
+    if n == 0:
+        return out
+    div_id = _name_id(d, "div")
+    class_id = _name_id(d, "class")
+    i = d.nodes[root].first
+    while i >= 0:
+        if _id_in(d.nodes[i].tag, ids, n):
+            if plain_divs or div_id < 0 or d.nodes[i].tag != div_id:
+                out.append(_proxy(doc, i))
+            else:
+                k = dom_attr_find(d, i, class_id) if class_id >= 0 else -1
+                if k >= 0:
+                    a = &d.attrs[k]
+                    if a.kind != AV_VALUE or _has_bytes(d.vals.data + a.val_off, a.val_len, "w3-code"):
+                        out.append(_proxy(doc, i))
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return out
