@@ -193,29 +193,25 @@ cdef bint _textfilter_match(CDocument doc, Slot t, object filter_match) except -
     return filter_match(slice_str(&doc.d.text, t.off, t.len)) is not None
 
 
-def extract_process_node(CElement el, filter_match):
-    """2.3.1's htmlprocessing.process_node without deduplication on a core
-    element: the element or None, as the reference gives; NotImplemented
-    (nothing changed) when a value to write holds a character lxml refuses."""
-    cdef CDocument doc = el.doc
+cdef int _ex_process_node(CDocument doc, int32_t i, object filter_match) except -1:
+    """process_node without deduplication on node ``i``: 1 the node is
+    returned, 0 None, 2 NotImplemented (nothing changed)."""
     cdef DocData* d = &doc.d
-    cdef int32_t i = el.idx
     cdef Slot text, tail, t, tl
     cdef int r
-    doc._check(i)
     if _is_tag(d, i, _name_id(d, "done")):
-        return None
+        return 0
     text = _slot_of(d, i, False)
     tail = _slot_of(d, i, True)
     if d.nodes[i].first < 0 and not _slot_truthy(text) and not _slot_truthy(tail):
-        return None
+        return 0
     r = _trim_slot(d, text, &t)
     if r > 0:
         r = _trim_slot(d, tail, &tl)
     if r < 0:
         _raise_doc_error(doc)
     if not _slot_ok(d, t) or not _slot_ok(d, tl):
-        return NotImplemented
+        return 2
     _put_slot(d, i, False, t)
     _put_slot(d, i, True, tl)
     if not _is_tag(d, i, _name_id(d, "lb")) and t.off < 0 and tl.off >= 0 and d.nodes[i].first < 0:
@@ -227,8 +223,21 @@ def extract_process_node(CElement el, filter_match):
     if t.off >= 0 or tl.off >= 0:
         # textfilter: the text, or the tail when there is no text (both trimmed: non-empty)
         if _textfilter_match(doc, t if t.off >= 0 else tl, filter_match):
-            return None
-    return el
+            return 0
+    return 1
+
+
+def extract_process_node(CElement el, filter_match):
+    """2.3.1's htmlprocessing.process_node without deduplication on a core
+    element: the element or None, as the reference gives; NotImplemented
+    (nothing changed) when a value to write holds a character lxml refuses."""
+    cdef CDocument doc = el.doc
+    cdef int r
+    doc._check(el.idx)
+    r = _ex_process_node(doc, el.idx, filter_match)
+    if r == 2:
+        return NotImplemented
+    return el if r == 1 else None
 
 
 cdef bint _separates_inline(DocData* d, int32_t i) noexcept nogil:
@@ -681,3 +690,255 @@ def extract_mark_done(CElement el, bint inclusive):
         if i == top:
             break
         i = d.nodes[i].next
+
+
+# -- handle_table: rows, spans and leaf cells in C; other cells through _fill_cell ------------
+
+cdef enum:
+    _MAX_TABLE_SPAN = 100
+
+
+cdef int _ex_span(DocData* d, int32_t i, int32_t nid, int32_t* out) noexcept nogil:
+    """main_extractor._span: 1 with the value in ``*out``; 0 when the value
+    holds a non-ASCII character (str.isdecimal() of Unicode digits: left to Python)."""
+    cdef int32_t k
+    cdef Attr* a
+    cdef const uchar* v
+    cdef Py_ssize_t j
+    cdef int32_t val = 0
+    out[0] = 1
+    if nid < 0:
+        return 1
+    k = dom_attr_find(d, i, nid)
+    if k < 0:
+        return 1
+    a = &d.attrs[k]
+    if a.kind != AV_VALUE:
+        return 1   # '' or the attribute's own name: not decimal
+    if a.val_len == 0:
+        return 1
+    v = d.vals.data + a.val_off
+    for j in range(a.val_len):
+        if v[j] >= 0x80:
+            return 0
+    for j in range(a.val_len):
+        if v[j] < 48 or v[j] > 57:
+            return 1
+    for j in range(a.val_len):
+        val = val * 10 + (v[j] - 48)
+        if val > _MAX_TABLE_SPAN:
+            val = _MAX_TABLE_SPAN   # min(int(value), 100), without overflow
+    out[0] = val
+    return 1
+
+
+cdef struct ExTable:
+    int32_t* cells     # source cells in row order
+    int32_t* spans     # colspan, rowspan per cell
+    int32_t* row_start # index into cells per row (n_rows + 1 entries)
+    int32_t n_cells
+    int32_t n_rows
+    int32_t* rs        # the rowspan map: remaining rows per column (0: none)
+    int32_t rs_cap
+
+
+cdef bint _rs_set(ExTable* tb, int32_t col, int32_t val) noexcept nogil:
+    cdef int32_t cap
+    cdef int32_t* p
+    if col >= tb.rs_cap:
+        cap = tb.rs_cap * 2 if tb.rs_cap > 0 else 64
+        while cap <= col:
+            cap *= 2
+        p = NULL if alloc_fails() else <int32_t*>realloc(tb.rs, <size_t>cap * sizeof(int32_t))
+        if p == NULL:
+            return False
+        memset(p + tb.rs_cap, 0, <size_t>(cap - tb.rs_cap) * sizeof(int32_t))
+        tb.rs = p
+        tb.rs_cap = cap
+    tb.rs[col] = val
+    return True
+
+
+cdef inline int32_t _rs_get(ExTable* tb, int32_t col) noexcept nogil:
+    return tb.rs[col] if 0 <= col < tb.rs_cap else 0
+
+
+cdef int32_t _ex_new_cell(DocData* od, int32_t row, int32_t cell_id, int32_t role_id, bint header) noexcept nogil:
+    "define_cell_type(header) appended to row: the node, -1 out of memory."
+    cdef int32_t c = dom_new_node(od, cell_id, row)
+    if c < 0:
+        return -1
+    if header and not dom_attr_set(od, c, role_id, AV_VALUE, <const uchar*>"head", 4):
+        return -1
+    return c
+
+
+cdef bint _ex_flush_phantoms(DocData* od, ExTable* tb, int32_t row, int32_t* ncols,
+                             int32_t cell_id, int32_t role_id) noexcept nogil:
+    "_flush_rowspan_phantoms"
+    while _rs_get(tb, ncols[0]) > 0:
+        if _ex_new_cell(od, row, cell_id, role_id, False) < 0:
+            return False
+        tb.rs[ncols[0]] -= 1
+        ncols[0] += 1
+    return True
+
+
+def extract_table(CElement table, CElement out, filter_match, fill):
+    """main_extractor.handle_table after its strip_tags, ``out`` being the new
+    Element("table"): True when the reference returns ``out`` (filled),
+    False when it returns None; NotImplemented (nothing changed) for a table
+    with a caption or a non-ASCII colspan/rowspan. A childless cell runs
+    process_node in C when ``filter_match`` (RE_FILTER.match) is given (no
+    deduplication), any other cell goes to ``fill(new_cell, cell)``
+    (_fill_cell), in the reference's order."""
+    cdef CDocument doc = table.doc, odoc = out.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t t = table.idx, c, cc, tag, k, j, r, row, newc, ncols, colspan, rowspan, col
+    cdef int32_t td_id, th_id, tr_id, caption_id, table_id, colspan_id, rowspan_id
+    cdef int32_t done_id, row_id, cell_id, role_id, max_cols = 0, sum_cols, x
+    cdef int32_t n_cells = 0, n_rows = 1
+    cdef bint header_emitted = False, row_has_th, is_header, keep
+    cdef int pr
+    cdef ExTable tb
+    doc._check(t)
+    odoc._check(out.idx)
+    if odoc is doc or od.nodes[out.idx].first >= 0:
+        return NotImplemented
+    td_id = _name_id(d, "td")
+    th_id = _name_id(d, "th")
+    tr_id = _name_id(d, "tr")
+    caption_id = _name_id(d, "caption")
+    colspan_id = _name_id(d, "colspan")
+    rowspan_id = _name_id(d, "rowspan")
+    # the checks and sizes first: nothing changes when one fails
+    c = d.nodes[t].first
+    while c >= 0:
+        tag = d.nodes[c].tag
+        if _is_tag(d, c, caption_id):
+            return NotImplemented
+        if _is_tag(d, c, tr_id):
+            n_rows += 1
+            cc = d.nodes[c].first
+            while cc >= 0:
+                if _is_tag(d, cc, td_id) or _is_tag(d, cc, th_id):
+                    if not _ex_span(d, cc, colspan_id, &x) or not _ex_span(d, cc, rowspan_id, &x):
+                        return NotImplemented
+                    n_cells += 1
+                cc = d.nodes[cc].next
+        elif _is_tag(d, c, td_id) or _is_tag(d, c, th_id):
+            if not _ex_span(d, c, colspan_id, &x) or not _ex_span(d, c, rowspan_id, &x):
+                return NotImplemented
+            n_cells += 1
+        c = d.nodes[c].next
+    done_id = _intern(doc, "done")
+    table_id = _name_id(d, "table")
+    row_id = _intern(odoc, "row")
+    cell_id = _intern(odoc, "cell")
+    role_id = _intern(odoc, "role")
+    tb.cells = NULL
+    tb.spans = NULL
+    tb.row_start = NULL
+    tb.rs = NULL
+    tb.rs_cap = 0
+    tb.n_cells = 0
+    tb.n_rows = 1
+    if not alloc_fails():
+        tb.cells = <int32_t*>malloc(<size_t>(n_cells + 1) * sizeof(int32_t))
+        tb.spans = <int32_t*>malloc(<size_t>(2 * n_cells + 2) * sizeof(int32_t))
+        tb.row_start = <int32_t*>malloc(<size_t>(n_rows + 1) * sizeof(int32_t))
+    try:
+        if tb.cells == NULL or tb.spans == NULL or tb.row_start == NULL:
+            raise MemoryError("out of memory")
+        # rows of cells (an orphan cell joins the current row), max_cols, the "done" marks
+        tb.row_start[0] = 0
+        c = d.nodes[t].first
+        while c >= 0:
+            if _is_tag(d, c, tr_id):
+                tb.row_start[tb.n_rows] = tb.n_cells
+                tb.n_rows += 1
+                sum_cols = 0
+                cc = d.nodes[c].first
+                while cc >= 0:
+                    if _is_tag(d, cc, td_id) or _is_tag(d, cc, th_id):
+                        tb.cells[tb.n_cells] = cc
+                        _ex_span(d, cc, colspan_id, &tb.spans[2 * tb.n_cells])
+                        _ex_span(d, cc, rowspan_id, &tb.spans[2 * tb.n_cells + 1])
+                        sum_cols += tb.spans[2 * tb.n_cells]
+                        tb.n_cells += 1
+                    cc = d.nodes[cc].next
+                if sum_cols > max_cols:
+                    max_cols = sum_cols
+                d.nodes[c].tag = done_id
+            elif _is_tag(d, c, td_id) or _is_tag(d, c, th_id):
+                tb.cells[tb.n_cells] = c
+                _ex_span(d, c, colspan_id, &tb.spans[2 * tb.n_cells])
+                _ex_span(d, c, rowspan_id, &tb.spans[2 * tb.n_cells + 1])
+                tb.n_cells += 1
+            elif not _is_tag(d, c, table_id):
+                d.nodes[c].tag = done_id
+            c = d.nodes[c].next
+        tb.row_start[tb.n_rows] = tb.n_cells
+        if max_cols > _MAX_TABLE_SPAN:
+            max_cols = _MAX_TABLE_SPAN
+        # the rows (no captions)
+        for r in range(tb.n_rows):
+            row = dom_new_node(od, row_id, -1)
+            if row < 0:
+                _raise_doc_error(odoc)
+            ncols = 0
+            row_has_th = False
+            for k in range(tb.row_start[r], tb.row_start[r + 1]):
+                c = tb.cells[k]
+                is_header = _is_tag(d, c, th_id) and not header_emitted
+                row_has_th = row_has_th or is_header
+                if not _ex_flush_phantoms(od, &tb, row, &ncols, cell_id, role_id):
+                    _raise_doc_error(odoc)
+                newc = _ex_new_cell(od, row, cell_id, role_id, is_header)
+                if newc < 0:
+                    _raise_doc_error(odoc)
+                colspan = tb.spans[2 * k]
+                rowspan = tb.spans[2 * k + 1]
+                if rowspan > 1:
+                    for col in range(ncols, ncols + colspan):
+                        if not _rs_set(&tb, col, rowspan - 1):
+                            raise MemoryError("out of memory")
+                ncols += 1
+                pr = 2
+                if filter_match is not None and d.nodes[c].first < 0:
+                    pr = _ex_process_node(doc, c, filter_match)
+                    if pr == 1:
+                        if (_copy_slot(d, _slot_of(d, c, False), od, newc, False) < 0
+                                or _copy_slot(d, _slot_of(d, c, True), od, newc, True) < 0):
+                            _raise_doc_error(odoc)
+                if pr == 2:
+                    fill(_proxy(odoc, newc), _proxy(doc, c))
+                for j in range(colspan - 1):
+                    if _ex_new_cell(od, row, cell_id, role_id, is_header) < 0:
+                        _raise_doc_error(odoc)
+                    ncols += 1
+                d.nodes[c].tag = done_id
+            # _finalize_row
+            if not _ex_flush_phantoms(od, &tb, row, &ncols, cell_id, role_id):
+                _raise_doc_error(odoc)
+            while ncols < max_cols:
+                if _ex_new_cell(od, row, cell_id, role_id, False) < 0:
+                    _raise_doc_error(odoc)
+                ncols += 1
+            keep = False
+            cc = od.nodes[row].first
+            while cc >= 0:
+                if (od.nodes[cc].text_off >= 0 and od.nodes[cc].text_len > 0) or od.nodes[cc].first >= 0:
+                    keep = True
+                    break
+                cc = od.nodes[cc].next
+            if keep:
+                dom_link_before(od, out.idx, row, -1)
+            header_emitted = header_emitted or row_has_th
+    finally:
+        free(tb.cells)
+        free(tb.spans)
+        free(tb.row_start)
+        free(tb.rs)
+    return od.nodes[out.idx].first >= 0

@@ -27,7 +27,7 @@ from .settings import (
     MIN_DUPLICATE_LENGTH,
     TAG_CATALOG,
 )
-from .utils import FORMATTING_PROTECTED, SPACING_PROTECTED, image_src, text_chars_test, textfilter, trim
+from .utils import FORMATTING_PROTECTED, RE_FILTER, SPACING_PROTECTED, image_src, text_chars_test, textfilter, trim
 from .xml import delete_element, separates_inline
 from .xpaths import (
     BODY_XPATH,
@@ -398,6 +398,19 @@ def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extrac
     for nested_table in tables:
         nested_elems.add(nested_table)
         nested_elems.update(desc_list(nested_table))
+
+    if core is not None:
+        # the C version: rows, spans and childless cells (process_node, without deduplication);
+        # every other cell through _fill_cell, in order; NotImplemented (a caption, a non-ASCII
+        # span value): nothing changed
+        kept = core.extract_table(
+            table_elem,
+            newtable,
+            None if options.dedup else RE_FILTER.match,
+            lambda new_cell, cell: _fill_cell(new_cell, cell, nested_elems, ptags_with_div, options),
+        )
+        if kept is not NotImplemented:
+            return newtable if kept else None
 
     rows: List[List[Any]] = [[]]
     captions: List[str] = []
