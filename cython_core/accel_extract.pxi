@@ -942,3 +942,54 @@ def extract_table(CElement table, CElement out, filter_match, fill):
         free(tb.row_start)
         free(tb.rs)
     return od.nodes[out.idx].first >= 0
+
+
+def extract_dispatched(CElement top, object names, bint skip_divs, bint skip_graphics):
+    """``core.descendants(top, names)`` for _extract's main loop, less the
+    elements whose handle_textelem call is None with no change whatever
+    happens before it: with ``skip_divs`` ("div" not in potential_tags) the
+    divs whose class holds no "w3-code" (handle_other_elements: None; a
+    handler may rename a later div "done", also None, and none changes its
+    class), with ``skip_graphics`` ("graphic" not in potential_tags) the
+    graphics (None, and no handler renames one but to "done")."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n
+    cdef int32_t root = top.idx, i, div_id, graphic_id, class_id, k
+    cdef Attr* a
+    cdef list out = []
+    doc._check(root)
+    if not isinstance(names, (set, frozenset, tuple, list)):
+        names = tuple(names)
+    n = _name_ids(doc, names, ids)
+    if n < 0:
+        return None
+    if n == 0:
+        return out
+    div_id = _name_id(d, "div") if skip_divs else -1
+    graphic_id = _name_id(d, "graphic") if skip_graphics else -1
+    class_id = _name_id(d, "class")
+    i = d.nodes[root].first
+    while i >= 0:
+        if _id_in(d.nodes[i].tag, ids, n):
+            if _is_tag(d, i, graphic_id):
+                pass
+            elif _is_tag(d, i, div_id):
+                k = dom_attr_find(d, i, class_id) if class_id >= 0 else -1
+                if k >= 0:
+                    a = &d.attrs[k]
+                    if a.kind == AV_VALUE and _contains_bytes(d.vals.data + a.val_off, a.val_len,
+                                                              <const uchar*>"w3-code", 7, False):
+                        out.append(_proxy(doc, i))
+            else:
+                out.append(_proxy(doc, i))
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return out

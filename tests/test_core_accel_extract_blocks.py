@@ -231,3 +231,77 @@ def test_corpus_pages():
         check(tree)
         compared += 1
     assert compared >= 20
+
+
+STAGE_OPTIONS = {
+    "default": Extractor(),
+    "recall": Extractor(recall=True),
+    "precision": Extractor(precision=True),
+    "images-links": Extractor(images=True, links=True),
+    "no-tables": Extractor(tables=False),
+    "dedup": Extractor(dedup=True),
+    "min-size": Extractor(),
+}
+STAGE_OPTIONS["min-size"].min_extracted_size = 10000  # the recovery pass runs
+
+
+def stage_both(tree, options):
+    "extract_content and extract_comments on copies of a cleaned tree, by the reference code and by the core."
+    out = []
+    for reference in (True, False):
+        cache = dd.LRUCache(maxsize=dd.LRU_SIZE)
+        previous = dd.set_module_cache(cache)
+        try:
+            with _backend.use(BACKEND), (python_path() if reference else contextlib.nullcontext()):
+                try:
+                    body, text = me.extract_content(copy_tree(tree), options)
+                    result = (dump_element(body), text)
+                except ValueError as err:
+                    result = ("ValueError", str(err))
+                try:
+                    comments, ctext, rest = me.extract_comments(copy_tree(tree), options)
+                    result += (dump_element(comments), ctext, dump_element(rest))
+                except ValueError as err:
+                    result += ("ValueError", str(err))
+        finally:
+            dd.set_module_cache(previous)
+        out.append((result, list(cache.cache.items())))
+    return out
+
+
+BLOCK = st.one_of(
+    ROW.map(lambda r: _table([r])),
+    st.lists(ROW, max_size=3).map(_table),
+    st.tuples(st.sampled_from(["", " class='w3-code'", " class='x W3-CODE'", " class='a w3-codex'", " class",
+                               " class='comments'", " id='comments'"]), TEXT, INNER, TEXT).map(
+        lambda t: f"<div{t[0]}>{t[1]}{t[2].format(t[3]) if t[2] else ''}</div>"),
+    st.tuples(TEXT, TEXT).map(lambda t: f"<p>{t[0]}<img src=p.png alt='{t[1]}'>{t[1]}</p><img src=q.png>{t[0]}"),
+    TEXT.map(lambda t: f"<p>{t}</p>"),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(BLOCK, min_size=1, max_size=5), TEXT)
+def test_generated_extraction(blocks, lead):
+    html = f"<html><body><article>{lead}{''.join(blocks)}</article></body></html>"
+    for name, options in STAGE_OPTIONS.items():
+        tree = cleaned(html, options)
+        if tree is not None:
+            ref, core = stage_both(tree, options)
+            assert ref == core, name
+
+
+@needs_corpora
+def test_corpus_extraction():
+    compared = 0
+    for _bundle, page in sample_pages(("cleanportaleval", "commoncrawl", "msv-big9-chaos", "fundus", "cleaneval"), 9):
+        if "str" not in page.forms():
+            continue
+        for name, options in STAGE_OPTIONS.items():
+            tree = cleaned(page.input("str"), options)
+            if tree is None:
+                break
+            ref, core = stage_both(tree, options)
+            assert ref == core, (page.id, name)
+            compared += 1
+    assert compared >= 200

@@ -647,7 +647,10 @@ def _extract(tree: _Element, options: Extractor) -> Any:
         elif core is not None:
             # handle_textelem gives None, changing nothing, for the other tags (handle_other_elements):
             # their iterations are no-ops (no handler renames an element to one of these tags)
-            subelems = core.descendants(subtree, _DISPATCHED)
+            # and, of those, the divs and graphics that handle_other_elements would give None for
+            subelems = core.extract_dispatched(subtree, _DISPATCHED, "div" not in potential_tags, "graphic" not in potential_tags)
+            if subelems is None:
+                subelems = core.descendants(subtree, _DISPATCHED)
         lead, start = None, len(result_body)
         core = core_of(result_body)
         if not single and text_chars_test(subtree.text):
