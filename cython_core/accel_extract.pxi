@@ -993,3 +993,113 @@ def extract_dispatched(CElement top, object names, bint skip_divs, bint skip_gra
             break
         i = d.nodes[i].next
     return out
+
+
+# -- extract_content's last passes ----------------------------------------------------------
+
+cdef inline Py_ssize_t _ex_code_points(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, k = 0
+    for i in range(n):
+        if (s[i] & 0xC0) != 0x80:
+            k += 1
+    return k
+
+
+cdef uchar* _ex_subtree_text(DocData* d, int32_t top, Py_ssize_t* n) noexcept nogil:
+    """_elem_text of ``top`` as UTF-8 (malloc'd, NULL with ``*n`` 0 when empty
+    or, with ``*n`` -1, out of memory)."""
+    cdef ExCollapse c
+    c.out = NULL
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, top, &c)
+    n[0] = c.len
+    if c.len == 0:
+        return NULL
+    c.out = NULL if alloc_fails() else <uchar*>malloc(<size_t>c.len)
+    if c.out == NULL:
+        n[0] = -1
+        return NULL
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, top, &c)
+    return c.out
+
+
+def extract_drop_repeats(CElement body, Py_ssize_t min_length):
+    """extract_content's adjacent-duplicate pass: each child of ``body`` whose
+    _elem_text is non-empty, longer than ``min_length`` code points and equal
+    to the previous kept child's is removed with its tail
+    (delete_element(el, keep_tail=False))."""
+    cdef CDocument doc = body.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t c, nxt
+    cdef uchar* prev = NULL
+    cdef uchar* cur
+    cdef Py_ssize_t prev_n = -1, cur_n   # prev_n -1: None
+    cdef bint failed = False
+    doc._check(body.idx)
+    with nogil:
+        c = d.nodes[body.idx].first
+        while c >= 0:
+            nxt = d.nodes[c].next
+            cur = _ex_subtree_text(d, c, &cur_n)
+            if cur_n < 0:
+                failed = True
+                break
+            if (cur_n > 0 and cur_n == prev_n and memcmp(cur, prev, <size_t>cur_n) == 0
+                    and _ex_code_points(cur, cur_n) > min_length):
+                unlink_node(d, c)
+                free(cur)
+            else:
+                free(prev)
+                prev = cur
+                prev_n = cur_n
+            c = nxt
+        free(prev)
+    if failed:
+        raise MemoryError("out of memory")
+
+
+def extract_lb_tails(CElement body):
+    """extract_content's last pass: the tail of each <lb> in ``body`` (and
+    ``body`` itself) that is whitespace only (not empty) is set to None unless
+    an ancestor is a <code> or <pre> (renaming or tails change no link: a
+    static walk meets what the live one meets)."""
+    cdef CDocument doc = body.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t top = body.idx, i, a, lb_id, code_id, pre_id
+    cdef Slot tl
+    cdef bint protected
+    doc._check(top)
+    lb_id = _name_id(d, "lb")
+    if lb_id < 0:
+        return
+    code_id = _name_id(d, "code")
+    pre_id = _name_id(d, "pre")
+    with nogil:
+        i = top
+        while i >= 0:
+            if d.nodes[i].tag == lb_id:
+                tl = _slot_of(d, i, True)
+                if _slot_truthy(tl) and _slot_blank(d, tl):
+                    protected = False
+                    a = d.nodes[i].parent
+                    while a >= 0:
+                        if _is_tag(d, a, code_id) or _is_tag(d, a, pre_id):
+                            protected = True
+                            break
+                        a = d.nodes[a].parent
+                    if not protected:
+                        d.nodes[i].tail_off = -1
+                        d.nodes[i].tail_len = 0
+            if d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                continue
+            while i != top and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            if i == top:
+                break
+            i = d.nodes[i].next

@@ -700,17 +700,24 @@ def extract_content(cleaned_tree: _Element, options: Extractor) -> Any:
         temp_text = " ".join(result_body.itertext()).strip()
     # substantial elements repeating the previous one are overlapping-candidate or recovery
     # artifacts; length-gated so that short genuine repeats stay (#778)
-    previous = None
-    for el in result_body[:]:
-        current = _elem_text(el)
-        if current and current == previous and len(current) > MIN_DUPLICATE_LENGTH:
-            delete_element(el, keep_tail=False)
-        else:
-            previous = current
+    core = core_of(result_body)
+    if core is not None:
+        core.extract_drop_repeats(result_body, MIN_DUPLICATE_LENGTH)
+    else:
+        previous = None
+        for el in result_body[:]:
+            current = _elem_text(el)
+            if current and current == previous and len(current) > MIN_DUPLICATE_LENGTH:
+                delete_element(el, keep_tail=False)
+            else:
+                previous = current
     strip_elements(result_body, "done")
     strip_tags(result_body, "div")
     # stripping the divs merges their indentation into the preceding <lb>'s tail, which would
     # render as blank lines; inside code/pre that whitespace is the indentation itself
+    if core is not None:
+        core.extract_lb_tails(result_body)
+        return result_body, temp_text
     for linebreak in iter_live(result_body, "lb"):
         if (
             linebreak.tail
