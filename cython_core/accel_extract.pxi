@@ -1103,3 +1103,82 @@ def extract_lb_tails(CElement body):
             if i == top:
                 break
             i = d.nodes[i].next
+
+
+# -- _extract's main loop ----------------------------------------------------------------
+
+cdef inline bint _ex_root_is(CElement el, CElement root):
+    cdef DocData* d
+    cdef int32_t i
+    if el.doc is not root.doc:
+        return False
+    d = &el.doc.d
+    i = el.idx
+    while d.nodes[i].parent >= 0:
+        i = d.nodes[i].parent
+    return i == root.idx
+
+
+def extract_main_loop(list subelems, CElement body, filter_match, step):
+    """_extract's loop over ``subelems`` into ``body`` (result_body) without
+    deduplication: an element already in ``body`` is skipped; a childless
+    <p>, <head> or <lb> (handle_paragraphs / handle_titles / handle_textelem's
+    lb case: process_node, then the append) is done here; every other element
+    goes to ``step(elem)``, the reference loop's body, in order (also when a
+    value to write holds a character lxml refuses: the reference then runs)."""
+    cdef CElement el
+    cdef CDocument doc, bdoc = body.doc
+    cdef DocData* d
+    cdef DocData* bd = &bdoc.d
+    cdef int32_t i, p_id, head_id, lb_id, new
+    cdef int r
+    cdef ExCollapse c
+    cdef Slot tl
+    bdoc._check(body.idx)
+    for obj in subelems:
+        el = <CElement?>obj
+        if _ex_root_is(el, body):
+            continue
+        doc = el.doc
+        d = &doc.d
+        i = el.idx
+        doc._check(i)
+        if filter_match is not None and d.nodes[i].first < 0:
+            p_id = _name_id(d, "p")
+            head_id = _name_id(d, "head")
+            lb_id = _name_id(d, "lb")
+            if _is_tag(d, i, p_id) or _is_tag(d, i, head_id):
+                r = _ex_process_node(doc, i, filter_match)
+                if r == 1 and _is_tag(d, i, head_id):
+                    # is_text_element(title)
+                    c.out = NULL
+                    c.len = 0
+                    c.pending = False
+                    c.started = False
+                    _ex_collapse_subtree(d, i, &c)
+                    if not c.started:
+                        r = 0
+                if r == 1:
+                    if _is_ancestor_or_self(el, body):
+                        raise ValueError("cannot append parent to itself")
+                    _move(body, el, -1)
+                    continue
+                if r == 0:
+                    continue
+            elif _is_tag(d, i, lb_id):
+                if _slot_blank(d, _slot_of(d, i, True)):
+                    continue   # handle_textelem: None
+                r = _ex_process_node(doc, i, filter_match)
+                if r == 0:
+                    continue
+                if r == 1:
+                    # Element("p") with the trimmed tail as its text, appended; the lb marked done
+                    tl = _slot_of(d, i, True)
+                    new = dom_new_node(bd, _intern(bdoc, "p"), body.idx)
+                    if new < 0:
+                        _raise_doc_error(bdoc)
+                    if _copy_slot(d, tl, bd, new, False) < 0:
+                        _raise_doc_error(bdoc)
+                    d.nodes[i].tag = _intern(doc, "done")
+                    continue
+        step(el)

@@ -367,3 +367,28 @@ def test_final_passes_can_fail():
             _finish_python(a)
         CORE.extract_drop_repeats(b, 10 ** 6)  # a different length gate keeps the repeat
     assert dump_element(a) != dump_element(b)
+
+
+def test_the_core_loops_are_taken(monkeypatch):
+    calls = []
+    for fname in ("extract_main_loop", "extract_dispatched", "extract_drop_repeats", "extract_lb_tails"):
+        real = getattr(CORE, fname)
+        monkeypatch.setattr(CORE, fname, lambda *a, _r=real, _n=fname: calls.append(_n) or _r(*a))
+    html = (f"<html><body><article><p>{LONG}</p><h2>Title</h2><p>x<br>  </p><div>d</div>"
+            "<table><tr><td>c</td></tr></table><br>tail text</article></body></html>")
+    tree = cleaned(html, STAGE_OPTIONS["default"])
+    ref, core = stage_both(tree, STAGE_OPTIONS["default"])
+    assert ref == core
+    assert set(calls) == {"extract_main_loop", "extract_dispatched", "extract_drop_repeats", "extract_lb_tails"}
+
+
+def test_the_main_loop_comparison_can_fail(monkeypatch):
+    # a C loop that leaves out the childless paragraphs must be caught
+    real = CORE.extract_main_loop
+    monkeypatch.setattr(CORE, "extract_main_loop", lambda subelems, body, match, step: real(
+        [e for e in subelems if not (e.tag == "p" and len(e) == 0)], body, match, step))
+    text = " ".join([LONG] * 6)
+    tree = cleaned(f"<html><body><article><p>{text}</p><p>second {text}</p><ul><li>item</li></ul></article></body></html>",
+                   STAGE_OPTIONS["default"])
+    ref, core = stage_both(tree, STAGE_OPTIONS["default"])
+    assert ref != core

@@ -657,11 +657,8 @@ def _extract(tree: _Element, options: Extractor) -> Any:
             lead = Element("p")
             lead.text = xml_text(subtree.text)
             lead = process_node(lead, options)
-        for elem in subelems:
-            # an element moved into result_body along with an emitted ancestor (a text-bearing div
-            # is emitted whole): visiting it again would emit its text twice
-            if (core.extract_root_is(elem, result_body) if core is not None else root_of(elem) is result_body):
-                continue
+
+        def step(elem: _Element) -> None:
             tag, tail = elem.tag, elem.tail
             processed_elem = handle_textelem(elem, potential_tags, options)
             if processed_elem is not None:
@@ -675,6 +672,17 @@ def _extract(tree: _Element, options: Extractor) -> Any:
                 tail_elem.text = xml_text(tail)
                 if process_node(tail_elem, options) is not None:
                     result_body.append(tail_elem)
+
+        if core is not None and not options.dedup:
+            # the C loop: childless p/head/lb done there, the others through step, in order
+            core.extract_main_loop(subelems, result_body, RE_FILTER.match, step)
+        else:
+            for elem in subelems:
+                # an element moved into result_body along with an emitted ancestor (a text-bearing
+                # div is emitted whole): visiting it again would emit its text twice
+                if (core.extract_root_is(elem, result_body) if core is not None else root_of(elem) is result_body):
+                    continue
+                step(elem)
         while len(result_body) > 0 and (result_body[-1].tag in NOT_AT_THE_END):
             delete_element(result_body[-1], keep_tail=False)
         # done once there is real content, not just a lone image
