@@ -1182,3 +1182,46 @@ def extract_main_loop(list subelems, CElement body, filter_match, step):
                     d.nodes[i].tag = _intern(doc, "done")
                     continue
         step(el)
+
+
+def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, other):
+    """_fill_cell's walk over the descendants of a td/th with children (the
+    live walk of iter_live(cell, inclusive=False): the next node is found, and
+    held as a proxy, when the current one is handed out): "done" elements are
+    skipped; elements of nested tables (``nested``, a set) too, after
+    ``nested_table(child)`` for a <table>; an lb separating inline elements
+    with a whitespace-only tail gives an <lb> in ``new`` and is marked done;
+    every other element goes to ``other(child)``, in order."""
+    cdef CDocument ndoc = new.doc, doc
+    cdef DocData* d
+    cdef CElement node
+    cdef object cur
+    cdef int32_t i, top, lb_new = -1
+    cdef bint check_nested = nested is not None and len(nested) > 0
+    cell.doc._check(cell.idx)
+    ndoc._check(new.idx)
+    doc = cell.doc
+    i = dom_traverse_next(&doc.d, cell.idx, cell.idx)
+    cur = _proxy(doc, i)
+    while cur is not None:
+        node = <CElement>cur
+        doc = node.doc
+        d = &doc.d
+        top = cell.idx if cell.doc is doc else -2
+        i = dom_traverse_next(d, node.idx, top)
+        cur = _proxy(doc, i)
+        i = node.idx
+        if _is_tag(d, i, _name_id(d, "done")):
+            continue
+        if check_nested and node in nested:
+            if _is_tag(d, i, _name_id(d, "table")):
+                nested_table(node)
+            continue
+        if _separates_inline(d, i) and _slot_blank(d, _slot_of(d, i, True)):
+            if lb_new < 0:
+                lb_new = _intern(ndoc, "lb")
+            if dom_new_node(&ndoc.d, lb_new, new.idx) < 0:
+                _raise_doc_error(ndoc)
+            d.nodes[i].tag = _intern(doc, "done")
+            continue
+        other(node)

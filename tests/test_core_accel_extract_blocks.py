@@ -167,6 +167,11 @@ FIXED = [
     "<table><tr><td>same text here that is long enough</td></tr><tr><td>same text here that is long enough</td></tr>"
     "<tr><td>same text here that is long enough</td></tr><tr><td>same text here that is long enough</td></tr></table>",
     "<table><tr><td>a</td></tr><!-- c --><tr><td>b</td><?pi x?></tr><p>stray</p><div>stray div</div></table>",
+    "<table><tr><td>x<lb></lb><hi>b</hi><lb></lb> <ref>r</ref><lb></lb>t<code>c</code><lb></lb>\u00a0<graphic src=g.png>"
+    "</graphic><lb></lb><done>d</done><lb></lb></td><td><hi><lb></lb><hi>n</hi></hi><del>x</del></td></tr></table>",
+    "<table><tr><td>a<div>b<table><tr><td>in<table><tr><td>deep</td></tr></table>t2</td></tr></table>t1</div>"
+    "after<lb></lb><ref>r</ref></td></tr></table>",
+    "<table><tr><td><list><item>i</item></list>tail<p>p <lb></lb><hi>h</hi></p><head>h</head>x</td></tr></table>",
 ]
 
 

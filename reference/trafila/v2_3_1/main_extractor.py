@@ -353,34 +353,56 @@ def _fill_cell(new_child_elem: _Element, cell: _Element, nested_elems: Set[Any],
         return
     new_child_elem.text, new_child_elem.tail = xml_text(cell.text), xml_text(cell.tail)
     cell.tag = "done"
+    core = core_of(cell)
+    if core is not None:
+        # the C walk: done, nested-table and separating-lb elements there, the others through
+        # _fill_cell_child, in order
+        core.extract_cell_walk(
+            cell,
+            new_child_elem,
+            nested_elems,
+            lambda child: _nested_table_tail(new_child_elem, child, nested_elems),
+            lambda child: _fill_cell_child(new_child_elem, child, ptags_with_div, options),
+        )
+        return
     for child in iter_live(cell, inclusive=False):
         if child.tag == "done":
             continue
         if child in nested_elems:
-            # nested tables are left to the main loop, their tail moves to the cell holding them
-            if child.tag == "table" and next(child.iterancestors("table")) not in nested_elems:
-                _append_block(new_child_elem, None, child)
-                child.tail = None
+            if child.tag == "table":
+                _nested_table_tail(new_child_elem, child, nested_elems)
             continue
         if separates_inline(child) and not text_chars_test(child.tail):
             new_child_elem.append(Element("lb"))
             child.tag = "done"
             continue
-        if child.tag in TABLE_ELEMS:
-            child.tag = "cell"
-            processed_subchild = handle_textnode(child, options, preserve_spaces=True)
-        elif child.tag in INLINE_CONSUMING:
-            processed_subchild = handle_textnode(child, options, preserve_spaces=True)
-            if processed_subchild is None and len(child) > 0:
-                processed_subchild = child
-        elif child.tag == "list":
-            processed_list = handle_lists(child, options)
-            _append_block(new_child_elem, processed_list if options.focus == "recall" else None, child)
-            continue
-        else:
-            processed_subchild = handle_textelem(child, ptags_with_div, options)
-        define_newelem(processed_subchild, new_child_elem, keep_children=True)
-        child.tag = "done"
+        _fill_cell_child(new_child_elem, child, ptags_with_div, options)
+
+
+def _nested_table_tail(new_child_elem: _Element, child: _Element, nested_elems: Set[Any]) -> None:
+    "A nested table is left to the main loop; its tail moves to the cell holding it."
+    if next(child.iterancestors("table")) not in nested_elems:
+        _append_block(new_child_elem, None, child)
+        child.tail = None
+
+
+def _fill_cell_child(new_child_elem: _Element, child: _Element, ptags_with_div: Set[str], options: Extractor) -> None:
+    "One element of a cell into the new <cell>."
+    if child.tag in TABLE_ELEMS:
+        child.tag = "cell"
+        processed_subchild = handle_textnode(child, options, preserve_spaces=True)
+    elif child.tag in INLINE_CONSUMING:
+        processed_subchild = handle_textnode(child, options, preserve_spaces=True)
+        if processed_subchild is None and len(child) > 0:
+            processed_subchild = child
+    elif child.tag == "list":
+        processed_list = handle_lists(child, options)
+        _append_block(new_child_elem, processed_list if options.focus == "recall" else None, child)
+        return
+    else:
+        processed_subchild = handle_textelem(child, ptags_with_div, options)
+    define_newelem(processed_subchild, new_child_elem, keep_children=True)
+    child.tag = "done"
 
 
 def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
