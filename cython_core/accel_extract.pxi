@@ -1225,3 +1225,47 @@ def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, 
             d.nodes[i].tag = _intern(doc, "done")
             continue
         other(node)
+
+
+# -- extract_comments' loop ---------------------------------------------------------------
+
+def extract_comments_loop(list elems, CElement body, object potential_tags, textfilter, step):
+    """extract_comments' loop over the snapshot ``elems`` without
+    deduplication: an element whose tag (read when its turn comes: it may
+    have moved into ``body`` with an ancestor) is in ``potential_tags`` goes
+    through handle_textnode(comments_fix=True) in C, its attributes cleared
+    and appended to ``body`` when kept; when the C version declines
+    (NotImplemented, nothing changed) ``step(elem)`` runs the reference loop
+    body instead."""
+    cdef CElement el
+    cdef CDocument doc, cached = None
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n = 0
+    cdef int32_t cached_names = -1
+    cdef object res
+    body.doc._check(body.idx)
+    for obj in elems:
+        el = <CElement?>obj
+        doc = el.doc
+        doc._check(el.idx)
+        # the ids of potential_tags in this document (again when it interned new names)
+        if doc is not cached or doc.d.n_names != cached_names:
+            n = _name_ids(doc, potential_tags, ids)
+            cached = doc
+            cached_names = doc.d.n_names
+        if n < 0:
+            step(el)   # more names than the id set holds: the reference body
+            continue
+        if not _id_in(doc.d.nodes[el.idx].tag, ids, n):
+            continue
+        res = extract_handle_textnode(el, True, False, textfilter)
+        if res is NotImplemented:
+            step(el)
+            continue
+        if res is None:
+            continue
+        doc = el.doc   # the textfilter call may not move it, but read again
+        doc.d.nodes[el.idx].attr_count = 0
+        if _is_ancestor_or_self(el, body):
+            raise ValueError("cannot append parent to itself")
+        _move(body, el, -1)

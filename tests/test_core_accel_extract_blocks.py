@@ -397,3 +397,33 @@ def test_the_main_loop_comparison_can_fail(monkeypatch):
                    STAGE_OPTIONS["default"])
     ref, core = stage_both(tree, STAGE_OPTIONS["default"])
     assert ref != core
+
+
+COMMENT_ITEM = st.tuples(st.sampled_from(["p", "lb", "hi", "ref", "head", "quote", "list", "item", "div", "span",
+                                          "graphic", "done", "code"]), PIECE, PIECE,
+                         st.sampled_from(["", " class='c'", " rend='x' id='y'", " src='i.png'"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(COMMENT_ITEM, st.lists(COMMENT_ITEM, max_size=3)), min_size=1, max_size=5),
+       st.sampled_from(["<div id='comments'>", "<section class='comment-list'>", "<ol class='commentlist'>"]))
+def test_generated_comments(items, opener):
+    inner = "".join(
+        f"<{t}{a}>{x}" + "".join(f"<{k}{ka}>{kx}</{k}>{ky}" for k, kx, ky, ka in kids) + f"</{t}>{y}"
+        for (t, x, y, a), kids in items
+    )
+    closer = "</" + opener[1:].split()[0] + ">"
+    tree = core_tree(f"<html><body><article><p>{LONG}</p></article>{opener}{inner}{closer}</body></html>")
+    for options in (STAGE_OPTIONS["default"], STAGE_OPTIONS["dedup"]):
+        ref, core = stage_both(tree, options)
+        assert ref == core
+
+
+def test_the_comments_loop_is_taken(monkeypatch):
+    calls = []
+    real = CORE.extract_comments_loop
+    monkeypatch.setattr(CORE, "extract_comments_loop", lambda *a: calls.append(1) or real(*a))
+    tree = core_tree("<html><body><div id='comments'><p class='x'>a comment</p><lb/>tail</div></body></html>")
+    ref, core = stage_both(tree, STAGE_OPTIONS["default"])
+    assert ref == core and calls
+    assert "a comment" in ref[0][3]

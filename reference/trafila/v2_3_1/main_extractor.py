@@ -770,13 +770,21 @@ def extract_comments(tree: _Element, options: Extractor) -> Any:
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
         strip_tags(subtree, "ref", "span")
         core = core_of(subtree)
-        # no handle_textnode call renames an element not yet visited: the snapshot can be filtered first
-        for elem in core.descendants(subtree, potential_tags) if core is not None else desc_list(subtree):
+
+        def step(elem: _Element) -> None:
             if elem.tag in potential_tags:
                 processed = handle_textnode(elem, options, comments_fix=True)
                 if processed is not None:
                     processed.attrib.clear()
                     comments_body.append(processed)
+
+        # no handle_textnode call renames an element not yet visited: the snapshot can be filtered first
+        if core is not None and not options.dedup:
+            # the C loop: handle_textnode, the attributes cleared, the append
+            core.extract_comments_loop(core.descendants(subtree, potential_tags), comments_body, potential_tags, textfilter, step)
+        else:
+            for elem in core.descendants(subtree, potential_tags) if core is not None else desc_list(subtree):
+                step(elem)
         if len(comments_body) > 0:
             delete_element(subtree, keep_tail=False)
             break
