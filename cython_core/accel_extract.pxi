@@ -193,29 +193,25 @@ cdef bint _textfilter_match(CDocument doc, Slot t, object filter_match) except -
     return filter_match(slice_str(&doc.d.text, t.off, t.len)) is not None
 
 
-def extract_process_node(CElement el, filter_match):
-    """2.3.1's htmlprocessing.process_node without deduplication on a core
-    element: the element or None, as the reference gives; NotImplemented
-    (nothing changed) when a value to write holds a character lxml refuses."""
-    cdef CDocument doc = el.doc
+cdef int _ex_process_node(CDocument doc, int32_t i, object filter_match) except -1:
+    """process_node without deduplication on node ``i``: 1 the node is
+    returned, 0 None, 2 NotImplemented (nothing changed)."""
     cdef DocData* d = &doc.d
-    cdef int32_t i = el.idx
     cdef Slot text, tail, t, tl
     cdef int r
-    doc._check(i)
     if _is_tag(d, i, _name_id(d, "done")):
-        return None
+        return 0
     text = _slot_of(d, i, False)
     tail = _slot_of(d, i, True)
     if d.nodes[i].first < 0 and not _slot_truthy(text) and not _slot_truthy(tail):
-        return None
+        return 0
     r = _trim_slot(d, text, &t)
     if r > 0:
         r = _trim_slot(d, tail, &tl)
     if r < 0:
         _raise_doc_error(doc)
     if not _slot_ok(d, t) or not _slot_ok(d, tl):
-        return NotImplemented
+        return 2
     _put_slot(d, i, False, t)
     _put_slot(d, i, True, tl)
     if not _is_tag(d, i, _name_id(d, "lb")) and t.off < 0 and tl.off >= 0 and d.nodes[i].first < 0:
@@ -227,8 +223,21 @@ def extract_process_node(CElement el, filter_match):
     if t.off >= 0 or tl.off >= 0:
         # textfilter: the text, or the tail when there is no text (both trimmed: non-empty)
         if _textfilter_match(doc, t if t.off >= 0 else tl, filter_match):
-            return None
-    return el
+            return 0
+    return 1
+
+
+def extract_process_node(CElement el, filter_match):
+    """2.3.1's htmlprocessing.process_node without deduplication on a core
+    element: the element or None, as the reference gives; NotImplemented
+    (nothing changed) when a value to write holds a character lxml refuses."""
+    cdef CDocument doc = el.doc
+    cdef int r
+    doc._check(el.idx)
+    r = _ex_process_node(doc, el.idx, filter_match)
+    if r == 2:
+        return NotImplemented
+    return el if r == 1 else None
 
 
 cdef bint _separates_inline(DocData* d, int32_t i) noexcept nogil:
@@ -681,3 +690,582 @@ def extract_mark_done(CElement el, bint inclusive):
         if i == top:
             break
         i = d.nodes[i].next
+
+
+# -- handle_table: rows, spans and leaf cells in C; other cells through _fill_cell ------------
+
+cdef enum:
+    _MAX_TABLE_SPAN = 100
+
+
+cdef int _ex_span(DocData* d, int32_t i, int32_t nid, int32_t* out) noexcept nogil:
+    """main_extractor._span: 1 with the value in ``*out``; 0 when the value
+    holds a non-ASCII character (str.isdecimal() of Unicode digits: left to Python)."""
+    cdef int32_t k
+    cdef Attr* a
+    cdef const uchar* v
+    cdef Py_ssize_t j
+    cdef int32_t val = 0
+    out[0] = 1
+    if nid < 0:
+        return 1
+    k = dom_attr_find(d, i, nid)
+    if k < 0:
+        return 1
+    a = &d.attrs[k]
+    if a.kind != AV_VALUE:
+        return 1   # '' or the attribute's own name: not decimal
+    if a.val_len == 0:
+        return 1
+    v = d.vals.data + a.val_off
+    for j in range(a.val_len):
+        if v[j] >= 0x80:
+            return 0
+    for j in range(a.val_len):
+        if v[j] < 48 or v[j] > 57:
+            return 1
+    for j in range(a.val_len):
+        val = val * 10 + (v[j] - 48)
+        if val > _MAX_TABLE_SPAN:
+            val = _MAX_TABLE_SPAN   # min(int(value), 100), without overflow
+    out[0] = val
+    return 1
+
+
+cdef struct ExTable:
+    int32_t* cells     # source cells in row order
+    int32_t* spans     # colspan, rowspan per cell
+    int32_t* row_start # index into cells per row (n_rows + 1 entries)
+    int32_t n_cells
+    int32_t n_rows
+    int32_t* rs        # the rowspan map: remaining rows per column (0: none)
+    int32_t rs_cap
+
+
+cdef bint _rs_set(ExTable* tb, int32_t col, int32_t val) noexcept nogil:
+    cdef int32_t cap
+    cdef int32_t* p
+    if col >= tb.rs_cap:
+        cap = tb.rs_cap * 2 if tb.rs_cap > 0 else 64
+        while cap <= col:
+            cap *= 2
+        p = NULL if alloc_fails() else <int32_t*>realloc(tb.rs, <size_t>cap * sizeof(int32_t))
+        if p == NULL:
+            return False
+        memset(p + tb.rs_cap, 0, <size_t>(cap - tb.rs_cap) * sizeof(int32_t))
+        tb.rs = p
+        tb.rs_cap = cap
+    tb.rs[col] = val
+    return True
+
+
+cdef inline int32_t _rs_get(ExTable* tb, int32_t col) noexcept nogil:
+    return tb.rs[col] if 0 <= col < tb.rs_cap else 0
+
+
+cdef int32_t _ex_new_cell(DocData* od, int32_t row, int32_t cell_id, int32_t role_id, bint header) noexcept nogil:
+    "define_cell_type(header) appended to row: the node, -1 out of memory."
+    cdef int32_t c = dom_new_node(od, cell_id, row)
+    if c < 0:
+        return -1
+    if header and not dom_attr_set(od, c, role_id, AV_VALUE, <const uchar*>"head", 4):
+        return -1
+    return c
+
+
+cdef bint _ex_flush_phantoms(DocData* od, ExTable* tb, int32_t row, int32_t* ncols,
+                             int32_t cell_id, int32_t role_id) noexcept nogil:
+    "_flush_rowspan_phantoms"
+    while _rs_get(tb, ncols[0]) > 0:
+        if _ex_new_cell(od, row, cell_id, role_id, False) < 0:
+            return False
+        tb.rs[ncols[0]] -= 1
+        ncols[0] += 1
+    return True
+
+
+def extract_table(CElement table, CElement out, filter_match, fill):
+    """main_extractor.handle_table after its strip_tags, ``out`` being the new
+    Element("table"): True when the reference returns ``out`` (filled),
+    False when it returns None; NotImplemented (nothing changed) for a table
+    with a caption or a non-ASCII colspan/rowspan. A childless cell runs
+    process_node in C when ``filter_match`` (RE_FILTER.match) is given (no
+    deduplication), any other cell goes to ``fill(new_cell, cell)``
+    (_fill_cell), in the reference's order."""
+    cdef CDocument doc = table.doc, odoc = out.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t t = table.idx, c, cc, tag, k, j, r, row, newc, ncols, colspan, rowspan, col
+    cdef int32_t td_id, th_id, tr_id, caption_id, table_id, colspan_id, rowspan_id
+    cdef int32_t done_id, row_id, cell_id, role_id, max_cols = 0, sum_cols, x
+    cdef int32_t n_cells = 0, n_rows = 1
+    cdef bint header_emitted = False, row_has_th, is_header, keep
+    cdef int pr
+    cdef ExTable tb
+    doc._check(t)
+    odoc._check(out.idx)
+    if odoc is doc or od.nodes[out.idx].first >= 0:
+        return NotImplemented
+    td_id = _name_id(d, "td")
+    th_id = _name_id(d, "th")
+    tr_id = _name_id(d, "tr")
+    caption_id = _name_id(d, "caption")
+    colspan_id = _name_id(d, "colspan")
+    rowspan_id = _name_id(d, "rowspan")
+    # the checks and sizes first: nothing changes when one fails
+    c = d.nodes[t].first
+    while c >= 0:
+        tag = d.nodes[c].tag
+        if _is_tag(d, c, caption_id):
+            return NotImplemented
+        if _is_tag(d, c, tr_id):
+            n_rows += 1
+            cc = d.nodes[c].first
+            while cc >= 0:
+                if _is_tag(d, cc, td_id) or _is_tag(d, cc, th_id):
+                    if not _ex_span(d, cc, colspan_id, &x) or not _ex_span(d, cc, rowspan_id, &x):
+                        return NotImplemented
+                    n_cells += 1
+                cc = d.nodes[cc].next
+        elif _is_tag(d, c, td_id) or _is_tag(d, c, th_id):
+            if not _ex_span(d, c, colspan_id, &x) or not _ex_span(d, c, rowspan_id, &x):
+                return NotImplemented
+            n_cells += 1
+        c = d.nodes[c].next
+    done_id = _intern(doc, "done")
+    table_id = _name_id(d, "table")
+    row_id = _intern(odoc, "row")
+    cell_id = _intern(odoc, "cell")
+    role_id = _intern(odoc, "role")
+    tb.cells = NULL
+    tb.spans = NULL
+    tb.row_start = NULL
+    tb.rs = NULL
+    tb.rs_cap = 0
+    tb.n_cells = 0
+    tb.n_rows = 1
+    if not alloc_fails():
+        tb.cells = <int32_t*>malloc(<size_t>(n_cells + 1) * sizeof(int32_t))
+        tb.spans = <int32_t*>malloc(<size_t>(2 * n_cells + 2) * sizeof(int32_t))
+        tb.row_start = <int32_t*>malloc(<size_t>(n_rows + 1) * sizeof(int32_t))
+    try:
+        if tb.cells == NULL or tb.spans == NULL or tb.row_start == NULL:
+            raise MemoryError("out of memory")
+        # rows of cells (an orphan cell joins the current row), max_cols, the "done" marks
+        tb.row_start[0] = 0
+        c = d.nodes[t].first
+        while c >= 0:
+            if _is_tag(d, c, tr_id):
+                tb.row_start[tb.n_rows] = tb.n_cells
+                tb.n_rows += 1
+                sum_cols = 0
+                cc = d.nodes[c].first
+                while cc >= 0:
+                    if _is_tag(d, cc, td_id) or _is_tag(d, cc, th_id):
+                        tb.cells[tb.n_cells] = cc
+                        _ex_span(d, cc, colspan_id, &tb.spans[2 * tb.n_cells])
+                        _ex_span(d, cc, rowspan_id, &tb.spans[2 * tb.n_cells + 1])
+                        sum_cols += tb.spans[2 * tb.n_cells]
+                        tb.n_cells += 1
+                    cc = d.nodes[cc].next
+                if sum_cols > max_cols:
+                    max_cols = sum_cols
+                d.nodes[c].tag = done_id
+            elif _is_tag(d, c, td_id) or _is_tag(d, c, th_id):
+                tb.cells[tb.n_cells] = c
+                _ex_span(d, c, colspan_id, &tb.spans[2 * tb.n_cells])
+                _ex_span(d, c, rowspan_id, &tb.spans[2 * tb.n_cells + 1])
+                tb.n_cells += 1
+            elif not _is_tag(d, c, table_id):
+                d.nodes[c].tag = done_id
+            c = d.nodes[c].next
+        tb.row_start[tb.n_rows] = tb.n_cells
+        if max_cols > _MAX_TABLE_SPAN:
+            max_cols = _MAX_TABLE_SPAN
+        # the rows (no captions)
+        for r in range(tb.n_rows):
+            row = dom_new_node(od, row_id, -1)
+            if row < 0:
+                _raise_doc_error(odoc)
+            ncols = 0
+            row_has_th = False
+            for k in range(tb.row_start[r], tb.row_start[r + 1]):
+                c = tb.cells[k]
+                is_header = _is_tag(d, c, th_id) and not header_emitted
+                row_has_th = row_has_th or is_header
+                if not _ex_flush_phantoms(od, &tb, row, &ncols, cell_id, role_id):
+                    _raise_doc_error(odoc)
+                newc = _ex_new_cell(od, row, cell_id, role_id, is_header)
+                if newc < 0:
+                    _raise_doc_error(odoc)
+                colspan = tb.spans[2 * k]
+                rowspan = tb.spans[2 * k + 1]
+                if rowspan > 1:
+                    for col in range(ncols, ncols + colspan):
+                        if not _rs_set(&tb, col, rowspan - 1):
+                            raise MemoryError("out of memory")
+                ncols += 1
+                pr = 2
+                if filter_match is not None and d.nodes[c].first < 0:
+                    pr = _ex_process_node(doc, c, filter_match)
+                    if pr == 1:
+                        if (_copy_slot(d, _slot_of(d, c, False), od, newc, False) < 0
+                                or _copy_slot(d, _slot_of(d, c, True), od, newc, True) < 0):
+                            _raise_doc_error(odoc)
+                if pr == 2:
+                    fill(_proxy(odoc, newc), _proxy(doc, c))
+                for j in range(colspan - 1):
+                    if _ex_new_cell(od, row, cell_id, role_id, is_header) < 0:
+                        _raise_doc_error(odoc)
+                    ncols += 1
+                d.nodes[c].tag = done_id
+            # _finalize_row
+            if not _ex_flush_phantoms(od, &tb, row, &ncols, cell_id, role_id):
+                _raise_doc_error(odoc)
+            while ncols < max_cols:
+                if _ex_new_cell(od, row, cell_id, role_id, False) < 0:
+                    _raise_doc_error(odoc)
+                ncols += 1
+            keep = False
+            cc = od.nodes[row].first
+            while cc >= 0:
+                if (od.nodes[cc].text_off >= 0 and od.nodes[cc].text_len > 0) or od.nodes[cc].first >= 0:
+                    keep = True
+                    break
+                cc = od.nodes[cc].next
+            if keep:
+                dom_link_before(od, out.idx, row, -1)
+            header_emitted = header_emitted or row_has_th
+    finally:
+        free(tb.cells)
+        free(tb.spans)
+        free(tb.row_start)
+        free(tb.rs)
+    return od.nodes[out.idx].first >= 0
+
+
+def extract_dispatched(CElement top, object names, bint skip_divs, bint skip_graphics):
+    """``core.descendants(top, names)`` for _extract's main loop, less the
+    elements whose handle_textelem call is None with no change whatever
+    happens before it: with ``skip_divs`` ("div" not in potential_tags) the
+    divs whose class holds no "w3-code" (handle_other_elements: None; a
+    handler may rename a later div "done", also None, and none changes its
+    class), with ``skip_graphics`` ("graphic" not in potential_tags) the
+    graphics (None, and no handler renames one but to "done")."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n
+    cdef int32_t root = top.idx, i, div_id, graphic_id, class_id, k
+    cdef Attr* a
+    cdef list out = []
+    doc._check(root)
+    if not isinstance(names, (set, frozenset, tuple, list)):
+        names = tuple(names)
+    n = _name_ids(doc, names, ids)
+    if n < 0:
+        return None
+    if n == 0:
+        return out
+    div_id = _name_id(d, "div") if skip_divs else -1
+    graphic_id = _name_id(d, "graphic") if skip_graphics else -1
+    class_id = _name_id(d, "class")
+    i = d.nodes[root].first
+    while i >= 0:
+        if _id_in(d.nodes[i].tag, ids, n):
+            if _is_tag(d, i, graphic_id):
+                pass
+            elif _is_tag(d, i, div_id):
+                k = dom_attr_find(d, i, class_id) if class_id >= 0 else -1
+                if k >= 0:
+                    a = &d.attrs[k]
+                    if a.kind == AV_VALUE and _contains_bytes(d.vals.data + a.val_off, a.val_len,
+                                                              <const uchar*>"w3-code", 7, False):
+                        out.append(_proxy(doc, i))
+            else:
+                out.append(_proxy(doc, i))
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return out
+
+
+# -- extract_content's last passes ----------------------------------------------------------
+
+cdef inline Py_ssize_t _ex_code_points(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, k = 0
+    for i in range(n):
+        if (s[i] & 0xC0) != 0x80:
+            k += 1
+    return k
+
+
+cdef uchar* _ex_subtree_text(DocData* d, int32_t top, Py_ssize_t* n) noexcept nogil:
+    """_elem_text of ``top`` as UTF-8 (malloc'd, NULL with ``*n`` 0 when empty
+    or, with ``*n`` -1, out of memory)."""
+    cdef ExCollapse c
+    c.out = NULL
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, top, &c)
+    n[0] = c.len
+    if c.len == 0:
+        return NULL
+    c.out = NULL if alloc_fails() else <uchar*>malloc(<size_t>c.len)
+    if c.out == NULL:
+        n[0] = -1
+        return NULL
+    c.len = 0
+    c.pending = False
+    c.started = False
+    _ex_collapse_subtree(d, top, &c)
+    return c.out
+
+
+def extract_drop_repeats(CElement body, Py_ssize_t min_length):
+    """extract_content's adjacent-duplicate pass: each child of ``body`` whose
+    _elem_text is non-empty, longer than ``min_length`` code points and equal
+    to the previous kept child's is removed with its tail
+    (delete_element(el, keep_tail=False))."""
+    cdef CDocument doc = body.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t c, nxt
+    cdef uchar* prev = NULL
+    cdef uchar* cur
+    cdef Py_ssize_t prev_n = -1, cur_n   # prev_n -1: None
+    cdef bint failed = False
+    doc._check(body.idx)
+    with nogil:
+        c = d.nodes[body.idx].first
+        while c >= 0:
+            nxt = d.nodes[c].next
+            cur = _ex_subtree_text(d, c, &cur_n)
+            if cur_n < 0:
+                failed = True
+                break
+            if (cur_n > 0 and cur_n == prev_n and memcmp(cur, prev, <size_t>cur_n) == 0
+                    and _ex_code_points(cur, cur_n) > min_length):
+                unlink_node(d, c)
+                free(cur)
+            else:
+                free(prev)
+                prev = cur
+                prev_n = cur_n
+            c = nxt
+        free(prev)
+    if failed:
+        raise MemoryError("out of memory")
+
+
+def extract_lb_tails(CElement body):
+    """extract_content's last pass: the tail of each <lb> in ``body`` (and
+    ``body`` itself) that is whitespace only (not empty) is set to None unless
+    an ancestor is a <code> or <pre> (renaming or tails change no link: a
+    static walk meets what the live one meets)."""
+    cdef CDocument doc = body.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t top = body.idx, i, a, lb_id, code_id, pre_id
+    cdef Slot tl
+    cdef bint protected
+    doc._check(top)
+    lb_id = _name_id(d, "lb")
+    if lb_id < 0:
+        return
+    code_id = _name_id(d, "code")
+    pre_id = _name_id(d, "pre")
+    with nogil:
+        i = top
+        while i >= 0:
+            if d.nodes[i].tag == lb_id:
+                tl = _slot_of(d, i, True)
+                if _slot_truthy(tl) and _slot_blank(d, tl):
+                    protected = False
+                    a = d.nodes[i].parent
+                    while a >= 0:
+                        if _is_tag(d, a, code_id) or _is_tag(d, a, pre_id):
+                            protected = True
+                            break
+                        a = d.nodes[a].parent
+                    if not protected:
+                        d.nodes[i].tail_off = -1
+                        d.nodes[i].tail_len = 0
+            if d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                continue
+            while i != top and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            if i == top:
+                break
+            i = d.nodes[i].next
+
+
+# -- _extract's main loop ----------------------------------------------------------------
+
+cdef inline bint _ex_root_is(CElement el, CElement root):
+    cdef DocData* d
+    cdef int32_t i
+    if el.doc is not root.doc:
+        return False
+    d = &el.doc.d
+    i = el.idx
+    while d.nodes[i].parent >= 0:
+        i = d.nodes[i].parent
+    return i == root.idx
+
+
+def extract_main_loop(list subelems, CElement body, filter_match, step):
+    """_extract's loop over ``subelems`` into ``body`` (result_body) without
+    deduplication: an element already in ``body`` is skipped; a childless
+    <p>, <head> or <lb> (handle_paragraphs / handle_titles / handle_textelem's
+    lb case: process_node, then the append) is done here; every other element
+    goes to ``step(elem)``, the reference loop's body, in order (also when a
+    value to write holds a character lxml refuses: the reference then runs)."""
+    cdef CElement el
+    cdef CDocument doc, bdoc = body.doc
+    cdef DocData* d
+    cdef DocData* bd = &bdoc.d
+    cdef int32_t i, p_id, head_id, lb_id, new
+    cdef int r
+    cdef ExCollapse c
+    cdef Slot tl
+    bdoc._check(body.idx)
+    for obj in subelems:
+        el = <CElement?>obj
+        if _ex_root_is(el, body):
+            continue
+        doc = el.doc
+        d = &doc.d
+        i = el.idx
+        doc._check(i)
+        if filter_match is not None and d.nodes[i].first < 0:
+            p_id = _name_id(d, "p")
+            head_id = _name_id(d, "head")
+            lb_id = _name_id(d, "lb")
+            if _is_tag(d, i, p_id) or _is_tag(d, i, head_id):
+                r = _ex_process_node(doc, i, filter_match)
+                if r == 1 and _is_tag(d, i, head_id):
+                    # is_text_element(title)
+                    c.out = NULL
+                    c.len = 0
+                    c.pending = False
+                    c.started = False
+                    _ex_collapse_subtree(d, i, &c)
+                    if not c.started:
+                        r = 0
+                if r == 1:
+                    if _is_ancestor_or_self(el, body):
+                        raise ValueError("cannot append parent to itself")
+                    _move(body, el, -1)
+                    continue
+                if r == 0:
+                    continue
+            elif _is_tag(d, i, lb_id):
+                if _slot_blank(d, _slot_of(d, i, True)):
+                    continue   # handle_textelem: None
+                r = _ex_process_node(doc, i, filter_match)
+                if r == 0:
+                    continue
+                if r == 1:
+                    # Element("p") with the trimmed tail as its text, appended; the lb marked done
+                    tl = _slot_of(d, i, True)
+                    new = dom_new_node(bd, _intern(bdoc, "p"), body.idx)
+                    if new < 0:
+                        _raise_doc_error(bdoc)
+                    if _copy_slot(d, tl, bd, new, False) < 0:
+                        _raise_doc_error(bdoc)
+                    d.nodes[i].tag = _intern(doc, "done")
+                    continue
+        step(el)
+
+
+def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, other):
+    """_fill_cell's walk over the descendants of a td/th with children (the
+    live walk of iter_live(cell, inclusive=False): the next node is found, and
+    held as a proxy, when the current one is handed out): "done" elements are
+    skipped; elements of nested tables (``nested``, a set) too, after
+    ``nested_table(child)`` for a <table>; an lb separating inline elements
+    with a whitespace-only tail gives an <lb> in ``new`` and is marked done;
+    every other element goes to ``other(child)``, in order."""
+    cdef CDocument ndoc = new.doc, doc
+    cdef DocData* d
+    cdef CElement node
+    cdef object cur
+    cdef int32_t i, top, lb_new = -1
+    cdef bint check_nested = nested is not None and len(nested) > 0
+    cell.doc._check(cell.idx)
+    ndoc._check(new.idx)
+    doc = cell.doc
+    i = dom_traverse_next(&doc.d, cell.idx, cell.idx)
+    cur = _proxy(doc, i)
+    while cur is not None:
+        node = <CElement>cur
+        doc = node.doc
+        d = &doc.d
+        top = cell.idx if cell.doc is doc else -2
+        i = dom_traverse_next(d, node.idx, top)
+        cur = _proxy(doc, i)
+        i = node.idx
+        if _is_tag(d, i, _name_id(d, "done")):
+            continue
+        if check_nested and node in nested:
+            if _is_tag(d, i, _name_id(d, "table")):
+                nested_table(node)
+            continue
+        if _separates_inline(d, i) and _slot_blank(d, _slot_of(d, i, True)):
+            if lb_new < 0:
+                lb_new = _intern(ndoc, "lb")
+            if dom_new_node(&ndoc.d, lb_new, new.idx) < 0:
+                _raise_doc_error(ndoc)
+            d.nodes[i].tag = _intern(doc, "done")
+            continue
+        other(node)
+
+
+# -- extract_comments' loop ---------------------------------------------------------------
+
+def extract_comments_loop(list elems, CElement body, object potential_tags, textfilter, step):
+    """extract_comments' loop over the snapshot ``elems`` without
+    deduplication: an element whose tag (read when its turn comes: it may
+    have moved into ``body`` with an ancestor) is in ``potential_tags`` goes
+    through handle_textnode(comments_fix=True) in C, its attributes cleared
+    and appended to ``body`` when kept; when the C version declines
+    (NotImplemented, nothing changed) ``step(elem)`` runs the reference loop
+    body instead."""
+    cdef CElement el
+    cdef CDocument doc, cached = None
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n = 0
+    cdef int32_t cached_names = -1
+    cdef object res
+    body.doc._check(body.idx)
+    for obj in elems:
+        el = <CElement?>obj
+        doc = el.doc
+        doc._check(el.idx)
+        # the ids of potential_tags in this document (again when it interned new names)
+        if doc is not cached or doc.d.n_names != cached_names:
+            n = _name_ids(doc, potential_tags, ids)
+            cached = doc
+            cached_names = doc.d.n_names
+        if n < 0:
+            step(el)   # more names than the id set holds: the reference body
+            continue
+        if not _id_in(doc.d.nodes[el.idx].tag, ids, n):
+            continue
+        res = extract_handle_textnode(el, True, False, textfilter)
+        if res is NotImplemented:
+            step(el)
+            continue
+        if res is None:
+            continue
+        doc = el.doc   # the textfilter call may not move it, but read again
+        doc.d.nodes[el.idx].attr_count = 0
+        if _is_ancestor_or_self(el, body):
+            raise ValueError("cannot append parent to itself")
+        _move(body, el, -1)

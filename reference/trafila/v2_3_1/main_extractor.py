@@ -27,7 +27,7 @@ from .settings import (
     MIN_DUPLICATE_LENGTH,
     TAG_CATALOG,
 )
-from .utils import FORMATTING_PROTECTED, SPACING_PROTECTED, image_src, text_chars_test, textfilter, trim
+from .utils import FORMATTING_PROTECTED, RE_FILTER, SPACING_PROTECTED, image_src, text_chars_test, textfilter, trim
 from .xml import delete_element, separates_inline
 from .xpaths import (
     BODY_XPATH,
@@ -353,34 +353,56 @@ def _fill_cell(new_child_elem: _Element, cell: _Element, nested_elems: Set[Any],
         return
     new_child_elem.text, new_child_elem.tail = xml_text(cell.text), xml_text(cell.tail)
     cell.tag = "done"
+    core = core_of(cell)
+    if core is not None:
+        # the C walk: done, nested-table and separating-lb elements there, the others through
+        # _fill_cell_child, in order
+        core.extract_cell_walk(
+            cell,
+            new_child_elem,
+            nested_elems,
+            lambda child: _nested_table_tail(new_child_elem, child, nested_elems),
+            lambda child: _fill_cell_child(new_child_elem, child, ptags_with_div, options),
+        )
+        return
     for child in iter_live(cell, inclusive=False):
         if child.tag == "done":
             continue
         if child in nested_elems:
-            # nested tables are left to the main loop, their tail moves to the cell holding them
-            if child.tag == "table" and next(child.iterancestors("table")) not in nested_elems:
-                _append_block(new_child_elem, None, child)
-                child.tail = None
+            if child.tag == "table":
+                _nested_table_tail(new_child_elem, child, nested_elems)
             continue
         if separates_inline(child) and not text_chars_test(child.tail):
             new_child_elem.append(Element("lb"))
             child.tag = "done"
             continue
-        if child.tag in TABLE_ELEMS:
-            child.tag = "cell"
-            processed_subchild = handle_textnode(child, options, preserve_spaces=True)
-        elif child.tag in INLINE_CONSUMING:
-            processed_subchild = handle_textnode(child, options, preserve_spaces=True)
-            if processed_subchild is None and len(child) > 0:
-                processed_subchild = child
-        elif child.tag == "list":
-            processed_list = handle_lists(child, options)
-            _append_block(new_child_elem, processed_list if options.focus == "recall" else None, child)
-            continue
-        else:
-            processed_subchild = handle_textelem(child, ptags_with_div, options)
-        define_newelem(processed_subchild, new_child_elem, keep_children=True)
-        child.tag = "done"
+        _fill_cell_child(new_child_elem, child, ptags_with_div, options)
+
+
+def _nested_table_tail(new_child_elem: _Element, child: _Element, nested_elems: Set[Any]) -> None:
+    "A nested table is left to the main loop; its tail moves to the cell holding it."
+    if next(child.iterancestors("table")) not in nested_elems:
+        _append_block(new_child_elem, None, child)
+        child.tail = None
+
+
+def _fill_cell_child(new_child_elem: _Element, child: _Element, ptags_with_div: Set[str], options: Extractor) -> None:
+    "One element of a cell into the new <cell>."
+    if child.tag in TABLE_ELEMS:
+        child.tag = "cell"
+        processed_subchild = handle_textnode(child, options, preserve_spaces=True)
+    elif child.tag in INLINE_CONSUMING:
+        processed_subchild = handle_textnode(child, options, preserve_spaces=True)
+        if processed_subchild is None and len(child) > 0:
+            processed_subchild = child
+    elif child.tag == "list":
+        processed_list = handle_lists(child, options)
+        _append_block(new_child_elem, processed_list if options.focus == "recall" else None, child)
+        return
+    else:
+        processed_subchild = handle_textelem(child, ptags_with_div, options)
+    define_newelem(processed_subchild, new_child_elem, keep_children=True)
+    child.tag = "done"
 
 
 def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
@@ -398,6 +420,19 @@ def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extrac
     for nested_table in tables:
         nested_elems.add(nested_table)
         nested_elems.update(desc_list(nested_table))
+
+    if core is not None:
+        # the C version: rows, spans and childless cells (process_node, without deduplication);
+        # every other cell through _fill_cell, in order; NotImplemented (a caption, a non-ASCII
+        # span value): nothing changed
+        kept = core.extract_table(
+            table_elem,
+            newtable,
+            None if options.dedup else RE_FILTER.match,
+            lambda new_cell, cell: _fill_cell(new_cell, cell, nested_elems, ptags_with_div, options),
+        )
+        if kept is not NotImplemented:
+            return newtable if kept else None
 
     rows: List[List[Any]] = [[]]
     captions: List[str] = []
@@ -634,18 +669,18 @@ def _extract(tree: _Element, options: Extractor) -> Any:
         elif core is not None:
             # handle_textelem gives None, changing nothing, for the other tags (handle_other_elements):
             # their iterations are no-ops (no handler renames an element to one of these tags)
-            subelems = core.descendants(subtree, _DISPATCHED)
+            # and, of those, the divs and graphics that handle_other_elements would give None for
+            subelems = core.extract_dispatched(subtree, _DISPATCHED, "div" not in potential_tags, "graphic" not in potential_tags)
+            if subelems is None:
+                subelems = core.descendants(subtree, _DISPATCHED)
         lead, start = None, len(result_body)
         core = core_of(result_body)
         if not single and text_chars_test(subtree.text):
             lead = Element("p")
             lead.text = xml_text(subtree.text)
             lead = process_node(lead, options)
-        for elem in subelems:
-            # an element moved into result_body along with an emitted ancestor (a text-bearing div
-            # is emitted whole): visiting it again would emit its text twice
-            if (core.extract_root_is(elem, result_body) if core is not None else root_of(elem) is result_body):
-                continue
+
+        def step(elem: _Element) -> None:
             tag, tail = elem.tag, elem.tail
             processed_elem = handle_textelem(elem, potential_tags, options)
             if processed_elem is not None:
@@ -659,6 +694,17 @@ def _extract(tree: _Element, options: Extractor) -> Any:
                 tail_elem.text = xml_text(tail)
                 if process_node(tail_elem, options) is not None:
                     result_body.append(tail_elem)
+
+        if core is not None and not options.dedup:
+            # the C loop: childless p/head/lb done there, the others through step, in order
+            core.extract_main_loop(subelems, result_body, RE_FILTER.match, step)
+        else:
+            for elem in subelems:
+                # an element moved into result_body along with an emitted ancestor (a text-bearing
+                # div is emitted whole): visiting it again would emit its text twice
+                if (core.extract_root_is(elem, result_body) if core is not None else root_of(elem) is result_body):
+                    continue
+                step(elem)
         while len(result_body) > 0 and (result_body[-1].tag in NOT_AT_THE_END):
             delete_element(result_body[-1], keep_tail=False)
         # done once there is real content, not just a lone image
@@ -684,17 +730,24 @@ def extract_content(cleaned_tree: _Element, options: Extractor) -> Any:
         temp_text = " ".join(result_body.itertext()).strip()
     # substantial elements repeating the previous one are overlapping-candidate or recovery
     # artifacts; length-gated so that short genuine repeats stay (#778)
-    previous = None
-    for el in result_body[:]:
-        current = _elem_text(el)
-        if current and current == previous and len(current) > MIN_DUPLICATE_LENGTH:
-            delete_element(el, keep_tail=False)
-        else:
-            previous = current
+    core = core_of(result_body)
+    if core is not None:
+        core.extract_drop_repeats(result_body, MIN_DUPLICATE_LENGTH)
+    else:
+        previous = None
+        for el in result_body[:]:
+            current = _elem_text(el)
+            if current and current == previous and len(current) > MIN_DUPLICATE_LENGTH:
+                delete_element(el, keep_tail=False)
+            else:
+                previous = current
     strip_elements(result_body, "done")
     strip_tags(result_body, "div")
     # stripping the divs merges their indentation into the preceding <lb>'s tail, which would
     # render as blank lines; inside code/pre that whitespace is the indentation itself
+    if core is not None:
+        core.extract_lb_tails(result_body)
+        return result_body, temp_text
     for linebreak in iter_live(result_body, "lb"):
         if (
             linebreak.tail
@@ -717,13 +770,21 @@ def extract_comments(tree: _Element, options: Extractor) -> Any:
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
         strip_tags(subtree, "ref", "span")
         core = core_of(subtree)
-        # no handle_textnode call renames an element not yet visited: the snapshot can be filtered first
-        for elem in core.descendants(subtree, potential_tags) if core is not None else desc_list(subtree):
+
+        def step(elem: _Element) -> None:
             if elem.tag in potential_tags:
                 processed = handle_textnode(elem, options, comments_fix=True)
                 if processed is not None:
                     processed.attrib.clear()
                     comments_body.append(processed)
+
+        # no handle_textnode call renames an element not yet visited: the snapshot can be filtered first
+        if core is not None and not options.dedup:
+            # the C loop: handle_textnode, the attributes cleared, the append
+            core.extract_comments_loop(core.descendants(subtree, potential_tags), comments_body, potential_tags, textfilter, step)
+        else:
+            for elem in core.descendants(subtree, potential_tags) if core is not None else desc_list(subtree):
+                step(elem)
         if len(comments_body) > 0:
             delete_element(subtree, keep_tail=False)
             break
