@@ -1739,6 +1739,62 @@ cdef int _wrap_div(CDocument doc, int32_t div, int32_t p_id, int32_t br_id, int3
     return 0
 
 
+cdef inline bint _div_loose_xml(DocData* d, int32_t div) noexcept nogil:
+    """XPath ``text()[normalize-space()]`` of the div is not empty (see _div_to_p)."""
+    cdef int32_t c
+    if _has_non_xml_space(d, d.nodes[div].text_off, d.nodes[div].text_len):
+        return True
+    c = d.nodes[div].first
+    while c >= 0:
+        if _has_non_xml_space(d, d.nodes[c].tail_off, d.nodes[c].tail_len):
+            return True
+        c = d.nodes[c].next
+    return False
+
+
+cdef inline uchar _own_flags(CDocument doc, int32_t nid, PrefixFlags* pf, object tag_flag, int32_t a_id) except 255:
+    """Bit 1: the tag stops a div's renaming (2.3.1: a DIV_TO_P_PREFIXES prefix;
+    1.11.0: ``tag_flag(name)``, asked once per name); bit 2: it is ``a``."""
+    cdef uchar bits = 0
+    if tag_flag is None:
+        if _prefix_flag(&doc.d, pf, nid):
+            bits = 1
+        if nid == a_id:
+            bits |= 2
+        return bits
+    if nid < 0 or nid >= pf.n:
+        raise AssertionError("tag id out of range")
+    if pf.flags[nid] < 0:
+        pf.flags[nid] = 1 if tag_flag(doc.name_str(nid)) else 0
+    return 1 if pf.flags[nid] else 0
+
+
+cdef int _descendant_flags(CDocument doc, int32_t root, uchar* acc, PrefixFlags* pf, object tag_flag,
+                           int32_t a_id) except -1:
+    """acc[x] = the OR of _own_flags over x's strict descendants, for every x of
+    ``root``'s subtree (each node is added into its parent as it is left)."""
+    cdef DocData* d = &doc.d
+    cdef int32_t i = root, p
+    acc[root] = 0
+    while True:
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            acc[i] = 0
+            continue
+        while True:
+            if i == root:
+                return 0
+            p = d.nodes[i].parent
+            if p < 0:
+                return 0
+            acc[p] |= acc[i] | _own_flags(doc, d.nodes[i].tag, pf, tag_flag, a_id)
+            if d.nodes[i].next >= 0:
+                i = d.nodes[i].next
+                acc[i] = 0
+                break
+            i = p
+
+
 def rd_transform_misused_divs(CElement top, object wrap_one, object drop_tree, object tag_flag=None):
     """readability's ``transform_misused_divs_into_paragraphs`` on ``top``'s
     div descendants: 2.3.1's step 1 verdicts (misused_divs), or with
@@ -1748,9 +1804,9 @@ def rd_transform_misused_divs(CElement top, object wrap_one, object drop_tree, o
     cdef int32_t root = top.idx, i, j, nid, div_id, a_id, br_id, p_id, n_divs = 0, k
     cdef int32_t* divs = NULL
     cdef int32_t* kids = NULL
+    cdef uchar* acc = NULL
     cdef Py_ssize_t cap = 0, n_ids
     cdef PrefixFlags prefixes
-    cdef signed char* f
     cdef bint hit
     doc._check(root)
     div_id = _lookup(doc, "div")
@@ -1765,28 +1821,18 @@ def rd_transform_misused_divs(CElement top, object wrap_one, object drop_tree, o
     if prefixes.flags == NULL:
         raise MemoryError("out of memory")
     memset(prefixes.flags, 0xFF, <size_t>n_ids)
-    f = prefixes.flags
     try:
         divs = _alloc_nodes(d, sizeof(int32_t))
-        # step 1: the verdicts, then the renames
+        # step 1: the verdicts (from one pass summing what each subtree holds), then the renames
+        acc = <uchar*>_alloc_nodes(d, 1)
+        _descendant_flags(doc, root, acc, &prefixes, tag_flag, a_id)
         i = _preorder_next(d, root, root)
         while i >= 0:
             if d.nodes[i].tag == div_id:
                 if tag_flag is None:
-                    hit = _div_to_p(d, i, a_id, &prefixes)
+                    hit = not (acc[i] & 1) and (not (acc[i] & 2) or _div_loose_xml(d, i))
                 else:
-                    hit = True
-                    j = _preorder_next(d, i, i)
-                    while j >= 0:
-                        nid = d.nodes[j].tag
-                        if nid < 0 or nid >= n_ids:
-                            raise AssertionError("tag id out of range")
-                        if f[nid] < 0:
-                            f[nid] = 1 if tag_flag(doc.name_str(nid)) else 0
-                        if f[nid]:
-                            hit = False
-                            break
-                        j = _preorder_next(d, j, i)
+                    hit = not (acc[i] & 1)
                 if hit:
                     divs[n_divs] = i
                     n_divs += 1
@@ -1810,6 +1856,7 @@ def rd_transform_misused_divs(CElement top, object wrap_one, object drop_tree, o
         free(prefixes.flags)
         free(divs)
         free(kids)
+        free(acc)
     return None
 
 

@@ -278,3 +278,23 @@ def test_corpus_pages():
         compare_all(core, lambda: html.fromstring(markup), lambda: core.fromstring_view(markup))
         pages += 1
     assert pages > 0
+
+
+# step 1's verdicts from one pass: nested divs, prefix tags at any depth, links with and without loose text
+NEST_TAGS = ["div", "div", "div", "span", "a", "a", "picture", "dialog", "tbody", "pre", "x-y", "DIV", "em", "p"]
+
+
+def nest_spec():
+    text = st.sampled_from([None, "", " ", "\n\t", "\xa0", "w", "\x0b"])
+    leaf = st.tuples(st.sampled_from(NEST_TAGS), text, text, st.just({}), st.just(()))
+    return st.recursive(leaf, lambda kids: st.tuples(st.sampled_from(NEST_TAGS), text, text, st.just({}),
+                                                     st.lists(kids, max_size=4).map(tuple)), max_leaves=30)
+
+
+@given(nest_spec())
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_nested_div_verdicts(spec):
+    core = _core()
+    spec = wrapped(spec)
+    for module in (rd, rd111):
+        three_ways(core, module, misused_run(module), lambda: build(refdom, spec), lambda: build(core.dom, spec))
