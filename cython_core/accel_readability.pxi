@@ -274,6 +274,7 @@ cdef struct WordSet:
     uint32_t first[256]     # per byte: the words starting with it (bit j: word j)
     bint bigrams            # every word has 2 bytes or more: ``pairs`` is a filter
     uint64_t pairs[1024]    # bit (b0 << 8 | b1): some word starts with the bytes b0 b1
+    uint64_t raw[1024]      # bit (b0 << 8 | b1): some word starts with _LOWER[b0] _LOWER[b1]
 
 cdef uchar _LOWER[256]
 
@@ -298,10 +299,12 @@ cdef void _wordset_init(WordSet* ws, bytes blob, object words):
     cdef const uchar* p = <const uchar*><const char*>blob
     cdef Py_ssize_t off = 0
     cdef uint32_t pair
+    cdef int b0, b1
     ws.n = 0
     ws.bigrams = True
     memset(ws.first, 0, sizeof(ws.first))
     memset(ws.pairs, 0, sizeof(ws.pairs))
+    memset(ws.raw, 0, sizeof(ws.raw))
     for w in words:
         assert ws.n < MAX_WORDS and len(w) > 0
         ws.w[ws.n] = p + off
@@ -312,6 +315,13 @@ cdef void _wordset_init(WordSet* ws, bytes blob, object words):
         else:
             pair = (<uint32_t>p[off] << 8) | p[off + 1]
             ws.pairs[pair >> 6] |= (<uint64_t>1) << (pair & 63)
+            for b0 in range(256):
+                if _LOWER[b0] != p[off]:
+                    continue
+                for b1 in range(256):
+                    if _LOWER[b1] == p[off + 1]:
+                        pair = (<uint32_t>b0 << 8) | <uint32_t>b1
+                        ws.raw[pair >> 6] |= (<uint64_t>1) << (pair & 63)
         off += len(w) + 1
         ws.n += 1
 
@@ -332,8 +342,8 @@ cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcep
         # no word starts at i unless its first two bytes are s[i], s[i+1] lowered
         # (so none at the last byte): the pair table skips most positions
         for i in range(n - 1):
-            pair = (<uint32_t>_LOWER[s[i]] << 8) | _LOWER[s[i + 1]]
-            if not (ws.pairs[pair >> 6] >> (pair & 63)) & 1:
+            pair = (<uint32_t>s[i] << 8) | s[i + 1]
+            if not (ws.raw[pair >> 6] >> (pair & 63)) & 1:
                 continue
             bits = ws.first[_LOWER[s[i]]]
             while bits:
@@ -367,10 +377,18 @@ cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcep
 
 
 cdef inline bint _has_high_byte(const uchar* s, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n):
+    cdef Py_ssize_t i = 0
+    cdef uint64_t acc = 0
+    # eight bytes at a time (_load8), then the rest
+    while i + 8 <= n:
+        acc |= _load8(s + i)
+        i += 8
+    if acc & _HIGHS:
+        return True
+    while i < n:
         if s[i] >= 0x80:
             return True
+        i += 1
     return False
 
 
@@ -396,86 +414,6 @@ cdef inline bint _attr_bytes(DocData* d, int32_t i, int32_t nid, const uchar** s
     return False
 
 
-# A memo of the word-set verdicts per attribute value within one call (many
-# elements share a class): open addressing on a hash of the bytes, each hit
-# confirmed by comparing the bytes, so it only saves scans. Values of a full
-# table are scanned as before.
-
-cdef enum:
-    VMEMO_CAP = 1024
-    VMEMO_MAX = 700
-    VM_U_KNOWN = 1
-    VM_U = 2
-    VM_O_KNOWN = 4
-    VM_O = 8
-
-cdef struct VSlot:
-    const uchar* s
-    Py_ssize_t n
-    uint64_t h
-    int flags      # 0: an empty slot
-
-
-cdef struct VMemo:
-    VSlot* slots
-    int count
-
-
-cdef inline uint64_t _bytes_hash(const uchar* s, Py_ssize_t n) noexcept nogil:
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n, w = 0
-    cdef Py_ssize_t i = 0
-    cdef int k = 0
-    while i + 8 <= n:
-        h = (h ^ _load8(s + i)) * 0xFF51AFD7ED558CCDULL
-        h ^= h >> 32
-        i += 8
-    while i < n:
-        w |= (<uint64_t>s[i]) << (8 * k)
-        i += 1
-        k += 1
-    h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL
-    h ^= h >> 29
-    return h
-
-
-cdef inline VSlot* _vmemo_slot(VMemo* m, const uchar* s, Py_ssize_t n) noexcept nogil:
-    """The slot of the value s[:n] (found, or new with flags VM_NEW), NULL when the table is full."""
-    cdef uint64_t h = _bytes_hash(s, n)
-    cdef uint32_t k = <uint32_t>(h & (VMEMO_CAP - 1))
-    cdef VSlot* e
-    while True:
-        e = &m.slots[k]
-        if e.flags == 0:
-            if m.count >= VMEMO_MAX:
-                return NULL
-            m.count += 1
-            e.s = s
-            e.n = n
-            e.h = h
-            e.flags = 16   # in use, nothing known yet
-            return e
-        if e.h == h and e.n == n and memcmp(e.s, s, <size_t>n) == 0:
-            return e
-        k = (k + 1) & (VMEMO_CAP - 1)
-
-
-cdef inline bint _vmemo_test(VMemo* m, const uchar* s, Py_ssize_t n, bint ok_set, const WordSet* ws) noexcept nogil:
-    """``_contains_any(s, n, ws)`` through the memo (``ok_set``: which of the two
-    word sets of the call ``ws`` is)."""
-    cdef VSlot* e
-    cdef int known = VM_O_KNOWN if ok_set else VM_U_KNOWN
-    cdef int bit = VM_O if ok_set else VM_U
-    if n <= 0:
-        return False
-    e = _vmemo_slot(m, s, n)
-    if e == NULL:
-        return _contains_any(s, n, ws)
-    if not (e.flags & known):
-        e.flags |= known
-        if _contains_any(s, n, ws):
-            e.flags |= bit
-    return (e.flags & bit) != 0
-
 
 def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
     """The descendants of ``top`` that readability's
@@ -489,7 +427,6 @@ def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
     cdef int32_t root = top.idx
     cdef int32_t class_id, id_id, body_id, html_id
     cdef list out = []
-    cdef VMemo vm
     cdef const WordSet* ok = &_OK_SET_1_11_0 if v1_11_0 else &_OK_SET
     doc._check(root)
     class_id = _lookup(doc, "class")
@@ -498,19 +435,12 @@ def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
         return out
     body_id = _lookup(doc, "body")
     html_id = _lookup(doc, "html")
-    vm.count = 0
-    vm.slots = NULL if alloc_fails() else <VSlot*>calloc(VMEMO_CAP, sizeof(VSlot))
-    if vm.slots == NULL:
-        raise MemoryError("out of memory")
-    try:
-        _unlikely_walk(doc, root, verdict, ok, body_id, html_id, class_id, id_id, &vm, out)
-    finally:
-        free(vm.slots)
+    _unlikely_walk(doc, root, verdict, ok, body_id, html_id, class_id, id_id, out)
     return out
 
 
 cdef int _unlikely_walk(CDocument doc, int32_t root, object verdict, const WordSet* ok, int32_t body_id,
-                        int32_t html_id, int32_t class_id, int32_t id_id, VMemo* vm_p, list out) except -1:
+                        int32_t html_id, int32_t class_id, int32_t id_id, list out) except -1:
     cdef DocData* d = &doc.d
     cdef int32_t i, tag
     cdef const uchar* cs
@@ -533,8 +463,8 @@ cdef int _unlikely_walk(CDocument doc, int32_t root, object verdict, const WordS
                     if v:
                         out.append(el)
             elif cn + in_ + (1 if cn > 0 and in_ > 0 else 0) >= 2:
-                if ((_vmemo_test(vm_p, cs, cn, False, &_UNLIKELY_SET) or _vmemo_test(vm_p, is_, in_, False, &_UNLIKELY_SET))
-                        and not _vmemo_test(vm_p, cs, cn, True, ok) and not _vmemo_test(vm_p, is_, in_, True, ok)):
+                if ((_contains_any(cs, cn, &_UNLIKELY_SET) or _contains_any(is_, in_, &_UNLIKELY_SET))
+                        and not _contains_any(cs, cn, ok) and not _contains_any(is_, in_, ok)):
                     out.append(_proxy(doc, i))
         if d.nodes[i].first >= 0:
             i = d.nodes[i].first

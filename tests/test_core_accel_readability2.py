@@ -1,6 +1,6 @@
 """readability's remaining stages in C (cython_core/accel_readability.pxi:
-``rd_transform_misused_divs``, ``rd_article_siblings``, ``rd_tostring_xml_utf8``,
-the memo of ``unlikely_candidates``) against the Python code they replace.
+``rd_transform_misused_divs``, ``rd_article_siblings``, ``rd_tostring_xml_utf8``)
+against the Python code they replace.
 
 Each comparison runs the same input three ways: the core's tree through the C
 path, the core's tree with ``core_of`` switched off for the module (the Python
@@ -219,9 +219,8 @@ def test_tostring_xml_utf8(spec):
         assert core.rd_tostring_xml_utf8(el) == want
 
 
-def test_unlikely_memo_many_values():
-    """More distinct class values than the memo holds, each value repeated: the
-    verdicts stay the reference's."""
+def test_unlikely_many_values():
+    """Many class and id values, each repeated: unlikely_candidates' verdicts are the reference's."""
     core = _core()
     words = core.UNLIKELY_WORDS + core.OK_MAYBE_WORDS + ("x", "y-z", "ab")
     top = core.dom.Element("body")
@@ -298,3 +297,23 @@ def test_nested_div_verdicts(spec):
     spec = wrapped(spec)
     for module in (rd, rd111):
         three_ways(core, module, misused_run(module), lambda: build(refdom, spec), lambda: build(core.dom, spec))
+
+
+# the word sets' raw-pair filter: mixed case, word fragments next to each other
+FRAGMENTS = ["com", "MENT", "Ment", "ad-", "BREAK", "foot", "er", "Side", "bar", "and", "AND", "ody", "b", "-",
+             "Po", "st", "TEXT", "x", "1", "sponsor", "PAGinat", "ion", "medi", "A", "tags", "Tool"]
+
+
+@given(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=8).map("".join))
+@settings(max_examples=3000, deadline=None)
+def test_word_sets_mixed_case(value):
+    core = _core()
+    el = core.dom.Element("div")
+    el.set("class", value)
+    assert core.class_weight(el, rd._attribute_weight) == rd._attribute_weight(value)
+    for module, flag in ((rd, False), (rd111, True)):
+        top = core.dom.Element("body")
+        child = core.dom.SubElement(top, "div")
+        child.set("id", value)
+        want = [child] if len(value) >= 2 and module._unlikely_verdict(value) else []
+        assert core.unlikely_candidates(top, module._unlikely_verdict, flag) == want
