@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
+from operator import attrgetter
 from typing import Any, Dict, List, Optional
 
 from trafila._backend import Element, SubElement, core_of, tostring_xml
@@ -111,6 +112,7 @@ class Candidate:
 
 
 _SCRIPT_TAGS = frozenset(("script", "style"))
+_SCORE = attrgetter("score")  # lambda c: c.score
 _FORM_TAGS = frozenset(("form", "textarea"))
 _SANITIZE_TAGS = frozenset(("table", "ul", "div", "aside", "header", "footer", "section"))
 _SCORED_TAGS = frozenset(("p", "pre", "td"))
@@ -237,7 +239,7 @@ class Document:
         if not candidates:
             return None
         # stable: the first inserted wins among equal scores
-        return sorted(candidates.values(), key=lambda c: c.score, reverse=True)[0]
+        return sorted(candidates.values(), key=_SCORE, reverse=True)[0]
 
     def get_link_density(self, elem: Element) -> float:
         core = core_of(elem)

@@ -28,6 +28,7 @@ import logging
 import re
 from dataclasses import dataclass
 from math import sqrt
+from operator import attrgetter
 from typing import Dict, Iterable, List, Optional
 
 from ._backend import core_of, current
@@ -245,7 +246,7 @@ class Document:
 
     def select_best_candidate(self, candidates: Dict[Element, Candidate]) -> Optional[Candidate]:
         # max() keeps the first of equal scores, in candidate insertion order
-        return max(candidates.values(), key=lambda candidate: candidate.score, default=None)
+        return max(candidates.values(), key=_SCORE, default=None)
 
     def get_link_density(self, elem: Element) -> float:
         core = core_of(elem)
@@ -445,6 +446,7 @@ def _attribute_weight(attribute: str) -> int:
 
 
 _SCRIPT_TAGS = frozenset({"script", "style", "fencedframe"})
+_SCORE = attrgetter("score")  # lambda candidate: candidate.score
 _FORM_TAGS = frozenset({"form", "textarea"})
 
 
