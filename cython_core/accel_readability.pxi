@@ -274,6 +274,7 @@ cdef struct WordSet:
     uint32_t first[256]     # per byte: the words starting with it (bit j: word j)
     bint bigrams            # every word has 2 bytes or more: ``pairs`` is a filter
     uint64_t pairs[1024]    # bit (b0 << 8 | b1): some word starts with the bytes b0 b1
+    uint64_t raw[1024]      # bit (b0 << 8 | b1): some word starts with _LOWER[b0] _LOWER[b1]
 
 cdef uchar _LOWER[256]
 
@@ -298,10 +299,12 @@ cdef void _wordset_init(WordSet* ws, bytes blob, object words):
     cdef const uchar* p = <const uchar*><const char*>blob
     cdef Py_ssize_t off = 0
     cdef uint32_t pair
+    cdef int b0, b1
     ws.n = 0
     ws.bigrams = True
     memset(ws.first, 0, sizeof(ws.first))
     memset(ws.pairs, 0, sizeof(ws.pairs))
+    memset(ws.raw, 0, sizeof(ws.raw))
     for w in words:
         assert ws.n < MAX_WORDS and len(w) > 0
         ws.w[ws.n] = p + off
@@ -312,6 +315,13 @@ cdef void _wordset_init(WordSet* ws, bytes blob, object words):
         else:
             pair = (<uint32_t>p[off] << 8) | p[off + 1]
             ws.pairs[pair >> 6] |= (<uint64_t>1) << (pair & 63)
+            for b0 in range(256):
+                if _LOWER[b0] != p[off]:
+                    continue
+                for b1 in range(256):
+                    if _LOWER[b1] == p[off + 1]:
+                        pair = (<uint32_t>b0 << 8) | <uint32_t>b1
+                        ws.raw[pair >> 6] |= (<uint64_t>1) << (pair & 63)
         off += len(w) + 1
         ws.n += 1
 
@@ -332,8 +342,8 @@ cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcep
         # no word starts at i unless its first two bytes are s[i], s[i+1] lowered
         # (so none at the last byte): the pair table skips most positions
         for i in range(n - 1):
-            pair = (<uint32_t>_LOWER[s[i]] << 8) | _LOWER[s[i + 1]]
-            if not (ws.pairs[pair >> 6] >> (pair & 63)) & 1:
+            pair = (<uint32_t>s[i] << 8) | s[i + 1]
+            if not (ws.raw[pair >> 6] >> (pair & 63)) & 1:
                 continue
             bits = ws.first[_LOWER[s[i]]]
             while bits:
@@ -367,10 +377,18 @@ cdef bint _contains_any(const uchar* s, Py_ssize_t n, const WordSet* ws) noexcep
 
 
 cdef inline bint _has_high_byte(const uchar* s, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n):
+    cdef Py_ssize_t i = 0
+    cdef uint64_t acc = 0
+    # eight bytes at a time (_load8), then the rest
+    while i + 8 <= n:
+        acc |= _load8(s + i)
+        i += 8
+    if acc & _HIGHS:
+        return True
+    while i < n:
         if s[i] >= 0x80:
             return True
+        i += 1
     return False
 
 
@@ -396,6 +414,7 @@ cdef inline bint _attr_bytes(DocData* d, int32_t i, int32_t nid, const uchar** s
     return False
 
 
+
 def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
     """The descendants of ``top`` that readability's
     ``remove_unlikely_candidates`` drops, in document order (the verdicts
@@ -405,13 +424,9 @@ def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
     ``v1_11_0``: trafilatura 1.11.0's ok words (OK_MAYBE_WORDS_1_11_0)."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
-    cdef int32_t root = top.idx, i, tag
+    cdef int32_t root = top.idx
     cdef int32_t class_id, id_id, body_id, html_id
-    cdef const uchar* cs
-    cdef const uchar* is_
-    cdef Py_ssize_t cn, in_
     cdef list out = []
-    cdef dict memo = {}
     cdef const WordSet* ok = &_OK_SET_1_11_0 if v1_11_0 else &_OK_SET
     doc._check(root)
     class_id = _lookup(doc, "class")
@@ -420,6 +435,18 @@ def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
         return out
     body_id = _lookup(doc, "body")
     html_id = _lookup(doc, "html")
+    _unlikely_walk(doc, root, verdict, ok, body_id, html_id, class_id, id_id, out)
+    return out
+
+
+cdef int _unlikely_walk(CDocument doc, int32_t root, object verdict, const WordSet* ok, int32_t body_id,
+                        int32_t html_id, int32_t class_id, int32_t id_id, list out) except -1:
+    cdef DocData* d = &doc.d
+    cdef int32_t i, tag
+    cdef const uchar* cs
+    cdef const uchar* is_
+    cdef Py_ssize_t cn, in_
+    cdef dict memo = {}
     i = d.nodes[root].first
     while i >= 0:
         tag = d.nodes[i].tag
@@ -447,7 +474,7 @@ def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
         if i == root:
             break
         i = d.nodes[i].next
-    return out
+    return 0
 
 
 # -- transform_misused_divs_into_paragraphs -----------------------------------------
@@ -1573,3 +1600,314 @@ def rd_clean_conditionally(CElement node, dict candidates not None, object min_t
         free(scores)
         free(allowed)
     return None
+
+
+# -- transform_misused_divs_into_paragraphs, both loops in C ----------------------------------------
+# Step 1 as misused_divs / divs_without_tags (all verdicts first, then the
+# renames: nodes[i].tag = the id of "p", what ``elem.tag = "p"`` stores).
+# Step 2 over the divs misused_divs(step2=True) lists, each in turn on the
+# live tree as the Python loop body does it: a non-blank text (str.strip())
+# moves into a new <p> inserted first; then over a snapshot of the children,
+# last first, a non-blank tail moves into a new <p> inserted right after its
+# child (``insert(pos + 1)``: the children before ``pos`` have not moved),
+# and a <br> child is dropped (drop_tree; _rd_drop). The new <p> is what the
+# Python path leaves in the tree: a node without attributes whose text is the
+# moved string (here the same arena slice) and without tail. A div where a
+# string to move holds a character lxml's setter refuses (the Python path
+# raises ValueError there) goes to ``wrap_one(div)``, the reference's body.
+
+cdef inline bint _div_slots_refused(DocData* d, int32_t div) noexcept nogil:
+    cdef int32_t c
+    if _xml_refused(d, d.nodes[div].text_off, d.nodes[div].text_len):
+        return True
+    c = d.nodes[div].first
+    while c >= 0:
+        if _xml_refused(d, d.nodes[c].tail_off, d.nodes[c].tail_len):
+            return True
+        c = d.nodes[c].next
+    return False
+
+
+cdef int _wrap_div(CDocument doc, int32_t div, int32_t p_id, int32_t br_id, int32_t** kids, Py_ssize_t* cap,
+                   object drop_tree) except -1:
+    cdef DocData* d = &doc.d
+    cdef int32_t p, c, child, nk = 0, pos
+    cdef int32_t* grown
+    if _has_non_space(d, d.nodes[div].text_off, d.nodes[div].text_len):
+        p = dom_new_node(d, p_id, -1)
+        if p < 0:
+            _raise_doc_error(doc)
+        d.nodes[p].text_off = d.nodes[div].text_off
+        d.nodes[p].text_len = d.nodes[div].text_len
+        d.nodes[div].text_off = -1
+        d.nodes[div].text_len = 0
+        dom_link_before(d, div, p, d.nodes[div].first)
+    c = d.nodes[div].first
+    while c >= 0:
+        if nk >= cap[0]:
+            grown = NULL if alloc_fails() else <int32_t*>realloc(kids[0], <size_t>(2 * cap[0] + 16) * sizeof(int32_t))
+            if grown == NULL:
+                raise MemoryError("out of memory")
+            kids[0] = grown
+            cap[0] = 2 * cap[0] + 16
+        kids[0][nk] = c
+        nk += 1
+        c = d.nodes[c].next
+    for pos in range(nk - 1, -1, -1):
+        child = kids[0][pos]
+        if _has_non_space(d, d.nodes[child].tail_off, d.nodes[child].tail_len):
+            p = dom_new_node(d, p_id, -1)
+            if p < 0:
+                _raise_doc_error(doc)
+            d.nodes[p].text_off = d.nodes[child].tail_off
+            d.nodes[p].text_len = d.nodes[child].tail_len
+            d.nodes[child].tail_off = -1
+            d.nodes[child].tail_len = 0
+            dom_link_before(d, div, p, d.nodes[child].next)
+        if d.nodes[child].tag == br_id:
+            _rd_drop(doc, child, drop_tree)
+    return 0
+
+
+cdef inline bint _div_loose_xml(DocData* d, int32_t div) noexcept nogil:
+    """XPath ``text()[normalize-space()]`` of the div is not empty (see _div_to_p)."""
+    cdef int32_t c
+    if _has_non_xml_space(d, d.nodes[div].text_off, d.nodes[div].text_len):
+        return True
+    c = d.nodes[div].first
+    while c >= 0:
+        if _has_non_xml_space(d, d.nodes[c].tail_off, d.nodes[c].tail_len):
+            return True
+        c = d.nodes[c].next
+    return False
+
+
+cdef inline uchar _own_flags(CDocument doc, int32_t nid, PrefixFlags* pf, object tag_flag, int32_t a_id) except 255:
+    """Bit 1: the tag stops a div's renaming (2.3.1: a DIV_TO_P_PREFIXES prefix;
+    1.11.0: ``tag_flag(name)``, asked once per name); bit 2: it is ``a``."""
+    cdef uchar bits = 0
+    if tag_flag is None:
+        if _prefix_flag(&doc.d, pf, nid):
+            bits = 1
+        if nid == a_id:
+            bits |= 2
+        return bits
+    if nid < 0 or nid >= pf.n:
+        raise AssertionError("tag id out of range")
+    if pf.flags[nid] < 0:
+        pf.flags[nid] = 1 if tag_flag(doc.name_str(nid)) else 0
+    return 1 if pf.flags[nid] else 0
+
+
+cdef int _descendant_flags(CDocument doc, int32_t root, uchar* acc, PrefixFlags* pf, object tag_flag,
+                           int32_t a_id) except -1:
+    """acc[x] = the OR of _own_flags over x's strict descendants, for every x of
+    ``root``'s subtree (each node is added into its parent as it is left)."""
+    cdef DocData* d = &doc.d
+    cdef int32_t i = root, p
+    acc[root] = 0
+    while True:
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            acc[i] = 0
+            continue
+        while True:
+            if i == root:
+                return 0
+            p = d.nodes[i].parent
+            if p < 0:
+                return 0
+            acc[p] |= acc[i] | _own_flags(doc, d.nodes[i].tag, pf, tag_flag, a_id)
+            if d.nodes[i].next >= 0:
+                i = d.nodes[i].next
+                acc[i] = 0
+                break
+            i = p
+
+
+def rd_transform_misused_divs(CElement top, object wrap_one, object drop_tree, object tag_flag=None):
+    """readability's ``transform_misused_divs_into_paragraphs`` on ``top``'s
+    div descendants: 2.3.1's step 1 verdicts (misused_divs), or with
+    ``tag_flag`` 1.11.0's (divs_without_tags), then step 2 (see above)."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t root = top.idx, i, j, nid, div_id, a_id, br_id, p_id, n_divs = 0, k
+    cdef int32_t* divs = NULL
+    cdef int32_t* kids = NULL
+    cdef uchar* acc = NULL
+    cdef Py_ssize_t cap = 0, n_ids
+    cdef PrefixFlags prefixes
+    cdef bint hit
+    doc._check(root)
+    div_id = _lookup(doc, "div")
+    if div_id < 0:
+        return None
+    a_id = _lookup(doc, "a")
+    br_id = _lookup(doc, "br")
+    p_id = _intern(doc, "p")
+    n_ids = N_KNOWN + d.n_names
+    prefixes.n = <int32_t>n_ids
+    prefixes.flags = NULL if alloc_fails() else <signed char*>malloc(<size_t>n_ids)
+    if prefixes.flags == NULL:
+        raise MemoryError("out of memory")
+    memset(prefixes.flags, 0xFF, <size_t>n_ids)
+    try:
+        divs = _alloc_nodes(d, sizeof(int32_t))
+        # step 1: the verdicts (from one pass summing what each subtree holds), then the renames
+        acc = <uchar*>_alloc_nodes(d, 1)
+        _descendant_flags(doc, root, acc, &prefixes, tag_flag, a_id)
+        i = _preorder_next(d, root, root)
+        while i >= 0:
+            if d.nodes[i].tag == div_id:
+                if tag_flag is None:
+                    hit = not (acc[i] & 1) and (not (acc[i] & 2) or _div_loose_xml(d, i))
+                else:
+                    hit = not (acc[i] & 1)
+                if hit:
+                    divs[n_divs] = i
+                    n_divs += 1
+            i = _preorder_next(d, i, root)
+        for k in range(n_divs):
+            d.nodes[divs[k]].tag = p_id
+        # step 2: the divs left with work, then the work on each in turn
+        n_divs = 0
+        i = _preorder_next(d, root, root)
+        while i >= 0:
+            if d.nodes[i].tag == div_id and _div_has_loose_text(d, i, br_id):
+                divs[n_divs] = i
+                n_divs += 1
+            i = _preorder_next(d, i, root)
+        for k in range(n_divs):
+            if _div_slots_refused(d, divs[k]):
+                wrap_one(_proxy(doc, divs[k]))
+            else:
+                _wrap_div(doc, divs[k], p_id, br_id, &kids, &cap, drop_tree)
+    finally:
+        free(prefixes.flags)
+        free(divs)
+        free(kids)
+        free(acc)
+    return None
+
+
+# -- summary() then reparse_summary, without the str --------------------------------------------------
+# 2.3.1's try_readability parses ``summary().encode("utf8", "surrogatepass")``;
+# summary() is the UTF-8 buffer of the XML serialiser decoded (the arenas hold
+# valid UTF-8 and no surrogate), so those bytes are the buffer itself.
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+
+def rd_tostring_xml_utf8(CElement el):
+    """``tostring_xml(el).encode("utf8", "surrogatepass")`` (the tail included),
+    or None where tostring_xml hands the element to the reference serialiser
+    (an XHTML doctype)."""
+    cdef CDocument doc = el.doc
+    cdef Buf out
+    cdef bint ok
+    cdef Node* nd
+    doc._check(el.idx)
+    info = doc.docinfo
+    if info.has_doctype():
+        from trafila.html import serialize
+        if serialize.is_xhtml_doctype(info.public_id, info.system_url):
+            return None
+    memset(&out, 0, sizeof(Buf))
+    with nogil:
+        ok = xml_plain_c(&out, &doc.d, el.idx)
+        if ok:
+            nd = &doc.d.nodes[el.idx]
+            ok = put_slice(&out, &doc.d.text, nd.tail_off, nd.tail_len, False, &doc.d.error)
+    try:
+        if not ok:
+            _raise_doc_error(doc)
+        return PyBytes_FromStringAndSize(<const char*>out.data, out.len) if out.len else b""
+    finally:
+        buf_free(&out)
+
+
+# -- get_article's sibling loop ----------------------------------------------------------------------
+# The verdicts only read each sibling's own subtree and text, and the
+# candidates (keys are live proxies, kept by the moves), so they can all be
+# taken before the first append moves a sibling out.
+
+cdef inline bint _dot_space(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """``re.search(r"\\.( |$)", s)``: a "." followed by a space, by the end, or
+    by a final newline (``$`` without MULTILINE)."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if s[i] == 46:
+            if i + 1 == n or s[i + 1] == 32 or (i + 2 == n and s[i + 1] == 10):
+                return True
+    return False
+
+
+cdef inline Py_ssize_t _code_points(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, k = 0
+    for i in range(n):
+        if (s[i] & 0xC0) != 0x80:
+            k += 1
+    return k
+
+
+cdef int _score_of(object value, double* out) except -1:
+    """A candidate's score as a C double, 0 when it is not exactly one (then 1)."""
+    if PyFloat_CheckExact(value):
+        out[0] = PyFloat_AS_DOUBLE(value)
+        return 1
+    if type(value) is int and -_EXACT_LIMIT < value < _EXACT_LIMIT:
+        out[0] = <double><long long>value
+        return 1
+    return 0
+
+
+def rd_article_siblings(CElement best, dict candidates not None, object threshold):
+    """The children of ``best``'s parent (which it must have) that get_article
+    appends to its output, in order: ``best`` itself, a candidate scoring at
+    least ``threshold``, a ``p`` with more than 80 characters of text and a
+    link density below 0.25, or a ``p`` with 80 or fewer, no links and
+    DOT_SPACE in its text. NotImplemented (nothing done) when a score or the
+    threshold is not a float or a small int."""
+    cdef CDocument doc = best.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t parent, c, p_id, a_id, off, n
+    cdef double thr, score, density
+    cdef Py_ssize_t length
+    cdef PyObject* found
+    cdef bint append
+    cdef list out = []
+    doc._check(best.idx)
+    parent = d.nodes[best.idx].parent
+    if parent < 0:
+        return NotImplemented
+    if not _score_of(threshold, &thr):
+        return NotImplemented
+    p_id = _lookup(doc, "p")
+    a_id = _lookup(doc, "a")
+    c = d.nodes[parent].first
+    while c >= 0:
+        append = c == best.idx
+        if not append and c < doc.cap_proxies and doc.proxies[c] != NULL:
+            found = PyDict_GetItem(candidates, <object>doc.proxies[c])
+            if found != NULL:
+                if not _score_of((<object>found).score, &score):
+                    return NotImplemented
+                append = score >= thr
+                if append:
+                    out.append(<object>doc.proxies[c])
+                    c = d.nodes[c].next
+                    continue
+                # a candidate below the threshold: the elif below still applies
+        if not append and d.nodes[c].tag == p_id and p_id >= 0:
+            density = _link_density_of(d, c, a_id)
+            off = d.nodes[c].text_off
+            n = d.nodes[c].text_len if off >= 0 else 0
+            length = _code_points(d.text.data + off, n) if n > 0 else 0
+            if length > 80:
+                append = density < 0.25
+            else:
+                append = density == 0.0 and n > 0 and _dot_space(d.text.data + off, n)
+        if append:
+            out.append(_proxy(doc, c))
+        c = d.nodes[c].next
+    return out

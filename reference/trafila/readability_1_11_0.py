@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
+from operator import attrgetter
 from typing import Any, Dict, List, Optional
 
 from trafila._backend import Element, SubElement, core_of, tostring_xml
@@ -111,6 +112,7 @@ class Candidate:
 
 
 _SCRIPT_TAGS = frozenset(("script", "style"))
+_SCORE = attrgetter("score")  # lambda c: c.score
 _FORM_TAGS = frozenset(("form", "textarea"))
 _SANITIZE_TAGS = frozenset(("table", "ul", "div", "aside", "header", "footer", "section"))
 _SCORED_TAGS = frozenset(("p", "pre", "td"))
@@ -144,6 +146,21 @@ def _tag_score(tag: str) -> int:
 def _unlikely_verdict(attrs: str) -> bool:
     "remove_unlikely_candidates' test on the joined class and id (of an element not html/body)."
     return bool(REGEXES["unlikelyCandidatesRe"].search(attrs)) and not REGEXES["okMaybeItsACandidateRe"].search(attrs)
+
+
+def _wrap_loose_text(elem: Element) -> None:
+    "transform_misused_divs_into_paragraphs' second loop body, for one div."
+    if elem.text and elem.text.strip():
+        p_elem = Element("p")
+        p_elem.text, elem.text = _text(elem.text), None
+        elem.insert(0, p_elem)
+    for pos, child in reversed(list(enumerate(elem))):
+        if child.tail and child.tail.strip():
+            p_elem = Element("p")
+            p_elem.text, child.tail = _text(child.tail), None
+            elem.insert(pos + 1, p_elem)
+        if child.tag == "br":
+            drop_tree(child)
 
 
 class Document:
@@ -190,6 +207,14 @@ class Document:
         sibling_score_threshold = max(10, best_candidate.score * 0.2)
         output = _fragment_div()
         parent = best_candidate.elem.getparent()
+        core = core_of(best_candidate.elem) if parent is not None else None
+        if core is not None:
+            # the verdicts in C (they read no moved node), then the moves
+            found = core.rd_article_siblings(best_candidate.elem, candidates, sibling_score_threshold)
+            if found is not NotImplemented:
+                for sibling in found:
+                    output.append(sibling)
+                return output
         siblings = list(parent) if parent is not None else [best_candidate.elem]
         for sibling in siblings:
             append = False
@@ -214,7 +239,7 @@ class Document:
         if not candidates:
             return None
         # stable: the first inserted wins among equal scores
-        return sorted(candidates.values(), key=lambda c: c.score, reverse=True)[0]
+        return sorted(candidates.values(), key=_SCORE, reverse=True)[0]
 
     def get_link_density(self, elem: Element) -> float:
         core = core_of(elem)
@@ -284,26 +309,14 @@ class Document:
     def transform_misused_divs_into_paragraphs(self) -> None:
         core = core_of(self.doc)
         if core is not None:
-            for elem in core.divs_without_tags(self.doc, _DIV_TO_P_TAG.match):
+            # both loops in C (a div whose strings lxml would refuse: _wrap_loose_text)
+            core.rd_transform_misused_divs(self.doc, _wrap_loose_text, drop_tree, _DIV_TO_P_TAG.match)
+            return
+        for elem in list(self.doc.iterdescendants("div")):
+            if not any(_DIV_TO_P_TAG.match(d.tag) for child in elem for d in child.iter()):
                 elem.tag = "p"
-        else:
-            for elem in list(self.doc.iterdescendants("div")):
-                if not any(_DIV_TO_P_TAG.match(d.tag) for child in elem for d in child.iter()):
-                    elem.tag = "p"
-        # the core leaves out the divs where this loop has nothing to do
-        divs = list(self.doc.iterdescendants("div")) if core is None else core.misused_divs(self.doc, True)
-        for elem in divs:
-            if elem.text and elem.text.strip():
-                p_elem = Element("p")
-                p_elem.text, elem.text = _text(elem.text), None
-                elem.insert(0, p_elem)
-            for pos, child in reversed(list(enumerate(elem))):
-                if child.tail and child.tail.strip():
-                    p_elem = Element("p")
-                    p_elem.text, child.tail = _text(child.tail), None
-                    elem.insert(pos + 1, p_elem)
-                if child.tag == "br":
-                    drop_tree(child)
+        for elem in list(self.doc.iterdescendants("div")):
+            _wrap_loose_text(elem)
 
     def sanitize(self, node: Element, candidates: Dict[Any, Candidate]) -> str:
         core = core_of(node)

@@ -28,6 +28,7 @@ import logging
 import re
 from dataclasses import dataclass
 from math import sqrt
+from operator import attrgetter
 from typing import Dict, Iterable, List, Optional
 
 from ._backend import core_of, current
@@ -215,6 +216,14 @@ class Document:
         sibling_score_threshold = max(10, best_candidate.score * 0.2)
         output = _fragment("div")
         parent = best_candidate.elem.getparent()
+        core = core_of(best_candidate.elem) if parent is not None else None
+        if core is not None:
+            # the verdicts in C (they read no moved node), then the moves
+            found = core.rd_article_siblings(best_candidate.elem, candidates, sibling_score_threshold)
+            if found is not NotImplemented:
+                for sibling in found:
+                    output.append(sibling)
+                return output
         siblings = parent.getchildren() if parent is not None else [best_candidate.elem]
         for sibling in siblings:
             append = False
@@ -237,7 +246,7 @@ class Document:
 
     def select_best_candidate(self, candidates: Dict[Element, Candidate]) -> Optional[Candidate]:
         # max() keeps the first of equal scores, in candidate insertion order
-        return max(candidates.values(), key=lambda candidate: candidate.score, default=None)
+        return max(candidates.values(), key=_SCORE, default=None)
 
     def get_link_density(self, elem: Element) -> float:
         core = core_of(elem)
@@ -318,37 +327,20 @@ class Document:
 
     def transform_misused_divs_into_paragraphs(self) -> None:
         core = core_of(self.doc)
-        # 1. a div without block descendants becomes a <p>; a link wrapper only with loose text
         if core is not None:
-            for elem in core.misused_divs(self.doc):
+            # both loops in C (a div whose strings lxml would refuse: _wrap_loose_text)
+            core.rd_transform_misused_divs(self.doc, _wrap_loose_text, drop_tree)
+            return
+        # 1. a div without block descendants becomes a <p>; a link wrapper only with loose text
+        for elem in _preorder(self.doc, frozenset({"div"}), include_self=False):
+            if not any(
+                str(e.tag).startswith(DIV_TO_P_PREFIXES) for e in _preorder(elem, include_self=False)
+            ) and (not _has_descendant(elem, "a") or _has_loose_text(elem)):
                 elem.tag = "p"
-        else:
-            for elem in _preorder(self.doc, frozenset({"div"}), include_self=False):
-                if not any(
-                    str(e.tag).startswith(DIV_TO_P_PREFIXES) for e in _preorder(elem, include_self=False)
-                ) and (not _has_descendant(elem, "a") or _has_loose_text(elem)):
-                    elem.tag = "p"
 
         # 2. loose text in the remaining divs is wrapped in <p>, <br> children are dropped
-        # (the core leaves out the divs where this loop has nothing to do)
-        divs = (core.misused_divs(self.doc, True) if core is not None
-                else _preorder(self.doc, frozenset({"div"}), include_self=False))
-        for elem in divs:
-            if elem.text and elem.text.strip():
-                p_elem = _fragment("p")
-                _set_text(p_elem, elem.text)
-                elem.text = None
-                elem.insert(0, p_elem)
-
-            for pos, child in reversed(list(enumerate(elem.getchildren()))):
-                if child.tail and child.tail.strip():
-                    p_elem = _fragment("p")
-                    _set_text(p_elem, child.tail)
-                    child.tail = None
-                    elem.insert(pos + 1, p_elem)
-                if child.tag == "br":
-                    # a whitespace-only tail stays: drop_tree joins it to the previous text
-                    drop_tree(child)
+        for elem in _preorder(self.doc, frozenset({"div"}), include_self=False):
+            _wrap_loose_text(elem)
 
     def sanitize(self, node: Element, candidates: Dict[Element, Candidate]) -> str:
         """Upstream ``sanitize``: clean ``node`` and serialise it (XML method, tail included)."""
@@ -424,6 +416,25 @@ class Document:
         return node
 
 
+def _wrap_loose_text(elem: Element) -> None:
+    "transform_misused_divs_into_paragraphs' second loop body, for one div."
+    if elem.text and elem.text.strip():
+        p_elem = _fragment("p")
+        _set_text(p_elem, elem.text)
+        elem.text = None
+        elem.insert(0, p_elem)
+
+    for pos, child in reversed(list(enumerate(elem.getchildren()))):
+        if child.tail and child.tail.strip():
+            p_elem = _fragment("p")
+            _set_text(p_elem, child.tail)
+            child.tail = None
+            elem.insert(pos + 1, p_elem)
+        if child.tag == "br":
+            # a whitespace-only tail stays: drop_tree joins it to the previous text
+            drop_tree(child)
+
+
 def _attribute_weight(attribute: str) -> int:
     "class_weight's part for one (non-empty) class or id value."
     weight = 0
@@ -435,6 +446,7 @@ def _attribute_weight(attribute: str) -> int:
 
 
 _SCRIPT_TAGS = frozenset({"script", "style", "fencedframe"})
+_SCORE = attrgetter("score")  # lambda candidate: candidate.score
 _FORM_TAGS = frozenset({"form", "textarea"})
 
 
@@ -495,6 +507,15 @@ def reparse_summary(markup: str) -> Optional[Element]:
     return None
 
 
+def _reparse_utf8(data: bytes) -> Optional[Element]:
+    "``reparse_summary(markup)`` given ``markup.encode('utf8', 'surrogatepass')``."
+    try:
+        return current().fromstring(data)
+    except Exception as err:  # upstream logs any parser error and returns None
+        LOGGER.error("lxml parser bytestring %s", err)
+    return None
+
+
 def empty_html_element() -> Element:
     """What ``lxml.html.HtmlElement()`` makes: an element named after its class."""
     return current().Element("HtmlElement")
@@ -505,7 +526,15 @@ def try_readability(htmlinput: Element) -> Element:
     or an empty ``HtmlElement`` when anything fails."""
     try:
         doc = Document(htmlinput, min_text_length=25)
-        summary = reparse_summary(doc.summary())
+        core = core_of(htmlinput)
+        if core is not None:
+            # the UTF-8 of summary() straight from the serialiser (None: the str path)
+            tree = doc.summary_tree()
+            tree_core = core_of(tree)
+            data = tree_core.rd_tostring_xml_utf8(tree) if tree_core is not None else None
+            summary = _reparse_utf8(data) if data is not None else reparse_summary(current().tostring_xml(tree))
+        else:
+            summary = reparse_summary(doc.summary())
         return summary if summary is not None else empty_html_element()
     except Exception as err:
         LOGGER.warning("readability_lxml failed: %s", err)
