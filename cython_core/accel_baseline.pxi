@@ -1,0 +1,185 @@
+# 2.3.1 baseline's html2txt without its copy and its deletions
+# (trafila/v2_3_1/baseline.py): ``_spaced_text_readonly(basic_cleaning(copy))``
+# read off the uncleaned tree. basic_cleaning deletes the selected elements in
+# document order with lxml's drop_tree: each deleted element's tail joins the
+# tail of its nearest previous sibling still there, or its parent's text. So
+# the walk skips the deleted subtrees and reads each kept slot as its own
+# string followed by the tails that would have joined it. A join lxml's setter
+# would refuse (a refused character in the tail or in the slot it joins), a
+# selection out of document order or outside the element, or too many block
+# names: NotImplemented, and the caller copies and deletes as upstream does.
+
+cdef inline bint _bl_refused(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """lxml's text check would refuse the UTF-8 slice: C0 controls other than TAB/LF/CR,
+    U+FFFE, U+FFFF, a surrogate."""
+    cdef Py_ssize_t i
+    cdef uchar b
+    for i in range(n):
+        b = s[i]
+        if b < 0x20:
+            if b != 9 and b != 10 and b != 13:
+                return True
+        elif b == 0xEF and i + 2 < n and s[i + 1] == 0xBF and (s[i + 2] == 0xBE or s[i + 2] == 0xBF):
+            return True
+        elif b == 0xED and i + 1 < n and s[i + 1] >= 0xA0:
+            return True
+    return False
+
+
+cdef inline bint _bl_slot_refused(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    return off >= 0 and n > 0 and _bl_refused(d.text.data + off, n)
+
+
+cdef int _bl_piece(Collapse* c, DocData* d, int32_t off, int32_t n, bint block, bint first, object rcc,
+                   object xml_text) except -1:
+    """One piece of a kept slot: a block slot's first piece is _block_part's (the space, then
+    the string); the tails joined to a block slot lose their control characters (they hold
+    none lxml refuses); plain slots feed their bytes."""
+    cdef const uchar* s
+    cdef bytes b
+    if not block:
+        _plain_part(c, d, off, n)
+        return 0
+    if first:
+        return _block_part(c, d, off, n, rcc, xml_text)
+    if off < 0 or n <= 0:
+        return 0
+    s = d.text.data + off
+    if not _needs_rcc(s, n):
+        _collapse_feed(c, s, n)
+    elif not _has_high_byte(s, n):
+        _feed_ascii_printables(c, s, n)
+    else:
+        b = (<str>rcc(slice_str(&d.text, off, n))).encode("utf-8")
+        _collapse_feed(c, <const uchar*><const char*>b, len(b))
+    return 0
+
+
+cdef int _bl_text_slot(Collapse* c, DocData* d, int32_t s, const uint8_t* doomed, bint block, object rcc,
+                       object xml_text) except -1:
+    """s.text, then the tails of the deleted children before its first kept child."""
+    cdef int32_t k
+    _bl_piece(c, d, d.nodes[s].text_off, d.nodes[s].text_len, block, True, rcc, xml_text)
+    k = d.nodes[s].first
+    while k >= 0 and doomed[k]:
+        _bl_piece(c, d, d.nodes[k].tail_off, d.nodes[k].tail_len, block, False, rcc, xml_text)
+        k = d.nodes[k].next
+    return 0
+
+
+cdef int _bl_tail_slot(Collapse* c, DocData* d, int32_t s, const uint8_t* doomed, bint block, object rcc,
+                       object xml_text) except -1:
+    """s.tail, then the tails of the deleted siblings up to the next kept one."""
+    cdef int32_t k
+    _bl_piece(c, d, d.nodes[s].tail_off, d.nodes[s].tail_len, block, True, rcc, xml_text)
+    k = d.nodes[s].next
+    while k >= 0 and doomed[k]:
+        _bl_piece(c, d, d.nodes[k].tail_off, d.nodes[k].tail_len, block, False, rcc, xml_text)
+        k = d.nodes[k].next
+    return 0
+
+
+cdef inline int32_t _bl_kept(DocData* d, int32_t k, const uint8_t* doomed) noexcept nogil:
+    while k >= 0 and doomed[k]:
+        k = d.nodes[k].next
+    return k
+
+
+def spaced_text_cleaned(CElement el, list deleted, object block_names, object rcc, object xml_text):
+    """``_spaced_text_readonly`` of ``el`` as it would be once each element of ``deleted``
+    (``basic_clean_xpath(el)``, in document order) were deleted with delete_element;
+    ``el``'s tree is not changed. NotImplemented: see the comment above."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n_ids
+    cdef int32_t top = el.idx, s, k, t, last_pos = 0, n = d.n_nodes, counter = 0
+    cdef uint8_t* doomed = NULL
+    cdef int32_t* pos = NULL
+    cdef Collapse c
+    cdef CElement e
+    doc._check(top)
+    if not isinstance(block_names, (set, frozenset, tuple, list)):
+        block_names = tuple(block_names)
+    n_ids = _name_ids(doc, block_names, ids)
+    if n_ids < 0:
+        return NotImplemented
+    memset(&c, 0, sizeof(Collapse))
+    try:
+        doomed = NULL if alloc_fails() else <uint8_t*>calloc(<size_t>n + 1, 1)
+        pos = NULL if alloc_fails() else <int32_t*>calloc(<size_t>n + 1, sizeof(int32_t))
+        if doomed == NULL or pos == NULL:
+            raise MemoryError()
+        if deleted:
+            # preorder positions in el's subtree (0: not in it; el is 1)
+            with nogil:
+                s = top
+                while True:
+                    counter += 1
+                    pos[s] = counter
+                    if d.nodes[s].first >= 0:
+                        s = d.nodes[s].first
+                        continue
+                    while s != top and d.nodes[s].next < 0:
+                        s = d.nodes[s].parent
+                    if s == top:
+                        break
+                    s = d.nodes[s].next
+            for item in deleted:
+                if type(item) is not CElement:
+                    return NotImplemented
+                e = <CElement>item
+                if e.doc is not doc or e.idx < 0 or e.idx >= n or pos[e.idx] <= last_pos or pos[e.idx] <= 1:
+                    return NotImplemented
+                last_pos = pos[e.idx]
+                doomed[e.idx] = 1
+            # every join lxml's setter checks must pass: the tail and the slot it joins
+            for item in deleted:
+                k = (<CElement>item).idx
+                if d.nodes[k].tail_off < 0 or d.nodes[k].tail_len <= 0:
+                    continue
+                if _bl_slot_refused(d, d.nodes[k].tail_off, d.nodes[k].tail_len):
+                    return NotImplemented
+                t = d.nodes[k].prev
+                while t >= 0 and doomed[t]:
+                    t = d.nodes[t].prev
+                if t >= 0:
+                    if _bl_slot_refused(d, d.nodes[t].tail_off, d.nodes[t].tail_len):
+                        return NotImplemented
+                else:
+                    t = d.nodes[k].parent
+                    if t < 0 or _bl_slot_refused(d, d.nodes[t].text_off, d.nodes[t].text_len):
+                        return NotImplemented
+        # the root's tail is only checked (upstream writes it, text_content leaves it out)
+        if (_is_block(d.nodes[top].tag, ids, n_ids) and d.nodes[top].tail_off >= 0 and d.nodes[top].tail_len > 0
+                and _xml_refused_after_rcc(d.text.data + d.nodes[top].tail_off, d.nodes[top].tail_len)):
+            xml_text(" " + rcc(slice_str(&d.text, d.nodes[top].tail_off, d.nodes[top].tail_len)))
+        s = top
+        _bl_text_slot(&c, d, s, doomed, _is_block(d.nodes[s].tag, ids, n_ids), rcc, xml_text)
+        while True:
+            if c.err:
+                _raise_doc_error_code(c.err)
+            k = _bl_kept(d, d.nodes[s].first, doomed)
+            if k >= 0:
+                s = k
+                _bl_text_slot(&c, d, s, doomed, _is_block(d.nodes[s].tag, ids, n_ids), rcc, xml_text)
+                continue
+            while True:
+                if s == top:
+                    break
+                _bl_tail_slot(&c, d, s, doomed, _is_block(d.nodes[s].tag, ids, n_ids), rcc, xml_text)
+                k = _bl_kept(d, d.nodes[s].next, doomed)
+                if k >= 0:
+                    s = k
+                    _bl_text_slot(&c, d, s, doomed, _is_block(d.nodes[s].tag, ids, n_ids), rcc, xml_text)
+                    break
+                s = d.nodes[s].parent
+            if s == top:
+                break
+        if c.err:
+            _raise_doc_error_code(c.err)
+        return PyUnicode_DecodeUTF8(<const char*>c.out.data, c.out.len, NULL)
+    finally:
+        free(doomed)
+        free(pos)
+        buf_free(&c.out)
