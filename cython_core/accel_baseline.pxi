@@ -30,28 +30,92 @@ cdef inline bint _bl_slot_refused(DocData* d, int32_t off, int32_t n) noexcept n
     return off >= 0 and n > 0 and _bl_refused(d.text.data + off, n)
 
 
+cdef void _bl_feed(Collapse* c, const uchar* s, Py_ssize_t n) noexcept nogil:
+    """``" ".join(text.split())``'s share of the UTF-8 slice: the words copied a run at a
+    time, one space between words (whitespace is Py_UNICODE_ISSPACE's, as _collapse_feed)."""
+    cdef Py_ssize_t i = 0, j, out
+    cdef uchar b
+    cdef uchar* o
+    if n <= 0:
+        return
+    # each word gets at most one space, which needs a whitespace byte before it or the
+    # pending one of an earlier slice: n + 1 bytes hold the output
+    if not buf_reserve(&c.out, n + 1, &c.err):
+        return
+    o = c.out.data
+    out = c.out.len
+    while i < n:
+        b = s[i]
+        if b < 0x80:
+            if _ascii_space(b):
+                c.pending = True
+                i += 1
+                continue
+        elif b >= 0xC0:
+            j = _ws_len(s, i, n)
+            if j:
+                c.pending = True
+                i += j
+                continue
+        if c.pending and out > 0:
+            o[out] = 32
+            out += 1
+        c.pending = False
+        j = i + 1
+        while j < n:
+            b = s[j]
+            if b < 0x80:
+                if _ascii_space(b):
+                    break
+            elif b >= 0xC0 and _ws_len(s, j, n):
+                break
+            j += 1
+        memcpy(o + out, s + i, <size_t>(j - i))
+        out += j - i
+        i = j
+    c.out.len = out
+
+
+cdef void _bl_feed_ascii_printables(Collapse* c, const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, start = 0
+    cdef uchar b
+    for i in range(n):
+        b = s[i]
+        if b <= 0x08 or (0x0E <= b <= 0x1B) or b == 0x7F:
+            _bl_feed(c, s + start, i - start)
+            start = i + 1
+    _bl_feed(c, s + start, n - start)
+
+
 cdef int _bl_piece(Collapse* c, DocData* d, int32_t off, int32_t n, bint block, bint first, object rcc,
                    object xml_text) except -1:
-    """One piece of a kept slot: a block slot's first piece is _block_part's (the space, then
-    the string); the tails joined to a block slot lose their control characters (they hold
-    none lxml refuses); plain slots feed their bytes."""
+    """One piece of a kept slot. Plain slots feed their bytes. A block slot is
+    ``xml_text(" " + remove_control_characters(s))`` (" " when None or empty): its first
+    piece brings the space and, holding a character xml_text refuses after rcc, is handed
+    to the reference functions to raise their error (as _block_part); the tails joined to
+    it hold none lxml refuses and lose their control characters."""
     cdef const uchar* s
     cdef bytes b
-    if not block:
-        _plain_part(c, d, off, n)
-        return 0
-    if first:
-        return _block_part(c, d, off, n, rcc, xml_text)
+    if block and first:
+        _bl_feed(c, <const uchar*>b" ", 1)
     if off < 0 or n <= 0:
         return 0
     s = d.text.data + off
+    if not block:
+        _bl_feed(c, s, n)
+        return 0
+    if first and _xml_refused_after_rcc(s, n):
+        value = xml_text(" " + rcc(slice_str(&d.text, off, n)))  # raises ValueError
+        b = (<str>value).encode("utf-8")
+        _bl_feed(c, <const uchar*><const char*>b, len(b))
+        return 0
     if not _needs_rcc(s, n):
-        _collapse_feed(c, s, n)
+        _bl_feed(c, s, n)
     elif not _has_high_byte(s, n):
-        _feed_ascii_printables(c, s, n)
+        _bl_feed_ascii_printables(c, s, n)
     else:
         b = (<str>rcc(slice_str(&d.text, off, n))).encode("utf-8")
-        _collapse_feed(c, <const uchar*><const char*>b, len(b))
+        _bl_feed(c, <const uchar*><const char*>b, len(b))
     return 0
 
 

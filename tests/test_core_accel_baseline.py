@@ -148,3 +148,48 @@ def test_corpus_pages(monkeypatch):
         assert all(calls)  # with a <body>, the C path answers (no page here holds a refused join)
         taken += len(calls)
     assert compared >= 300 and taken >= 200
+
+
+# -- _spaced_text_readonly (block_text, baseline's article and paragraph texts) on every node -----
+# of generated trees whose texts hold every kind of whitespace and control character: the
+# core's path (spaced_text_cleaned, nothing deleted) against the reference's Python walk, and
+# the deleting path (basic_clean_xpath's selection, as html2txt passes it) against the copy
+
+from tests.test_core_accel_readability import build as rd_build  # noqa: E402
+from tests.test_core_accel_readability import maybe_text, node_spec, outcome  # noqa: E402
+
+CLEAN_TAGS = st.sampled_from(["div", "p", "span", "script", "style", "aside", "footer", "svg", "template", "li", "br",
+                              "td", "b", "blockquote"])
+CLEAN_ATTR = st.sampled_from([None, "footer", "x-footer", "cookie-consent", "gdpr", "main"])
+CLEAN_SPEC = st.recursive(
+    st.tuples(CLEAN_TAGS, maybe_text, maybe_text, CLEAN_ATTR, CLEAN_ATTR, st.just(())),
+    lambda kids: st.tuples(CLEAN_TAGS, maybe_text, maybe_text, CLEAN_ATTR, CLEAN_ATTR,
+                           st.lists(kids, max_size=4).map(tuple)),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(node_spec() | CLEAN_SPEC)
+def test_spaced_text_of_every_node(spec):
+    from trafila.v2_3_1.xpaths import basic_clean_xpath
+
+    ref_root = rd_build(_engine.dom("reference"), spec)
+    core_root = rd_build(CORE.dom, spec)
+    refs, cores = list(ref_root.iter()), list(core_root.iter())
+    for r, c in zip(refs, cores):
+        expected = outcome(bl._spaced_text_readonly, r)
+        assert outcome(bl._spaced_text_readonly, c) == expected
+        assert outcome(CORE.spaced_text, c, bl._BLOCK_ELEMS, bl.remove_control_characters, bl.xml_text) == expected
+    # deletions: the cleaned copy's text (or the copy path's error) on each node
+    for r, c in zip(refs, cores):
+        with _backend.use(BACKEND):
+            got = outcome(CORE.spaced_text_cleaned, c, basic_clean_xpath(c), bl._BLOCK_ELEMS,
+                          bl.remove_control_characters, bl.xml_text)
+            copy = bl.copy_tree(c)
+        with _backend.use(_backend.reference()):
+            want = outcome(lambda: bl._spaced_text_readonly(bl.basic_cleaning(bl.copy_tree(r))))
+        if got is not NotImplemented:
+            assert got == want
+            with _backend.use(BACKEND):
+                assert outcome(lambda: bl._spaced_text_readonly(bl.basic_cleaning(copy))) == want

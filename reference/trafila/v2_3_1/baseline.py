@@ -249,7 +249,8 @@ def _spaced_text_readonly(element: _Element) -> str:
     trees can be deep.)"""
     core = core_of(element)
     if core is not None:
-        text = core.spaced_text(element, _BLOCK_ELEMS, remove_control_characters, xml_text)
+        # (accel_baseline.pxi: nothing deleted)
+        text = core.spaced_text_cleaned(element, [], _BLOCK_ELEMS, remove_control_characters, xml_text)
         if text is not NotImplemented:
             return text
     parts: List[str] = []
