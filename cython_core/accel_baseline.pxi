@@ -178,7 +178,7 @@ cdef int _bl_text_slot(Collapse* c, DocData* d, int32_t s, const uint8_t* doomed
     cdef int32_t k
     _bl_piece(c, d, d.nodes[s].text_off, d.nodes[s].text_len, block, True, rcc, xml_text)
     k = d.nodes[s].first
-    while k >= 0 and doomed[k]:
+    while doomed != NULL and k >= 0 and doomed[k]:
         _bl_piece(c, d, d.nodes[k].tail_off, d.nodes[k].tail_len, block, False, rcc, xml_text)
         k = d.nodes[k].next
     return 0
@@ -190,7 +190,7 @@ cdef int _bl_tail_slot(Collapse* c, DocData* d, int32_t s, const uint8_t* doomed
     cdef int32_t k
     _bl_piece(c, d, d.nodes[s].tail_off, d.nodes[s].tail_len, block, True, rcc, xml_text)
     k = d.nodes[s].next
-    while k >= 0 and doomed[k]:
+    while doomed != NULL and k >= 0 and doomed[k]:
         _bl_piece(c, d, d.nodes[k].tail_off, d.nodes[k].tail_len, block, False, rcc, xml_text)
         k = d.nodes[k].next
     return 0
@@ -201,7 +201,7 @@ cdef inline bint _bl_block(const uint8_t* blk, int32_t nb, int32_t tag) noexcept
 
 
 cdef inline int32_t _bl_kept(DocData* d, int32_t k, const uint8_t* doomed) noexcept nogil:
-    while k >= 0 and doomed[k]:
+    while doomed != NULL and k >= 0 and doomed[k]:
         k = d.nodes[k].next
     return k
 
@@ -225,10 +225,14 @@ def spaced_text_cleaned(CElement el, list deleted, object block_names, object rc
     memset(&c, 0, sizeof(Collapse))
     try:
         blk = NULL if alloc_fails() else <uint8_t*>calloc(<size_t>nb + 1, 1)
-        doomed = NULL if alloc_fails() else <uint8_t*>calloc(<size_t>n + 1, 1)
-        pos = NULL if alloc_fails() else <int32_t*>calloc(<size_t>n + 1, sizeof(int32_t))
-        if blk == NULL or doomed == NULL or pos == NULL:
+        if blk == NULL:
             raise MemoryError()
+        if deleted:
+            # (nothing deleted: no per-node arrays, doomed stays NULL)
+            doomed = NULL if alloc_fails() else <uint8_t*>calloc(<size_t>n + 1, 1)
+            pos = NULL if alloc_fails() else <int32_t*>calloc(<size_t>n + 1, sizeof(int32_t))
+            if doomed == NULL or pos == NULL:
+                raise MemoryError()
         for name in block_names:
             if not isinstance(name, str):
                 continue  # equal to no tag (and _lookup would take bytes)
