@@ -1,9 +1,15 @@
-# jusText 3.0.2's ParagraphMaker over a core tree (trafila/justext/core.py):
-# the lxml.sax event walk and the handler's state machine in one pass over the
-# C document, with normalize_whitespace done on the UTF-8 bytes. The Python
-# side builds the Paragraph objects from the parts.
+# jusText 3.0.2 over a core tree (trafila/justext/core.py): ParagraphMaker's
+# lxml.sax event walk and the handler's state machine in one nogil pass over
+# the C document, with normalize_whitespace done on the UTF-8 bytes, making
+# the MadeParagraph objects of the kept paragraphs; then classify_paragraphs
+# and revise_paragraph_classification as C loops over those paragraphs.
 
+from libc.stdlib cimport calloc
 from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
+
+cdef extern from "Python.h":
+    # the interpreter's own whitespace (str.split/strip/isspace and re's \s), without the GIL
+    bint _jt_isspace "Py_UNICODE_ISSPACE" (Py_UCS4 ch) noexcept nogil
 
 
 cdef inline Py_UCS4 _cp_at(const uchar* s, Py_ssize_t n, Py_ssize_t i, Py_ssize_t* width) noexcept nogil:
@@ -26,24 +32,213 @@ cdef inline Py_UCS4 _cp_at(const uchar* s, Py_ssize_t n, Py_ssize_t i, Py_ssize_
     return c
 
 
-cdef object _jt_normalized(const uchar* s, Py_ssize_t n, Py_ssize_t* length):
-    """jusText's normalize_whitespace of the slice, or None when it is blank
-    (``is_blank``); ``length`` gets the result's length in code points.
+# -- the ParagraphMaker walk over the node arrays ----------------------------------------
+# One nogil pass: jusText's PathInfo (dom path and xpath with per-parent child
+# counters) as byte buffers with an undo log, the handler's state machine, and
+# each paragraph's text nodes and text as UTF-8; the Python objects are made
+# after, for the paragraphs that are kept only.
 
-    A run of Python whitespace (``re``'s ``\\s``: Py_UNICODE_ISSPACE) becomes
-    "\\n" when it holds a "\\n" or "\\r", else " "."""
-    cdef Py_ssize_t i = 0, w = 0, out_len = 0, cps = 0
+cdef enum:
+    JT_PARA = 1      # name in PARAGRAPH_TAGS
+    JT_BR = 2
+    JT_A = 4
+    JT_NS = 8        # "{uri}local": the Python walk (local_name) takes it
+    JT_OK = 0
+    JT_FALLBACK = -1
+
+
+cdef struct JtFrame:
+    int32_t dom_len      # the path buffers' lengths before this element's step
+    int32_t xp_len
+    int32_t undo_start   # undo records of this element's own children's counters
+    int32_t frame        # this element's counter frame
+
+
+cdef struct JtUndo:
+    int32_t nid
+    int32_t val
+    int32_t frame
+
+
+cdef struct JtPar:
+    int32_t path_off     # dom path then xpath, in JtWalk.paths
+    int32_t dom_len
+    int32_t xp_len
+    int32_t piece_first  # into JtWalk.piece_end
+    int32_t piece_count
+    int32_t pieces_off   # the pieces' bytes start, in JtWalk.pieces
+    int32_t text_off     # the paragraph text, in JtWalk.texts
+    int32_t text_len
+    int64_t text_cps
+    int64_t links
+    int64_t tags
+    bint real
+
+
+cdef struct JtWalk:
+    DocData* d
+    uint8_t* nflags
+    int32_t n_ids
+    int32_t* cnt_val
+    int32_t* cnt_frame
+    JtFrame* stack
+    int32_t depth
+    int32_t cap_stack
+    JtUndo* undo
+    int32_t n_undo
+    int32_t cap_undo
+    int32_t serial
+    Buf dom
+    Buf xp
+    Buf paths
+    Buf pieces
+    Buf texts
+    int32_t* piece_end
+    int32_t n_pieces
+    int32_t cap_pieces
+    JtPar* pars
+    int32_t n_pars
+    int32_t cap_pars
+    JtPar cur
+    bint link
+    bint br
+    int err
+
+
+cdef void _jt_free(JtWalk* w) noexcept nogil:
+    free(w.nflags)
+    free(w.cnt_val)
+    free(w.cnt_frame)
+    free(w.stack)
+    free(w.undo)
+    free(w.piece_end)
+    free(w.pars)
+    buf_free(&w.dom)
+    buf_free(&w.xp)
+    buf_free(&w.paths)
+    buf_free(&w.pieces)
+    buf_free(&w.texts)
+
+
+cdef bint _jt_digits(Buf* b, int32_t v, int* err) noexcept nogil:
+    cdef uchar tmp[12]
+    cdef int k = 12
+    if v == 0:
+        k -= 1
+        tmp[k] = 48
+    while v > 0:
+        k -= 1
+        tmp[k] = <uchar>(48 + v % 10)
+        v //= 10
+    return buf_append(b, tmp + k, 12 - k, err)
+
+
+cdef bint _jt_text_of(JtWalk* w, JtPar* p) noexcept nogil:
+    """The paragraph text: normalize_whitespace("".join(pieces).strip()) into w.texts."""
+    cdef const uchar* s
+    cdef Py_ssize_t n, i = 0, cw = 0
+    cdef Py_UCS4 cp
+    cdef bint started = False, in_run = False, run_break = False
+    cdef uchar* o
+    cdef Py_ssize_t out = 0
+    cdef int64_t cps = 0
+    n = w.pieces.len - p.pieces_off
+    if not buf_reserve(&w.texts, n, &w.err):
+        return False
+    s = w.pieces.data + p.pieces_off
+    o = w.texts.data + w.texts.len
+    while i < n:
+        cp = _cp_at(s, n, i, &cw)
+        if _jt_isspace(cp):
+            if started:
+                if not in_run:
+                    in_run = True
+                    run_break = False
+                if cp == 10 or cp == 13:
+                    run_break = True
+            i += cw
+            continue
+        if in_run:
+            o[out] = 10 if run_break else 32
+            out += 1
+            cps += 1
+            in_run = False
+        started = True
+        memcpy(o + out, s + i, <size_t>cw)
+        out += cw
+        cps += 1
+        i += cw
+    p.text_off = <int32_t>w.texts.len
+    p.text_len = <int32_t>out
+    p.text_cps = cps
+    w.texts.len += out
+    return True
+
+
+cdef bint _jt_new_paragraph(JtWalk* w) noexcept nogil:
+    """_start_new_paragraph: keep the current paragraph if it has real text, open the next one."""
+    cdef JtPar* p = &w.cur
+    if p.real:
+        if not _jt_text_of(w, p):
+            return False
+        if not grow_array(<void**>&w.pars, &w.cap_pars, w.n_pars + 1, sizeof(JtPar), &w.err):
+            return False
+        w.pars[w.n_pars] = p[0]
+        w.n_pars += 1
+    else:
+        # dropped: its path snapshot and its pieces (only <br> spaces) are given back
+        w.paths.len = p.path_off
+        w.pieces.len = p.pieces_off
+        w.n_pieces = p.piece_first
+    p.path_off = <int32_t>w.paths.len
+    p.dom_len = <int32_t>w.dom.len
+    p.xp_len = <int32_t>w.xp.len
+    if w.xp.len == 0:
+        # PathInfo.xpath with no steps is "/"
+        p.xp_len = 1
+        if not buf_append(&w.paths, w.dom.data, w.dom.len, &w.err):
+            return False
+        if not buf_append(&w.paths, <const uchar*>b"/", 1, &w.err):
+            return False
+    else:
+        if not buf_append(&w.paths, w.dom.data, w.dom.len, &w.err):
+            return False
+        if not buf_append(&w.paths, w.xp.data, w.xp.len, &w.err):
+            return False
+    p.piece_first = w.n_pieces
+    p.piece_count = 0
+    p.pieces_off = <int32_t>w.pieces.len
+    p.links = 0
+    p.tags = 0
+    p.real = False
+    return True
+
+
+cdef bint _jt_piece_end(JtWalk* w) noexcept nogil:
+    if not grow_array(<void**>&w.piece_end, &w.cap_pieces, w.n_pieces + 1, sizeof(int32_t), &w.err):
+        return False
+    w.piece_end[w.n_pieces] = <int32_t>w.pieces.len
+    w.n_pieces += 1
+    w.cur.piece_count += 1
+    return True
+
+
+cdef bint _jt_characters(JtWalk* w, const uchar* s, Py_ssize_t n) noexcept nogil:
+    """The handler's characters(): a non-blank string, whitespace-normalised, is a text node."""
+    cdef Py_ssize_t i = 0, cw = 0, start, out = 0
+    cdef int64_t cps = 0
     cdef Py_UCS4 cp
     cdef bint blank = True, in_run = False, run_break = False
-    cdef bytearray out
     cdef uchar* o
     if n <= 0:
-        return None
-    out = bytearray(n)
-    o = <uchar*>(<char*>out)
+        return True
+    if not buf_reserve(&w.pieces, n, &w.err):
+        return False
+    start = w.pieces.len
+    o = w.pieces.data + start
     while i < n:
-        cp = _cp_at(s, n, i, &w)
-        if Py_UNICODE_ISSPACE(cp):
+        cp = _cp_at(s, n, i, &cw)
+        if _jt_isspace(cp):
             if not in_run:
                 in_run = True
                 run_break = False
@@ -51,152 +246,240 @@ cdef object _jt_normalized(const uchar* s, Py_ssize_t n, Py_ssize_t* length):
                 run_break = True
         else:
             if in_run:
-                o[out_len] = 10 if run_break else 32
-                out_len += 1
+                o[out] = 10 if run_break else 32
+                out += 1
                 cps += 1
                 in_run = False
             blank = False
-            memcpy(o + out_len, s + i, <size_t>w)
-            out_len += w
+            memcpy(o + out, s + i, <size_t>cw)
+            out += cw
             cps += 1
-        i += w
+        i += cw
     if blank:
-        return None
+        return True
     if in_run:
-        o[out_len] = 10 if run_break else 32
-        out_len += 1
+        o[out] = 10 if run_break else 32
+        out += 1
         cps += 1
-    length[0] = cps
-    return utf8_str(o, out_len)
+    w.pieces.len = start + out
+    if not _jt_piece_end(w):
+        return False
+    w.cur.real = True
+    if w.link:
+        w.cur.links += cps
+    w.br = False
+    return True
 
 
-cdef class _JtParagraph:
-    cdef public str dom
-    cdef public str xpath
-    cdef public list texts
-    cdef public Py_ssize_t links
-    cdef public Py_ssize_t tags
-    cdef public bint real    # some characters() text (not only a <br>'s " ")
+cdef bint _jt_start(JtWalk* w, int32_t nid) noexcept nogil:
+    cdef int32_t parent_frame = w.stack[w.depth - 1].frame if w.depth > 0 else 0
+    cdef int32_t order
+    cdef const uchar* name
+    cdef Py_ssize_t name_len
+    cdef uint8_t fl = w.nflags[nid]
+    cdef JtFrame* f
+    # the parent's counter for this name (PathInfo.append)
+    if w.cnt_frame[nid] == parent_frame:
+        order = w.cnt_val[nid] + 1
+    else:
+        if not grow_array(<void**>&w.undo, &w.cap_undo, w.n_undo + 1, sizeof(JtUndo), &w.err):
+            return False
+        w.undo[w.n_undo].nid = nid
+        w.undo[w.n_undo].val = w.cnt_val[nid]
+        w.undo[w.n_undo].frame = w.cnt_frame[nid]
+        w.n_undo += 1
+        w.cnt_frame[nid] = parent_frame
+        order = 1
+    w.cnt_val[nid] = order
+    if not grow_array(<void**>&w.stack, &w.cap_stack, w.depth + 1, sizeof(JtFrame), &w.err):
+        return False
+    f = &w.stack[w.depth]
+    f.dom_len = <int32_t>w.dom.len
+    f.xp_len = <int32_t>w.xp.len
+    f.undo_start = w.n_undo
+    w.serial += 1
+    f.frame = w.serial
+    name = name_bytes(w.d, nid, &name_len)
+    if w.depth > 0:
+        if not buf_append(&w.dom, <const uchar*>b".", 1, &w.err):
+            return False
+    if not buf_append(&w.dom, name, name_len, &w.err):
+        return False
+    if not buf_append(&w.xp, <const uchar*>b"/", 1, &w.err):
+        return False
+    if not buf_append(&w.xp, name, name_len, &w.err):
+        return False
+    if not buf_append(&w.xp, <const uchar*>b"[", 1, &w.err):
+        return False
+    if not _jt_digits(&w.xp, order, &w.err):
+        return False
+    if not buf_append(&w.xp, <const uchar*>b"]", 1, &w.err):
+        return False
+    w.depth += 1
+    # the handler's startElementNS
+    if (fl & JT_PARA) or ((fl & JT_BR) and w.br):
+        if fl & JT_BR:
+            # <br><br> separates paragraphs and is not counted as a tag of one
+            w.cur.tags -= 1
+        return _jt_new_paragraph(w)
+    w.br = (fl & JT_BR) != 0
+    if w.br:
+        if not buf_append(&w.pieces, <const uchar*>b" ", 1, &w.err):
+            return False
+        if not _jt_piece_end(w):
+            return False
+    elif fl & JT_A:
+        w.link = True
+    w.cur.tags += 1
+    return True
 
 
-cdef class _JtMaker:
-    cdef list doms       # per open element: its dom path and xpath (jusText's PathInfo steps)
-    cdef list xpaths
-    cdef list counts     # per open element: {child name: count}
-    cdef list out
-    cdef _JtParagraph par
-    cdef bint link
-    cdef bint br
-    cdef frozenset paragraph_tags
-
-    cdef str _dom(self):
-        return self.doms[len(self.doms) - 1] if self.doms else ""
-
-    cdef str _xpath(self):
-        return self.xpaths[len(self.xpaths) - 1] if self.xpaths else "/"
-
-    cdef void new_paragraph(self):
-        cdef _JtParagraph p = self.par
-        if p is not None and p.real:
-            self.out.append((p.dom, p.xpath, p.texts, p.links, p.tags))
-        p = _JtParagraph.__new__(_JtParagraph)
-        p.dom = self._dom()
-        p.xpath = self._xpath()
-        p.texts = []
-        p.links = 0
-        p.tags = 0
-        p.real = False
-        self.par = p
-
-    cdef void start(self, str name):
-        cdef dict parent_counts
-        cdef int order
-        if self.counts:
-            parent_counts = self.counts[len(self.counts) - 1]
-        else:
-            parent_counts = {}  # the top level keeps no counter (a fresh dict each time)
-        order = parent_counts.get(name, 0) + 1
-        parent_counts[name] = order
-        if self.doms:
-            self.doms.append(self.doms[len(self.doms) - 1] + "." + name)
-            self.xpaths.append("%s/%s[%d]" % (self.xpaths[len(self.xpaths) - 1], name, order))
-        else:
-            self.doms.append(name)
-            self.xpaths.append("/%s[%d]" % (name, order))
-        self.counts.append({})
-        if name in self.paragraph_tags or (name == "br" and self.br):
-            if name == "br":
-                self.par.tags -= 1
-            self.new_paragraph()
-        else:
-            self.br = name == "br"
-            if self.br:
-                self.par.texts.append(" ")
-            elif name == "a":
-                self.link = True
-            self.par.tags += 1
-
-    cdef void end(self, str name):
-        self.doms.pop()
-        self.xpaths.pop()
-        self.counts.pop()
-        if name in self.paragraph_tags:
-            self.new_paragraph()
-        if name == "a":
-            self.link = False
-
-    cdef void characters(self, DocData* d, int32_t off, int32_t n):
-        cdef Py_ssize_t length = 0
-        text = _jt_normalized(d.text.data + off, n, &length)
-        if text is None:
-            return
-        self.par.texts.append(text)
-        self.par.real = True
-        if self.link:
-            self.par.links += length
-        self.br = False
+cdef bint _jt_end(JtWalk* w, int32_t nid) noexcept nogil:
+    cdef JtFrame* f
+    cdef JtUndo* u
+    cdef uint8_t fl = w.nflags[nid]
+    w.depth -= 1
+    f = &w.stack[w.depth]
+    while w.n_undo > f.undo_start:
+        w.n_undo -= 1
+        u = &w.undo[w.n_undo]
+        w.cnt_val[u.nid] = u.val
+        w.cnt_frame[u.nid] = u.frame
+    w.dom.len = f.dom_len
+    w.xp.len = f.xp_len
+    if fl & JT_PARA:
+        if not _jt_new_paragraph(w):
+            return False
+    if fl & JT_A:
+        w.link = False
+    return True
 
 
-cdef str _jt_local(CDocument doc, int32_t nid):
-    cdef str tag = doc.name_str(nid)
-    if tag[:1] == "{":
-        return tag.split("}", 1)[1]
-    return tag
+cdef int _jt_walk(JtWalk* w, int32_t top) noexcept nogil:
+    """lxml.sax's order from ``top``: start, text, children, end, tail (the top's tail too)."""
+    cdef DocData* d = w.d
+    cdef int32_t i = top, nid
+    cdef Node* nd
+    if not _jt_new_paragraph(w):
+        return ERR_MEMORY
+    while True:
+        nd = &d.nodes[i]
+        nid = nd.tag
+        if nid < 0 or nid >= w.n_ids or (w.nflags[nid] & JT_NS):
+            return JT_FALLBACK
+        if not _jt_start(w, nid):
+            return ERR_MEMORY
+        if nd.text_off >= 0 and nd.text_len > 0:
+            if not _jt_characters(w, d.text.data + nd.text_off, nd.text_len):
+                return ERR_MEMORY
+        if nd.first >= 0:
+            i = nd.first
+            continue
+        while True:
+            nd = &d.nodes[i]
+            if not _jt_end(w, nd.tag):
+                return ERR_MEMORY
+            if nd.tail_off >= 0 and nd.tail_len > 0:
+                if not _jt_characters(w, d.text.data + nd.tail_off, nd.tail_len):
+                    return ERR_MEMORY
+            if i == top:
+                if not _jt_new_paragraph(w):
+                    return ERR_MEMORY
+                return JT_OK
+            if nd.next >= 0:
+                i = nd.next
+                break
+            i = nd.parent
+
+
+cdef object _jt_run(CElement root, frozenset paragraph_tags, type cls):
+    """The walk, then per kept paragraph a ``cls`` (jusText's MadeParagraph) with its
+    fields or, with cls None, the parts tuple; NotImplemented for a tree the Python walk must take."""
+    cdef CDocument doc = root.doc
+    cdef DocData* d = &doc.d
+    cdef JtWalk w
+    cdef int32_t top = root.idx, k, j, nid
+    cdef int rc
+    cdef const uchar* nm
+    cdef Py_ssize_t nm_len
+    cdef JtPar* p
+    cdef list out, nodes
+    cdef int32_t prev
+    doc._check(top)
+    for name in paragraph_tags:
+        if type(name) is not str:
+            return NotImplemented
+    memset(&w, 0, sizeof(JtWalk))
+    try:
+        w.d = d
+        w.n_ids = N_KNOWN + d.n_names
+        w.nflags = NULL if alloc_fails() else <uint8_t*>calloc(<size_t>w.n_ids, 1)
+        w.cnt_val = NULL if alloc_fails() else <int32_t*>calloc(<size_t>w.n_ids, sizeof(int32_t))
+        w.cnt_frame = NULL if alloc_fails() else <int32_t*>malloc(<size_t>w.n_ids * sizeof(int32_t))
+        if w.nflags == NULL or w.cnt_val == NULL or w.cnt_frame == NULL:
+            raise MemoryError()
+        for k in range(w.n_ids):
+            w.cnt_frame[k] = -1
+            nm = name_bytes(d, k, &nm_len)
+            if nm_len > 0 and nm[0] == 123:  # "{"
+                w.nflags[k] |= JT_NS
+        for name in paragraph_tags:
+            nid = _lookup(doc, name)
+            if 0 <= nid < w.n_ids:
+                w.nflags[nid] |= JT_PARA
+        nid = _lookup(doc, "br")
+        if 0 <= nid < w.n_ids:
+            w.nflags[nid] |= JT_BR
+        nid = _lookup(doc, "a")
+        if 0 <= nid < w.n_ids:
+            w.nflags[nid] |= JT_A
+        with nogil:
+            rc = _jt_walk(&w, top)
+        if rc == JT_FALLBACK:
+            return NotImplemented
+        if rc != JT_OK or w.err:
+            _raise_doc_error_code(w.err if w.err else ERR_MEMORY)
+        out = []
+        for k in range(w.n_pars):
+            p = &w.pars[k]
+            nodes = []
+            prev = p.pieces_off
+            for j in range(p.piece_first, p.piece_first + p.piece_count):
+                nodes.append(utf8_str(w.pieces.data + prev, w.piece_end[j] - prev))
+                prev = w.piece_end[j]
+            dom = utf8_str(w.paths.data + p.path_off, p.dom_len)
+            xpath = utf8_str(w.paths.data + p.path_off + p.dom_len, p.xp_len)
+            if cls is None:
+                out.append((dom, xpath, nodes, p.links, p.tags))
+                continue
+            # MadeParagraph.from_parts's fields, without its call
+            par = cls.__new__(cls)
+            par.dom_path = dom
+            par.xpath = xpath
+            par.text_nodes = nodes
+            par.chars_count_in_links = p.links
+            par.tags_count = p.tags
+            par.class_type = ""
+            par._text = utf8_str(w.texts.data + p.text_off, p.text_len)
+            out.append(par)
+        return out
+    finally:
+        _jt_free(&w)
 
 
 def justext_paragraph_parts(CElement root, frozenset paragraph_tags):
     """``ParagraphMaker.make_paragraphs(root)``'s paragraphs as parts, in
-    order: (dom_path, xpath, text_nodes, chars_count_in_links, tags_count)."""
-    cdef CDocument doc = root.doc
-    cdef DocData* d = &doc.d
-    cdef int32_t top = root.idx, i
-    cdef _JtMaker m = _JtMaker.__new__(_JtMaker)
-    doc._check(top)
-    m.doms, m.xpaths, m.counts, m.out = [], [], [], []
-    m.link = m.br = False
-    m.paragraph_tags = paragraph_tags
-    m.par = None
-    m.new_paragraph()
-    # lxml.sax order: start, text, children, end, tail -- the root's tail too
-    i = top
-    while True:
-        m.start(_jt_local(doc, d.nodes[i].tag))
-        if d.nodes[i].text_off >= 0 and d.nodes[i].text_len > 0:
-            m.characters(d, d.nodes[i].text_off, d.nodes[i].text_len)
-        if d.nodes[i].first >= 0:
-            i = d.nodes[i].first
-            continue
-        while True:
-            m.end(_jt_local(doc, d.nodes[i].tag))
-            if d.nodes[i].tail_off >= 0 and d.nodes[i].tail_len > 0:
-                m.characters(d, d.nodes[i].tail_off, d.nodes[i].tail_len)
-            if i == top:
-                m.new_paragraph()
-                return m.out
-            if d.nodes[i].next >= 0:
-                i = d.nodes[i].next
-                break
-            i = d.nodes[i].parent
+    order: (dom_path, xpath, text_nodes, chars_count_in_links, tags_count);
+    NotImplemented when a tag is namespaced (the Python walk's local names)."""
+    return _jt_run(root, paragraph_tags, None)
+
+
+def justext_paragraphs(CElement root, frozenset paragraph_tags, type cls):
+    """``ParagraphMaker.make_paragraphs(root)``: per paragraph, in order, a ``cls()``
+    made by ``cls.__new__`` with dom_path, xpath, text_nodes, chars_count_in_links,
+    tags_count, class_type ("") and ``_text`` (jusText's paragraph text of those
+    nodes) set; NotImplemented as justext_paragraph_parts."""
+    return _jt_run(root, paragraph_tags, cls)
 
 
 def stopwords_density(str text, frozenset stopwords):
@@ -256,3 +539,374 @@ def jt_paragraph_text(list text_nodes):
         return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, out_len)
     finally:
         free(buf)
+
+
+# -- classify_paragraphs and revise_paragraph_classification -----------------------------
+# Over the paragraphs ParagraphMaker's C path made (exactly MadeParagraph, so
+# ``text`` is ``_text`` and ``len(p)`` its length): the same decisions in C,
+# the results written back as the Python loops write them. Anything else (a
+# field of another type, a missing one) returns NotImplemented before any
+# write and the Python loop runs (and raises where it raises).
+#
+# Stopwords: ``word.lower() in stoplist`` for each word of ``text.split()``.
+# A word of ASCII characters has an ASCII lower case, looked up in a C table of
+# the stoplist's ASCII entries (built once per stoplist object; used only when
+# every entry is an exact str, so equality is plain byte equality); any other
+# word is sliced, lowered and looked up by Python itself.
+
+cdef extern from "Python.h":
+    bint _jt_is_ascii "PyUnicode_IS_ASCII" (object o)
+
+from libc.stdint cimport int8_t
+from cpython.unicode cimport PyUnicode_READ, PyUnicode_Substring
+
+cdef enum:
+    JT_SHORT = 0
+    JT_NEARGOOD = 1
+    JT_GOOD = 2
+    JT_BAD = 3
+    JT_OTHER = 4
+    JT_WORD_MAX = 64
+
+
+cdef inline uint64_t _jt_hash(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t h = 14695981039346656037u
+    cdef Py_ssize_t i
+    for i in range(n):
+        h = (h ^ s[i]) * 1099511628211u
+    return h | 1
+
+
+@cython.final
+cdef class _JtStopTable:
+    cdef uint64_t* hashes    # 0: empty slot
+    cdef int32_t* offs
+    cdef int32_t* lens
+    cdef Buf blob
+    cdef Py_ssize_t mask
+    cdef bint exact          # every entry an exact str: the table can answer for ASCII words
+    cdef object stoplist     # kept alive: the cache is keyed by its id
+
+    def __dealloc__(self):
+        free(self.hashes)
+        free(self.offs)
+        free(self.lens)
+        buf_free(&self.blob)
+
+    cdef bint contains(self, const uchar* s, Py_ssize_t n) noexcept nogil:
+        cdef uint64_t h = _jt_hash(s, n)
+        cdef Py_ssize_t slot = <Py_ssize_t>(h & <uint64_t>self.mask)
+        while self.hashes[slot] != 0:
+            if (self.hashes[slot] == h and self.lens[slot] == n
+                    and memcmp(self.blob.data + self.offs[slot], s, <size_t>n) == 0):
+                return True
+            slot = (slot + 1) & self.mask
+        return False
+
+
+cdef _JtStopTable _jt_build_table(frozenset stoplist):
+    cdef _JtStopTable t = _JtStopTable.__new__(_JtStopTable)
+    cdef Py_ssize_t cap = 16, slot, n
+    cdef const uchar* s
+    cdef uint64_t h
+    cdef int err = 0
+    t.stoplist = stoplist
+    t.exact = True
+    for word in stoplist:
+        if type(word) is not str:
+            t.exact = False
+            return t
+    while cap < 2 * len(stoplist) + 2:
+        cap *= 2
+    t.hashes = NULL if alloc_fails() else <uint64_t*>calloc(<size_t>cap, sizeof(uint64_t))
+    t.offs = NULL if alloc_fails() else <int32_t*>malloc(<size_t>cap * sizeof(int32_t))
+    t.lens = NULL if alloc_fails() else <int32_t*>malloc(<size_t>cap * sizeof(int32_t))
+    if t.hashes == NULL or t.offs == NULL or t.lens == NULL:
+        raise MemoryError()
+    t.mask = cap - 1
+    for word in stoplist:
+        if not _jt_is_ascii(word):
+            continue
+        s = <const uchar*>PyUnicode_DATA(word)
+        n = PyUnicode_GET_LENGTH(word)
+        if n > JT_WORD_MAX:
+            continue  # longer words go to Python anyway
+        h = _jt_hash(s, n)
+        slot = <Py_ssize_t>(h & <uint64_t>t.mask)
+        while t.hashes[slot] != 0:
+            slot = (slot + 1) & t.mask
+        t.hashes[slot] = h
+        t.offs[slot] = <int32_t>t.blob.len
+        t.lens[slot] = <int32_t>n
+        if not buf_append(&t.blob, s, n, &err):
+            _raise_doc_error_code(err)
+    return t
+
+
+cdef dict _JT_TABLES = {}
+
+
+cdef _JtStopTable _jt_table(frozenset stoplist):
+    cdef _JtStopTable t = _JT_TABLES.get(id(stoplist))
+    if t is not None and t.stoplist is stoplist:
+        return t
+    t = _jt_build_table(stoplist)
+    if len(_JT_TABLES) >= 16:
+        _JT_TABLES.clear()
+    _JT_TABLES[id(stoplist)] = t
+    return t
+
+
+cdef object _jt_density(str text, _JtStopTable tab, frozenset stoplist):
+    """Paragraph.stopwords_density: 0 for no words, else stopwords / words (a float)."""
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, start, wl, k, words = 0, stops = 0
+    cdef Py_UCS4 ch
+    cdef bint ascii
+    cdef uchar low[JT_WORD_MAX]
+    while True:
+        while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+            i += 1
+        if i >= n:
+            break
+        start = i
+        ascii = True
+        while i < n:
+            ch = PyUnicode_READ(kind, data, i)
+            if Py_UNICODE_ISSPACE(ch):
+                break
+            if ch >= 128:
+                ascii = False
+            i += 1
+        words += 1
+        wl = i - start
+        if ascii and tab.exact and wl <= JT_WORD_MAX:
+            for k in range(wl):
+                low[k] = _ascii_lower(<uchar>PyUnicode_READ(kind, data, start + k))
+            if tab.contains(low, wl):
+                stops += 1
+        elif PyUnicode_Substring(text, start, i).lower() in stoplist:
+            stops += 1
+    if words == 0:
+        return 0
+    # exact as doubles (< 2**53): one IEEE division is Python's int / int
+    return <double>stops / <double>words
+
+
+def stopwords_density_table(str text, frozenset stopwords):
+    """The classifier's stopwords_density (the C table path), for the tests."""
+    return _jt_density(text, _jt_table(stopwords), stopwords)
+
+
+cdef inline bint _jt_exact_num(object x):
+    # a float, or an int a double holds exactly: comparisons in C are Python's
+    if type(x) is float:
+        return True
+    if type(x) is int or type(x) is bool:
+        return -9007199254740992 <= x <= 9007199254740992
+    return False
+
+
+def jt_classify(list paragraphs, frozenset stoplist, type made, object heading_search, object length_low,
+                object length_high, object stopwords_low, object stopwords_high, object max_link_density,
+                object no_headings):
+    """classify_paragraphs over MadeParagraph objects; NotImplemented (nothing written)
+    when some paragraph or parameter is not what the C loop handles."""
+    cdef Py_ssize_t n = len(paragraphs), i, length
+    cdef list texts = [], doms = [], results
+    cdef int64_t* links
+    cdef double ld, dens, low, high, swl, swh, mld
+    cdef str text, dom
+    cdef object lk, density
+    cdef _JtStopTable tab
+    for x in (length_low, length_high, stopwords_low, stopwords_high, max_link_density):
+        if not _jt_exact_num(x):
+            return NotImplemented
+    if type(no_headings) is not bool:
+        return NotImplemented
+    low, high, swl, swh, mld = length_low, length_high, stopwords_low, stopwords_high, max_link_density
+    links = <int64_t*>malloc(<size_t>(n + 1) * sizeof(int64_t)) if not alloc_fails() else NULL
+    if links == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            p = paragraphs[i]
+            if type(p) is not made:
+                return NotImplemented
+            try:
+                text = p._text
+                dom = p.dom_path
+                lk = p.chars_count_in_links
+            except (AttributeError, TypeError):
+                return NotImplemented
+            if type(text) is not str or type(dom) is not str or type(lk) is not int:
+                return NotImplemented
+            if not (-9007199254740992 <= lk <= 9007199254740992):
+                return NotImplemented
+            links[i] = lk
+            texts.append(text)
+            doms.append(dom)
+        tab = _jt_table(stoplist)
+        results = []
+        for i in range(n):
+            text = texts[i]
+            dom = doms[i]
+            length = len(text)
+            ld = (<double>links[i] / <double>length) if length else 0.0
+            if ld > mld:
+                cls = "bad"
+            elif "\xa9" in text or "&copy" in text:
+                cls = "bad"
+            elif "select" in dom:
+                cls = "bad"
+            elif length < low:
+                cls = "bad" if links[i] > 0 else "short"
+            else:
+                density = _jt_density(text, tab, stoplist)
+                dens = density
+                if dens >= swh:
+                    cls = "good" if length > high else "neargood"
+                elif dens >= swl:
+                    cls = "neargood"
+                else:
+                    cls = "bad"
+            heading = False if no_headings else bool(heading_search(dom))
+            results.append((heading, cls))
+        for i in range(n):
+            p = paragraphs[i]
+            p.heading, p.cf_class = results[i]
+        return None
+    finally:
+        free(links)
+
+
+cdef inline int _jt_code(object c):
+    if type(c) is not str:
+        return -1
+    if c == "short":
+        return JT_SHORT
+    if c == "neargood":
+        return JT_NEARGOOD
+    if c == "good":
+        return JT_GOOD
+    if c == "bad":
+        return JT_BAD
+    return JT_OTHER
+
+
+cdef inline int _jt_neighbour(const int8_t* cur, Py_ssize_t n, Py_ssize_t i, bint ignore_neargood,
+                              int inc) noexcept nogil:
+    cdef int c
+    cdef Py_ssize_t boundary = -1 if inc < 0 else n
+    while i + inc != boundary:
+        i += inc
+        c = cur[i]
+        if c == JT_GOOD or c == JT_BAD:
+            return c
+        if c == JT_NEARGOOD and not ignore_neargood:
+            return c
+    return JT_BAD
+
+
+cdef inline bint _jt_good_within(const int8_t* cur, const int64_t* lens, Py_ssize_t n, Py_ssize_t i,
+                                 double max_distance) noexcept nogil:
+    cdef Py_ssize_t j = i + 1
+    cdef int64_t distance = 0
+    while j < n and <double>distance <= max_distance:
+        if cur[j] == JT_GOOD:
+            return True
+        distance += lens[j]
+        j += 1
+    return False
+
+
+def jt_revise(list paragraphs, type made, object max_heading_distance):
+    """revise_paragraph_classification over MadeParagraph objects; NotImplemented
+    (nothing written) as jt_classify."""
+    cdef Py_ssize_t n = len(paragraphs), i
+    cdef int8_t* cur
+    cdef int8_t* cf
+    cdef int8_t* head
+    cdef int8_t* new
+    cdef int64_t* lens
+    cdef int c, prev_n, next_n
+    cdef double mhd
+    cdef str text
+    if not _jt_exact_num(max_heading_distance):
+        return NotImplemented
+    mhd = max_heading_distance
+    cur = <int8_t*>malloc(<size_t>(n + 1) * 4) if not alloc_fails() else NULL
+    lens = <int64_t*>malloc(<size_t>(n + 1) * sizeof(int64_t)) if not alloc_fails() else NULL
+    if cur == NULL or lens == NULL:
+        free(cur)
+        free(lens)
+        raise MemoryError()
+    cf = cur + (n + 1)
+    head = cf + (n + 1)
+    new = head + (n + 1)
+    try:
+        for i in range(n):
+            p = paragraphs[i]
+            if type(p) is not made:
+                return NotImplemented
+            try:
+                text = p._text
+                c = _jt_code(p.cf_class)
+                if c < 0 or c == JT_OTHER:
+                    return NotImplemented
+                cf[i] = c
+                hd = p.heading
+                c = _jt_code(p.class_type)  # the old class: pass one's look-ahead sees it
+                if c < 0:
+                    return NotImplemented
+                cur[i] = c
+            except (AttributeError, TypeError):
+                return NotImplemented
+            if type(hd) is not bool:
+                return NotImplemented
+            head[i] = hd is True
+            lens[i] = len(text)
+        with nogil:
+            # good headings
+            for i in range(n):
+                cur[i] = cf[i]
+                if head[i] and cur[i] == JT_SHORT and _jt_good_within(cur, lens, n, i, mhd):
+                    cur[i] = JT_NEARGOOD
+            # short paragraphs from their neighbours, applied after
+            for i in range(n):
+                new[i] = -1
+                if cur[i] != JT_SHORT:
+                    continue
+                prev_n = _jt_neighbour(cur, n, i, True, -1)
+                next_n = _jt_neighbour(cur, n, i, True, 1)
+                if prev_n == JT_GOOD and next_n == JT_GOOD:
+                    new[i] = JT_GOOD
+                elif prev_n == JT_BAD and next_n == JT_BAD:
+                    new[i] = JT_BAD
+                elif ((prev_n == JT_BAD and _jt_neighbour(cur, n, i, False, -1) == JT_NEARGOOD)
+                      or (next_n == JT_BAD and _jt_neighbour(cur, n, i, False, 1) == JT_NEARGOOD)):
+                    new[i] = JT_GOOD
+                else:
+                    new[i] = JT_BAD
+            for i in range(n):
+                if new[i] >= 0:
+                    cur[i] = new[i]
+            # neargood, in place and in order
+            for i in range(n):
+                if cur[i] != JT_NEARGOOD:
+                    continue
+                prev_n = _jt_neighbour(cur, n, i, True, -1)
+                next_n = _jt_neighbour(cur, n, i, True, 1)
+                cur[i] = JT_BAD if (prev_n == JT_BAD and next_n == JT_BAD) else JT_GOOD
+            # more good headings
+            for i in range(n):
+                if head[i] and cur[i] == JT_BAD and cf[i] != JT_BAD and _jt_good_within(cur, lens, n, i, mhd):
+                    cur[i] = JT_GOOD
+        for i in range(n):
+            c = cur[i]
+            paragraphs[i].class_type = ("short", "neargood", "good", "bad")[c]
+        return None
+    finally:
+        free(cur)
+        free(lens)

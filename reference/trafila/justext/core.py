@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, List
 
 from .._backend import core_of
-from .paragraph import Paragraph, PathInfo
+from .paragraph import HEADINGS_PATTERN, MadeParagraph, Paragraph, PathInfo, _compiled
 from .sax import saxify
 from .stoplists import define_stoplist
 from .utils import is_blank
@@ -44,8 +44,11 @@ class ParagraphMaker:
     def make_paragraphs(cls, root: Any) -> List[Paragraph]:
         core = core_of(root)
         if core is not None:
-            # the same walk and state machine in C over the core's document
-            return [Paragraph.from_parts(*parts) for parts in core.justext_paragraph_parts(root, PARAGRAPH_TAGS)]
+            # the same walk and state machine in C over the core's document, making
+            # MadeParagraph objects (NotImplemented: a namespaced tag, the Python walk)
+            paragraphs = core.justext_paragraphs(root, PARAGRAPH_TAGS, MadeParagraph)
+            if paragraphs is not NotImplemented:
+                return paragraphs
         handler = cls()
         saxify(root, handler)
         return handler.paragraphs
@@ -118,6 +121,13 @@ def classify_paragraphs(
 ) -> None:
     """Context-free classification: sets ``cf_class`` and ``heading``."""
     stoplist = define_stoplist(stoplist)
+    if paragraphs and type(paragraphs) is list and type(paragraphs[0]) is MadeParagraph and type(stoplist) is frozenset:
+        # made by the core's ParagraphMaker: the same loop in C (NotImplemented, nothing
+        # written, when a paragraph or parameter is not what it handles)
+        done = _compiled().jt_classify(paragraphs, stoplist, MadeParagraph, HEADINGS_PATTERN.search, length_low,
+                                       length_high, stopwords_low, stopwords_high, max_link_density, no_headings)
+        if done is not NotImplemented:
+            return
     for paragraph in paragraphs:
         length = len(paragraph)
         stopword_density = paragraph.stopwords_density(stoplist)
@@ -179,6 +189,10 @@ def revise_paragraph_classification(
     paragraphs: List[Paragraph], max_heading_distance: int = MAX_HEADING_DISTANCE_DEFAULT
 ) -> None:
     """Context-sensitive classification: sets ``class_type`` (after classify_paragraphs)."""
+    if paragraphs and type(paragraphs) is list and type(paragraphs[0]) is MadeParagraph:
+        # the core's paragraphs: the four passes in C (NotImplemented as in classify_paragraphs)
+        if _compiled().jt_revise(paragraphs, MadeParagraph, max_heading_distance) is not NotImplemented:
+            return
     # good headings: a short heading shortly before a good paragraph becomes neargood
     for i, paragraph in enumerate(paragraphs):
         paragraph.class_type = paragraph.cf_class

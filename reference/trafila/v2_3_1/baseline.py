@@ -211,6 +211,17 @@ def html2txt(content: Any, clean: bool = True) -> str:
     if tree is None:
         return ""
     is_elem = _is_element(content)
+    core = core_of(tree)
+    if core is not None:
+        # the text of the cleaned copy, read off the tree itself (accel_baseline.pxi)
+        body = next(iter_desc(tree, "body"), None)
+        if body is None and not is_elem:
+            return ""
+        if body is not None:
+            text = core.spaced_text_cleaned(body, basic_clean_xpath(body) if clean else [], _BLOCK_ELEMS,
+                                            remove_control_characters, xml_text)
+            if text is not NotImplemented:
+                return text
     if is_elem:
         tree = copy_tree(tree)
     body = next(iter_desc(tree, "body"), None)
@@ -238,7 +249,8 @@ def _spaced_text_readonly(element: _Element) -> str:
     trees can be deep.)"""
     core = core_of(element)
     if core is not None:
-        text = core.spaced_text(element, _BLOCK_ELEMS, remove_control_characters, xml_text)
+        # (accel_baseline.pxi: nothing deleted)
+        text = core.spaced_text_cleaned(element, [], _BLOCK_ELEMS, remove_control_characters, xml_text)
         if text is not NotImplemented:
             return text
     parts: List[str] = []
