@@ -390,3 +390,595 @@ def tag_text_length(CElement root, str tag):
     with nogil:
         total = _tag_text_chars(&doc.d, root.idx, nid)
     return total
+
+
+# -- exact matchers: a predicate's whole verdict in C ------------------------------------------
+#
+# A ``Matcher`` is a predicate written as a disjunction of exact terms (built
+# by trafila.xpathlib from the predicate's registered spec, and proved equal to
+# it by tests/test_core_accel_selectors.py). A term reads one attribute value as
+# the reference does (``el.get(name)``: the first attribute of that name; or,
+# for ``@a|@b``, the first attribute in source order whose name is one of the
+# set), '' when missing, and tests it:
+#   MT_TRUE      always (a term restricted to some tags: true by tag alone);
+#   MT_PRESENT   the attribute is present;
+#   MT_EQ / MT_STARTS / MT_CONTAINS   the value (after the term's translate()
+#                map, which maps ASCII bytes to ASCII bytes only, so mapping
+#                UTF-8 bytes is str.translate) equals / starts with / contains
+#                one of the literals (UTF-8 bytes: exact for str semantics);
+#   MT_REGEX     re.search of a pattern compiled by xpathlib.compile_regex into
+#                a small backtracking program (existence of a match only).
+# A term may hold only on (or only off) a set of tags. A missing attribute
+# never holds a value term: literals are non-empty and patterns that match ''
+# are refused when the spec is built. A verdict is 1, 0, or -1 (unknown: a
+# pattern that needs character semantics meets a non-ASCII value, an
+# inconsistent node, a budget exceeded): the caller then runs the Python
+# predicate on that node.
+
+cdef enum:
+    MT_TRUE = 0
+    MT_PRESENT = 1
+    MT_EQ = 2
+    MT_STARTS = 3
+    MT_CONTAINS = 4
+    MT_REGEX = 5
+    MAX_MT_TERMS = 48
+    MT_MAX_NAMES = 4
+    MT_MAX_TAGS = 16
+    RX_CHAR = 0
+    RX_CHAR_I = 1
+    RX_CLASS = 2
+    RX_SPLIT = 3
+    RX_JMP = 4
+    RX_MATCH = 5
+    RX_BOL = 6
+    RX_EOL = 7
+    RX_EOS = 8
+    RX_NOTAHEAD = 9
+    RX_AHEAD = 10
+    RX_STACK = 64
+    RX_BUDGET = 20000
+    RX_DEPTH = 4
+
+
+cdef struct MTerm:
+    int32_t kind
+    int32_t first        # 1: @a|@b (first attribute in source order among the names)
+    int32_t tr           # offset of the term's 256-byte translate map in maps, -1: none
+    int32_t lit_start    # literals [lit_start, lit_end)
+    int32_t lit_end
+    int32_t bucket       # offset of the term's 257 first-byte bounds in buckets (MT_CONTAINS), -1
+    int32_t rx           # the regex index (MT_REGEX), -1
+    int32_t has_tags     # 0: no tag restriction; 1: only on the tags; 2: only off them
+    int32_t never        # resolved: cannot hold in this document
+    int32_t n_names
+    int32_t names[MT_MAX_NAMES]
+    int32_t n_tags
+    int32_t tags[MT_MAX_TAGS]
+
+
+cdef struct MRegex:
+    int32_t need_ascii   # a non-ASCII value gives -1 (classes, \s, re.I: character semantics)
+    int32_t bucket       # offset of 257 bounds into rx_alts by first byte
+    int32_t any_start    # alternatives tried at every position: rx_alts[any_start:any_end]
+    int32_t any_end
+
+
+cdef struct MData:
+    const uchar* blob
+    const int32_t* lit_off
+    const int32_t* lit_len
+    const int32_t* buckets
+    const uchar* maps
+    const int32_t* prog
+    const uint32_t* classes
+    const int32_t* rx_alts
+    const int32_t* rx_buckets
+    const MRegex* rx
+
+
+cdef int32_t* _i32_array(object values) except NULL:
+    cdef Py_ssize_t n = len(values), k
+    cdef int32_t* out = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+    if out == NULL:
+        raise MemoryError("out of memory")
+    for k in range(n):
+        out[k] = <int32_t>values[k]
+    return out
+
+
+cdef int _rx_run(const MData* m, int32_t pc, const uchar* s, Py_ssize_t n, Py_ssize_t pos,
+                 int* budget, int depth) noexcept nogil:
+    """The program from ``pc`` matches ``s`` at ``pos`` (anchored there): 1, 0, or
+    -1 (stack, depth or step budget exceeded)."""
+    cdef int32_t stack_pc[RX_STACK]
+    cdef Py_ssize_t stack_pos[RX_STACK]
+    cdef int sp = 0, r
+    cdef int32_t op, a, b
+    cdef uchar c
+    cdef bint ok
+    cdef const int32_t* prog = m.prog
+    while True:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return -1
+        op = prog[3 * pc]
+        a = prog[3 * pc + 1]
+        b = prog[3 * pc + 2]
+        ok = True
+        if op == RX_CHAR:
+            if pos < n and s[pos] == a:
+                pos += 1
+                pc += 1
+            else:
+                ok = False
+        elif op == RX_CHAR_I:
+            if pos < n and _ascii_lower(s[pos]) == a:
+                pos += 1
+                pc += 1
+            else:
+                ok = False
+        elif op == RX_CLASS:
+            if pos < n:
+                c = s[pos]
+            if pos < n and c < 128 and (m.classes[4 * a + (c >> 5)] >> (c & 31)) & 1:
+                pos += 1
+                pc += 1
+            else:
+                ok = False
+        elif op == RX_SPLIT:
+            if sp >= RX_STACK:
+                return -1
+            stack_pc[sp] = b
+            stack_pos[sp] = pos
+            sp += 1
+            pc = a
+        elif op == RX_JMP:
+            pc = a
+        elif op == RX_MATCH:
+            return 1
+        elif op == RX_BOL:
+            ok = pos == 0
+            pc += 1
+        elif op == RX_EOL:
+            ok = pos == n or (pos == n - 1 and s[pos] == 10)
+            pc += 1
+        elif op == RX_EOS:
+            ok = pos == n
+            pc += 1
+        elif op == RX_NOTAHEAD or op == RX_AHEAD:
+            if depth >= RX_DEPTH:
+                return -1
+            r = _rx_run(m, a, s, n, pos, budget, depth + 1)
+            if r < 0:
+                return -1
+            ok = (r == 0) if op == RX_NOTAHEAD else (r == 1)
+            pc = b
+        else:
+            return -1
+        if not ok:
+            if sp == 0:
+                return 0
+            sp -= 1
+            pc = stack_pc[sp]
+            pos = stack_pos[sp]
+
+
+cdef int _rx_search(const MData* m, int32_t rx, const uchar* s, Py_ssize_t n) noexcept nogil:
+    "re.search(pattern, value) is not None: 1, 0, or -1 (unknown)."
+    cdef const MRegex* r = &m.rx[rx]
+    cdef const int32_t* bk = m.rx_buckets + r.bucket
+    cdef int budget = RX_BUDGET, v
+    cdef Py_ssize_t i
+    cdef int32_t j
+    if r.need_ascii and _has_non_ascii(s, n):
+        return -1
+    for i in range(n + 1):
+        if i < n:
+            for j in range(bk[s[i]], bk[s[i] + 1]):
+                v = _rx_run(m, m.rx_alts[j], s, n, i, &budget, 0)
+                if v != 0:
+                    return v
+        for j in range(r.any_start, r.any_end):
+            v = _rx_run(m, m.rx_alts[j], s, n, i, &budget, 0)
+            if v != 0:
+                return v
+    return 0
+
+
+cdef inline uchar _mapped(const uchar* mp, uchar c) noexcept nogil:
+    return mp[c] if mp != NULL else c
+
+
+cdef int _mt_value(const MData* m, const MTerm* t, const uchar* s, Py_ssize_t n) noexcept nogil:
+    "The term's test on the value ``s[:n]``: 1, 0 or -1."
+    cdef const uchar* mp = m.maps + t.tr if t.tr >= 0 else NULL
+    cdef int32_t j, len_, k
+    cdef Py_ssize_t i
+    cdef const uchar* lit
+    cdef const int32_t* bk
+    cdef uchar c
+    if t.kind == MT_REGEX:
+        return _rx_search(m, t.rx, s, n)
+    if t.kind == MT_EQ or t.kind == MT_STARTS:
+        for j in range(t.lit_start, t.lit_end):
+            len_ = m.lit_len[j]
+            if len_ > n or (t.kind == MT_EQ and len_ != n):
+                continue
+            lit = m.blob + m.lit_off[j]
+            k = 0
+            while k < len_ and _mapped(mp, s[k]) == lit[k]:
+                k += 1
+            if k == len_:
+                return 1
+        return 0
+    if t.kind == MT_CONTAINS:
+        bk = m.buckets + t.bucket
+        for i in range(n):
+            c = _mapped(mp, s[i])
+            for j in range(bk[c], bk[c + 1]):
+                len_ = m.lit_len[j]
+                if len_ > n - i:
+                    continue
+                lit = m.blob + m.lit_off[j]
+                k = 1
+                while k < len_ and _mapped(mp, s[i + k]) == lit[k]:
+                    k += 1
+                if k == len_:
+                    return 1
+        return 0
+    return -1
+
+
+cdef int _mt_node(DocData* d, int32_t i, const MTerm* terms, int n_terms, const MData* m) noexcept nogil:
+    "The predicate's verdict on node ``i``: 1, 0, or -1 (unknown: run the Python predicate)."
+    cdef Node* nd = &d.nodes[i]
+    cdef int32_t k, end, found
+    cdef int t, r
+    cdef bint unknown = False, inside
+    cdef const MTerm* tm
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    end = nd.attr_start + nd.attr_count
+    if nd.attr_count < 0 or (nd.attr_count > 0 and (nd.attr_start < 0 or end > d.n_attrs)):
+        return -1
+    for t in range(n_terms):
+        tm = &terms[t]
+        if tm.never:
+            continue
+        if tm.has_tags:
+            inside = _id_in(nd.tag, tm.tags, tm.n_tags)
+            if inside != (tm.has_tags == 1):
+                continue
+        if tm.kind == MT_TRUE:
+            return 1
+        found = -1
+        for k in range(nd.attr_start, end):
+            if _id_in(d.attrs[k].name, tm.names, tm.n_names):
+                found = k
+                break
+        if found < 0:
+            continue
+        if tm.kind == MT_PRESENT:
+            return 1
+        if not _pf_value(d, &d.attrs[found], &s, &n):
+            unknown = True
+            continue
+        r = _mt_value(m, tm, s, n)
+        if r == 1:
+            return 1
+        if r < 0:
+            unknown = True
+    return -1 if unknown else 0
+
+
+@cython.final
+cdef class Matcher:
+    """A predicate's exact verdict (see above). ``terms``: a sequence of
+    (kind, names, first, literals, translate map (256 bytes or None), regex
+    index (-1), tags, tag mode (0/1/2)); ``regexes``: per regex, (need_ascii,
+    program triples, class bitmaps (4 words each), alternatives as (start pc,
+    first bytes, anywhere))."""
+    cdef MTerm tmpl[MAX_MT_TERMS]
+    cdef int n_terms
+    cdef list term_names      # per term, the attribute names (tuple of str)
+    cdef list term_tags       # per term, the tag names (tuple of str)
+    cdef bytes blob_b, maps_b
+    cdef int32_t* lit_off
+    cdef int32_t* lit_len
+    cdef int32_t* buckets
+    cdef int32_t* prog
+    cdef uint32_t* classes
+    cdef int32_t* rx_alts
+    cdef int32_t* rx_buckets
+    cdef MRegex* rx
+    cdef MData data
+    cdef readonly object spec
+
+    def __cinit__(self):
+        self.lit_off = self.lit_len = self.buckets = self.prog = self.rx_alts = self.rx_buckets = NULL
+        self.classes = NULL
+        self.rx = NULL
+
+    def __dealloc__(self):
+        free(self.lit_off)
+        free(self.lit_len)
+        free(self.buckets)
+        free(self.prog)
+        free(self.classes)
+        free(self.rx_alts)
+        free(self.rx_buckets)
+        free(self.rx)
+
+    def __init__(self, terms, regexes=()):
+        kinds = {"true": MT_TRUE, "present": MT_PRESENT, "eq": MT_EQ, "starts": MT_STARTS,
+                 "contains": MT_CONTAINS, "regex": MT_REGEX}
+        cdef int k = 0, t, c, r
+        cdef MTerm* tm
+        cdef MRegex* rg
+        terms = list(terms)
+        regexes = list(regexes)
+        if len(terms) > MAX_MT_TERMS:
+            raise ValueError(f"a matcher has at most {MAX_MT_TERMS} terms")
+        self.spec = (tuple(terms), tuple(regexes))
+        blob = bytearray()
+        maps = bytearray()
+        lit_off, lit_len, buckets = [], [], []
+        self.term_names = []
+        self.term_tags = []
+        for kind, names, first, literals, trmap, rx_index, tags, tag_mode in terms:
+            kd = kinds[kind]
+            tm = &self.tmpl[k]
+            memset(tm, 0, sizeof(MTerm))
+            tm.kind = kd
+            tm.first = 1 if first else 0
+            names = tuple(names)
+            tags = tuple(tags)
+            if kd != MT_TRUE and not (1 <= len(names) <= MT_MAX_NAMES):
+                raise ValueError("a term reads 1 to 4 attributes")
+            if not first and len(names) > 1:
+                raise ValueError("several names need first=True (@a|@b)")
+            if len(tags) > MT_MAX_TAGS or tag_mode not in (0, 1, 2) or (tag_mode == 0) != (not tags):
+                raise ValueError("bad tag restriction")
+            if kd == MT_TRUE and tag_mode != 1:
+                raise ValueError("a 'true' term needs tags")
+            tm.has_tags = tag_mode
+            self.term_names.append(names)
+            self.term_tags.append(tags)
+            tm.tr = -1
+            if trmap is not None:
+                trmap = bytes(trmap)
+                if len(trmap) != 256 or any(trmap[b] != b for b in range(128, 256)) or any(v >= 128 for v in trmap[:128]):
+                    raise ValueError("a translate map maps ASCII to ASCII only")
+                tm.tr = len(maps)
+                maps += trmap
+            tm.rx = -1
+            tm.bucket = -1
+            tm.lit_start = len(lit_off)
+            if kd in (MT_EQ, MT_STARTS, MT_CONTAINS):
+                encoded = []
+                for lit in literals:
+                    if not isinstance(lit, str) or not lit:
+                        raise ValueError("literals are non-empty str")
+                    encoded.append(lit.encode("utf-8"))
+                if not encoded:
+                    raise ValueError("a value term needs literals")
+                encoded.sort(key=lambda e: e[0])
+                for e in encoded:
+                    lit_off.append(len(blob))
+                    lit_len.append(len(e))
+                    blob += e
+                if kd == MT_CONTAINS:
+                    tm.bucket = len(buckets)
+                    j = 0
+                    for c in range(257):
+                        while j < len(encoded) and encoded[j][0] < c:
+                            j += 1
+                        buckets.append(tm.lit_start + j)
+            elif kd == MT_REGEX:
+                if not (0 <= rx_index < len(regexes)):
+                    raise ValueError("bad regex index")
+                tm.rx = rx_index
+            elif literals:
+                raise ValueError("this term has no literals")
+            tm.lit_end = len(lit_off)
+            k += 1
+        self.n_terms = k
+        prog, classes, alts, rx_buckets, rx_info = [], [], [], [], []
+        for need_ascii, triples, bitmaps, alternatives in regexes:
+            base = len(prog) // 3
+            cbase = len(classes) // 4
+            n_ins = len(triples)
+            for op, a, b in triples:
+                if op in (RX_SPLIT, RX_JMP):
+                    if not (0 <= a < n_ins and 0 <= b < n_ins):
+                        raise ValueError("jump out of the program")
+                    a += base
+                    b += base
+                elif op in (RX_NOTAHEAD, RX_AHEAD):
+                    if not (0 <= a < n_ins and 0 <= b < n_ins):
+                        raise ValueError("jump out of the program")
+                    a += base
+                    b += base
+                elif op == RX_CLASS:
+                    if not (0 <= a < len(bitmaps)):
+                        raise ValueError("bad class")
+                    a += cbase
+                elif op in (RX_CHAR, RX_CHAR_I):
+                    if not (0 <= a < 128):
+                        raise ValueError("characters are ASCII")
+                elif op in (RX_MATCH, RX_BOL, RX_EOL, RX_EOS):
+                    pass
+                else:
+                    raise ValueError("bad opcode")
+                prog.extend((op, a, b))
+            if not triples or triples[len(triples) - 1][0] not in (RX_MATCH, RX_JMP):
+                raise ValueError("a program ends with MATCH")
+            for bits in bitmaps:
+                bits = int(bits)
+                if bits < 0 or bits >> 128:
+                    raise ValueError("class bitmaps are 128 bits")
+                classes.extend(((bits >> (32 * w)) & 0xFFFFFFFF) for w in range(4))
+            by_byte = []
+            anywhere = []
+            for start, firsts, any_pos in alternatives:
+                if not (0 <= start < n_ins):
+                    raise ValueError("bad alternative")
+                if any_pos:
+                    anywhere.append(start + base)
+                for f in firsts:
+                    if not (0 <= f < 128):
+                        raise ValueError("first bytes are ASCII")
+                    by_byte.append((f, start + base))
+            by_byte.sort()
+            bucket = len(rx_buckets)
+            alt_base = len(alts)
+            alts.extend(pc for _f, pc in by_byte)
+            j = 0
+            for c in range(257):
+                while j < len(by_byte) and by_byte[j][0] < c:
+                    j += 1
+                rx_buckets.append(alt_base + j)
+            any_start = len(alts)
+            alts.extend(anywhere)
+            rx_info.append((1 if need_ascii else 0, bucket, any_start, len(alts)))
+        self.blob_b = bytes(blob)
+        self.maps_b = bytes(maps)
+        self.lit_off = _i32_array(lit_off)
+        self.lit_len = _i32_array(lit_len)
+        self.buckets = _i32_array(buckets)
+        self.prog = _i32_array(prog)
+        self.classes = <uint32_t*>malloc((len(classes) + 1) * sizeof(uint32_t))
+        if self.classes == NULL:
+            raise MemoryError("out of memory")
+        for t in range(len(classes)):
+            self.classes[t] = <uint32_t>classes[t]
+        self.rx_alts = _i32_array(alts)
+        self.rx_buckets = _i32_array(rx_buckets)
+        self.rx = <MRegex*>malloc((len(rx_info) + 1) * sizeof(MRegex))
+        if self.rx == NULL:
+            raise MemoryError("out of memory")
+        for r in range(len(rx_info)):
+            rg = &self.rx[r]
+            rg.need_ascii, rg.bucket, rg.any_start, rg.any_end = rx_info[r]
+        self.data.blob = <const uchar*><const char*>self.blob_b
+        self.data.maps = <const uchar*><const char*>self.maps_b
+        self.data.lit_off = self.lit_off
+        self.data.lit_len = self.lit_len
+        self.data.buckets = self.buckets
+        self.data.prog = self.prog
+        self.data.classes = self.classes
+        self.data.rx_alts = self.rx_alts
+        self.data.rx_buckets = self.rx_buckets
+        self.data.rx = self.rx
+
+    cdef int resolve(self, CDocument doc, MTerm* out) except -2:
+        "The terms with ``doc``'s name ids (into ``out``); their count."
+        cdef int k, n
+        cdef int32_t nid
+        cdef MTerm* tm
+        for k in range(self.n_terms):
+            tm = &out[k]
+            memcpy(tm, &self.tmpl[k], sizeof(MTerm))
+            n = 0
+            for name in self.term_names[k]:
+                nid = _lookup(doc, name)
+                if nid >= 0:
+                    tm.names[n] = nid
+                    n += 1
+            tm.n_names = n
+            tm.never = 1 if (tm.kind != MT_TRUE and n == 0) else 0
+            n = 0
+            for name in self.term_tags[k]:
+                nid = _lookup(doc, name)
+                if nid >= 0:
+                    tm.tags[n] = nid
+                    n += 1
+            tm.n_tags = n
+            if tm.has_tags == 1 and n == 0:
+                tm.never = 1
+            elif tm.has_tags == 2 and n == 0:
+                tm.has_tags = 0
+        return self.n_terms
+
+    def value_verdict(self, int k, str value):
+        """Term ``k``'s test on ``value`` as an attribute value (tests): 1, 0 or -1."""
+        cdef bytes b = value.encode("utf-8", "surrogatepass")
+        if not (0 <= k < self.n_terms):
+            raise IndexError(k)
+        if self.tmpl[k].kind in (MT_TRUE, MT_PRESENT):
+            return 1
+        return _mt_value(&self.data, &self.tmpl[k], <const uchar*><const char*>b, len(b))
+
+
+def matcher_verdict(CElement el, Matcher m):
+    """``m`` on one element (tests): 1, 0 or -1 (unknown)."""
+    cdef CDocument doc = el.doc
+    cdef MTerm terms[MAX_MT_TERMS]
+    cdef int n_terms
+    doc._check(el.idx)
+    n_terms = m.resolve(doc, terms)
+    return _mt_node(&doc.d, el.idx, terms, n_terms, &m.data)
+
+
+def select_matches(CElement top, object names, Matcher m, object pred, int mode, Prefilter pf=None):
+    """``.//*[names][pred]`` with ``m`` as ``pred``'s verdict (``pred`` itself
+    only where ``m`` says unknown): the matching descendants of ``top`` in
+    document order (mode 0); the first only (mode 1); per parent the first
+    (mode 2: ``.//*[...][1]``). ``pf``, ``pred``'s prefilter (a necessary
+    condition, cheaper than ``m``), rejects first when given."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef MTerm terms[MAX_MT_TERMS]
+    cdef int32_t tag_ids[MAX_NAME_SET]
+    cdef PFTerm pf_terms[MAX_PF_TERMS]
+    cdef int pf_n_terms = 0, pf_n_tags = 0
+    cdef const uchar* blob = NULL
+    cdef int n = 0, n_terms, v
+    cdef bint all_names = names is None
+    cdef int32_t root = top.idx, i, parent
+    cdef list out = []
+    cdef set parents = None
+    doc._check(root)
+    if not all_names:
+        if not isinstance(names, (set, frozenset, tuple, list)):
+            names = tuple(names)
+        n = _name_ids(doc, names, ids)
+        if n == 0:
+            return out
+        if n < 0:
+            raise ValueError("too many tag names")
+    n_terms = m.resolve(doc, terms)
+    if pf is not None:
+        pf_n_terms = pf.resolve(doc, pf_terms, tag_ids, &pf_n_tags)
+        blob = <const uchar*><const char*>pf.lit_blob
+    if mode == 2:
+        parents = set()
+    i = d.nodes[root].first
+    while i >= 0:
+        if (all_names or _id_in(d.nodes[i].tag, ids, n)) and (
+                pf is None or _pf_node(d, i, pf_terms, pf_n_terms, tag_ids, pf_n_tags, blob, pf.lit_off, pf.lit_len,
+                                       pf.buckets)):
+            v = _mt_node(d, i, terms, n_terms, &m.data)
+            if v < 0:
+                v = 1 if pred(_proxy(doc, i)) else 0
+            if v:
+                if mode == 2:
+                    parent = d.nodes[i].parent
+                    if parent not in parents:
+                        parents.add(parent)
+                        out.append(_proxy(doc, i))
+                else:
+                    out.append(_proxy(doc, i))
+                    if mode == 1:
+                        return out
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+        if i == root:
+            break
+        i = d.nodes[i].next
+    return out

@@ -174,16 +174,20 @@ def _differences(port: Port, html: Any, cleaned: bool, **options: Any) -> List[s
     contexts = _contexts(ref_root)
     expected = _run_all(port, ref_root, contexts)
     problems = []
-    for use in (True, False):
+    for use, exact in ((True, True), (True, False), (False, False)):
         xpathlib.USE_PREFILTERS = use
+        xpathlib.USE_EXACT = exact
         try:
             got = _run_all(port, core_root, contexts)
         finally:
             xpathlib.USE_PREFILTERS = True
+            xpathlib.USE_EXACT = True
         for e, g in zip(expected, got):
             if e != g:
-                problems.append(f"prefilters={use} {e[0]} ctx {e[1]}: reference {e[2][:20]} core {g[2][:20]}")
+                problems.append(f"prefilters={use} exact={exact} {e[0]} ctx {e[1]}: reference {e[2][:20]} "
+                                f"core {g[2][:20]}")
     problems.extend(_necessary(port, core_root))
+    problems.extend(_exact_agrees(port, core_root))
     if port.xpaths is not xpaths:  # p_text_length is the 2.3.1 port's
         return problems
     ref_nodes, core_nodes = [ref_root] + desc_list(ref_root), [core_root] + desc_list(core_root)
@@ -203,6 +207,26 @@ def _necessary(port: Port, core_root: Any) -> List[str]:
         for el in nodes:
             if pred(el) and not core.prefilter_passes(el, pf):
                 problems.append(f"{pred.__name__}: prefilter rejects <{el.tag} {dict(el.attrib.items())}>")
+    return problems
+
+
+def _exact_predicates(port: Port) -> List[Any]:
+    "The predicates of this port with an exact matcher."
+    return [p for p in xpathlib.EXACT_SPECS if p.__module__ == port.xpaths.__name__]
+
+
+def _exact_agrees(port: Port, core_root: Any) -> List[str]:
+    "Every exact matcher the port registers gives its predicate's verdict on every node (or -1: unknown)."
+    problems = []
+    nodes = [core_root] + desc_list(core_root)
+    for pred in _exact_predicates(port):
+        m = xpathlib.compiled_matcher(core, pred)
+        for el in nodes:
+            verdict = core.matcher_verdict(el, m)
+            if verdict not in (-1, 0, 1) or (verdict >= 0 and verdict != bool(pred(el))):
+                problems.append(f"{pred.__name__}: matcher says {verdict} on <{el.tag} {dict(el.attrib.items())}>")
+            elif verdict < 0 and all(v.isascii() for v in el.attrib.values()):
+                problems.append(f"{pred.__name__}: matcher undecided on ASCII <{el.tag} {dict(el.attrib.items())}>")
     return problems
 
 
@@ -540,3 +564,119 @@ def test_corpus(port: str, cleaned: bool) -> None:
     assert pages > 0
     print(f"{port}: {pages} pages x {len(PORTS[port].selectors)} selectors compared (cleaned={cleaned})")
     assert failures == [], failures[:5]
+
+
+
+# -- exact matchers ----------------------------------------------------------------------------------
+
+def _regex_matcher(pattern: "re.Pattern[str]") -> Any:
+    program = xpathlib.compile_regex(pattern)
+    assert program is not None, pattern.pattern
+    return core.Matcher([("regex", ("class",), False, (), None, 0, (), 0)], [program])
+
+
+# patterns with every construct the regex program models (beyond the ports' own)
+_EXTRA_PATTERNS = [re.compile(p, re.UNICODE | f) for p, f in [
+    (r"(^|\s)bottom|bottom(\s|$)", 0), (r"a[^b]c", 0), (r"x.y", 0), (r"^ab$", 0), (r"ab\Z", 0), (r"\Aab", 0),
+    (r"q(?=r)", 0), (r"c(?!ary)", 0), (r"n[-_]{0,2}c", 0), (r"(?:ab|cd){2}", 0), (r"a\dz", 0), (r"a\wz", 0),
+    (r"a\Sz", 0), (r"a[\s_]z", 0), (r"foo[-_]?(?:bar|baz)", re.IGNORECASE), (r"k\d", re.IGNORECASE),
+    (r"s[é]t", 0), (r"a[0-9é-ü]z", 0), (r"[Cc]omment(?!ary)|comol", 0), (r"xy{1,3}?", 0), (r"ok\n?$", 0),
+]]
+_ALL_PATTERNS = [_pattern_of(r) for r in _REGEXES] + [p for p in _EXTRA_PATTERNS if xpathlib.compile_regex(p)]
+_CHARS = "abcdefiklmnoqrstuvxyz ABCKST-_:0123\n\t\x1c\x85\u00a0\u2003\u017f\u212a\u0130\u0131\u00e9\u00fc\U0001f600"
+
+
+def test_extra_patterns_compile() -> None:
+    "The constructs the program models compile; the ones it does not are refused (None)."
+    assert len(_ALL_PATTERNS) == len(_REGEXES) + len(_EXTRA_PATTERNS) - 2  # foo..(re.I class), s[é]t
+    for bad in (r"a+", r"a*", r"(a)\1", r"(?<=a)b", r"\bx", r"(?i:a)b", r"é", r"[a-z]x", r"a|"):
+        flags = re.IGNORECASE if bad == "[a-z]x" else 0
+        assert xpathlib.compile_regex(re.compile(bad, flags)) is None, bad
+
+
+@settings(max_examples=int(os.environ.get("TRAFILA_HYPOTHESIS_EXAMPLES", "300")) * 4, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.data())
+def test_regex_program_is_re_search(data: Any) -> None:
+    "The C program's verdict is re.search's on every value (or -1, only for non-ASCII values where it must)."
+    pattern = data.draw(st.sampled_from(_ALL_PATTERNS))
+    part = st.from_regex(pattern).filter(lambda v: not any(0xD800 <= ord(c) <= 0xDFFF for c in v))
+    value = data.draw(st.builds(lambda a, b, c, how: _variant(a + b + c, how), st.text(_CHARS, max_size=4),
+                                part | st.text(_CHARS, max_size=12), st.text(_CHARS, max_size=4), st.integers(0, 6)))
+    program = xpathlib.compile_regex(pattern)
+    verdict = _regex_matcher(pattern).value_verdict(0, value)
+    want = pattern.search(value) is not None
+    if verdict == -1:
+        assert program[0] and not value.isascii(), (pattern.pattern, value)
+    else:
+        assert verdict == want, (pattern.pattern, value)
+
+
+def test_regex_program_samples() -> None:
+    "Hand-picked values: \\s is Unicode (U+001C, U+0085: unknown, Python decides), $ before a final newline."
+    cases = [(r"(^|\s)bottom|bottom(\s|$)", "a bottom", 1), (r"(^|\s)bottom|bottom(\s|$)", "xbottomx", 0),
+             (r"(^|\s)bottom|bottom(\s|$)", "bottom\n", 1), (r"(^|\s)bottom|bottom(\s|$)", "a\x1cbottom", 1),
+             (r"(^|\s)bottom|bottom(\s|$)", "a\u00a0bottom", -1), (r"^ab$", "ab\n", 1), (r"^ab$", "ab\n\n", 0),
+             (r"ab\Z", "ab\n", 0), (r"[Cc]omment(?!ary)|comol", "Commentary", 0),
+             (r"[Cc]omment(?!ary)|comol", "Commentar", 1), (r"[Cc]omment(?!ary)|comol", "\u00e9comol", 1)]
+    for pat, value, want in cases:
+        pattern = re.compile(pat)
+        assert _regex_matcher(pattern).value_verdict(0, value) == want, (pat, value)
+        if want >= 0:
+            assert bool(pattern.search(value)) == bool(want)
+
+
+@BOTH
+def test_exact_predicates_registered(port: str) -> None:
+    "Every prefiltered predicate has an exact matcher but for the few that read more than attributes."
+    spec = PORTS[port]
+    missing = {p.__name__ for p in spec.predicates} - {p.__name__ for p in _exact_predicates(spec)}
+    allowed = {"2.3.1": {"_is_appended_articles", "_is_main_candidate"}, "1.11.0": set()}[port]
+    assert missing <= allowed, missing - allowed
+    assert _exact_predicates(spec)
+
+
+@BOTH
+def test_exact_path_calls_no_predicate_on_ascii(port: str) -> None:
+    "On ASCII attribute values the C matcher decides alone: the Python predicate is never called."
+    _, core_root = _trees(PORTS[port], PAGES[0] + PAGES[3], False)
+    assert core_root is not None
+    found = 0
+    for pred in _exact_predicates(PORTS[port]):
+        m = xpathlib.compiled_matcher(core, pred)
+
+        def fail(el: Any, pred: Any = pred) -> bool:
+            raise AssertionError(f"{pred.__name__} called on <{el.tag} {dict(el.attrib)}>")
+
+        got = core.select_matches(core_root, None, m, fail, 0)
+        assert [el.node_index for el in got] == [el.node_index for el in desc_list(core_root) if pred(el)]
+        found += len(got)
+    assert found > 10
+
+
+def test_exact_unknown_calls_the_predicate() -> None:
+    "A non-ASCII value under a pattern with character semantics: the predicate decides (and is called)."
+    html = '<html><body><div class="a\u00a0bottom" id="z">x</div><div class="bottom">y</div></body></html>'
+    _, core_root = _trees(PORTS["2.3.1"], html, False)
+    pred = xpaths._is_bottom_link_or_border
+    m = xpathlib.compiled_matcher(core, pred)
+    divs = [el for el in desc_list(core_root) if el.tag == "div"]
+    assert [core.matcher_verdict(el, m) for el in divs] == [-1, 1]
+    calls = []
+    got = core.select_matches(core_root, None, m, lambda el: calls.append(el) or pred(el), 0)
+    assert [el.node_index for el in calls] == [divs[0].node_index]
+    assert [el.node_index for el in got] == [el.node_index for el in divs if pred(el)]
+
+
+@BOTH
+def test_every_literal_exact(port: str) -> None:
+    "Each literal in case variants and surroundings, in each attribute, on a spread of tags: exact verdicts agree."
+    elements = []
+    for k, lit in enumerate(_LITERALS):
+        for how in (0, 1, 2, 3, 4, 5, 6 + 1, 6 + 0b101010101010):
+            value = _variant(lit, how)
+            for name in _ATTR_NAMES:
+                for around in ("{}", "x {} y", " {}", "{}\n", "a{}"):
+                    elements.append((_TAGS[(k + how + len(elements)) % len(_TAGS)], [(name, around.format(value))], 0))
+    _, core_root = _trees(PORTS[port], _document(elements), False)
+    assert _exact_agrees(PORTS[port], core_root) == []

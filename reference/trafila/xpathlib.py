@@ -40,6 +40,8 @@ __all__ = [
     "Selector", "Predicate", "attr", "first_attr", "rx", "alt", "tagset", "contains_any",
     "select", "select_first", "select_first_per_parent", "all_of", "first_of", "select_tags",
     "register_prefilter", "core_candidates", "attribute_memo", "present", "contains", "folded", "regex", "regex_literals", "PREFILTER_SPECS",
+    "register_exact", "EXACT_SPECS", "compile_regex", "first_attrs", "x_true", "x_present", "x_eq", "x_starts",
+    "x_contains", "x_regex", "compiled_matcher",
 ]
 
 Selector = Callable[[Any], List[Any]]
@@ -201,6 +203,7 @@ def register_prefilter(pred: Predicate, *terms: Optional[Term], pass_tags: Itera
         return
     PREFILTER_SPECS[pred] = (tuple(terms), frozenset(pass_tags))  # type: ignore[arg-type]
     _COMPILED.pop(pred, None)
+    _MATCHER_PAIRS.pop(pred, None)
 
 
 def compiled_prefilter(core: Any, pred: Predicate) -> Any:
@@ -230,6 +233,362 @@ def core_candidates(ctx: Element, tags: Tags, pred: Predicate) -> Optional[List[
     return _candidates(core, ctx, tags, pred)
 
 
+# -- exact matchers on core trees -------------------------------------------------------------
+# A predicate that reads nothing but its element's tag and attributes can also be registered as a
+# disjunction of exact terms (register_exact): on core trees the selectors then take the verdict
+# from C (trafila._core.Matcher, select_matches) and call the predicate only on the nodes the C
+# matcher cannot decide (a pattern with character semantics meeting a non-ASCII value). The
+# tests prove each registered spec equal to its predicate on corpus pages and generated trees.
+
+class first_attrs(tuple):
+    "``@a|@b``: the first of these attributes in source order (as :func:`first_attr`)."
+
+    def __new__(cls, names: Iterable[str]) -> "first_attrs":
+        return super().__new__(cls, tuple(names))
+
+
+#: an exact term: (kind, names, first, literals, translate map or None, regex or None, tags, tag mode)
+XTerm = Tuple[str, Tuple[str, ...], bool, Tuple[str, ...], Optional[bytes], Any, Tuple[str, ...], int]
+
+#: predicate -> its exact terms
+EXACT_SPECS: Dict[Any, Tuple[XTerm, ...]] = {}
+#: predicate -> the core's Matcher (made on first use)
+_COMPILED_EXACT: Dict[Any, Any] = {}
+#: tests switch the exact matchers off (the prefilters then decide who meets the predicate)
+USE_EXACT = True
+
+
+def _tags_mode(tags: Iterable[str], not_tags: Iterable[str]) -> Tuple[Tuple[str, ...], int]:
+    tags, not_tags = tuple(tags), tuple(not_tags)
+    if tags and not_tags:
+        raise ValueError("tags or not_tags, not both")
+    if tags:
+        return tags, 1
+    if not_tags:
+        return not_tags, 2
+    return (), 0
+
+
+def _target(attrs: Any) -> Tuple[Tuple[str, ...], bool]:
+    if isinstance(attrs, first_attrs):
+        return tuple(attrs), True
+    if not isinstance(attrs, str):
+        raise TypeError("an attribute name (str) or first_attrs(...)")
+    return (attrs,), False
+
+
+def _tr_map(table: Optional[Dict[int, Any]]) -> Optional[bytes]:
+    "A str.maketrans table as a 256-byte map (ASCII to ASCII only)."
+    if table is None:
+        return None
+    out = bytearray(range(256))
+    for key, value in table.items():
+        if isinstance(value, str) and len(value) == 1:
+            value = ord(value)
+        if not (isinstance(key, int) and isinstance(value, int) and key < 128 and value < 128):
+            raise ValueError("an exact translate map maps ASCII to ASCII")
+        out[key] = value
+    return bytes(out)
+
+
+def x_true(*tags: str) -> XTerm:
+    "True by tag alone (on these tags)."
+    return ("true", (), False, (), None, None, tuple(tags), 1)
+
+
+def x_present(attrs: Any, tags: Iterable[str] = (), not_tags: Iterable[str] = ()) -> XTerm:
+    "``@a`` (present, any value)."
+    names, first = _target(attrs)
+    return ("present", names, first, (), None, None, *_tags_mode(tags, not_tags))
+
+
+def _x_lits(kind: str, attrs: Any, literals: Tuple[str, ...], tr: Any, tags: Iterable[str],
+            not_tags: Iterable[str]) -> XTerm:
+    names, first = _target(attrs)
+    if not literals or not all(isinstance(lit, str) and lit for lit in literals):
+        raise ValueError("non-empty literals")
+    return (kind, names, first, tuple(literals), _tr_map(tr), None, *_tags_mode(tags, not_tags))
+
+
+def x_eq(attrs: Any, *literals: str, tr: Any = None, tags: Iterable[str] = (), not_tags: Iterable[str] = ()) -> XTerm:
+    "``@a='L1' or @a='L2'...`` (on ``translate(@a, ...)`` with ``tr``, a str.maketrans table)."
+    return _x_lits("eq", attrs, literals, tr, tags, not_tags)
+
+
+def x_starts(attrs: Any, *literals: str, tr: Any = None, tags: Iterable[str] = (),
+             not_tags: Iterable[str] = ()) -> XTerm:
+    "``starts-with(@a, 'L1') or ...``"
+    return _x_lits("starts", attrs, literals, tr, tags, not_tags)
+
+
+def x_contains(attrs: Any, *literals: str, tr: Any = None, tags: Iterable[str] = (),
+               not_tags: Iterable[str] = ()) -> XTerm:
+    "``contains(@a, 'L1') or ...``"
+    return _x_lits("contains", attrs, literals, tr, tags, not_tags)
+
+
+def x_regex(attrs: Any, search: Callable[[str], Any], tags: Iterable[str] = (),
+            not_tags: Iterable[str] = ()) -> Optional[XTerm]:
+    "``re:test(@a, pattern)`` for an :func:`rx` search (None when the pattern cannot be compiled)."
+    names, first = _target(attrs)
+    compiled = search.__self__  # type: ignore[attr-defined]
+    if compile_regex(compiled) is None:
+        return None
+    return ("regex", names, first, (), None, compiled, *_tags_mode(tags, not_tags))
+
+
+# regex program opcodes (cython_core/accel_selectors.pxi RX_*)
+RX_CHAR, RX_CHAR_I, RX_CLASS, RX_SPLIT, RX_JMP, RX_MATCH, RX_BOL, RX_EOL, RX_EOS, RX_NOTAHEAD, RX_AHEAD = range(11)
+_ASCII = (1 << 128) - 1
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _category_bits(cat: Any) -> int:
+    c = _sre_parse
+    tests = {
+        c.CATEGORY_SPACE: str.isspace, c.CATEGORY_DIGIT: str.isdecimal,
+        c.CATEGORY_WORD: lambda ch: ch.isalnum() or ch == "_",
+    }
+    negated = {c.CATEGORY_NOT_SPACE: c.CATEGORY_SPACE, c.CATEGORY_NOT_DIGIT: c.CATEGORY_DIGIT,
+               c.CATEGORY_NOT_WORD: c.CATEGORY_WORD}
+    if cat in tests:
+        return sum(1 << b for b in range(128) if tests[cat](chr(b)))
+    if cat in negated:
+        return _ASCII & ~_category_bits(negated[cat])
+    raise _Unsupported(cat)
+
+
+@functools.lru_cache(maxsize=None)
+def compile_regex(compiled: "re.Pattern[str]") -> Optional[Tuple[int, Tuple[Tuple[int, int, int], ...], Tuple[int, ...],
+                                                                  Tuple[Tuple[int, Tuple[int, ...], bool], ...]]]:
+    """``compiled`` as the core's regex program: (need_ascii, instruction triples, class
+    bitmaps, alternatives as (start pc, first bytes, tried at every position)); None when the
+    pattern has anything the program does not model exactly (other flags, non-ASCII
+    literals, unbounded repeats, backreferences, lookbehinds, case-insensitive classes with
+    letters) or matches the empty string (a missing attribute is '')."""
+    flags = compiled.flags
+    if not isinstance(compiled.pattern, str) or flags & ~(re.UNICODE | re.IGNORECASE):
+        return None
+    if compiled.search("") is not None:
+        return None
+    icase = bool(flags & re.IGNORECASE)
+    c = _sre_parse
+    prog: List[List[int]] = []
+    classes: List[int] = []
+    need_ascii = [icase]
+
+    def emit(op: int, a: int = 0, b: int = 0) -> int:
+        prog.append([op, a, b])
+        return len(prog) - 1
+
+    def klass(bits: int) -> None:
+        if icase and any(bits >> b & 1 for b in list(range(65, 91)) + list(range(97, 123))):
+            raise _Unsupported("case-insensitive class with letters")
+        classes.append(bits)
+        emit(RX_CLASS, len(classes) - 1)
+
+    def seq(items: Any) -> None:
+        for op, av in items:
+            node(op, av)
+
+    def node(op: Any, av: Any) -> None:
+        if op is c.LITERAL:
+            if av >= 128:
+                raise _Unsupported("non-ASCII literal")
+            ch = chr(av)
+            if icase and ch.isalpha():
+                emit(RX_CHAR_I, ord(ch.lower()))
+            else:
+                emit(RX_CHAR, av)
+        elif op is c.NOT_LITERAL:
+            need_ascii[0] = True
+            klass(_ASCII & ~(1 << av) if av < 128 else _ASCII)
+        elif op is c.ANY:
+            need_ascii[0] = True
+            klass(_ASCII & ~(1 << 10))
+        elif op is c.IN:
+            bits, negate = 0, False
+            for iop, iav in av:
+                if iop is c.NEGATE:
+                    negate = True
+                elif iop is c.LITERAL:
+                    if iav < 128:
+                        bits |= 1 << iav
+                    else:
+                        need_ascii[0] = True  # never met: the subject is ASCII then
+                elif iop is c.RANGE:
+                    lo, hi = iav
+                    if hi >= 128:
+                        need_ascii[0] = True
+                    bits |= sum(1 << b for b in range(lo, min(hi, 127) + 1))
+                elif iop is c.CATEGORY:
+                    need_ascii[0] = True
+                    bits |= _category_bits(iav)
+                else:
+                    raise _Unsupported(iop)
+            if negate:
+                need_ascii[0] = True
+                bits = _ASCII & ~bits
+            klass(bits)
+        elif op is c.BRANCH:
+            alternatives = av[1]
+            jumps = []
+            for k, alternative in enumerate(alternatives):
+                if k < len(alternatives) - 1:
+                    split = emit(RX_SPLIT, len(prog) + 1)
+                    seq(alternative)
+                    jumps.append(emit(RX_JMP))
+                    prog[split][2] = len(prog)
+                else:
+                    seq(alternative)
+            for j in jumps:
+                prog[j][1] = len(prog)
+        elif op is c.SUBPATTERN:
+            _group, add_flags, del_flags, sub = av
+            if add_flags or del_flags:
+                raise _Unsupported("inline flags")
+            seq(sub)
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            lo, hi, sub = av
+            if hi is c.MAXREPEAT or hi > 8 or lo > hi:
+                raise _Unsupported("unbounded repeat")
+            for _ in range(lo):
+                seq(sub)
+            for _ in range(hi - lo):
+                split = emit(RX_SPLIT, len(prog) + 1)
+                seq(sub)
+                prog[split][2] = len(prog)
+        elif op is c.AT:
+            if av in (c.AT_BEGINNING, c.AT_BEGINNING_STRING):
+                emit(RX_BOL)
+            elif av is c.AT_END:
+                emit(RX_EOL)
+            elif av is c.AT_END_STRING:
+                emit(RX_EOS)
+            else:
+                raise _Unsupported(av)
+        elif op in (c.ASSERT_NOT, c.ASSERT):
+            direction, sub = av
+            if direction != 1:
+                raise _Unsupported("lookbehind")
+            at = emit(RX_NOTAHEAD if op is c.ASSERT_NOT else RX_AHEAD, len(prog) + 1)
+            seq(sub)
+            emit(RX_MATCH)
+            prog[at][2] = len(prog)
+        else:
+            raise _Unsupported(op)
+
+    try:
+        tree = _sre_parse.parse(compiled.pattern, flags)
+        items = list(tree)
+        if len(items) == 1 and items[0][0] is c.BRANCH:
+            parts = items[0][1][1]
+        else:
+            parts = [items]
+        starts = []
+        for part in parts:
+            starts.append(len(prog))
+            seq(part)
+            emit(RX_MATCH)
+    except _Unsupported:
+        return None
+
+    def firsts(pc0: int) -> Tuple[Tuple[int, ...], bool]:
+        seen, chars, anywhere, stack = set(), set(), False, [pc0]
+        while stack:
+            pc = stack.pop()
+            if pc in seen:
+                continue
+            seen.add(pc)
+            op, a, b = prog[pc]
+            if op == RX_CHAR:
+                chars.add(a)
+            elif op == RX_CHAR_I:
+                chars.add(a)
+                chars.add(ord(chr(a).upper()))
+            elif op == RX_CLASS:
+                chars.update(x for x in range(128) if classes[a] >> x & 1)
+            elif op == RX_SPLIT:
+                stack.extend((a, b))
+            elif op == RX_JMP:
+                stack.append(a)
+            elif op == RX_MATCH:
+                anywhere = True
+            elif op in (RX_BOL, RX_EOL, RX_EOS):
+                stack.append(pc + 1)
+            elif op in (RX_NOTAHEAD, RX_AHEAD):
+                stack.append(b)
+        return tuple(sorted(chars)), anywhere
+
+    alternatives = []
+    for start in starts:
+        chars, anywhere = firsts(start)
+        if anywhere:
+            need_ascii[0] = True  # tried at every byte offset: only where bytes are characters
+        alternatives.append((start, chars, anywhere))
+    return (int(need_ascii[0]), tuple(tuple(t) for t in prog), tuple(classes), tuple(alternatives))
+
+
+def register_exact(pred: Predicate, *terms: Optional[XTerm]) -> None:
+    """Register ``pred`` as the disjunction of these exact terms (a None term, a pattern the
+    core cannot run exactly, registers nothing: the prefilter path stays)."""
+    if not terms or any(t is None for t in terms):
+        EXACT_SPECS.pop(pred, None)
+        return
+    EXACT_SPECS[pred] = tuple(terms)  # type: ignore[arg-type]
+    _COMPILED_EXACT.pop(pred, None)
+    _MATCHER_PAIRS.pop(pred, None)
+
+
+def compiled_matcher(core: Any, pred: Predicate) -> Any:
+    "The core's Matcher of ``pred`` (None when none is registered)."
+    m = _COMPILED_EXACT.get(pred)
+    if m is None:
+        spec = EXACT_SPECS.get(pred)
+        if spec is None:
+            return None
+        regexes: List[Any] = []
+        terms = []
+        for kind, names, first, literals, trmap, pattern, tags, mode in spec:
+            index = -1
+            if pattern is not None:
+                program = compile_regex(pattern)
+                if program is None:  # pragma: no cover - x_regex refuses these
+                    return None
+                index = len(regexes)
+                regexes.append(program)
+            terms.append((kind, names, first, literals, trmap, index, tags, mode))
+        m = core.Matcher(terms, regexes)
+        _COMPILED_EXACT[pred] = m
+    return m
+
+
+#: predicate -> (Matcher, the Prefilter run before it or None): a prefilter's literal scan is
+#: cheaper than a regex program or several scans of one value (its terms are merged per
+#: attribute), but only repeats the one scan per value of a simple matcher
+_MATCHER_PAIRS: Dict[Any, Tuple[Any, Any]] = {}
+
+
+def _matcher(core: Any, pred: Predicate) -> Optional[Tuple[Any, Any]]:
+    if not (USE_EXACT and USE_PREFILTERS):
+        return None
+    pair = _MATCHER_PAIRS.get(pred)
+    if pair is None:
+        m = compiled_matcher(core, pred)
+        if m is None:
+            return None
+        spec = EXACT_SPECS[pred]
+        # a prefilter pays before patterns, or before several scans of one attribute's value
+        scans = [name for term in spec if term[0] not in ("true", "present") for name in term[1]]
+        costly = any(term[5] is not None for term in spec) or len(scans) > len(set(scans))
+        pair = (m, compiled_prefilter(core, pred) if costly else None)
+        _MATCHER_PAIRS[pred] = pair
+    return pair
+
+
 # -- the combinators --------------------------------------------------------------------------
 
 def select_tags(ctx: Element, tags: FrozenSet[str]) -> List[Any]:
@@ -244,6 +603,9 @@ def select(ctx: Element, tags: Tags, pred: Predicate) -> List[Any]:
     "``.//*[self::t1 or ...][pred]`` (all tags when ``tags`` is None)."
     core = core_of(ctx)
     if core is not None:
+        pair = _matcher(core, pred)
+        if pair is not None:
+            return core.select_matches(ctx, tags, pair[0], pred, 0, pair[1])
         return [el for el in _candidates(core, ctx, tags, pred) if pred(el)]
     if tags is None:
         return [el for el in desc_list(ctx) if pred(el)]
@@ -254,6 +616,9 @@ def select_first(ctx: Element, tags: Tags, pred: Predicate) -> List[Any]:
     "``(.//*[...][pred])[1]``: the first match in document order."
     core = core_of(ctx)
     if core is not None:
+        pair = _matcher(core, pred)
+        if pair is not None:
+            return core.select_matches(ctx, tags, pair[0], pred, 1, pair[1])
         for el in _candidates(core, ctx, tags, pred):
             if pred(el):
                 return [el]
@@ -268,6 +633,9 @@ def select_first_per_parent(ctx: Element, tags: FrozenSet[str], pred: Predicate)
     "``.//*[...][pred][1]``: per parent, the first matching child (document order)."
     core = core_of(ctx)
     if core is not None:
+        pair = _matcher(core, pred)
+        if pair is not None:
+            return core.select_matches(ctx, tags, pair[0], pred, 2, pair[1])
         # parents by node index (a parent proxy made here may die, and its id() be reused)
         seen_index = set()
         found = []

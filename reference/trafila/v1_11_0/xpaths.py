@@ -560,3 +560,56 @@ def absolute_iter(el: Element, *tags: str) -> List[Element]:
         else:
             out.extend(top.iter(*tags))
     return out
+
+
+# --- the exact matchers: each predicate as a disjunction of exact terms on core trees ---------
+# (trafila.xpathlib.register_exact: the selectors take the verdict from C; every test here is a
+# plain contains / starts-with / = on one attribute, or on its translate(); the tests prove each
+# spec equal to its predicate on every node)
+
+from trafila.xpathlib import register_exact as _exact  # noqa: E402
+from trafila.xpathlib import x_contains as _x_has, x_eq as _x_eq, x_present as _x_present  # noqa: E402
+from trafila.xpathlib import x_starts as _x_starts, x_true as _x_true  # noqa: E402
+
+_exact(_is_article_body, _x_eq("class", "post", "entry"), _x_has("class", *_ARTICLE_BODY_CLASS),
+       _x_has("id", *_ARTICLE_BODY_ID), _x_eq("itemprop", "articleBody"), _x_has("id", "articlebody", tr=_TR_B),
+       _x_eq("id", "articleContent"))
+_exact(_is_story, _x_has("class", *_STORY_CLASS), _x_eq("class", "postarea", "art-postcontent", "text", "cell", "story"),
+       _x_starts("id", "primary"), _x_starts("class", "article "), _x_eq("id", "article", "story"),
+       _x_has("id", "story-body"), _x_has("class", "fulltext", tr=_TR_FULTEX), _x_eq("role", "article"))
+_exact(_is_main_content, _x_has("id", "content-main", "content-body", "contentBody"),
+       _x_has("class", "content-main", "content_main", "content-body", "content__body"),
+       _x_has("id", "main-content", tr=_TR_CM), _x_has("class", "main-content", tr=_TR_CM),
+       _x_has("class", "page-content", tr=_TR_CP), _x_eq("id", "content"), _x_eq("class", "content"))
+_exact(_is_main, _x_true("main"), *(_x_starts(name, "main", tags=tuple(_ARTICLE_DIV_SECTION))
+                                    for name in ("class", "id", "role")))
+_exact(_is_comment_list, _x_has("id", "commentlist", "comment-list"),
+       _x_has("class", "commentlist", "comment-page", "comments-list", "comments-content", "post-comments"))
+_exact(_starts_with_comments, _x_starts("id", "comments", "comment-"),
+       _x_starts("class", "comments", "Comments", "comment-"), _x_has("class", "article-comments"))
+_exact(_is_comment_service, _x_starts("id", "comol", "disqus_thread", "dsq-comments"))
+_exact(_is_social_or_comment, _x_starts("id", "social"), _x_has("class", "comment"))
+_exact(_is_comments_section, _x_starts("id", "comment", tr=_TR_C), _x_starts("class", "comment", tr=_TR_C),
+       _x_has("class", "article-comments", "post-comments"),
+       _x_starts("id", "comol", "disqus_thread", "dsq-comments"))
+_exact(_is_paywall, _x_has("id", "paywall", "premium"),
+       _x_has("class", "paid-content", "paidcontent", "obfuscated", "blurred", "restricted", "overlay"))
+_exact(_is_boilerplate, _x_has("id", "footer", tr=_TR_F), _x_has("class", "footer", tr=_TR_F),
+       _x_has("class", "related", tr=_TR_R), _x_starts("id", "shar"), _x_starts("class", "shar"),
+       _x_has("id", "share", tr=_TR_S), _x_has("id", *_BOILERPLATE_ID), _x_has("class", *_BOILERPLATE_CLASS),
+       _x_starts("id", "jp-", "dpsp-content"), _x_has("id", "nav", tr=_TR_N), _x_has("role", "nav", tr=_TR_N),
+       _x_starts("class", "nav"), _x_has("class", "navigation", tr=_TR_N), _x_starts("class", "post-nav"),
+       _x_has("class", "byline", tr=_TR_B), _x_has("class", "infoline", tr=_TR_I),
+       _x_has("data-component", "MostPopularStories"), _x_starts("class", "ZendeskForm"),
+       _x_present("data-lp-replacement-content"))
+_exact(_is_hidden_or_reply, _x_has("class", *_HIDDEN_OR_REPLY_CLASS), _x_starts("id", "reply-"),
+       _x_starts("class", "reply-", "hide-"), _x_has("id", "reader-comments", "akismet", "hidden"),
+       _x_has("style", "hidden", "display:none", "display: none"), _x_eq("aria-hidden", "true"))
+_exact(_is_teaser, _x_has("id", "teaser", tr=_TR_T), _x_has("class", "teaser", tr=_TR_T))
+_exact(_is_bottom_link_or_border, _x_has("id", "bottom", "link"), _x_has("class", "bottom", "link"),
+       _x_has("style", "border"))
+_exact(_is_caption, _x_has("id", "caption"), _x_has("class", "caption"))
+_exact(_is_comment_chrome,
+       _x_has("class", "comments-title", "nocomments", "-reply-", "message", "signin", "akismet"),
+       _x_starts("class", "reply-"), _x_starts("id", "reply-"), _x_has("id", "akismet"),
+       _x_has("style", "display:none"))

@@ -619,3 +619,52 @@ def p_has_text_nodes(doc_root: Element) -> bool:
         elif len(node):
             stack.extend(node[:])
     return False
+
+
+# --- the exact matchers: each predicate as a disjunction of exact terms on core trees ---------
+# (trafila.xpathlib.register_exact: the selectors take the verdict from C and call the predicate
+# only where C cannot decide; tests/test_core_accel_selectors.py proves each spec equal to its
+# predicate). Left out: _is_appended_articles (it looks for a descendant h1) and
+# _is_main_candidate (body_xpath_4 walks the prefilter's candidates itself).
+
+from ..xpathlib import register_exact as _exact, first_attrs as _first  # noqa: E402
+from ..xpathlib import x_contains as _x_has, x_eq as _x_eq, x_present as _x_present  # noqa: E402
+from ..xpathlib import x_regex as _x_re, x_starts as _x_starts, x_true as _x_true  # noqa: E402
+
+_FIRST_ID_CLASS = _first(_ID_CLASS)
+_FIRST_ID_STYLE = _first(_ID_STYLE)
+_FIRST_CLASS_ID = _first(_CLASS_ID)
+_OL_UL = ("ol", "ul")
+
+_exact(_is_article_body, _x_eq("class", "post", "entry"), _x_eq("itemprop", "articleBody"),
+       _x_eq("id", "articleContent"), _x_re("id", _ARTICLE_CONTENT_ID), _x_re("class", _ARTICLE_CONTENT_CLASS))
+_exact(_is_story, _x_eq("role", "article"), _x_eq("id", "article", "story"),
+       _x_eq("class", "postarea", "art-postcontent", "text", "cell", "story"), _x_re("id", _STORY_ID),
+       _x_re("class", _FULLTEXT), _x_re("class", _STORY_CLASS))
+_exact(_is_main_content, _x_eq("id", "content"), _x_eq("class", "content"), _x_re("id", _MAIN_CONTENT_ID),
+       _x_re("class", _MAIN_CONTENT_CLASS), _x_has("id", "main-content", tr=_TR_CM),
+       _x_has("class", "main-content", tr=_TR_CM), _x_has("class", "page-content", tr=_TR_CP))
+_exact(_is_comment_list, _x_re(_FIRST_ID_CLASS, _COMMENT_LIST), _x_re("class", _COMMENT_CONTAINER_CLASS))
+_exact(_is_comments_prefixed, _x_re(_FIRST_ID_CLASS, _COMMENTS_PREFIX), _x_re("class", _COMMENTS_CLASS_PREFIX))
+_exact(_is_comment_service, _x_re("id", _COMMENT_SERVICE_ID))
+_exact(_is_social_or_comment, _x_starts("id", "social"), _x_has("class", "comment"))
+_exact(_is_comments_section, _x_re("id", _COMMENTS_OR_SERVICE_ID), _x_re("class", _COMMENTS_CLASS_RX))
+# on ol/ul: (A(id) or C(class)) and (B(id) or C(class)) with B(id) implying A(id): B(id) or C(class)
+_exact(_is_comments_section_or_list, _x_re("class", _COMMENTS_CLASS_RX),
+       _x_re("id", _COMMENTS_OR_SERVICE_ID, not_tags=_OL_UL), _x_re("id", _COMMENTS_ID_PREFIX, tags=_OL_UL))
+_exact(_is_elementor_share, _x_has("class", "elementor-share-buttons"))
+_exact(_is_boilerplate, _x_present("data-lp-replacement-content"), _x_has("role", "nav", tr=_TR_N),
+       _x_has("data-component", "MostPopularStories"), _x_re(_FIRST_ID_CLASS, _COOKIE),
+       _x_re("id", _BOILERPLATE_ID), _x_re("class", _BOILERPLATE_CLASS))
+_exact(_is_hidden_or_reply, _x_eq("class", "comments-title"), _x_starts(_FIRST_ID_CLASS, "reply-"),
+       _x_re(_FIRST_ID_STYLE, _HIDDEN), _x_has("style", "display:none", "display: none"),
+       _x_re("id", _READER_COMMENTS_ID), _x_re("class", _HIDDEN_OR_REPLY_CLASS), _x_eq("aria-hidden", "true"))
+_exact(_is_teaser, _x_has("id", "teaser", tr=_TR_T), _x_has("class", "teaser", tr=_TR_T))
+_exact(_is_bottom_link_or_border, _x_re(_FIRST_ID_CLASS, _BOTTOM_TOKEN_EDGE), _x_re(_FIRST_ID_CLASS, _LINK_TOKEN),
+       _x_has("style", "border"))
+_exact(_is_caption, _x_has("id", "caption"), _x_has("class", "caption"))
+_exact(_is_respond, _x_starts("id", "respond"))
+_exact(_is_comment_chrome, _x_eq("class", "comments-title"), _x_has("style", "display:none"),
+       _x_re("class", _COMMENT_CHROME_CLASS), _x_re(_FIRST_ID_CLASS, _REPLY_OR_AKISMET))
+_exact(_is_basic_noise, _x_true(*_BASIC_TAGS), _x_has(_FIRST_CLASS_ID, "footer", tags=("div",)),
+       _x_re("class", _COOKIE_CONSENT), _x_re("id", _COOKIE_CONSENT))
