@@ -63,10 +63,13 @@ cdef int _cv_snapshot(DocData* d, int32_t top, const int32_t* ids, int nids,
     cdef int32_t i = top, n = 0, cap = 0
     cdef int32_t* arr = NULL
     cdef int32_t* p
+    cdef TagSet ts
+    # a bit test per node instead of a scan of ``ids`` (the cleaning lists hold ~20 names)
+    tagset_init(&ts, False, <int32_t*>ids, nids)
     out[0] = NULL
     count[0] = 0
     while i >= 0:
-        if _id_in(d.nodes[i].tag, ids, nids):
+        if tag_matches(&ts, d.nodes[i].tag):
             if n == cap:
                 cap = 64 if cap == 0 else cap * 2
                 p = NULL if alloc_fails() else <int32_t*>realloc(arr, <size_t>cap * sizeof(int32_t))
@@ -673,14 +676,29 @@ def strip_named(CElement tree, tags):
 
 # -- 2.3.1 tree_cleaning's forms ---------------------------------------------------------------
 
+cdef inline uint64_t _cv_load8(const uchar* s) noexcept nogil:
+    cdef uint64_t x
+    memcpy(&x, s, 8)
+    return x
+
+
 cdef inline int64_t _cv_chars(const uchar* s, int32_t n) noexcept nogil:
-    """Code points of a UTF-8 slice (the document's text is valid UTF-8)."""
-    cdef int64_t c = 0
-    cdef int32_t k
-    for k in range(n):
-        if (s[k] & 0xC0) != 0x80:
-            c += 1
-    return c
+    """Code points of a UTF-8 slice (the document's text is valid UTF-8): the
+    bytes that are not continuation bytes (10xxxxxx), counted eight at a time."""
+    cdef int64_t cont = 0
+    cdef int32_t k = 0
+    cdef uint64_t x, m
+    while k + 8 <= n:
+        x = _cv_load8(s + k)
+        # bit 7 set and bit 6 clear: a continuation byte
+        m = x & ~(x << 1) & <uint64_t>0x8080808080808080
+        cont += <int64_t>(((m >> 7) * <uint64_t>0x0101010101010101) >> 56)
+        k += 8
+    while k < n:
+        if (s[k] & 0xC0) == 0x80:
+            cont += 1
+        k += 1
+    return n - cont
 
 
 cdef int64_t _cv_text_length(DocData* d, int32_t top) noexcept nogil:

@@ -153,6 +153,16 @@ def test_cases(html):
     check(html)
 
 
+# a form's share of the text is counted in code points eight bytes at a time: forms of 1- to
+# 4-byte characters across word edges, at the tie (deleted) and one character short of it (div)
+@pytest.mark.parametrize("char", ["a", "\u00e9", "\u20ac", "\U0001f600"])
+@pytest.mark.parametrize("length", [0, 1, 7, 8, 9, 15, 16, 17, 23])
+@pytest.mark.parametrize("rest", [0, -1])
+def test_form_share_in_code_points(char, length, rest):
+    other = "b" * max(length + rest, 0)
+    check(f"<html><body><form>{char * length}</form><p>{other}</p></body></html>", names=("default",), urls=URLS[1:])
+
+
 TAGS = ["a", "div", "p", "li", "ul", "ol", "dl", "dd", "dt", "table", "td", "figure", "strong", "b", "em", "sub",
         "sup", "h2", "br", "pre", "q", "blockquote", "del", "s", "details", "summary", "img", "span", "ref", "code",
         "nav", "aside", "footer", "script", "form", "time", "font", "small"]
