@@ -187,27 +187,11 @@ cdef Py_ssize_t _find_invalid_xml(int kind, const void* data, Py_ssize_t start, 
     return start + trafila_find_invalid_4(<const uint32_t*>data + start, n - start)
 
 
-cdef bint _scan_invalid_xml(int kind, const void* data, Py_ssize_t n) noexcept nogil:
-    return _find_invalid_xml(kind, data, 0, n) < n
-
-
-def has_invalid_xml_chars(str s not None):
-    """Whether ``s`` holds a character of ``[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]``
-    (what trafilatura's repair_faulty_html deletes): a scan of the str's own
-    code units, so the regex substitution runs only when there is something to delete."""
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s)
-    cdef int kind = PyUnicode_KIND(s)
-    cdef const void* data = PyUnicode_DATA(s)
-    cdef bint found
-    with nogil:
-        found = _scan_invalid_xml(kind, data, n)
-    return found
-
-
 def strip_invalid_xml_chars(str s not None):
     """``INVALID_XML_CHARS.sub("", s)`` (repair_faulty_html's deletion of
     ``[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]``): the runs between them copied whole
-    (re's character-class scan takes about 30 ns a character on a big page)."""
+    (re's character-class scan takes about 30 ns a character on a big page).
+    ``s`` itself comes back when there is nothing to delete."""
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s), i, nxt, j = 0
     cdef int kind = PyUnicode_KIND(s)
     cdef const char* data = <const char*>PyUnicode_DATA(s)

@@ -1,6 +1,6 @@
 """The core's general accelerators (cython_core/accel.pxi) against what they
 replace: ``descendants`` against the reference's walks on the same trees,
-``has_invalid_xml_chars`` and ``strip_invalid_xml_chars`` against trafilatura's INVALID_XML_CHARS regex,
+``strip_invalid_xml_chars`` against trafilatura's INVALID_XML_CHARS regex,
 ``collapse_whitespace`` against ``" ".join(s.split())``."""
 
 from __future__ import annotations
@@ -70,10 +70,10 @@ CHARS = st.sampled_from(["a", "\t", "\n", "\r", "\x00", "\x08", "\x0b", "\x0c", 
 
 @settings(max_examples=600, deadline=None)
 @given(st.text(alphabet=CHARS, max_size=30), st.sampled_from(["", "é", "\u20ac", "\U0001f600"]))
-def test_has_invalid_xml_chars_equals_the_regex(text, widen):
-    # ``widen`` forces each PEP 393 kind
+def test_the_invalid_xml_scan_equals_the_regex(text, widen):
+    # ``widen`` forces each PEP 393 kind; the str itself comes back exactly when the scan finds nothing
     for s in (text, widen + text, text + widen):
-        assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s))
+        assert (CORE.strip_invalid_xml_chars(s) is s) == (not INVALID_XML_CHARS.search(s))
 
 
 @settings(max_examples=600, deadline=None)
@@ -87,12 +87,12 @@ def test_strip_invalid_xml_chars_equals_the_substitution(text, widen):
 
 
 def test_the_scanners_refuse_none():
-    for fn in (CORE.has_invalid_xml_chars, CORE.strip_invalid_xml_chars, CORE.collapse_whitespace):
+    for fn in (CORE.strip_invalid_xml_chars, CORE.collapse_whitespace):
         with pytest.raises(TypeError):
             fn(None)
 
 
-def test_has_invalid_xml_chars_at_every_position_of_a_block():
+def test_the_invalid_xml_scan_at_every_position_of_a_block():
     # the scan reads 64-byte blocks (16 bytes a step) of each PEP 393 kind: 64 one-byte, 32
     # two-byte or 16 four-byte code units, then unit by unit; every offset around the block
     # and tail edges, with bytes/lanes that a signed or narrower compare would misread
@@ -104,7 +104,8 @@ def test_has_invalid_xml_chars_at_every_position_of_a_block():
                            "\xff", " ", "\ufffe", "\uffff", "\ufffd", "\u8000", "\u0120", "\u2028", "\uffe0",
                            "\U0001fffe", "\U0001ffff", "\U0001001f", "\U0010ffff"):
                     s = widen + "a" * pos + ch + "b" * (n - pos - 1)
-                    assert CORE.has_invalid_xml_chars(s) == bool(INVALID_XML_CHARS.search(s)), (widen, n, pos, ch)
+                    found = INVALID_XML_CHARS.search(s) is not None
+                    assert (CORE.strip_invalid_xml_chars(s) is not s) == found, (widen, n, pos, ch)
                     # two hits: the copy restarts the scan after each
                     s2 = s + ch + "c" * (n % 7)
                     assert CORE.strip_invalid_xml_chars(s2) == INVALID_XML_CHARS.sub("", s2), (widen, n, pos, ch)
