@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any, Optional
 from unicodedata import normalize
 
+from ._backend import current as _current_backend
 from ._engine import NotNative
 
 # upstream's character class reads "[p{P}>]": the literal characters p { P } and >, not \p{P}
@@ -116,9 +117,7 @@ _SPACE = re.compile(r"\s")
 def _join_words(string: Any) -> str:
     "``' '.join(string.split())``; a long str in a core call through the core's one-pass C version."
     if type(string) is str and len(string) > 64:
-        from ._backend import current
-
-        core = current().core
+        core = _current_backend().core
         if core is not None:
             return core.collapse_whitespace(string)
     return " ".join(string.split())
