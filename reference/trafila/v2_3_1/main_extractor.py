@@ -363,6 +363,9 @@ def _fill_cell(new_child_elem: _Element, cell: _Element, nested_elems: Set[Any],
             nested_elems,
             lambda child: _nested_table_tail(new_child_elem, child, nested_elems),
             lambda child: _fill_cell_child(new_child_elem, child, ptags_with_div, options),
+            # no deduplication: lb, childless p/head/div and the tags handle_textelem ignores in C
+            None if options.dedup else RE_FILTER.match,
+            textfilter,
         )
         return
     for child in iter_live(cell, inclusive=False):
@@ -564,7 +567,11 @@ def recover_wild_text(
     existing = "\n".join(filter(None, elem_texts))
     existing_elems = set(elem_texts)
     handled: Set[Any] = set()
+    on_core = core_of(tree) is not None
     for subelem in subelems:
+        # a "done" element: handle_textelem gives None and changes nothing (the checks below neither)
+        if on_core and subelem.tag == "done":
+            continue
         # emitted or deduped whole: its descendants are covered
         if (consumed and subelem in consumed) or (handled and any(a in handled for a in subelem.iterancestors())):
             continue

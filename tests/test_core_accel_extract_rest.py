@@ -1,0 +1,151 @@
+"""The core's third round of 2.3.1 main-extractor accelerators
+(accel_extract.pxi) against the reference Python, run on copies of the same
+core tree (the Python path forced by hiding the core from the handlers):
+
+- ``extract_cell_walk`` doing _fill_cell_child in C for <lb>, childless
+  <p>/<head>/<div> and the tags handle_textelem ignores (the new cell, the
+  source tree afterwards and the LRU cache must be the same);
+- ``extract_main_loop`` and recover_wild_text skipping "done" elements
+  (extract_content/extract_comments on whole cleaned trees, the recovery pass
+  forced by a large min_extracted_size).
+
+Generated cells hold children of every kind with odd texts (None vs '',
+whitespace of every class, characters lxml refuses, filtered words) and
+attributes (KEEP_ATTRS ones with and without values, classes with w3-code)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trafila
+from tests._helpers import NO_CORE
+
+if "core" not in trafila.engines_built():
+    pytest.skip(NO_CORE, allow_module_level=True)
+
+from trafila.v2_3_1.settings import Extractor  # noqa: E402
+
+from . import test_core_accel_extract_blocks as blocks  # noqa: E402
+from ._helpers import needs_corpora, sample_pages  # noqa: E402
+
+CORE = blocks.CORE
+
+WORDS = st.sampled_from([
+    "a", "word", " ", "  ", "\n", "\u00a0", "\u3000", "\u200b", "&#28;", "&#1;", "\u00e9", "Facebook",
+    "E-Mail", "same text here that is long enough", "-", "\u2028", "\x85",
+])
+TEXT = st.lists(WORDS, max_size=4).map("".join)
+ATTRS = st.sampled_from(["", " rend='r'", " title='t'", " title", " title=''", " alt='a&#1;b'", " role='x' class='c'",
+                         " class='w3-code'", " class='x w3-codes'", " target='_b' src='s'", " id='i'"])
+CHILD_TAG = st.sampled_from(["lb", "p", "head", "div", "center", "spacer", "span", "cell", "item", "hi", "list",
+                             "quote", "code", "graphic", "done", "td"])
+LEAF = st.tuples(CHILD_TAG, ATTRS, TEXT, TEXT).map(lambda t: f"<{t[0]}{t[1]}>{t[2]}</{t[0]}>{t[3]}")
+NODE = st.recursive(
+    LEAF,
+    lambda kids: st.tuples(CHILD_TAG, ATTRS, TEXT, st.lists(kids, max_size=3), TEXT).map(
+        lambda t: f"<{t[0]}{t[1]}>{t[2]}{''.join(t[3])}</{t[0]}>{t[4]}"),
+    max_leaves=6,
+)
+CELL = st.tuples(st.sampled_from(["td", "th"]), TEXT, st.lists(NODE, min_size=1, max_size=4), TEXT).map(
+    lambda t: f"<{t[0]}>{t[1]}{''.join(t[2])}</{t[0]}>{t[3]}")
+TABLE = st.lists(st.lists(CELL, min_size=1, max_size=3), min_size=1, max_size=3).map(
+    lambda rows: "<table>" + "".join("<tr>" + "".join(r) + "</tr>" for r in rows) + "</table>")
+
+
+def check_core_tree(html):
+    blocks.check(blocks.core_tree(html))
+
+
+@settings(max_examples=300, deadline=None)
+@given(TABLE)
+def test_generated_cells(table):
+    # the converted tags (lb, head, hi, ...) written directly: handle_table over the core tree
+    check_core_tree(f"<html><body><article>{table}</article></body></html>")
+
+
+FIXED = [
+    "<td>x<lb></lb>tail one<lb></lb> <lb></lb>Facebook<p>para</p> tail<p></p><p> </p><head>h</head><head> </head></td>",
+    "<td><p rend='r' title='t' class='c'>p</p><head title>h</head><p alt='a&#1;'>bad attr</p></td>",
+    "<td><div>d</div>t<div></div>only tail<div class='w3-code'>code</div><div class='z'> </div>\u00a0</td>",
+    "<td><center>c<b>b</b></center>ct<spacer></spacer><cell>c</cell><item>i</item>it</td>",
+    "<td><lb>text in lb</lb>t<p>&#1;bad</p><div>&#1;bad</div>x<lb></lb>&#1;bad tail</td>",
+    "<td><div></div>E-Mail<p>Drucken</p><head>Facebook</head><lb></lb>Twitter</td>",
+    "<td><p>x<lb></lb>y</p><div>a<hi>b</hi>c</div><head>h<hi>i</hi></head></td>",
+]
+
+
+@pytest.mark.parametrize("cell", FIXED)
+def test_fixed_cells(cell):
+    check_core_tree(f"<html><body><article><table><tr>{cell}<td>other</td></tr></table></article></body></html>")
+
+
+def test_the_cell_path_is_taken(monkeypatch):
+    # the C cases leave other() uncalled: count the Python calls left
+    calls = []
+    real = blocks.me._fill_cell_child
+    monkeypatch.setattr(blocks.me, "_fill_cell_child", lambda *a: calls.append(a[1].tag) or real(*a))
+    tree = blocks.core_tree("<html><body><table><tr><td>x<lb></lb>t<p>p</p><head>h</head><div>d</div>"
+                            "<center>c</center><hi>kept for python</hi></td></tr></table></body></html>")
+    with blocks._backend.use(blocks.BACKEND):
+        res = blocks.me.handle_table(tree.find(".//table"), blocks.TAGSETS["tables"], Extractor())
+    assert res is not None
+    assert calls == ["hi"]
+    check_core_tree("<html><body><table><tr><td>x<lb></lb>t<p>p</p><head>h</head><div>d</div>"
+                    "<center>c</center></td></tr></table></body></html>")
+
+
+def test_the_cell_comparison_can_fail(monkeypatch):
+    # a C walk that drops the new paragraphs' text must be caught
+    real = CORE.extract_cell_walk
+
+    def wrong(cell, new, nested, nested_table, other, match=None, tf=None):
+        real(cell, new, nested, nested_table, other, match, tf)
+        for sub in new.iter("p"):
+            sub.text = None
+
+    monkeypatch.setattr(CORE, "extract_cell_walk", wrong)
+    with pytest.raises(AssertionError):
+        check_core_tree("<html><body><table><tr><td>x<p>para</p></td></tr></table></body></html>")
+
+
+BLOCK = st.one_of(
+    TABLE,
+    NODE,
+    st.tuples(TEXT, st.lists(NODE, max_size=3)).map(lambda t: f"<p>{t[0]}{''.join(t[1])}</p>"),
+    st.tuples(TEXT, st.lists(NODE, max_size=3)).map(lambda t: f"<ul><li>{t[0]}{''.join(t[1])}</li><li>x</li></ul>"),
+    st.tuples(TEXT, st.lists(NODE, max_size=3)).map(lambda t: f"<blockquote>{t[0]}{''.join(t[1])}</blockquote>"),
+    TEXT.map(lambda t: f"<p>{t}</p>"),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(BLOCK, min_size=1, max_size=5), TEXT)
+def test_generated_extraction(items, lead):
+    html = f"<html><body><article>{lead}{''.join(items)}</article></body></html>"
+    for name, options in blocks.STAGE_OPTIONS.items():
+        tree = blocks.cleaned(html, options)
+        if tree is not None:
+            ref, core = blocks.stage_both(tree, options)
+            assert ref == core, name
+
+
+@needs_corpora
+def test_corpus_tables_and_recovery():
+    compared = 0
+    for _bundle, page in sample_pages(("cleanportaleval", "commoncrawl", "msv-big9-chaos", "fundus", "cleaneval"), 10):
+        if "str" not in page.forms():
+            continue
+        for name in ("default", "min-size", "recall", "dedup"):
+            options = blocks.STAGE_OPTIONS[name]
+            tree = blocks.cleaned(page.input("str"), options)
+            if tree is None:
+                break
+            ref, core = blocks.stage_both(tree, options)
+            assert ref == core, (page.id, name)
+            compared += 1
+        tree = blocks.cleaned(page.input("str"), blocks.OPTIONS["default"])
+        if tree is not None and tree.find(".//table") is not None:
+            blocks.check(tree)
+    assert compared >= 100
