@@ -1400,3 +1400,68 @@ def extract_comments_loop(list elems, CElement body, object potential_tags, text
         if _is_ancestor_or_self(el, body):
             raise ValueError("cannot append parent to itself")
         _move(body, el, -1)
+
+
+# -- extract_content's snapshot of the source order ---------------------------------------
+
+@cython.final
+cdef class ExOrder:
+    """``[tree, *desc_list(tree)]`` as node indices of the tree's document
+    (no proxies): extract_content reads the tags of those nodes after the
+    main pass. The main pass moves a node out of the document only into
+    result_body (directly or inside a new element appended there) and renames
+    no node once moved, so the old copy left in the document keeps the tag
+    the moved one has."""
+    cdef CDocument doc
+    cdef int32_t* idx
+    cdef Py_ssize_t n
+
+    def __dealloc__(self):
+        free(self.idx)
+
+
+def extract_order_snapshot(CElement tree):
+    """The ExOrder of ``tree`` (its subtree in document order, ``tree`` first)."""
+    cdef CDocument doc = tree.doc
+    cdef DocData* d = &doc.d
+    cdef ExOrder o = ExOrder.__new__(ExOrder)
+    cdef int32_t top = tree.idx, i
+    cdef Py_ssize_t n = 0
+    doc._check(top)
+    o.doc = doc
+    i = top
+    while i >= 0:
+        n += 1
+        i = dom_preorder_next(d, i, top)
+    o.idx = NULL if alloc_fails() else <int32_t*>malloc(<size_t>n * sizeof(int32_t))
+    if o.idx == NULL:
+        raise MemoryError("out of memory")
+    o.n = 0
+    i = top
+    while i >= 0 and o.n < n:
+        o.idx[o.n] = i
+        o.n += 1
+        i = dom_preorder_next(d, i, top)
+    return o
+
+
+def extract_consumed(ExOrder order, CElement backup):
+    """``{twin for elem, twin in zip(order, [backup, *desc_list(backup)]) if
+    elem.tag == "done"}`` with the snapshot's nodes read now."""
+    cdef CDocument doc = order.doc, bdoc = backup.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* bd = &bdoc.d
+    cdef int32_t top = backup.idx, j, done_id
+    cdef Py_ssize_t k = 0
+    cdef set out = set()
+    bdoc._check(top)
+    done_id = _name_id(d, "done")
+    if done_id < 0:
+        return out
+    j = top
+    while j >= 0 and k < order.n:
+        if 0 <= order.idx[k] < d.n_nodes and d.nodes[order.idx[k]].tag == done_id:
+            out.add(_proxy(bdoc, j))
+        k += 1
+        j = dom_preorder_next(bd, j, top)
+    return out

@@ -149,3 +149,61 @@ def test_corpus_tables_and_recovery():
         if tree is not None and tree.find(".//table") is not None:
             blocks.check(tree)
     assert compared >= 100
+
+
+def _recovery_tree():
+    html = ("<html><body><article><p>first paragraph here</p><ul><li>an item</li></ul><table><tr><td>cell "
+            "<p>in cell</p></td></tr></table><blockquote>a quote</blockquote>"
+            "<ul><li>short <p>inner</p></li></ul></article><div><p>outside text</p><code>some code</code></div></body></html>")
+    return blocks.cleaned(html, blocks.STAGE_OPTIONS["min-size"])
+
+
+def test_the_snapshot_path_is_taken(monkeypatch):
+    calls = []
+    for fname in ("extract_order_snapshot", "extract_consumed"):
+        real = getattr(CORE, fname)
+        monkeypatch.setattr(CORE, fname, lambda *a, _r=real, _n=fname: calls.append(_n) or _r(*a))
+    ref, core = blocks.stage_both(_recovery_tree(), blocks.STAGE_OPTIONS["min-size"])
+    assert ref == core
+    assert set(calls) == {"extract_order_snapshot", "extract_consumed"}
+
+
+def test_the_snapshot_comparison_can_fail(monkeypatch):
+    # a consumed set missing the emitted elements gives their text twice (or otherwise differs)
+    monkeypatch.setattr(CORE, "extract_consumed", lambda order, backup: set())
+    ref, core = blocks.stage_both(_recovery_tree(), blocks.STAGE_OPTIONS["min-size"])
+    assert ref != core
+
+
+def _consumed_check(html):
+    # the snapshot read after the main pass gives the set the reference's proxy list gives
+    for options in (blocks.STAGE_OPTIONS["default"], blocks.STAGE_OPTIONS["recall"], blocks.STAGE_OPTIONS["dedup"]):
+        tree = blocks.cleaned(html, options)
+        if tree is None:
+            continue
+        cache = blocks.dd.LRUCache(maxsize=blocks.dd.LRU_SIZE)
+        previous = blocks.dd.set_module_cache(cache)
+        with blocks._backend.use(blocks.BACKEND):
+            backup = blocks.copy_tree(tree)
+            order = [tree, *blocks.desc_list(tree)]
+            snap = CORE.extract_order_snapshot(tree)
+            try:
+                blocks.me._extract(tree, options)
+            except ValueError:
+                continue
+            finally:
+                blocks.dd.set_module_cache(previous)
+            expected = {twin for elem, twin in zip(order, [backup, *blocks.desc_list(backup)]) if elem.tag == "done"}
+            assert CORE.extract_consumed(snap, backup) == expected
+
+
+def test_consumed_matches_the_proxy_list():
+    for html in FIXED + ["<p>a</p><ul><li>b<p>c</p></li></ul><h2>t<b>x</b></h2><b>f</b>tail<div>d<p>e</p></div>"]:
+        _consumed_check(f"<html><body><article>{html}<p>{'long text ' * 3}</p></article></body></html>")
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(BLOCK, min_size=1, max_size=5), TEXT)
+def test_generated_consumed(items, lead):
+    _consumed_check(f"<html><body><article>{lead}{''.join(items)}</article><div>{lead}<b>x</b>{''.join(items)}</div>"
+                    "</body></html>")

@@ -727,12 +727,17 @@ def extract_content(cleaned_tree: _Element, options: Extractor) -> Any:
     "Main pass, then wild-text recovery when short, adjacent-duplicate removal."
     # the backup keeps the source order from before the main pass moves elements
     backup_tree = copy_tree(cleaned_tree)
-    order = [cleaned_tree, *desc_list(cleaned_tree)]
+    tree_core = core_of(cleaned_tree)
+    # the core's snapshot holds node indices, not a proxy per element (see ExOrder)
+    order = tree_core.extract_order_snapshot(cleaned_tree) if tree_core is not None else [cleaned_tree, *desc_list(cleaned_tree)]
 
     result_body, temp_text, potential_tags = _extract(cleaned_tree, options)
 
     if len(result_body) == 0 or len(temp_text) < options.min_extracted_size:
-        consumed = {twin for elem, twin in zip(order, [backup_tree, *desc_list(backup_tree)]) if elem.tag == "done"}
+        if tree_core is not None:
+            consumed = tree_core.extract_consumed(order, backup_tree)
+        else:
+            consumed = {twin for elem, twin in zip(order, [backup_tree, *desc_list(backup_tree)]) if elem.tag == "done"}
         result_body = recover_wild_text(backup_tree, result_body, options, potential_tags, consumed)
         temp_text = " ".join(result_body.itertext()).strip()
     # substantial elements repeating the previous one are overlapping-candidate or recovery
