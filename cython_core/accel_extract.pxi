@@ -1465,3 +1465,98 @@ def extract_consumed(ExOrder order, CElement backup):
         k += 1
         j = dom_preorder_next(bd, j, top)
     return out
+
+
+# -- define_newelem ------------------------------------------------------------------------
+
+cdef enum:
+    _EX_NEWELEM_DEPTH = 64
+
+
+cdef inline bint _ex_carried(DocData* d, int32_t tag) noexcept nogil:
+    "INLINE_CARRIED | {'lb'}"
+    return (_name_is(d, tag, "hi") or _name_is(d, tag, "ref") or _name_is(d, tag, "del")
+            or _name_is(d, tag, "code") or _name_is(d, tag, "graphic") or _name_is(d, tag, "lb"))
+
+
+cdef bint _ex_simple_name(DocData* d, int32_t tag) noexcept nogil:
+    """A name check_tag_name accepts for sure: ASCII, [A-Za-z_][A-Za-z0-9_.-]*."""
+    cdef Py_ssize_t n, k
+    cdef const uchar* b
+    cdef uchar ch
+    if tag < 0:
+        return False
+    b = name_bytes(d, tag, &n)
+    if n == 0:
+        return False
+    for k in range(n):
+        ch = b[k]
+        if (65 <= ch <= 90) or (97 <= ch <= 122) or ch == 95:
+            continue
+        if k > 0 and ((48 <= ch <= 57) or ch == 45 or ch == 46):
+            continue
+        return False
+    return True
+
+
+cdef bint _ex_newelem_ok(DocData* d, int32_t i, bint keep, int depth) noexcept nogil:
+    """Every value define_newelem writes for ``i`` (and, with ``keep``, its
+    carried children) is one lxml accepts, the tags are plain names and the
+    nesting is shallow."""
+    cdef int32_t c
+    if depth > _EX_NEWELEM_DEPTH or not _ex_simple_name(d, d.nodes[i].tag):
+        return False
+    if not _slot_ok(d, _slot_of(d, i, False)) or not _slot_ok(d, _slot_of(d, i, True)):
+        return False
+    if not _ex_keep_attrs_ok(d, i):
+        return False
+    if keep:
+        c = d.nodes[i].first
+        while c >= 0:
+            if _ex_carried(d, d.nodes[c].tag) and not _ex_newelem_ok(d, c, True, depth + 1):
+                return False
+            c = d.nodes[c].next
+    return True
+
+
+cdef int32_t _ex_newelem_copy(DocData* d, int32_t i, DocData* od, int32_t parent, bint keep,
+                              int32_t done_id) noexcept nogil:
+    """define_newelem(i, parent, keep) once _ex_newelem_ok said yes: the new node, -1 out of memory."""
+    cdef int32_t k, sub, c, s
+    k = dom_map_name(d, d.nodes[i].tag, od)
+    if k < 0:
+        return -1
+    sub = _ex_newelem(d, i, k, True, _slot_of(d, i, False), _slot_of(d, i, True), od, parent)
+    if sub < 0 or not keep:
+        return sub
+    c = d.nodes[i].first
+    while c >= 0:
+        if _ex_carried(d, d.nodes[c].tag):
+            if _ex_newelem_copy(d, c, od, sub, True, done_id) < 0:
+                return -1
+            # for carried in iter_live(c, "*"): carried.tag = "done" (renames change no link)
+            s = c
+            while s >= 0:
+                d.nodes[s].tag = done_id
+                s = dom_preorder_next(d, s, c)
+        c = d.nodes[c].next
+    return sub
+
+
+def extract_define_newelem(CElement processed, CElement orig, bint keep_children):
+    """main_extractor.define_newelem(processed, orig, keep_children) for
+    elements of two documents: True when done, False (nothing changed) when
+    a tag is not a plain name, a value holds a character lxml refuses, an
+    attribute to copy has no written value or the carried nesting is deep."""
+    cdef CDocument doc = processed.doc, odoc = orig.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t done_id
+    doc._check(processed.idx)
+    odoc._check(orig.idx)
+    if odoc is doc or not _ex_newelem_ok(d, processed.idx, keep_children, 0):
+        return False
+    done_id = _intern(doc, "done")
+    if _ex_newelem_copy(d, processed.idx, od, orig.idx, keep_children, done_id) < 0:
+        _raise_doc_error(odoc)
+    return True

@@ -207,3 +207,61 @@ def test_consumed_matches_the_proxy_list():
 def test_generated_consumed(items, lead):
     _consumed_check(f"<html><body><article>{lead}{''.join(items)}</article><div>{lead}<b>x</b>{''.join(items)}</div>"
                     "</body></html>")
+
+
+INLINE_TAG = st.sampled_from(["hi", "ref", "del", "code", "graphic", "lb", "p", "div", "done", "x-y", "list"])
+INLINE = st.recursive(
+    st.tuples(INLINE_TAG, ATTRS, TEXT, TEXT).map(lambda t: f"<{t[0]}{t[1]}>{t[2]}</{t[0]}>{t[3]}"),
+    lambda kids: st.tuples(INLINE_TAG, ATTRS, TEXT, st.lists(kids, max_size=3), TEXT).map(
+        lambda t: f"<{t[0]}{t[1]}>{t[2]}{''.join(t[3])}</{t[0]}>{t[4]}"),
+    max_leaves=8,
+)
+
+
+def _newelem_both(html, keep):
+    tree = blocks.core_tree(f"<html><body><div id='src'>{html}</div></body></html>")
+    out = []
+    with blocks._backend.use(blocks.BACKEND):
+        for reference in (True, False):
+            src = blocks.copy_tree(tree)
+            holder = src.find(".//div")
+            target = blocks.me.Element("item")
+            target.text = "t"
+            with blocks.python_path() if reference else blocks.contextlib.nullcontext():
+                results = []
+                for child in holder[:]:
+                    try:
+                        blocks.me.define_newelem(child, target, keep_children=keep)
+                        results.append("ok")
+                    except ValueError as err:
+                        results.append(str(err))
+            out.append((results, blocks.dump_element(target), blocks.dump_element(src)))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(INLINE, min_size=1, max_size=4), st.booleans())
+def test_generated_define_newelem(items, keep):
+    ref, core = _newelem_both("".join(items), keep)
+    assert ref == core
+
+
+def test_define_newelem_path_is_taken_and_can_fail(monkeypatch):
+    html = "<hi rend='b' id='x'>a<lb></lb>b<ref target='t'>r<hi>deep</hi></ref><p>not carried</p>c</hi>tail"
+    calls = []
+    real = CORE.extract_define_newelem
+    monkeypatch.setattr(CORE, "extract_define_newelem", lambda *a: calls.append(1) or real(*a))
+    ref, core = _newelem_both(html, True)
+    assert ref == core and calls
+
+    def wrong(processed, orig, keep):
+        # a version that leaves the carried elements unmarked
+        saved = [(e, e.tag) for e in processed.iter()]
+        done = real(processed, orig, keep)
+        for e, tag in saved:
+            e.tag = tag
+        return done
+
+    monkeypatch.setattr(CORE, "extract_define_newelem", wrong)
+    ref, core = _newelem_both(html, True)
+    assert ref != core

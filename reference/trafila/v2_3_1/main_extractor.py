@@ -61,6 +61,24 @@ _MAX_SPAN = 100
 _DISPATCHED = frozenset(["list", "code", "quote", "head", "p", "lb", "hi", "ref", "del", "table", "graphic", "div"])
 
 
+def _strip_tags(tree: _Element, *tags: str) -> None:
+    "_tree.strip_tags; on a core element straight to the core model's (what _tree's resolves to for it)."
+    core = core_of(tree)
+    if core is None:
+        strip_tags(tree, *tags)
+    elif tags:
+        core.dom_strip_tags_(tree, *tags)
+
+
+def _strip_elements(tree: _Element, *tags: str) -> None:
+    "_tree.strip_elements (tails too); on a core element straight to the core model's."
+    core = core_of(tree)
+    if core is None:
+        strip_elements(tree, *tags)
+    else:
+        core.dom_strip_elements_(tree, *tags)
+
+
 def _elem_text(element: _Element) -> str:
     "Plain concatenation of the element's text, trimmed (inline boundaries stay joined)."
     core = core_of(element)
@@ -79,7 +97,7 @@ def handle_titles(element: _Element, options: Extractor) -> Optional[Any]:
         title = process_node(element, options)
     else:
         title = copy_tree(element)
-        strip_elements(title, "done")
+        _strip_elements(title, "done")
         core = core_of(element)
         if core is not None:
             core.extract_mark_done(element, False)
@@ -160,6 +178,11 @@ def _copy_attrs(source: _Element, target: _Element) -> None:
 def define_newelem(processed_elem: Optional[Any], orig_elem: _Element, keep_children: bool = False) -> None:
     "A new sub-element of orig_elem copying processed_elem (inline children carried)."
     if processed_elem is not None:
+        core = core_of(processed_elem)
+        if core is not None and core_of(orig_elem) is not None:
+            # the C version: False (nothing changed) for odd tags, values or nesting
+            if core.extract_define_newelem(processed_elem, orig_elem, keep_children):
+                return
         childelem = SubElement(orig_elem, processed_elem.tag)
         childelem.text, childelem.tail = xml_text(processed_elem.text), xml_text(processed_elem.tail)
         _copy_attrs(processed_elem, childelem)
@@ -232,7 +255,7 @@ def handle_quotes(element: _Element, options: Extractor) -> Optional[Any]:
     processed_element = Element(element.tag)
     process_nested_elements(element, processed_element, options)
     if is_text_element(processed_element):
-        strip_tags(processed_element, "quote")
+        _strip_tags(processed_element, "quote")
         return processed_element
     return None
 
@@ -273,7 +296,7 @@ def handle_paragraphs(element: _Element, potential_tags: Set[str], options: Extr
     # unexpected children: keep their text in place
     unexpected = {str(c.tag) for c in desc_list(element) if c.tag not in potential_tags and c.tag != "done"}
     if unexpected:
-        strip_tags(element, *unexpected)
+        _strip_tags(element, *unexpected)
     for child in iter_live(element, "*"):
         processed_child = handle_textnode(child, options, comments_fix=False, preserve_spaces=True)
         if processed_child is not None:
@@ -294,7 +317,7 @@ def handle_paragraphs(element: _Element, potential_tags: Set[str], options: Extr
                         item.text = xml_text(f" {item.text}")
                 subtags = {str(item.tag) for item in processed_child[:]}
                 if subtags:
-                    strip_tags(processed_child, *subtags)
+                    _strip_tags(processed_child, *subtags)
                 _copy_attrs(child, newsub)
             newsub.text, newsub.tail = xml_text(processed_child.text), xml_text(processed_child.tail)
 
@@ -413,7 +436,7 @@ def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extrac
     newtable = Element("table")
     ptags_with_div = potential_tags | {"div"}
 
-    strip_tags(table_elem, "thead", "tbody", "tfoot")
+    _strip_tags(table_elem, "thead", "tbody", "tfoot")
 
     # elements of nested tables are skipped in the cell walk without being marked "done", so
     # that the main loop handles each nested table on its own
@@ -633,7 +656,7 @@ def prune_unwanted_sections(tree: _Element, potential_tags: Set[str], options: E
             delete_element(tree[-1], keep_tail=False)
         tree = delete_by_link_density(tree, "head", backtracking=False, favor_precision=True)
         tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True)
-    strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
+    _strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
     return tree
 
 
@@ -753,8 +776,8 @@ def extract_content(cleaned_tree: _Element, options: Extractor) -> Any:
                 delete_element(el, keep_tail=False)
             else:
                 previous = current
-    strip_elements(result_body, "done")
-    strip_tags(result_body, "div")
+    _strip_elements(result_body, "done")
+    _strip_tags(result_body, "div")
     # stripping the divs merges their indentation into the preceding <lb>'s tail, which would
     # render as blank lines; inside code/pre that whitespace is the indentation itself
     if core is not None:
@@ -780,7 +803,7 @@ def extract_comments(tree: _Element, options: Extractor) -> Any:
         if subtree is None:
             continue
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
-        strip_tags(subtree, "ref", "span")
+        _strip_tags(subtree, "ref", "span")
         core = core_of(subtree)
 
         def step(elem: _Element) -> None:
