@@ -646,9 +646,11 @@ def prune_unwanted_sections(tree: _Element, potential_tags: Set[str], options: E
     if "table" in potential_tags or favor_precision:
         # collected before deleting: a deletion mid-walk can make lxml's iter() skip the table
         # after a deleted one holding a nested table (the iterator descends into the detached subtree)
-        boilerplate_tables = [
-            elem for elem in [tree, *desc_list(tree)] if elem.tag == "table" and link_density_test_tables(elem) is True
+        core = core_of(tree)
+        tables = core.descendants(tree, ("table",), True) if core is not None else [
+            elem for elem in [tree, *desc_list(tree)] if elem.tag == "table"
         ]
+        boilerplate_tables = [elem for elem in tables if link_density_test_tables(elem) is True]
         for elem in boilerplate_tables:
             delete_element(elem, keep_tail=False)
     if favor_precision:
