@@ -1560,3 +1560,40 @@ def extract_define_newelem(CElement processed, CElement orig, bint keep_children
     if _ex_newelem_copy(d, processed.idx, od, orig.idx, keep_children, done_id) < 0:
         _raise_doc_error(odoc)
     return True
+
+
+# -- handle_other_elements ------------------------------------------------------------------
+
+def extract_other_elements(CElement el, bint div_potential, textfilter):
+    """main_extractor.handle_other_elements without deduplication: the element
+    (a div with text, renamed "p", its attributes cleared) or None;
+    NotImplemented (nothing changed) for a div whose class holds "w3-code"
+    (handle_code_blocks) and when handle_textnode's C version declines."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t i = el.idx, k, class_id
+    cdef Attr* a
+    cdef object res
+    doc._check(i)
+    if not _is_tag(d, i, _name_id(d, "div")):
+        return None
+    class_id = _name_id(d, "class")
+    k = dom_attr_find(d, i, class_id) if class_id >= 0 else -1
+    if k >= 0:
+        a = &d.attrs[k]
+        if a.kind == AV_VALUE and _contains_bytes(d.vals.data + a.val_off, a.val_len,
+                                                  <const uchar*>"w3-code", 7, False):
+            return NotImplemented
+    if not div_potential:
+        return None
+    res = extract_handle_textnode(el, False, True, textfilter)
+    if res is None or res is NotImplemented:
+        return res
+    doc = el.doc
+    d = &doc.d
+    i = el.idx
+    if _slot_blank(d, _slot_of(d, i, False)):
+        return None
+    d.nodes[i].attr_count = 0
+    d.nodes[i].tag = _intern(doc, "p")
+    return el

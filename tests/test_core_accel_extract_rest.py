@@ -265,3 +265,53 @@ def test_define_newelem_path_is_taken_and_can_fail(monkeypatch):
     monkeypatch.setattr(CORE, "extract_define_newelem", wrong)
     ref, core = _newelem_both(html, True)
     assert ref != core
+
+
+def _other_both(html, tags):
+    tree = blocks.core_tree(f"<html><body><article>{html}</article></body></html>")
+    out = []
+    with blocks._backend.use(blocks.BACKEND):
+        for reference in (True, False):
+            src = blocks.copy_tree(tree)
+            results = []
+            with blocks.python_path() if reference else blocks.contextlib.nullcontext():
+                for el in blocks.desc_list(src):
+                    try:
+                        res = blocks.me.handle_other_elements(el, tags, Extractor())
+                    except ValueError as err:
+                        results.append(str(err))
+                        continue
+                    results.append(None if res is None else (res is el, blocks.dump_element(res)))
+            out.append((results, blocks.dump_element(src)))
+    return out
+
+
+DIV_ATTRS = st.sampled_from(["", " class='w3-code'", " class='x W3-CODE'", " class", " class='a' id='b' rend='r'",
+                             " title='&#1;'"])
+DIV = st.recursive(
+    st.tuples(DIV_ATTRS, TEXT, TEXT).map(lambda t: f"<div{t[0]}>{t[1]}</div>{t[2]}"),
+    lambda kids: st.tuples(st.sampled_from(["div", "p", "hi", "lb", "span"]), DIV_ATTRS, TEXT, st.lists(kids, max_size=3),
+                           TEXT).map(lambda t: f"<{t[0]}{t[1]}>{t[2]}{''.join(t[3])}</{t[0]}>{t[4]}"),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(DIV, min_size=1, max_size=4), st.booleans())
+def test_generated_other_elements(items, with_div):
+    tags = set(blocks.TAGSETS["tables"]) | ({"div"} if with_div else set())
+    ref, core = _other_both("".join(items), tags)
+    assert ref == core
+
+
+def test_other_elements_path_is_taken_and_can_fail(monkeypatch):
+    html = "<div class='a'>text</div>t<div> </div><div class='w3-code'>code</div><div></div>tail"
+    tags = set(blocks.TAGSETS["tables-div-ref"])
+    calls = []
+    real = CORE.extract_other_elements
+    monkeypatch.setattr(CORE, "extract_other_elements", lambda *a: calls.append(1) or real(*a))
+    ref, core = _other_both(html, tags)
+    assert ref == core and calls
+    monkeypatch.setattr(CORE, "extract_other_elements", lambda el, div, tf: None if el.tag == "div" else real(el, div, tf))
+    ref, core = _other_both(html, tags)
+    assert ref != core

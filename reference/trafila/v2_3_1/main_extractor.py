@@ -262,6 +262,12 @@ def handle_quotes(element: _Element, options: Extractor) -> Optional[Any]:
 
 def handle_other_elements(element: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "w3schools code divs, and divs when div is a potential tag."
+    core = core_of(element)
+    if core is not None and not options.dedup:
+        # the C version (no deduplication); NotImplemented: nothing changed
+        processed = core.extract_other_elements(element, "div" in potential_tags, textfilter)
+        if processed is not NotImplemented:
+            return processed
     if element.tag == "div" and "w3-code" in element.get("class", ""):
         return handle_code_blocks(element)
     if element.tag != "div" or "div" not in potential_tags:
