@@ -1123,7 +1123,8 @@ def extract_main_loop(list subelems, CElement body, filter_match, step):
     """_extract's loop over ``subelems`` into ``body`` (result_body) without
     deduplication: an element already in ``body`` is skipped; a childless
     <p>, <head> or <lb> (handle_paragraphs / handle_titles / handle_textelem's
-    lb case: process_node, then the append) is done here; every other element
+    lb case: process_node, then the append) is done here, a "done" element
+    skipped (step would change nothing); every other element
     goes to ``step(elem)``, the reference loop's body, in order (also when a
     value to write holds a character lxml refuses: the reference then runs)."""
     cdef CElement el
@@ -1143,6 +1144,9 @@ def extract_main_loop(list subelems, CElement body, filter_match, step):
         d = &doc.d
         i = el.idx
         doc._check(i)
+        if filter_match is not None and _is_tag(d, i, _name_id(d, "done")):
+            # handle_textelem: None (handle_other_elements), and "done" is no rebuilt block
+            continue
         if filter_match is not None and d.nodes[i].first < 0:
             p_id = _name_id(d, "p")
             head_id = _name_id(d, "head")
@@ -1184,14 +1188,139 @@ def extract_main_loop(list subelems, CElement body, filter_match, step):
         step(el)
 
 
-def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, other):
+cdef bint _ex_keep_attrs_ok(DocData* d, int32_t i) noexcept nogil:
+    """Every KEEP_ATTRS attribute of ``i`` has a written value lxml accepts."""
+    cdef int32_t j
+    cdef Attr* a
+    for j in range(d.nodes[i].attr_count):
+        a = &d.attrs[d.nodes[i].attr_start + j]
+        if _keep_attr(d, a.name):
+            if a.kind != AV_VALUE or not _utf8_xml_ok(d.vals.data + a.val_off, a.val_len):
+                return False
+    return True
+
+
+cdef int32_t _ex_newelem(DocData* d, int32_t i, int32_t tag, bint attrs, Slot text, Slot tail,
+                         DocData* od, int32_t parent) noexcept nogil:
+    """define_newelem without carried children: a new last child of ``parent``
+    in ``od`` named ``tag`` (an id of ``od``), with copies of the text and tail
+    slots of ``d`` and, with ``attrs``, of the KEEP_ATTRS attributes of ``i``
+    (checked before): the node, -1 out of memory."""
+    cdef int32_t sub, j, nid
+    cdef Attr at
+    sub = dom_new_node(od, tag, parent)
+    if sub < 0:
+        return -1
+    if attrs:
+        for j in range(d.nodes[i].attr_count):
+            at = d.attrs[d.nodes[i].attr_start + j]
+            if _keep_attr(d, at.name):
+                nid = dom_map_name(d, at.name, od)
+                if nid < 0 or not dom_attr_set(od, sub, nid, AV_VALUE, d.vals.data + at.val_off, at.val_len):
+                    return -1
+    if _copy_slot(d, text, od, sub, False) < 0 or _copy_slot(d, tail, od, sub, True) < 0:
+        return -1
+    return sub
+
+
+cdef int _ex_cell_child(CElement node, CDocument ndoc, int32_t new_idx, object filter_match,
+                        object textfilter) except -1:
+    """_fill_cell_child (no deduplication, potential tags holding "div") for
+    the cases done in C: a <lb> (handle_textelem's lb case), a childless <p>
+    (process_node), a childless <head> (handle_titles), a childless <div>
+    whose class holds no "w3-code" (handle_other_elements) and an element of
+    any tag handle_textelem gives None for without a change; each followed
+    by define_newelem into the new cell and the "done" mark. 1 done, 0 not
+    one of these cases or a value lxml refuses (nothing changed: the
+    reference runs)."""
+    cdef CDocument doc = node.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &ndoc.d
+    cdef int32_t i = node.idx, tag, k, sub
+    cdef int r
+    cdef Attr* a
+    cdef ExCollapse c
+    cdef Slot none_slot, t, tl
+    cdef object res
+    if ndoc is doc:
+        return 0
+    none_slot.off = -1
+    none_slot.len = 0
+    tag = d.nodes[i].tag
+    if (_is_tag(d, i, _name_id(d, "td")) or _is_tag(d, i, _name_id(d, "th"))
+            or _is_tag(d, i, _name_id(d, "hi")) or _is_tag(d, i, _name_id(d, "ref"))
+            or _is_tag(d, i, _name_id(d, "del")) or _is_tag(d, i, _name_id(d, "list"))
+            or _is_tag(d, i, _name_id(d, "code")) or _is_tag(d, i, _name_id(d, "quote"))
+            or _is_tag(d, i, _name_id(d, "table")) or _is_tag(d, i, _name_id(d, "graphic"))):
+        return 0
+    if _is_tag(d, i, _name_id(d, "lb")):
+        if not _slot_blank(d, _slot_of(d, i, True)):
+            r = _ex_process_node(doc, i, filter_match)
+            if r == 2:
+                return 0
+            if r == 1:
+                # Element("p") with the lb's trimmed tail as its text
+                if _ex_newelem(d, i, _intern(ndoc, "p"), False, _slot_of(d, i, True), none_slot, od, new_idx) < 0:
+                    _raise_doc_error(ndoc)
+    elif _is_tag(d, i, _name_id(d, "p")) or _is_tag(d, i, _name_id(d, "head")):
+        if d.nodes[i].first >= 0 or not _ex_keep_attrs_ok(d, i):
+            return 0
+        r = _ex_process_node(doc, i, filter_match)
+        if r == 2:
+            return 0
+        if r == 1 and _is_tag(d, i, _name_id(d, "head")):
+            # is_text_element(title)
+            c.out = NULL
+            c.len = 0
+            c.pending = False
+            c.started = False
+            _ex_collapse_subtree(d, i, &c)
+            if not c.started:
+                r = 0
+        if r == 1:
+            k = dom_map_name(d, d.nodes[i].tag, od)
+            if k < 0 or _ex_newelem(d, i, k, True, _slot_of(d, i, False), _slot_of(d, i, True), od, new_idx) < 0:
+                _raise_doc_error(ndoc)
+    elif _is_tag(d, i, _name_id(d, "div")):
+        if d.nodes[i].first >= 0:
+            return 0
+        k = dom_attr_find(d, i, _name_id(d, "class")) if _name_id(d, "class") >= 0 else -1
+        if k >= 0:
+            a = &d.attrs[k]
+            if a.kind == AV_VALUE and _contains_bytes(d.vals.data + a.val_off, a.val_len,
+                                                      <const uchar*>"w3-code", 7, False):
+                return 0
+        # define_newelem writes both values as they are: both checked first
+        if not _slot_ok(d, _slot_of(d, i, False)) or not _slot_ok(d, _slot_of(d, i, True)):
+            return 0
+        res = extract_handle_textnode(node, False, True, textfilter)
+        if res is NotImplemented:
+            return 0
+        doc = node.doc
+        d = &doc.d
+        i = node.idx
+        if res is not None and not _slot_blank(d, _slot_of(d, i, False)):
+            # processed_element.attrib.clear(); tag "p" (then "done" below)
+            d.nodes[i].attr_count = 0
+            if _ex_newelem(d, i, _intern(ndoc, "p"), False, _slot_of(d, i, False), _slot_of(d, i, True),
+                           &ndoc.d, new_idx) < 0:
+                _raise_doc_error(ndoc)
+    # any other tag: handle_other_elements gives None, define_newelem does nothing
+    doc.d.nodes[i].tag = _intern(doc, "done")
+    return 1
+
+
+def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, other,
+                      filter_match=None, textfilter=None):
     """_fill_cell's walk over the descendants of a td/th with children (the
     live walk of iter_live(cell, inclusive=False): the next node is found, and
     held as a proxy, when the current one is handed out): "done" elements are
     skipped; elements of nested tables (``nested``, a set) too, after
     ``nested_table(child)`` for a <table>; an lb separating inline elements
     with a whitespace-only tail gives an <lb> in ``new`` and is marked done;
-    every other element goes to ``other(child)``, in order."""
+    every other element goes to ``other(child)``, in order; with
+    ``filter_match`` (RE_FILTER.match: no deduplication) and ``textfilter``,
+    the children _ex_cell_child does are done here instead."""
     cdef CDocument ndoc = new.doc, doc
     cdef DocData* d
     cdef CElement node
@@ -1223,6 +1352,8 @@ def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, 
             if dom_new_node(&ndoc.d, lb_new, new.idx) < 0:
                 _raise_doc_error(ndoc)
             d.nodes[i].tag = _intern(doc, "done")
+            continue
+        if filter_match is not None and _ex_cell_child(node, ndoc, new.idx, filter_match, textfilter):
             continue
         other(node)
 
@@ -1269,3 +1400,200 @@ def extract_comments_loop(list elems, CElement body, object potential_tags, text
         if _is_ancestor_or_self(el, body):
             raise ValueError("cannot append parent to itself")
         _move(body, el, -1)
+
+
+# -- extract_content's snapshot of the source order ---------------------------------------
+
+@cython.final
+cdef class ExOrder:
+    """``[tree, *desc_list(tree)]`` as node indices of the tree's document
+    (no proxies): extract_content reads the tags of those nodes after the
+    main pass. The main pass moves a node out of the document only into
+    result_body (directly or inside a new element appended there) and renames
+    no node once moved, so the old copy left in the document keeps the tag
+    the moved one has."""
+    cdef CDocument doc
+    cdef int32_t* idx
+    cdef Py_ssize_t n
+
+    def __dealloc__(self):
+        free(self.idx)
+
+
+def extract_order_snapshot(CElement tree):
+    """The ExOrder of ``tree`` (its subtree in document order, ``tree`` first)."""
+    cdef CDocument doc = tree.doc
+    cdef DocData* d = &doc.d
+    cdef ExOrder o = ExOrder.__new__(ExOrder)
+    cdef int32_t top = tree.idx, i
+    cdef Py_ssize_t n = 0
+    doc._check(top)
+    o.doc = doc
+    i = top
+    while i >= 0:
+        n += 1
+        i = dom_preorder_next(d, i, top)
+    o.idx = NULL if alloc_fails() else <int32_t*>malloc(<size_t>n * sizeof(int32_t))
+    if o.idx == NULL:
+        raise MemoryError("out of memory")
+    o.n = 0
+    i = top
+    while i >= 0 and o.n < n:
+        o.idx[o.n] = i
+        o.n += 1
+        i = dom_preorder_next(d, i, top)
+    return o
+
+
+def extract_consumed(ExOrder order, CElement backup):
+    """``{twin for elem, twin in zip(order, [backup, *desc_list(backup)]) if
+    elem.tag == "done"}`` with the snapshot's nodes read now."""
+    cdef CDocument doc = order.doc, bdoc = backup.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* bd = &bdoc.d
+    cdef int32_t top = backup.idx, j, done_id
+    cdef Py_ssize_t k = 0
+    cdef set out = set()
+    bdoc._check(top)
+    done_id = _name_id(d, "done")
+    if done_id < 0:
+        return out
+    j = top
+    while j >= 0 and k < order.n:
+        if 0 <= order.idx[k] < d.n_nodes and d.nodes[order.idx[k]].tag == done_id:
+            out.add(_proxy(bdoc, j))
+        k += 1
+        j = dom_preorder_next(bd, j, top)
+    return out
+
+
+# -- define_newelem ------------------------------------------------------------------------
+
+cdef enum:
+    _EX_NEWELEM_DEPTH = 64
+
+
+cdef inline bint _ex_carried(DocData* d, int32_t tag) noexcept nogil:
+    "INLINE_CARRIED | {'lb'}"
+    return (_name_is(d, tag, "hi") or _name_is(d, tag, "ref") or _name_is(d, tag, "del")
+            or _name_is(d, tag, "code") or _name_is(d, tag, "graphic") or _name_is(d, tag, "lb"))
+
+
+cdef bint _ex_simple_name(DocData* d, int32_t tag) noexcept nogil:
+    """A name check_tag_name accepts for sure: ASCII, [A-Za-z_][A-Za-z0-9_.-]*."""
+    cdef Py_ssize_t n, k
+    cdef const uchar* b
+    cdef uchar ch
+    if tag < 0:
+        return False
+    b = name_bytes(d, tag, &n)
+    if n == 0:
+        return False
+    for k in range(n):
+        ch = b[k]
+        if (65 <= ch <= 90) or (97 <= ch <= 122) or ch == 95:
+            continue
+        if k > 0 and ((48 <= ch <= 57) or ch == 45 or ch == 46):
+            continue
+        return False
+    return True
+
+
+cdef bint _ex_newelem_ok(DocData* d, int32_t i, bint keep, int depth) noexcept nogil:
+    """Every value define_newelem writes for ``i`` (and, with ``keep``, its
+    carried children) is one lxml accepts, the tags are plain names and the
+    nesting is shallow."""
+    cdef int32_t c
+    if depth > _EX_NEWELEM_DEPTH or not _ex_simple_name(d, d.nodes[i].tag):
+        return False
+    if not _slot_ok(d, _slot_of(d, i, False)) or not _slot_ok(d, _slot_of(d, i, True)):
+        return False
+    if not _ex_keep_attrs_ok(d, i):
+        return False
+    if keep:
+        c = d.nodes[i].first
+        while c >= 0:
+            if _ex_carried(d, d.nodes[c].tag) and not _ex_newelem_ok(d, c, True, depth + 1):
+                return False
+            c = d.nodes[c].next
+    return True
+
+
+cdef int32_t _ex_newelem_copy(DocData* d, int32_t i, DocData* od, int32_t parent, bint keep,
+                              int32_t done_id) noexcept nogil:
+    """define_newelem(i, parent, keep) once _ex_newelem_ok said yes: the new node, -1 out of memory."""
+    cdef int32_t k, sub, c, s
+    k = dom_map_name(d, d.nodes[i].tag, od)
+    if k < 0:
+        return -1
+    sub = _ex_newelem(d, i, k, True, _slot_of(d, i, False), _slot_of(d, i, True), od, parent)
+    if sub < 0 or not keep:
+        return sub
+    c = d.nodes[i].first
+    while c >= 0:
+        if _ex_carried(d, d.nodes[c].tag):
+            if _ex_newelem_copy(d, c, od, sub, True, done_id) < 0:
+                return -1
+            # for carried in iter_live(c, "*"): carried.tag = "done" (renames change no link)
+            s = c
+            while s >= 0:
+                d.nodes[s].tag = done_id
+                s = dom_preorder_next(d, s, c)
+        c = d.nodes[c].next
+    return sub
+
+
+def extract_define_newelem(CElement processed, CElement orig, bint keep_children):
+    """main_extractor.define_newelem(processed, orig, keep_children) for
+    elements of two documents: True when done, False (nothing changed) when
+    a tag is not a plain name, a value holds a character lxml refuses, an
+    attribute to copy has no written value or the carried nesting is deep."""
+    cdef CDocument doc = processed.doc, odoc = orig.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t done_id
+    doc._check(processed.idx)
+    odoc._check(orig.idx)
+    if odoc is doc or not _ex_newelem_ok(d, processed.idx, keep_children, 0):
+        return False
+    done_id = _intern(doc, "done")
+    if _ex_newelem_copy(d, processed.idx, od, orig.idx, keep_children, done_id) < 0:
+        _raise_doc_error(odoc)
+    return True
+
+
+# -- handle_other_elements ------------------------------------------------------------------
+
+def extract_other_elements(CElement el, bint div_potential, textfilter):
+    """main_extractor.handle_other_elements without deduplication: the element
+    (a div with text, renamed "p", its attributes cleared) or None;
+    NotImplemented (nothing changed) for a div whose class holds "w3-code"
+    (handle_code_blocks) and when handle_textnode's C version declines."""
+    cdef CDocument doc = el.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t i = el.idx, k, class_id
+    cdef Attr* a
+    cdef object res
+    doc._check(i)
+    if not _is_tag(d, i, _name_id(d, "div")):
+        return None
+    class_id = _name_id(d, "class")
+    k = dom_attr_find(d, i, class_id) if class_id >= 0 else -1
+    if k >= 0:
+        a = &d.attrs[k]
+        if a.kind == AV_VALUE and _contains_bytes(d.vals.data + a.val_off, a.val_len,
+                                                  <const uchar*>"w3-code", 7, False):
+            return NotImplemented
+    if not div_potential:
+        return None
+    res = extract_handle_textnode(el, False, True, textfilter)
+    if res is None or res is NotImplemented:
+        return res
+    doc = el.doc
+    d = &doc.d
+    i = el.idx
+    if _slot_blank(d, _slot_of(d, i, False)):
+        return None
+    d.nodes[i].attr_count = 0
+    d.nodes[i].tag = _intern(doc, "p")
+    return el

@@ -61,6 +61,24 @@ _MAX_SPAN = 100
 _DISPATCHED = frozenset(["list", "code", "quote", "head", "p", "lb", "hi", "ref", "del", "table", "graphic", "div"])
 
 
+def _strip_tags(tree: _Element, *tags: str) -> None:
+    "_tree.strip_tags; on a core element straight to the core model's (what _tree's resolves to for it)."
+    core = core_of(tree)
+    if core is None:
+        strip_tags(tree, *tags)
+    elif tags:
+        core.dom_strip_tags_(tree, *tags)
+
+
+def _strip_elements(tree: _Element, *tags: str) -> None:
+    "_tree.strip_elements (tails too); on a core element straight to the core model's."
+    core = core_of(tree)
+    if core is None:
+        strip_elements(tree, *tags)
+    else:
+        core.dom_strip_elements_(tree, *tags)
+
+
 def _elem_text(element: _Element) -> str:
     "Plain concatenation of the element's text, trimmed (inline boundaries stay joined)."
     core = core_of(element)
@@ -79,7 +97,7 @@ def handle_titles(element: _Element, options: Extractor) -> Optional[Any]:
         title = process_node(element, options)
     else:
         title = copy_tree(element)
-        strip_elements(title, "done")
+        _strip_elements(title, "done")
         core = core_of(element)
         if core is not None:
             core.extract_mark_done(element, False)
@@ -160,6 +178,11 @@ def _copy_attrs(source: _Element, target: _Element) -> None:
 def define_newelem(processed_elem: Optional[Any], orig_elem: _Element, keep_children: bool = False) -> None:
     "A new sub-element of orig_elem copying processed_elem (inline children carried)."
     if processed_elem is not None:
+        core = core_of(processed_elem)
+        if core is not None and core_of(orig_elem) is not None:
+            # the C version: False (nothing changed) for odd tags, values or nesting
+            if core.extract_define_newelem(processed_elem, orig_elem, keep_children):
+                return
         childelem = SubElement(orig_elem, processed_elem.tag)
         childelem.text, childelem.tail = xml_text(processed_elem.text), xml_text(processed_elem.tail)
         _copy_attrs(processed_elem, childelem)
@@ -232,13 +255,19 @@ def handle_quotes(element: _Element, options: Extractor) -> Optional[Any]:
     processed_element = Element(element.tag)
     process_nested_elements(element, processed_element, options)
     if is_text_element(processed_element):
-        strip_tags(processed_element, "quote")
+        _strip_tags(processed_element, "quote")
         return processed_element
     return None
 
 
 def handle_other_elements(element: _Element, potential_tags: Set[str], options: Extractor) -> Optional[Any]:
     "w3schools code divs, and divs when div is a potential tag."
+    core = core_of(element)
+    if core is not None and not options.dedup:
+        # the C version (no deduplication); NotImplemented: nothing changed
+        processed = core.extract_other_elements(element, "div" in potential_tags, textfilter)
+        if processed is not NotImplemented:
+            return processed
     if element.tag == "div" and "w3-code" in element.get("class", ""):
         return handle_code_blocks(element)
     if element.tag != "div" or "div" not in potential_tags:
@@ -273,7 +302,7 @@ def handle_paragraphs(element: _Element, potential_tags: Set[str], options: Extr
     # unexpected children: keep their text in place
     unexpected = {str(c.tag) for c in desc_list(element) if c.tag not in potential_tags and c.tag != "done"}
     if unexpected:
-        strip_tags(element, *unexpected)
+        _strip_tags(element, *unexpected)
     for child in iter_live(element, "*"):
         processed_child = handle_textnode(child, options, comments_fix=False, preserve_spaces=True)
         if processed_child is not None:
@@ -294,7 +323,7 @@ def handle_paragraphs(element: _Element, potential_tags: Set[str], options: Extr
                         item.text = xml_text(f" {item.text}")
                 subtags = {str(item.tag) for item in processed_child[:]}
                 if subtags:
-                    strip_tags(processed_child, *subtags)
+                    _strip_tags(processed_child, *subtags)
                 _copy_attrs(child, newsub)
             newsub.text, newsub.tail = xml_text(processed_child.text), xml_text(processed_child.tail)
 
@@ -363,6 +392,9 @@ def _fill_cell(new_child_elem: _Element, cell: _Element, nested_elems: Set[Any],
             nested_elems,
             lambda child: _nested_table_tail(new_child_elem, child, nested_elems),
             lambda child: _fill_cell_child(new_child_elem, child, ptags_with_div, options),
+            # no deduplication: lb, childless p/head/div and the tags handle_textelem ignores in C
+            None if options.dedup else RE_FILTER.match,
+            textfilter,
         )
         return
     for child in iter_live(cell, inclusive=False):
@@ -410,7 +442,7 @@ def handle_table(table_elem: _Element, potential_tags: Set[str], options: Extrac
     newtable = Element("table")
     ptags_with_div = potential_tags | {"div"}
 
-    strip_tags(table_elem, "thead", "tbody", "tfoot")
+    _strip_tags(table_elem, "thead", "tbody", "tfoot")
 
     # elements of nested tables are skipped in the cell walk without being marked "done", so
     # that the main loop handles each nested table on its own
@@ -564,7 +596,11 @@ def recover_wild_text(
     existing = "\n".join(filter(None, elem_texts))
     existing_elems = set(elem_texts)
     handled: Set[Any] = set()
+    on_core = core_of(tree) is not None
     for subelem in subelems:
+        # a "done" element: handle_textelem gives None and changes nothing (the checks below neither)
+        if on_core and subelem.tag == "done":
+            continue
         # emitted or deduped whole: its descendants are covered
         if (consumed and subelem in consumed) or (handled and any(a in handled for a in subelem.iterancestors())):
             continue
@@ -616,9 +652,11 @@ def prune_unwanted_sections(tree: _Element, potential_tags: Set[str], options: E
     if "table" in potential_tags or favor_precision:
         # collected before deleting: a deletion mid-walk can make lxml's iter() skip the table
         # after a deleted one holding a nested table (the iterator descends into the detached subtree)
-        boilerplate_tables = [
-            elem for elem in [tree, *desc_list(tree)] if elem.tag == "table" and link_density_test_tables(elem) is True
+        core = core_of(tree)
+        tables = core.descendants(tree, ("table",), True) if core is not None else [
+            elem for elem in [tree, *desc_list(tree)] if elem.tag == "table"
         ]
+        boilerplate_tables = [elem for elem in tables if link_density_test_tables(elem) is True]
         for elem in boilerplate_tables:
             delete_element(elem, keep_tail=False)
     if favor_precision:
@@ -626,7 +664,7 @@ def prune_unwanted_sections(tree: _Element, potential_tags: Set[str], options: E
             delete_element(tree[-1], keep_tail=False)
         tree = delete_by_link_density(tree, "head", backtracking=False, favor_precision=True)
         tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True)
-    strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
+    _strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
     return tree
 
 
@@ -720,12 +758,17 @@ def extract_content(cleaned_tree: _Element, options: Extractor) -> Any:
     "Main pass, then wild-text recovery when short, adjacent-duplicate removal."
     # the backup keeps the source order from before the main pass moves elements
     backup_tree = copy_tree(cleaned_tree)
-    order = [cleaned_tree, *desc_list(cleaned_tree)]
+    tree_core = core_of(cleaned_tree)
+    # the core's snapshot holds node indices, not a proxy per element (see ExOrder)
+    order = tree_core.extract_order_snapshot(cleaned_tree) if tree_core is not None else [cleaned_tree, *desc_list(cleaned_tree)]
 
     result_body, temp_text, potential_tags = _extract(cleaned_tree, options)
 
     if len(result_body) == 0 or len(temp_text) < options.min_extracted_size:
-        consumed = {twin for elem, twin in zip(order, [backup_tree, *desc_list(backup_tree)]) if elem.tag == "done"}
+        if tree_core is not None:
+            consumed = tree_core.extract_consumed(order, backup_tree)
+        else:
+            consumed = {twin for elem, twin in zip(order, [backup_tree, *desc_list(backup_tree)]) if elem.tag == "done"}
         result_body = recover_wild_text(backup_tree, result_body, options, potential_tags, consumed)
         temp_text = " ".join(result_body.itertext()).strip()
     # substantial elements repeating the previous one are overlapping-candidate or recovery
@@ -741,8 +784,8 @@ def extract_content(cleaned_tree: _Element, options: Extractor) -> Any:
                 delete_element(el, keep_tail=False)
             else:
                 previous = current
-    strip_elements(result_body, "done")
-    strip_tags(result_body, "div")
+    _strip_elements(result_body, "done")
+    _strip_tags(result_body, "div")
     # stripping the divs merges their indentation into the preceding <lb>'s tail, which would
     # render as blank lines; inside code/pre that whitespace is the indentation itself
     if core is not None:
@@ -768,7 +811,7 @@ def extract_comments(tree: _Element, options: Extractor) -> Any:
         if subtree is None:
             continue
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
-        strip_tags(subtree, "ref", "span")
+        _strip_tags(subtree, "ref", "span")
         core = core_of(subtree)
 
         def step(elem: _Element) -> None:
