@@ -19,6 +19,9 @@
 #                with any non-ASCII byte passes (Unicode case folding maps
 #                e.g. U+017F to 's' and U+212A to 'k').
 # plus a set of tags that always pass (predicates true by tag alone).
+# The terms are merged per attribute name (one scan of a value per name, a
+# lowered-byte-pair bitmap skipping the positions that start no literal): the
+# verdict is the same OR of the terms.
 # A missing attribute reads as '': no term on it holds (the literals are
 # never empty; an empty literal would pass every value).
 
@@ -28,6 +31,8 @@ cdef enum:
     PF_FOLD = 2
     PF_FOLD_IC = 3
     MAX_PF_TERMS = 64
+    PG_PRESENT = 1     # a group flag: a 'present' term on the name
+    PG_FOLD_IC = 2     # a group flag: a 'fold_ic' term on the name
 
 
 cdef struct PFTerm:
@@ -71,35 +76,45 @@ cdef bint _contains_bytes(const uchar* s, Py_ssize_t n, const uchar* lit, Py_ssi
 cdef class Prefilter:
     """A predicate's necessary condition (see the file comment): ``terms`` a
     sequence of (attribute name, kind, literals), ``kind`` one of 'present',
-    'contains', 'fold', 'fold_ic'; ``pass_tags`` tags that always pass."""
-    cdef list attr_names      # per term, the attribute name (str)
-    cdef int32_t kinds[MAX_PF_TERMS]
+    'contains', 'fold', 'fold_ic'; ``pass_tags`` tags that always pass.
+
+    The terms are merged per attribute name into one group, scanned once per
+    value: the OR of the group's terms is the OR of (a 'present' term: always;
+    a 'fold_ic' term on a value with a non-ASCII byte: always; else) some
+    literal occurring, each literal compared as its own term does (exactly for
+    'contains', ASCII-folded for 'fold'/'fold_ic'). Literals are bucketed by
+    their ASCII-lowered first byte, the value's bytes looked up lowered."""
+    cdef list attr_names      # per group, the attribute name (str)
+    cdef int32_t kinds[MAX_PF_TERMS]      # per group, PG_* flags
     cdef int32_t lit_start[MAX_PF_TERMS]
     cdef int32_t lit_end[MAX_PF_TERMS]
-    cdef int n_terms
+    cdef int n_terms          # the number of groups
     cdef bytes lit_blob
     cdef list lit_offsets     # per literal, (offset, length) into lit_blob
     cdef int32_t* lit_off
-    cdef int32_t* lit_len
-    # per term, 257 literal indices: the literals of the term whose first byte
-    # is c are [buckets[257 * term + c], buckets[257 * term + c + 1]) (each
-    # term's literals are sorted by first byte)
+    cdef int32_t* lit_len     # per literal, its length; its mode in lit_fold
+    cdef int32_t* lit_fold    # per literal, 1: compared ASCII-folded (the literal is lower-case)
+    # per group, 257 literal indices: the literals of the group whose lowered
+    # first byte is c are [buckets[257 * g + c], buckets[257 * g + c + 1])
     cdef int32_t* buckets
+    # per group, 8192 bytes: bit (a * 256 + b) set when some literal of the group starts with the
+    # lowered bytes a, b (a literal of one byte a: every b); positions whose lowered byte pair is
+    # not set start no literal (the last position pairs with b = 0)
+    cdef bytes bigrams
     cdef tuple pass_tags
     cdef readonly object spec
 
     def __cinit__(self):
         self.lit_off = NULL
         self.lit_len = NULL
+        self.lit_fold = NULL
         self.buckets = NULL
 
     def __dealloc__(self):
-        if self.lit_off != NULL:
-            free(self.lit_off)
-        if self.lit_len != NULL:
-            free(self.lit_len)
-        if self.buckets != NULL:
-            free(self.buckets)
+        free(self.lit_off)
+        free(self.lit_len)
+        free(self.lit_fold)
+        free(self.buckets)
 
     def __init__(self, terms, pass_tags=()):
         cdef int k = 0
@@ -110,62 +125,85 @@ cdef class Prefilter:
         if len(terms) > MAX_PF_TERMS:
             raise ValueError(f"a prefilter has at most {MAX_PF_TERMS} terms")
         self.spec = (tuple(terms), tuple(pass_tags))
-        self.attr_names = []
-        blob = bytearray()
-        lits = []
+        groups = {}               # name -> [flags, [(key byte, fold, literal bytes)]]
         for name, kind, literals in terms:
             if not isinstance(name, str):
                 raise TypeError("attribute name must be a str")
             kd = kinds[kind]
-            self.attr_names.append(name)
-            self.kinds[k] = kd
-            self.lit_start[k] = n_lits
+            group = groups.setdefault(name, [0, []])
             if kd == PF_PRESENT:
                 if literals:
                     raise ValueError("a 'present' term has no literals")
-            else:
-                if not literals:
-                    raise ValueError("a value term needs literals")
-                encoded = []
-                for lit in literals:
-                    if not isinstance(lit, str) or not lit:
-                        raise ValueError("literals are non-empty str")
-                    if kd != PF_CONTAINS:
-                        if not lit.isascii():
-                            raise ValueError("folded literals are ASCII")
-                        lit = lit.lower()
-                    encoded.append(lit.encode("utf-8"))
-                # by first byte (the term holds when any of them occurs: their order is free)
-                encoded.sort(key=lambda e: e[0])
-                for b in encoded:
-                    lits.append((len(blob), len(b)))
-                    blob += b
-                    n_lits += 1
+                group[0] |= PG_PRESENT
+                continue
+            if not literals:
+                raise ValueError("a value term needs literals")
+            if kd == PF_FOLD_IC:
+                group[0] |= PG_FOLD_IC
+            for lit in literals:
+                if not isinstance(lit, str) or not lit:
+                    raise ValueError("literals are non-empty str")
+                if kd != PF_CONTAINS:
+                    if not lit.isascii():
+                        raise ValueError("folded literals are ASCII")
+                    lit = lit.lower()
+                e = lit.encode("utf-8")
+                first = e[0] + 32 if 65 <= e[0] <= 90 else e[0]
+                group[1].append((first, 0 if kd == PF_CONTAINS else 1, e))
+        self.attr_names = []
+        blob = bytearray()
+        lits = []
+        folds = []
+        bucket_list = []
+        bigram_blob = bytearray()
+        for name, (flags, group_lits) in groups.items():
+            self.attr_names.append(name)
+            self.kinds[k] = flags
+            self.lit_start[k] = n_lits
+            # by lowered first byte (the group holds when any of them occurs: their order is free)
+            group_lits.sort(key=lambda e: e[0])
+            for _key, fold, e in group_lits:
+                lits.append((len(blob), len(e)))
+                folds.append(fold)
+                blob += e
+                n_lits += 1
             self.lit_end[k] = n_lits
+            bits = bytearray(8192)
+            for _key, fold, e in group_lits:
+                a0 = e[0] + 32 if 65 <= e[0] <= 90 else e[0]
+                if len(e) == 1:
+                    for b1 in range(256):
+                        bits[(a0 * 256 + b1) >> 3] |= 1 << ((a0 * 256 + b1) & 7)
+                else:
+                    b1 = e[1] + 32 if 65 <= e[1] <= 90 else e[1]
+                    bits[(a0 * 256 + b1) >> 3] |= 1 << ((a0 * 256 + b1) & 7)
+            bigram_blob += bits
+            j = self.lit_start[k]
+            for c in range(257):
+                while j < n_lits and group_lits[j - self.lit_start[k]][0] < c:
+                    j += 1
+                bucket_list.append(j)
             k += 1
         self.n_terms = k
+        self.bigrams = bytes(bigram_blob) + b"\x00"
         self.lit_blob = bytes(blob)
         self.lit_offsets = lits
         self.lit_off = <int32_t*>malloc((n_lits + 1) * sizeof(int32_t))
         self.lit_len = <int32_t*>malloc((n_lits + 1) * sizeof(int32_t))
-        if self.lit_off == NULL or self.lit_len == NULL:
+        self.lit_fold = <int32_t*>malloc((n_lits + 1) * sizeof(int32_t))
+        self.buckets = <int32_t*>malloc((k * 257 + 1) * sizeof(int32_t))
+        if self.lit_off == NULL or self.lit_len == NULL or self.lit_fold == NULL or self.buckets == NULL:
             raise MemoryError("out of memory")
         for j in range(n_lits):
             self.lit_off[j] = lits[j][0]
             self.lit_len[j] = lits[j][1]
-        self.buckets = <int32_t*>malloc((k * 257 + 1) * sizeof(int32_t))
-        if self.buckets == NULL:
-            raise MemoryError("out of memory")
-        for t in range(k):
-            j = self.lit_start[t]
-            for c in range(257):
-                while j < self.lit_end[t] and blob[lits[j][0]] < c:
-                    j += 1
-                self.buckets[257 * t + c] = j
+            self.lit_fold[j] = folds[j]
+        for t in range(k * 257):
+            self.buckets[t] = bucket_list[t]
         self.pass_tags = tuple(pass_tags)
 
     cdef int resolve(self, CDocument doc, PFTerm* out, int32_t* tag_ids, int* n_tags) except -2:
-        """This prefilter's terms with ``doc``'s name ids (terms on names the
+        """This prefilter's groups with ``doc``'s name ids (groups on names the
         document never saw cannot hold and are left out); their count. The
         pass tags' ids into ``tag_ids`` (their count in ``n_tags``, -1 when
         too many: the caller then lets every node through)."""
@@ -206,32 +244,49 @@ cdef bint _pf_value(DocData* d, Attr* a, const uchar** s, Py_ssize_t* n) noexcep
     return True
 
 
-cdef bint _pf_term(const uchar* s, Py_ssize_t n, int32_t kind, const uchar* blob,
-                   const int32_t* lit_off, const int32_t* lit_len, const int32_t* bucket) noexcept nogil:
-    """Some literal of the term occurs in ``s``: at each position, only the
-    literals starting with that byte (``bucket``: the term's 257 bounds) are compared."""
+cdef uchar _SEL_LOWER[256]
+cdef int _sel_k
+for _sel_k in range(256):
+    _SEL_LOWER[_sel_k] = <uchar>(_sel_k + 32 if 65 <= _sel_k <= 90 else _sel_k)
+
+
+cdef bint _pf_group(const uchar* s, Py_ssize_t n, int32_t flags, const uchar* blob, const int32_t* lit_off,
+                   const int32_t* lit_len, const int32_t* lit_fold, const int32_t* bucket,
+                   const uchar* bigram) noexcept nogil:
+    """The OR of a group's terms on the value ``s[:n]``: at each position whose lowered
+    byte pair is in ``bigram``, the literals whose lowered first byte is the lowered
+    byte there (``bucket``: the group's 257 bounds) are compared, each exactly or
+    folded as its term says. A 'fold_ic' term holds on any value with a non-ASCII
+    byte: met anywhere in the scan, the OR is True."""
     cdef int32_t j, m, k
     cdef Py_ssize_t i
     cdef const uchar* lit
-    cdef uchar c
-    cdef bint fold
-    if kind == PF_PRESENT:
+    cdef uint32_t c, c1, key
+    cdef bint fold_ic = (flags & PG_FOLD_IC) != 0
+    if flags & PG_PRESENT:
         return True
-    if kind == PF_FOLD_IC and _has_non_ascii(s, n):
-        return True
-    fold = kind != PF_CONTAINS
+    if n <= 0:
+        return False
+    c1 = _SEL_LOWER[s[0]]
     for i in range(n):
-        c = _ascii_lower(s[i]) if fold else s[i]
+        c = c1
+        if fold_ic and s[i] >= 0x80:
+            return True
+        c1 = _SEL_LOWER[s[i + 1]] if i + 1 < n else 0
+        key = (c << 8) | c1
+        if not (bigram[key >> 3] >> (key & 7)) & 1:
+            continue
         for j in range(bucket[c], bucket[c + 1]):
             m = lit_len[j]
             if m > n - i:
                 continue
             lit = blob + lit_off[j]
-            k = 1
-            if fold:
-                while k < m and _ascii_lower(s[i + k]) == lit[k]:
+            if lit_fold[j]:
+                k = 1
+                while k < m and _SEL_LOWER[s[i + k]] == lit[k]:
                     k += 1
             else:
+                k = 0
                 while k < m and s[i + k] == lit[k]:
                     k += 1
             if k == m:
@@ -239,10 +294,28 @@ cdef bint _pf_term(const uchar* s, Py_ssize_t n, int32_t kind, const uchar* blob
     return False
 
 
+cdef struct PFData:
+    const uchar* blob
+    const int32_t* lit_off
+    const int32_t* lit_len
+    const int32_t* lit_fold
+    const int32_t* buckets
+    const uchar* bigrams
+
+
+cdef inline void _pf_data(Prefilter pf, PFData* out) noexcept:
+    out.blob = <const uchar*><const char*>pf.lit_blob
+    out.lit_off = pf.lit_off
+    out.lit_len = pf.lit_len
+    out.lit_fold = pf.lit_fold
+    out.buckets = pf.buckets
+    out.bigrams = <const uchar*><const char*>pf.bigrams
+
+
 cdef bint _pf_node(DocData* d, int32_t i, const PFTerm* terms, int n_terms, const int32_t* tag_ids, int n_tags,
-                   const uchar* blob, const int32_t* lit_off, const int32_t* lit_len,
-                   const int32_t* buckets) noexcept nogil:
-    """The prefilter on node ``i``: False only when the predicate is certainly False."""
+                   const PFData* pd) noexcept nogil:
+    """The prefilter on node ``i``: False only when the predicate is certainly False
+    (per attribute, its name's group of terms, ``terms`` one per name)."""
     cdef Node* nd = &d.nodes[i]
     cdef int32_t k, end
     cdef int t
@@ -261,8 +334,10 @@ cdef bint _pf_node(DocData* d, int32_t i, const PFTerm* terms, int n_terms, cons
                 continue
             if not _pf_value(d, a, &s, &n):
                 return True
-            if _pf_term(s, n, terms[t].kind, blob, lit_off, lit_len, buckets + 257 * terms[t].term):
+            if _pf_group(s, n, terms[t].kind, pd.blob, pd.lit_off, pd.lit_len, pd.lit_fold,
+                         pd.buckets + 257 * terms[t].term, pd.bigrams + 8192 * terms[t].term):
                 return True
+            break
     return False
 
 
@@ -278,7 +353,7 @@ def select_candidates(CElement top, object names, Prefilter pf):
     cdef int n = 0, n_terms = 0, n_tags = 0
     cdef bint all_names = names is None
     cdef int32_t root = top.idx, i
-    cdef const uchar* blob = NULL
+    cdef PFData pd
     cdef list out = []
     doc._check(root)
     if not all_names:
@@ -291,12 +366,11 @@ def select_candidates(CElement top, object names, Prefilter pf):
             return [e for e in select_candidates(top, None, pf) if e.tag in names]
     if pf is not None:
         n_terms = pf.resolve(doc, terms, tag_ids, &n_tags)
-        blob = <const uchar*><const char*>pf.lit_blob
+        _pf_data(pf, &pd)
     i = d.nodes[root].first
     while i >= 0:
         if (all_names or _id_in(d.nodes[i].tag, ids, n)) and (
-                pf is None or _pf_node(d, i, terms, n_terms, tag_ids, n_tags, blob, pf.lit_off, pf.lit_len,
-                                              pf.buckets)):
+                pf is None or _pf_node(d, i, terms, n_terms, tag_ids, n_tags, &pd)):
             out.append(_proxy(doc, i))
         if d.nodes[i].first >= 0:
             i = d.nodes[i].first
@@ -314,11 +388,12 @@ def prefilter_passes(CElement el, Prefilter pf):
     cdef CDocument doc = el.doc
     cdef int32_t tag_ids[MAX_NAME_SET]
     cdef PFTerm terms[MAX_PF_TERMS]
+    cdef PFData pd
     cdef int n_terms, n_tags = 0
     doc._check(el.idx)
     n_terms = pf.resolve(doc, terms, tag_ids, &n_tags)
-    return _pf_node(&doc.d, el.idx, terms, n_terms, tag_ids, n_tags,
-                    <const uchar*><const char*>pf.lit_blob, pf.lit_off, pf.lit_len, pf.buckets)
+    _pf_data(pf, &pd)
+    return _pf_node(&doc.d, el.idx, terms, n_terms, tag_ids, n_tags, &pd)
 
 
 # -- len("".join(tree.xpath('//p//text()'))) ---------------------------------------------------
@@ -934,7 +1009,7 @@ def select_matches(CElement top, object names, Matcher m, object pred, int mode,
     cdef int32_t tag_ids[MAX_NAME_SET]
     cdef PFTerm pf_terms[MAX_PF_TERMS]
     cdef int pf_n_terms = 0, pf_n_tags = 0
-    cdef const uchar* blob = NULL
+    cdef PFData pd
     cdef int n = 0, n_terms, v
     cdef bint all_names = names is None
     cdef int32_t root = top.idx, i, parent
@@ -952,14 +1027,13 @@ def select_matches(CElement top, object names, Matcher m, object pred, int mode,
     n_terms = m.resolve(doc, terms)
     if pf is not None:
         pf_n_terms = pf.resolve(doc, pf_terms, tag_ids, &pf_n_tags)
-        blob = <const uchar*><const char*>pf.lit_blob
+        _pf_data(pf, &pd)
     if mode == 2:
         parents = set()
     i = d.nodes[root].first
     while i >= 0:
         if (all_names or _id_in(d.nodes[i].tag, ids, n)) and (
-                pf is None or _pf_node(d, i, pf_terms, pf_n_terms, tag_ids, pf_n_tags, blob, pf.lit_off, pf.lit_len,
-                                       pf.buckets)):
+                pf is None or _pf_node(d, i, pf_terms, pf_n_terms, tag_ids, pf_n_tags, &pd)):
             v = _mt_node(d, i, terms, n_terms, &m.data)
             if v < 0:
                 v = 1 if pred(_proxy(doc, i)) else 0
