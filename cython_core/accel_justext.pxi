@@ -411,34 +411,9 @@ cdef object _jt_run(CElement root, frozenset paragraph_tags, type cls):
             return NotImplemented
     memset(&w, 0, sizeof(JtWalk))
     try:
-        w.d = d
-        w.n_ids = N_KNOWN + d.n_names
-        w.nflags = NULL if alloc_fails() else <uint8_t*>calloc(<size_t>w.n_ids, 1)
-        w.cnt_val = NULL if alloc_fails() else <int32_t*>calloc(<size_t>w.n_ids, sizeof(int32_t))
-        w.cnt_frame = NULL if alloc_fails() else <int32_t*>malloc(<size_t>w.n_ids * sizeof(int32_t))
-        if w.nflags == NULL or w.cnt_val == NULL or w.cnt_frame == NULL:
-            raise MemoryError()
-        for k in range(w.n_ids):
-            w.cnt_frame[k] = -1
-            nm = name_bytes(d, k, &nm_len)
-            if nm_len > 0 and nm[0] == 123:  # "{"
-                w.nflags[k] |= JT_NS
-        for name in paragraph_tags:
-            nid = _lookup(doc, name)
-            if 0 <= nid < w.n_ids:
-                w.nflags[nid] |= JT_PARA
-        nid = _lookup(doc, "br")
-        if 0 <= nid < w.n_ids:
-            w.nflags[nid] |= JT_BR
-        nid = _lookup(doc, "a")
-        if 0 <= nid < w.n_ids:
-            w.nflags[nid] |= JT_A
-        with nogil:
-            rc = _jt_walk(&w, top)
+        rc = _jt_walk_root(doc, top, paragraph_tags, &w)
         if rc == JT_FALLBACK:
             return NotImplemented
-        if rc != JT_OK or w.err:
-            _raise_doc_error_code(w.err if w.err else ERR_MEMORY)
         out = []
         for k in range(w.n_pars):
             p = &w.pars[k]
@@ -465,6 +440,46 @@ cdef object _jt_run(CElement root, frozenset paragraph_tags, type cls):
         return out
     finally:
         _jt_free(&w)
+
+
+cdef int _jt_walk_root(CDocument doc, int32_t top, frozenset paragraph_tags, JtWalk* wp) except -2:
+    """Set up ``wp`` (zeroed by the caller, freed by it) and run the walk of
+    ``top``; JT_OK, or JT_FALLBACK for a tree the Python walk must take."""
+    cdef DocData* d = &doc.d
+    cdef int32_t k, nid
+    cdef int rc
+    cdef const uchar* nm
+    cdef Py_ssize_t nm_len
+    cdef JtWalk* w = wp
+    w.d = d
+    w.n_ids = N_KNOWN + d.n_names
+    w.nflags = NULL if alloc_fails() else <uint8_t*>calloc(<size_t>w.n_ids, 1)
+    w.cnt_val = NULL if alloc_fails() else <int32_t*>calloc(<size_t>w.n_ids, sizeof(int32_t))
+    w.cnt_frame = NULL if alloc_fails() else <int32_t*>malloc(<size_t>w.n_ids * sizeof(int32_t))
+    if w.nflags == NULL or w.cnt_val == NULL or w.cnt_frame == NULL:
+        raise MemoryError()
+    for k in range(w.n_ids):
+        w.cnt_frame[k] = -1
+        nm = name_bytes(d, k, &nm_len)
+        if nm_len > 0 and nm[0] == 123:  # "{"
+            w.nflags[k] |= JT_NS
+    for name in paragraph_tags:
+        nid = _lookup(doc, name)
+        if 0 <= nid < w.n_ids:
+            w.nflags[nid] |= JT_PARA
+    nid = _lookup(doc, "br")
+    if 0 <= nid < w.n_ids:
+        w.nflags[nid] |= JT_BR
+    nid = _lookup(doc, "a")
+    if 0 <= nid < w.n_ids:
+        w.nflags[nid] |= JT_A
+    with nogil:
+        rc = _jt_walk(w, top)
+    if rc == JT_FALLBACK:
+        return JT_FALLBACK
+    if rc != JT_OK or w.err:
+        _raise_doc_error_code(w.err if w.err else ERR_MEMORY)
+    return JT_OK
 
 
 def justext_paragraph_parts(CElement root, frozenset paragraph_tags):
@@ -910,3 +925,150 @@ def jt_revise(list paragraphs, type made, object max_heading_distance):
     finally:
         free(cur)
         free(lens)
+
+
+# -- try_justext's jusText run in one call ------------------------------------------------------------
+# make_paragraphs, classify_paragraphs and revise_paragraph_classification
+# over the walk's paragraph records, without the MadeParagraph objects: per
+# paragraph only its text as a str (its length, the copyright and stopword
+# tests need it) and, when headings count, its dom path for the caller's
+# HEADINGS_PATTERN.search; the classes are int8 codes as in jt_revise. A
+# fresh paragraph's class_type is "" (JT_OTHER), which revise's first pass
+# sees ahead of the paragraph it is at, as the Python loop does.
+
+cdef inline bint _jt_has_select(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """``"select" in dom_path`` on its UTF-8 bytes (a substring of the bytes is one of the str)."""
+    cdef Py_ssize_t i
+    for i in range(n - 5):
+        if (s[i] == 115 and s[i + 1] == 101 and s[i + 2] == 108 and s[i + 3] == 101
+                and s[i + 4] == 99 and s[i + 5] == 116):
+            return True
+    return False
+
+
+def justext_good_texts(CElement root, frozenset paragraph_tags, frozenset stoplist, object heading_search,
+                       object length_low, object length_high, object stopwords_low, object stopwords_high,
+                       object max_link_density, object no_headings, object max_heading_distance):
+    """The texts of the paragraphs that ``ParagraphMaker.make_paragraphs(root)``,
+    ``classify_paragraphs(paragraphs, stoplist, length_low, length_high,
+    stopwords_low, stopwords_high, max_link_density, no_headings)`` (``stoplist``
+    already through define_stoplist) and ``revise_paragraph_classification(paragraphs,
+    max_heading_distance)`` leave "good" (not is_boilerplate), in order.
+    NotImplemented (nothing done) where justext_paragraphs, jt_classify or
+    jt_revise would give NotImplemented."""
+    cdef CDocument doc = root.doc
+    cdef JtWalk w
+    cdef JtPar* p
+    cdef int rc, c, prev_n, next_n
+    cdef Py_ssize_t n, i, length
+    cdef int8_t* cur = NULL
+    cdef int8_t* cf
+    cdef int8_t* head
+    cdef int8_t* new
+    cdef int64_t* lens = NULL
+    cdef double ld, dens, low, high, swl, swh, mld, mhd
+    cdef list texts = []
+    cdef list good = []
+    cdef str text
+    cdef _JtStopTable tab
+    cdef bint headings
+    doc._check(root.idx)
+    for x in (length_low, length_high, stopwords_low, stopwords_high, max_link_density, max_heading_distance):
+        if not _jt_exact_num(x):
+            return NotImplemented
+    if type(no_headings) is not bool:
+        return NotImplemented
+    for name in paragraph_tags:
+        if type(name) is not str:
+            return NotImplemented
+    low, high, swl, swh, mld = length_low, length_high, stopwords_low, stopwords_high, max_link_density
+    mhd = max_heading_distance
+    headings = no_headings is False
+    memset(&w, 0, sizeof(JtWalk))
+    try:
+        rc = _jt_walk_root(doc, root.idx, paragraph_tags, &w)
+        if rc == JT_FALLBACK:
+            return NotImplemented
+        n = w.n_pars
+        cur = <int8_t*>malloc(<size_t>(n + 1) * 4) if not alloc_fails() else NULL
+        lens = <int64_t*>malloc(<size_t>(n + 1) * sizeof(int64_t)) if not alloc_fails() else NULL
+        if cur == NULL or lens == NULL:
+            raise MemoryError()
+        cf = cur + (n + 1)
+        head = cf + (n + 1)
+        new = head + (n + 1)
+        tab = _jt_table(stoplist)
+        # classify_paragraphs
+        for i in range(n):
+            p = &w.pars[i]
+            text = utf8_str(w.texts.data + p.text_off, p.text_len)
+            texts.append(text)
+            length = len(text)
+            lens[i] = length
+            if p.links > 9007199254740992 or p.links < 0:
+                return NotImplemented
+            ld = (<double>p.links / <double>length) if length else 0.0
+            if ld > mld:
+                c = JT_BAD
+            elif "\xa9" in text or "&copy" in text:
+                c = JT_BAD
+            elif _jt_has_select(w.paths.data + p.path_off, p.dom_len):
+                c = JT_BAD
+            elif length < low:
+                c = JT_BAD if p.links > 0 else JT_SHORT
+            else:
+                density = _jt_density(text, tab, stoplist)
+                dens = density
+                if dens >= swh:
+                    c = JT_GOOD if length > high else JT_NEARGOOD
+                elif dens >= swl:
+                    c = JT_NEARGOOD
+                else:
+                    c = JT_BAD
+            cf[i] = c
+            head[i] = bool(heading_search(utf8_str(w.paths.data + p.path_off, p.dom_len))) if headings else False
+            cur[i] = JT_OTHER  # class_type "" before the revision
+        with nogil:
+            # good headings (the paragraphs ahead still hold class_type "")
+            for i in range(n):
+                cur[i] = cf[i]
+                if head[i] and cur[i] == JT_SHORT and _jt_good_within(cur, lens, n, i, mhd):
+                    cur[i] = JT_NEARGOOD
+            # short paragraphs from their neighbours, applied after
+            for i in range(n):
+                new[i] = -1
+                if cur[i] != JT_SHORT:
+                    continue
+                prev_n = _jt_neighbour(cur, n, i, True, -1)
+                next_n = _jt_neighbour(cur, n, i, True, 1)
+                if prev_n == JT_GOOD and next_n == JT_GOOD:
+                    new[i] = JT_GOOD
+                elif prev_n == JT_BAD and next_n == JT_BAD:
+                    new[i] = JT_BAD
+                elif ((prev_n == JT_BAD and _jt_neighbour(cur, n, i, False, -1) == JT_NEARGOOD)
+                      or (next_n == JT_BAD and _jt_neighbour(cur, n, i, False, 1) == JT_NEARGOOD)):
+                    new[i] = JT_GOOD
+                else:
+                    new[i] = JT_BAD
+            for i in range(n):
+                if new[i] >= 0:
+                    cur[i] = new[i]
+            # neargood, in place and in order
+            for i in range(n):
+                if cur[i] != JT_NEARGOOD:
+                    continue
+                prev_n = _jt_neighbour(cur, n, i, True, -1)
+                next_n = _jt_neighbour(cur, n, i, True, 1)
+                cur[i] = JT_BAD if (prev_n == JT_BAD and next_n == JT_BAD) else JT_GOOD
+            # more good headings
+            for i in range(n):
+                if head[i] and cur[i] == JT_BAD and cf[i] != JT_BAD and _jt_good_within(cur, lens, n, i, mhd):
+                    cur[i] = JT_GOOD
+        for i in range(n):
+            if cur[i] == JT_GOOD:
+                good.append(texts[i])
+        return good
+    finally:
+        free(cur)
+        free(lens)
+        _jt_free(&w)

@@ -435,12 +435,57 @@ def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
         return out
     body_id = _lookup(doc, "body")
     html_id = _lookup(doc, "html")
-    _unlikely_walk(doc, root, verdict, ok, body_id, html_id, class_id, id_id, out)
+    _unlikely_walk(doc, root, verdict, ok, body_id, html_id, class_id, id_id, out, NULL)
     return out
 
 
+def rd_remove_unlikely(CElement top, object verdict, object drop_tree, bint v1_11_0=False):
+    """``drop_trees(unlikely_candidates(top, verdict, v1_11_0), drop_tree)``
+    without the list of proxies: the verdicts first (as unlikely_candidates
+    takes them), then each drop in document order as drop_trees does it
+    (_rd_drop)."""
+    cdef CDocument doc = top.doc
+    cdef DocData* d = &doc.d
+    cdef int32_t root = top.idx
+    cdef int32_t class_id, id_id, body_id, html_id, k
+    cdef int32_t* found = NULL
+    cdef const WordSet* ok = &_OK_SET_1_11_0 if v1_11_0 else &_OK_SET
+    doc._check(root)
+    class_id = _lookup(doc, "class")
+    id_id = _lookup(doc, "id")
+    if class_id < 0 and id_id < 0:
+        return None
+    body_id = _lookup(doc, "body")
+    html_id = _lookup(doc, "html")
+    # room for every node plus the count in found[0]
+    found = NULL if alloc_fails() else <int32_t*>malloc(<size_t>(d.n_nodes + 1) * sizeof(int32_t))
+    if found == NULL:
+        raise MemoryError("out of memory")
+    try:
+        found[0] = 0
+        _unlikely_walk(doc, root, verdict, ok, body_id, html_id, class_id, id_id, None, found)
+        for k in range(1, found[0] + 1):
+            doc._check(found[k])
+            _rd_drop(doc, found[k], drop_tree)
+    finally:
+        free(found)
+    return None
+
+
+cdef inline int _unlikely_hit(CDocument doc, int32_t i, list out, int32_t* found, object el) except -1:
+    """Record node ``i`` (proxy ``el`` or None): a proxy into ``out``, or its index into ``found``."""
+    if found != NULL:
+        if found[0] >= doc.d.n_nodes:
+            raise AssertionError("more hits than nodes")
+        found[0] += 1
+        found[found[0]] = i
+    else:
+        out.append(el if el is not None else _proxy(doc, i))
+    return 0
+
+
 cdef int _unlikely_walk(CDocument doc, int32_t root, object verdict, const WordSet* ok, int32_t body_id,
-                        int32_t html_id, int32_t class_id, int32_t id_id, list out) except -1:
+                        int32_t html_id, int32_t class_id, int32_t id_id, list out, int32_t* found) except -1:
     cdef DocData* d = &doc.d
     cdef int32_t i, tag
     cdef const uchar* cs
@@ -461,11 +506,11 @@ cdef int _unlikely_walk(CDocument doc, int32_t root, object verdict, const WordS
                     if v is None:
                         v = memo[attrs] = bool(verdict(attrs))
                     if v:
-                        out.append(el)
+                        _unlikely_hit(doc, i, out, found, el)
             elif cn + in_ + (1 if cn > 0 and in_ > 0 else 0) >= 2:
                 if ((_contains_any(cs, cn, &_UNLIKELY_SET) or _contains_any(is_, in_, &_UNLIKELY_SET))
                         and not _contains_any(cs, cn, ok) and not _contains_any(is_, in_, ok)):
-                    out.append(_proxy(doc, i))
+                    _unlikely_hit(doc, i, out, found, None)
         if d.nodes[i].first >= 0:
             i = d.nodes[i].first
             continue
@@ -1468,7 +1513,7 @@ def rd_clean_conditionally(CElement node, dict candidates not None, object min_t
     cdef int32_t p_id, img_id, li_id, embed_id, input_id, ol_id, ul_id
     cdef long long min_len, n_p, n_img, n_li, n_embed, n_input, hidden
     cdef long weight
-    cdef Py_ssize_t content_length
+    cdef Py_ssize_t content_length, links, total
     cdef double link_density
     cdef TextStats t
     cdef bint to_remove, old = tops is not None
@@ -1544,11 +1589,17 @@ def rd_clean_conditionally(CElement node, dict candidates not None, object min_t
             _stats_walk(d, i, &t)
             if t.commas >= 10:
                 continue
+            # one walk for the counts and get_link_density's numerator (the text
+            # lengths of every ``a`` descendant, nested ones too); the stats walk
+            # above is text_length(elem), its denominator (or 1)
             n_p = n_img = n_li = n_embed = n_input = hidden = 0
+            links = 0
             j = _preorder_next(d, i, i)
             while j >= 0:
                 tag = d.nodes[j].tag
-                if tag == p_id:
+                if tag == a_id and a_id >= 0:
+                    links += _text_length_of(d, j)
+                elif tag == p_id:
                     n_p += 1
                 elif tag == img_id:
                     n_img += 1
@@ -1563,8 +1614,9 @@ def rd_clean_conditionally(CElement node, dict candidates not None, object min_t
                 j = _preorder_next(d, j, i)
             n_li -= 100
             n_input -= hidden
-            content_length = _text_length_of(d, i)
-            link_density = _link_density_of(d, i, a_id)
+            content_length = _trim_length(&t)
+            total = content_length if content_length != 0 else 1
+            link_density = <double>links / <double>total
             to_remove = True
             if n_p and <double>n_img > 1.0 + <double>n_p * 1.3:
                 pass  # too many images

@@ -297,7 +297,8 @@ class Document:
     def remove_unlikely_candidates(self) -> None:
         core = core_of(self.doc)
         if core is not None:
-            core.drop_trees(core.unlikely_candidates(self.doc, _unlikely_verdict, True), drop_tree)
+            # the verdicts, then the drops, in C (no proxy list)
+            core.rd_remove_unlikely(self.doc, _unlikely_verdict, drop_tree, True)
             return
         for elem in list(self.doc.iterdescendants()):
             attrs = " ".join(filter(None, (elem.get("class"), elem.get("id"))))

@@ -311,7 +311,8 @@ class Document:
     def remove_unlikely_candidates(self) -> None:
         core = core_of(self.doc)
         if core is not None:
-            core.drop_trees(core.unlikely_candidates(self.doc, _unlikely_verdict), drop_tree)
+            # the verdicts, then the drops, in C (no proxy list)
+            core.rd_remove_unlikely(self.doc, _unlikely_verdict, drop_tree)
             return
         verdicts: Dict[str, bool] = {}
         for elem in _preorder(self.doc, include_self=False):

@@ -6,7 +6,7 @@ The tree is walked in ``lxml.sax.saxify``'s event order (see :mod:`.sax`);
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any, List, Optional
 
 from .._backend import core_of
 from .paragraph import HEADINGS_PATTERN, MadeParagraph, Paragraph, PathInfo, _compiled
@@ -149,6 +149,34 @@ def classify_paragraphs(
             paragraph.cf_class = "neargood"
         else:
             paragraph.cf_class = "bad"
+
+
+def good_paragraph_texts(
+    root: Any,
+    stoplist: Any,
+    length_low: int,
+    length_high: int,
+    stopwords_low: float,
+    stopwords_high: float,
+    max_link_density: float,
+    no_headings: bool,
+    max_heading_distance: int,
+) -> Optional[List[str]]:
+    """``[p.text for p in paragraphs if not p.is_boilerplate]`` after
+    ``make_paragraphs(root)``, ``classify_paragraphs(paragraphs, stoplist, ...)``
+    and ``revise_paragraph_classification(paragraphs, max_heading_distance)``,
+    in one C call on the core's trees; None where that call does not apply
+    (then run the three steps)."""
+    core = core_of(root)
+    if core is None:
+        return None
+    stoplist = define_stoplist(stoplist)
+    if type(stoplist) is not frozenset:
+        return None
+    texts = core.justext_good_texts(root, PARAGRAPH_TAGS, stoplist, HEADINGS_PATTERN.search, length_low,
+                                    length_high, stopwords_low, stopwords_high, max_link_density, no_headings,
+                                    max_heading_distance)
+    return None if texts is NotImplemented else texts
 
 
 # jusText: _get_neighbour

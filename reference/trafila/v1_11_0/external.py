@@ -18,6 +18,7 @@ from trafila.justext import (
     get_stoplist,
     revise_paragraph_classification,
 )
+from trafila.justext.core import good_paragraph_texts
 from trafila.readability_1_11_0 import Document as ReadabilityDocument
 
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
@@ -134,10 +135,19 @@ def try_justext(tree: Any, url: Any, target_language: Any) -> Any:
         # 1.11.0 loads a pickled tuple set-equal to the union of jusText's lists
         stoplist = all_stoplists()
     try:
-        paragraphs = custom_justext(tree, stoplist)
+        # the core's trees: the three jusText steps in one C call, the good texts only
+        texts = good_paragraph_texts(tree, stoplist, 50, 200, 0.1, 0.2, 0.2, True, 200)
+        if texts is None:
+            paragraphs = custom_justext(tree, stoplist)
     except ValueError as err:
         LOGGER.error("justext %s %s", err, url)
         return None
+    if texts is not None:
+        for text in texts:
+            elem = Element("p")
+            elem.text = xml_text(text)
+            result_body.append(elem)
+        return result_body
     for paragraph in [p for p in paragraphs if not p.is_boilerplate]:
         elem = Element("p")
         elem.text = xml_text(paragraph.text)

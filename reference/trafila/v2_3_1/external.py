@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any, List, Optional, Tuple
 
-from trafila._backend import current
+from trafila._backend import core_of, current
 from trafila.xmlchars import xml_text
 
 from ._tree import desc_list, iter_desc, strip_tags
@@ -34,6 +34,7 @@ from trafila.justext import (
     get_stoplist,
     revise_paragraph_classification,
 )
+from trafila.justext.core import good_paragraph_texts
 from trafila.readability_2_3_1 import try_readability as _try_readability
 
 # xml.TEI_VALID_TAGS
@@ -58,6 +59,10 @@ def try_readability(htmlinput: Any) -> Any:
 
 def _text_serialisation(element: Any) -> str:
     "lxml's tostring(method='text'): the text content and the element's tail."
+    core = core_of(element)
+    if core is not None:
+        # "".join(itertext()) in one C buffer
+        return core.text_content(element) + (element.tail or "")
     return "".join(element.itertext()) + (element.tail or "")
 
 
@@ -107,7 +112,12 @@ def compare_extraction(cleaned_tree: Any, raw_tree: Any, body: Any, text: str, o
     if use_readability:
         body, text, len_text = temppost_algo, algo_text, len_algo
 
-    unclean = any(e.tag in _SANITIZED_TAGS for e in desc_list(body))
+    core = core_of(body)
+    if core is not None:
+        # the matching descendants only (a snapshot, as desc_list)
+        unclean = bool(core.descendants(body, _SANITIZED_TAGS))
+    else:
+        unclean = any(e.tag in _SANITIZED_TAGS for e in desc_list(body))
     if unclean or len_text < options.min_extracted_size:
         body2, text2 = justext_rescue(cleaned_tree, options)
         len_text2 = len(text2)
@@ -147,12 +157,21 @@ def try_justext(tree: Any, url: Any, target_language: Any) -> Any:
     jusText is logged and gives an empty ``<body>``, as upstream."""
     stoplist = choose_stoplist(target_language)
     try:
-        paragraphs = justext_paragraphs(tree, stoplist)
+        # the core's trees: the three jusText steps in one C call, the good texts only
+        texts = good_paragraph_texts(tree, stoplist, 50, 150, 0.1, 0.2, 0.25, True, 150)
+        if texts is None:
+            paragraphs = justext_paragraphs(tree, stoplist)
     except Exception as err:  # upstream catches everything here
         LOGGER.error("justext %s %s", err, url)
         return current().Element("body")
     make = current().Element
     body = make("body")
+    if texts is not None:
+        for text in texts:
+            p = make("p")
+            p.text = xml_text(text)
+            body.append(p)
+        return body
     for paragraph in paragraphs:
         if not paragraph.is_boilerplate:
             p = make("p")
