@@ -146,3 +146,39 @@ def _docs(draw):  # type: ignore[no-untyped-def]
 @given(_docs())
 def test_hypothesis_names_and_runs(src):
     check(src)
+
+
+_doctype_text = st.text(alphabet="<!> /DOCTYPEdoctypehtml\n\r\"'x-", max_size=60)
+
+
+@pytest.mark.parametrize("release", ["2.3.1", "1.11.0"])
+def test_repair_doctype_sliced_equals_the_reference(release):
+    from harness.corpora import bundle_paths, iter_pages
+
+    if release == "2.3.1":
+        from trafila.v2_3_1 import utils
+    else:
+        from trafila.v1_11_0 import utils
+    cases = [
+        "", "\n", "<!DOCTYPE html>", "<!DOCTYPE html/>", "<!DOCTYPE html/>\n<p>x", "<! DOCTYPE a/b>rest",
+        '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x.dtd">\n<html>',
+        '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x.dtd"><html>',
+        "<!doctype html / >x\n", "x<!DOCTYPE a/>", "<!DOCTYPE a\n/>", "<!DOCTYPE a/>\u20ac\n\U0001F600",
+    ]
+    for i, page in enumerate(iter_pages(next(iter(bundle_paths())))):
+        if i % 5 == 0:
+            html = page["html"] if isinstance(page, dict) else page.html
+            if isinstance(html, str):
+                cases.append(html)
+    for s in cases:
+        for t in (s, s.replace("\n", " ")):
+            got = utils._repair_doctype_sliced(t)
+            assert got == utils._repair_doctype(t), t[:200]
+
+    @settings(max_examples=300, deadline=None)
+    @given(_doctype_text, _doctype_text)
+    def run(a, b):  # type: ignore[no-untyped-def]
+        s = a + b
+        assert utils._repair_doctype_sliced(s) == utils._repair_doctype(s)
+
+    run()
