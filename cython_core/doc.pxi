@@ -189,12 +189,56 @@ cdef int32_t KNOWN_SLOT_CAP = 512
 cdef int32_t KNOWN_SLOTS[512]
 
 
+cdef extern from *:
+    """
+    /* The names table's hash: eight bytes a step (the last step zero-padded), each step a
+       multiply and a fold of the high half into the low bits the tables index by. */
+    #include <stdint.h>
+    #include <string.h>
+    static inline uint32_t trafila_name_hash(const uint8_t* s, Py_ssize_t n) {
+        uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n, w;
+        Py_ssize_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            memcpy(&w, s + i, 8);
+            h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+            h ^= h >> 32;
+        }
+        if (i < n) {
+            int k;
+            w = 0;
+            for (k = 0; i + k < n; k++) w |= (uint64_t)s[i + k] << (8 * k);
+            h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+            h ^= h >> 32;
+        }
+        return (uint32_t)h;
+    }
+    /* the same hash of a name of n < 16 bytes, 16 bytes being readable at s (on a
+       little-endian machine, as x86-64 is; elsewhere the byte loop above) */
+    static inline uint32_t trafila_name_hash16(const uint8_t* s, Py_ssize_t n) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n, w;
+        memcpy(&w, s, 8);
+        if (n < 8) w &= (1ull << (8 * n)) - 1ull;
+        h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+        h ^= h >> 32;
+        if (n > 8) {
+            memcpy(&w, s + 8, 8);
+            w &= (1ull << (8 * (n - 8))) - 1ull;
+            h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+            h ^= h >> 32;
+        }
+        return (uint32_t)h;
+    #else
+        return trafila_name_hash(s, n);
+    #endif
+    }
+    """
+    uint32_t trafila_name_hash(const uchar* s, Py_ssize_t n) nogil
+    uint32_t trafila_name_hash16(const uchar* s, Py_ssize_t n) nogil
+
+
 cdef inline uint32_t name_hash(const uchar* s, Py_ssize_t n) noexcept nogil:
-    cdef uint32_t h = 2166136261u
-    cdef Py_ssize_t i
-    for i in range(n):
-        h = (h ^ s[i]) * 16777619u
-    return h
+    return trafila_name_hash(s, n)
 
 
 cdef void init_known_names() noexcept nogil:

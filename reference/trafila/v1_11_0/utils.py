@@ -81,10 +81,26 @@ def _repair_doctype(htmlstring: str) -> str:
     return repair_doctype(htmlstring, DOCTYPE_TAG)
 
 
+def _repair_doctype_sliced(htmlstring: str) -> str:
+    """_repair_doctype with one copy of the page instead of three (the compiled core's
+    load_html): DOCTYPE_TAG only matches at 0, so "sub(first line) + '\\n' + rest" is the
+    string without the match (plus the "\\n" that comes back when there was none)."""
+    end = htmlstring.find("\n")
+    match = DOCTYPE_TAG.search(htmlstring, 0, end if end >= 0 else len(htmlstring))
+    if match is not None:
+        htmlstring = htmlstring[: match.start()] + htmlstring[match.end():]
+    return htmlstring if end >= 0 else htmlstring + "\n"
+
+
 def repair_faulty_html(htmlstring: str, beginning: str) -> str:
     "Drop a DOCTYPE up to the first '/>' on the first line; fix <html .../> in the first lines."
     if "doctype" in beginning:
-        htmlstring = _repair_doctype(htmlstring)
+        from trafila._backend import current
+
+        if current().core is None:
+            htmlstring = _repair_doctype(htmlstring)
+        else:
+            htmlstring = _repair_doctype_sliced(htmlstring)
     for line in first_lines(htmlstring, 4):
         if "<html" in line and line.endswith("/>"):
             htmlstring = FAULTY_HTML.sub(r"\1>", htmlstring, count=1)
