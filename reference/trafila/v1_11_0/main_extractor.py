@@ -14,7 +14,7 @@ from trafila._backend import Element, SubElement, core_of, strip_elements, strip
 from .htmlprocessing import (delete_by_link_density, handle_textnode, link_density_test_tables,
                              process_node, prune_unwanted_nodes)
 from .settings import TAG_CATALOG
-from .utils import (FORMATTING_PROTECTED, check_xml_attribute, check_xml_tag, is_image_file, text_chars_test,
+from .utils import (FORMATTING_PROTECTED, RE_FILTER, check_xml_attribute, check_xml_tag, is_image_file, text_chars_test,
                     textfilter, xml_attr_value, xml_text)
 from .xpaths import (BODY_XPATH, COMMENTS_DISCARD_XPATH, COMMENTS_XPATH, DISCARD_IMAGE_ELEMENTS,
                      OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, PRECISION_DISCARD_XPATH,
@@ -268,10 +268,19 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
         max_cols = 0
         for tr in table_elem.iter("tr"):
             max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
-    seen_header_row = False
-    seen_header = False
     # the same set for every cell (nothing changes potential_tags meanwhile)
     cell_tags = potential_tags.union(["div"])
+    if core is not None and not options.dedup:
+        # the loop in C (rows, childless cells); the other cells run _fill_cell (_leaf_cell when
+        # process_node's C version declines), the walk going on as the reference's does
+        kept = core.ex111_table(
+            table_elem, newtable, str(max_cols) if max_cols > 1 else None, RE_FILTER.match,
+            lambda cell, new: _fill_cell(cell, new, cell_tags, options, core),
+            lambda cell, new: _leaf_cell(cell, new, options))
+        if kept is not NotImplemented:
+            return newtable if kept else None
+    seen_header_row = False
+    seen_header = False
     row_attrs = {"span": str(max_cols)} if max_cols > 1 else {}
     newrow = Element("row", dict(row_attrs))
     # on core trees the walk itself marks done the elements the loop would only mark done
@@ -287,32 +296,9 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
             seen_header = seen_header or is_header
             new_child_elem = define_cell_type(subelement, is_header)
             if len(subelement) == 0:
-                processed_cell = process_node(subelement, options)
-                if processed_cell is not None:
-                    new_child_elem.text = xml_text(processed_cell.text)
-                    new_child_elem.tail = xml_text(processed_cell.tail)
+                _leaf_cell(subelement, new_child_elem, options)
             else:
-                new_child_elem.text = xml_text(subelement.text)
-                new_child_elem.tail = xml_text(subelement.tail)
-                subelement.tag = "done"
-                cells = subelement.iterdescendants() if core is None else core.ex111_skip_walk(subelement, _CELL_WALK)
-                for child in cells:
-                    if child.tag in TABLE_ALL:
-                        if child.tag in TABLE_ELEMS:
-                            child.tag = "cell"
-                        processed_subchild = handle_textnode(child, options, preserve_spaces=True, comments_fix=True)
-                    elif child.tag == "list" and options.focus == "recall":
-                        processed_subchild = handle_lists(child, options)
-                        if processed_subchild is not None:
-                            new_child_elem.append(processed_subchild)
-                            processed_subchild = None
-                    elif core is None or child.tag in _DISPATCHED:
-                        processed_subchild = handle_textelem(child, cell_tags, options)
-                    else:
-                        # handle_textelem gives None and changes nothing for the other tags
-                        processed_subchild = None
-                    define_newelem(processed_subchild, new_child_elem)
-                    child.tag = "done"
+                _fill_cell(subelement, new_child_elem, cell_tags, options, core)
             if new_child_elem.text or len(new_child_elem) > 0:
                 newrow.append(new_child_elem)
         elif subelement.tag == "table":
@@ -325,6 +311,40 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
     if len(newtable) > 0:
         return newtable
     return None
+
+
+def _leaf_cell(subelement: Element, new_child_elem: Element, options: Extractor) -> None:
+    "handle_table: a childless cell."
+    processed_cell = process_node(subelement, options)
+    if processed_cell is not None:
+        new_child_elem.text = xml_text(processed_cell.text)
+        new_child_elem.tail = xml_text(processed_cell.tail)
+
+
+def _fill_cell(subelement: Element, new_child_elem: Element, cell_tags: Set[str], options: Extractor,
+               core: Any) -> None:
+    "handle_table: a cell with children (the cell is marked done here and again by the loop)."
+    new_child_elem.text = xml_text(subelement.text)
+    new_child_elem.tail = xml_text(subelement.tail)
+    subelement.tag = "done"
+    cells = subelement.iterdescendants() if core is None else core.ex111_skip_walk(subelement, _CELL_WALK)
+    for child in cells:
+        if child.tag in TABLE_ALL:
+            if child.tag in TABLE_ELEMS:
+                child.tag = "cell"
+            processed_subchild = handle_textnode(child, options, preserve_spaces=True, comments_fix=True)
+        elif child.tag == "list" and options.focus == "recall":
+            processed_subchild = handle_lists(child, options)
+            if processed_subchild is not None:
+                new_child_elem.append(processed_subchild)
+                processed_subchild = None
+        elif core is None or child.tag in _DISPATCHED:
+            processed_subchild = handle_textelem(child, cell_tags, options)
+        else:
+            # handle_textelem gives None and changes nothing for the other tags
+            processed_subchild = None
+        define_newelem(processed_subchild, new_child_elem)
+        child.tag = "done"
 
 
 def handle_image(element: Element) -> Any:
@@ -558,11 +578,20 @@ def extract_comments(tree: Element, options: Extractor) -> Tuple[Any, str, int, 
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
         strip_tags(subtree, "a", "ref", "span")
         core = core_of(subtree)
-        # on core trees only the elements process_comments_node looks at (renames stay inside the set)
-        for e in list(subtree.iterdescendants()) if core is None else core.descendants(subtree, potential_tags):
+
+        def step(e: Element) -> None:
             processed = process_comments_node(e, potential_tags, options)
             if processed is not None:
                 comments_body.append(processed)
+
+        if core is not None and not options.dedup:
+            # the C loop over the same snapshot: handle_textnode, the attributes cleared, the append
+            core.ex111_comments_loop(core.descendants(subtree, potential_tags), comments_body, potential_tags,
+                                     textfilter, step)
+        else:
+            # on core trees only the elements process_comments_node looks at (renames stay inside the set)
+            for e in list(subtree.iterdescendants()) if core is None else core.descendants(subtree, potential_tags):
+                step(e)
         # removed so that the main extraction does not take the comments again
         if len(comments_body) > 0:
             subtree.getparent().remove(subtree)
