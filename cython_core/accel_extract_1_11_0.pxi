@@ -752,3 +752,72 @@ def ex111_comments_loop(list elems, CElement body, object potential_tags, textfi
         if _is_ancestor_or_self(el, body):
             raise ValueError("cannot append parent to itself")
         _move(body, el, -1)
+
+
+# -- handle_textelem over a list of elements ---------------------------------------------------
+
+def ex111_textelem_loop(list elems, object potential_tags, filter_match, textfilter, new_p, step, body):
+    """``[handle_textelem(e, potential_tags, options) for e in elems]`` without
+    deduplication (_extract: ``body`` None, the list is returned), or
+    recover_wild_text's loop appending each result to ``body`` as it comes
+    (None returned). Each element's tag is read when its turn comes. Done
+    here: "done" (None), <p> (attrib.clear(), then process_node in C when
+    childless, else ex111_paragraph into ``new_p()``), <lb> (its tail
+    tested, process_node in C, a ``new_p()`` holding the tail); every other
+    element, and any case the C versions decline (nothing changed but the
+    idempotent attrib.clear()), goes to ``step(e)`` (handle_textelem)."""
+    cdef CElement el
+    cdef CElement out
+    cdef CDocument doc
+    cdef DocData* d
+    cdef int32_t i
+    cdef int r
+    cdef list results = [] if body is None else None
+    cdef object res, kept
+    for obj in elems:
+        el = <CElement?>obj
+        doc = el.doc
+        d = &doc.d
+        i = el.idx
+        doc._check(i)
+        if _is_tag(d, i, _name_id(d, "done")):
+            res = None
+        elif _is_tag(d, i, _name_id(d, "p")):
+            # handle_paragraphs: element.attrib.clear() first
+            d.nodes[i].attr_count = 0
+            if d.nodes[i].first < 0:
+                r = _ex111_process_node(doc, i, filter_match)
+                res = el if r == 1 else None
+                if r == 2:
+                    res = step(el)
+            else:
+                out = <CElement?>new_p()
+                kept = ex111_paragraph(el, out, potential_tags, textfilter)
+                if kept is NotImplemented:
+                    res = step(el)
+                else:
+                    res = out if kept else None
+        elif _is_tag(d, i, _name_id(d, "lb")):
+            if _slot_blank(d, _slot_of(d, i, True)):
+                res = None
+            else:
+                r = _ex111_process_node(doc, i, filter_match)
+                if r == 2:
+                    res = step(el)
+                elif r == 0:
+                    res = None
+                else:
+                    # Element("p") with xml_text(element.tail) (checked by process_node)
+                    out = <CElement?>new_p()
+                    out.doc._check(out.idx)
+                    d = &doc.d
+                    if _copy_slot(d, _slot_of(d, i, True), &out.doc.d, out.idx, False) < 0:
+                        _raise_doc_error(out.doc)
+                    res = out
+        else:
+            res = step(el)
+        if body is None:
+            results.append(res)
+        elif res is not None:
+            body.append(res)
+    return results

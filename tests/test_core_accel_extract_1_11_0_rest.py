@@ -179,3 +179,50 @@ def test_corpus_tables():
         if compared == 40:
             break
     assert compared >= 20
+
+
+def test_the_textelem_loop_runs_both_ways(monkeypatch):
+    "_extract's list and recover_wild_text's appends go through ex111_textelem_loop."
+    seen = []
+    real = CORE.ex111_textelem_loop
+    monkeypatch.setattr(CORE, "ex111_textelem_loop", lambda *a: seen.append(a[-1] is None) or real(*a))
+    html = ("<html><body><article><p>a <hi rend='#b'>b</hi> c</p><lb/>tail text<p>x</p></article>"
+            "<div><p>wild</p></div></body></html>")
+    for options in (Extractor(), Extractor(recall=True)):
+        options.min_extracted_size = 10000  # the recovery runs
+        tree = cleaned(html, options)
+        ref, core = stage_both(tree, options)
+        assert ref == core
+    assert True in seen and False in seen
+
+
+def test_the_textelem_comparison_can_fail(monkeypatch):
+    # a loop that drops the <lb> paragraphs must be caught
+    real = CORE.ex111_textelem_loop
+
+    def no_lb(elems, tags, fm, tf, new_p, step, body):
+        return real([e for e in elems if e.tag != "lb"], tags, fm, tf, new_p, step, body)
+    monkeypatch.setattr(CORE, "ex111_textelem_loop", no_lb)
+    with pytest.raises(AssertionError):
+        check_stage("<html><body><article><p>one</p><lb/>the tail of a line break<p>two</p></article></body></html>")
+
+
+LINES = st.lists(st.tuples(st.sampled_from(["p", "lb", "div", "hi", "done", "list", "head", "quote"]), TEXT, TEXT,
+                           st.sampled_from(["", " rend='#b'", " class='w3-code'", " class='x'"])),
+                 min_size=1, max_size=6)
+
+
+@settings(max_examples=120, deadline=None)
+@given(LINES, LINES, st.booleans())
+def test_generated_text_elements(first, second, nest):
+    def part(items):
+        return "".join(f"<{t}{a}>{x}</{t}>{y}" if not nest or t != "p" else f"<{t}{a}>{x}<hi>{y}</hi><lb/>{y}</{t}>"
+                       for t, x, y, a in items)
+    html = f"<html><body><article>{part(first)}</article><section>{part(second)}</section></body></html>"
+    check_stage(html)
+    for options in (Extractor(), Extractor(recall=True)):
+        options.min_extracted_size = 10000
+        tree = cleaned(html, options)
+        if tree is not None:
+            ref, core = stage_both(tree, options)
+            assert ref == core

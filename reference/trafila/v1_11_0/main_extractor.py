@@ -435,11 +435,22 @@ def recover_wild_text(tree: Element, result_body: Element, options: Extractor, p
     else:
         strip_tags(search_tree, "span")
     subelems = _wild_elements(search_tree, recall)
+    core = core_of(search_tree)
+    if core is not None and not options.dedup:
+        # the same loop in C (done, p and lb there, the others through handle_textelem), appending as it goes
+        core.ex111_textelem_loop(subelems, potential_tags, RE_FILTER.match, textfilter, _new_p,
+                                 lambda e: handle_textelem(e, potential_tags, options), result_body)
+        return result_body
     for e in subelems:
         processed = handle_textelem(e, potential_tags, options)
         if processed is not None:
             result_body.append(processed)
     return result_body
+
+
+def _new_p() -> Any:
+    "Element(\"p\") (handle_paragraphs' new element of a <p>, handle_textelem's of an <lb>)."
+    return Element("p")
 
 
 def prune_unwanted_sections(tree: Element, potential_tags: Set[str], options: Extractor) -> Any:
@@ -533,7 +544,13 @@ def _extract(tree: Element, options: Extractor) -> Tuple[Any, str, Set[str]]:
         if only_lb:
             subelems = [subtree]
         # a list comprehension upstream: every element is handled before any is moved
-        processed_elems = [handle_textelem(e, potential_tags, options) for e in subelems]
+        if core is not None and not options.dedup:
+            # the C loop: done, p and lb there, the others through handle_textelem, in order
+            processed_elems = core.ex111_textelem_loop(
+                subelems, potential_tags, RE_FILTER.match, textfilter, _new_p,
+                lambda e: handle_textelem(e, potential_tags, options), None)
+        else:
+            processed_elems = [handle_textelem(e, potential_tags, options) for e in subelems]
         for processed in processed_elems:
             if processed is not None:
                 result_body.append(processed)
