@@ -632,6 +632,7 @@ def ex111_table(CElement table, CElement out, object span, filter_match, fill, l
     cdef _T111Ids ids
     cdef CElement sp, np
     cdef object nproxy
+    cdef int32_t cached_names
     doc._check(table.idx)
     odoc._check(out.idx)
     if odoc is doc or od.nodes[out.idx].first >= 0:
@@ -646,7 +647,12 @@ def ex111_table(CElement table, CElement out, object span, filter_match, fill, l
     if row < 0:
         _raise_doc_error(odoc)
     i = dom_traverse_next(d, table.idx, table.idx)
+    cached_names = d.n_names
     while i >= 0:
+        if d.n_names != cached_names:
+            # a name the walk tests may have come into the document meanwhile
+            _t111_ids(doc, &ids)
+            cached_names = d.n_names
         top = table.idx if table.doc is doc else -2
         nxt = dom_traverse_next(d, i, top)
         tag = d.nodes[i].tag
@@ -692,6 +698,7 @@ def ex111_table(CElement table, CElement out, object span, filter_match, fill, l
                     doc = ndoc
                     d = &doc.d
                     _t111_ids(doc, &ids)
+                    cached_names = d.n_names
                 doc._check(np.idx)
                 i = np.idx
                 continue
@@ -821,3 +828,161 @@ def ex111_textelem_loop(list elems, object potential_tags, filter_match, textfil
         elif res is not None:
             body.append(res)
     return results
+
+
+# -- handle_table's cell with children ------------------------------------------------------
+
+cdef bint _plain_name(DocData* d, int32_t nid) noexcept nogil:
+    "A name of ASCII letters only (check_xml_tag accepts it as it is)."
+    cdef Py_ssize_t n, k
+    cdef const uchar* s
+    if nid < 0:
+        return False
+    s = name_bytes(d, nid, &n)
+    if s == NULL or n < 1:
+        return False
+    for k in range(n):
+        if not ((s[k] >= 65 and s[k] <= 90) or (s[k] >= 97 and s[k] <= 122)):
+            return False
+    return True
+
+
+cdef int _define_newelem111(object processed, CElement new, define_newelem) except -1:
+    """define_newelem(processed, new): a SubElement of ``new`` with the tag,
+    text and tail of ``processed``; the reference function when a value or
+    the tag would need its checks."""
+    cdef CElement p
+    cdef DocData* pd
+    cdef DocData* od
+    cdef Slot t, tl
+    cdef int32_t nid, sub
+    if processed is None:
+        return 0
+    if not isinstance(processed, CElement):
+        define_newelem(processed, new)
+        return 0
+    p = <CElement>processed
+    p.doc._check(p.idx)
+    new.doc._check(new.idx)
+    pd = &p.doc.d
+    od = &new.doc.d
+    t = _slot_of(pd, p.idx, False)
+    tl = _slot_of(pd, p.idx, True)
+    if not _plain_name(pd, pd.nodes[p.idx].tag) or not _slot_ok(pd, t) or not _slot_ok(pd, tl):
+        define_newelem(processed, new)
+        return 0
+    nid = dom_map_name(pd, pd.nodes[p.idx].tag, od)
+    if nid < 0:
+        _raise_doc_error(new.doc)
+    sub = dom_new_node(od, nid, new.idx)
+    if sub < 0:
+        _raise_doc_error(new.doc)
+    # the slots again: the same arena when processed is in new's document (it may have grown)
+    t = _slot_of(pd, p.idx, False)
+    tl = _slot_of(pd, p.idx, True)
+    if _copy_slot(pd, t, od, sub, False) < 0 or _copy_slot(pd, tl, od, sub, True) < 0:
+        _raise_doc_error(new.doc)
+    return 0
+
+
+cdef struct _C111Ids:
+    int32_t td
+    int32_t th
+    int32_t hi
+    int32_t done
+    int32_t cell
+    int n
+    int32_t names[MAX_NAME_SET]
+
+
+cdef int _c111_ids(CDocument doc, tuple names, _C111Ids* ids) except -1:
+    ids.td = _name_id(&doc.d, "td")
+    ids.th = _name_id(&doc.d, "th")
+    ids.hi = _name_id(&doc.d, "hi")
+    ids.done = _intern(doc, "done")
+    ids.cell = _intern(doc, "cell")
+    ids.n = _name_ids(doc, names, ids.names)
+    if ids.n < 0:
+        raise ValueError("too many names")
+    return 0
+
+
+def ex111_fill_cell(CElement sub, CElement new, tuple names, textfilter, textnode, other, define_newelem):
+    """_fill_cell's reference branch without deduplication (``new`` the new
+    cell): its text and tail copied, the cell marked done, then the live walk
+    of ``ex111_skip_walk(sub, names)``: a td/th (renamed "cell") or hi runs
+    ex111_handle_textnode(comments_fix=True, preserve_spaces=True) here
+    (``textnode(child)`` when it declines), any other element handed out
+    ``other(child)`` (the list / handle_textelem branches); the result goes
+    through define_newelem (in C when no check is needed) and the child is
+    marked done. After a Python call the walk goes on from the node it had
+    found, wherever that is now. NotImplemented (nothing changed) when the
+    cell's text or tail needs xml_text's check."""
+    cdef CDocument doc = sub.doc, odoc = new.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t i, nxt, top
+    cdef Slot t, tl
+    cdef _C111Ids ids
+    cdef CElement cp, np
+    cdef object nproxy, res
+    cdef bint called
+    cdef int32_t cached_names
+    doc._check(sub.idx)
+    odoc._check(new.idx)
+    if len(names) > MAX_NAME_SET:
+        raise ValueError("too many names")
+    t = _slot_of(d, sub.idx, False)
+    tl = _slot_of(d, sub.idx, True)
+    if not _slot_ok(d, t) or not _slot_ok(d, tl):
+        return NotImplemented
+    if odoc is doc:
+        return NotImplemented
+    if _copy_slot(d, t, od, new.idx, False) < 0 or _copy_slot(d, tl, od, new.idx, True) < 0:
+        _raise_doc_error(odoc)
+    _c111_ids(doc, names, &ids)
+    d.nodes[sub.idx].tag = ids.done
+    i = dom_traverse_next(d, sub.idx, sub.idx)
+    cached_names = d.n_names
+    while i >= 0:
+        if d.n_names != cached_names:
+            # a name the walk tests may have come into the document meanwhile
+            _c111_ids(doc, names, &ids)
+            cached_names = d.n_names
+        top = sub.idx if sub.doc is doc else -2
+        nxt = dom_traverse_next(d, i, top)
+        if not _id_in(d.nodes[i].tag, ids.names, ids.n):
+            d.nodes[i].tag = ids.done
+            i = nxt
+            continue
+        cp = <CElement>_proxy(doc, i)
+        if _is_tag(d, i, ids.td) or _is_tag(d, i, ids.th) or _is_tag(d, i, ids.hi):
+            if not _is_tag(d, i, ids.hi):
+                d.nodes[i].tag = ids.cell
+            res = ex111_handle_textnode(cp, True, True, textfilter)
+            if res is NotImplemented:
+                res = textnode(cp)
+            called = False
+            nproxy = None
+        else:
+            nproxy = _proxy(doc, nxt)
+            res = other(cp)
+            called = True
+        _define_newelem111(res, new, define_newelem)
+        # child.tag = "done", wherever the child is now
+        cp.doc._check(cp.idx)
+        cp.doc.d.nodes[cp.idx].tag = _intern(cp.doc, "done")
+        if not called:
+            i = nxt
+            continue
+        if nproxy is None:
+            break
+        np = <CElement>nproxy
+        if np.doc is not doc:
+            doc = np.doc
+            d = &doc.d
+            _c111_ids(doc, names, &ids)
+            cached_names = d.n_names
+        doc._check(np.idx)
+        i = np.idx
+    return None

@@ -77,12 +77,12 @@ def test_fixed_tables(html):
 
 def test_the_core_loops_run(monkeypatch):
     calls = []
-    for fname in ("ex111_table", "ex111_comments_loop"):
+    for fname in ("ex111_table", "ex111_comments_loop", "ex111_fill_cell"):
         real = getattr(CORE, fname)
         monkeypatch.setattr(CORE, fname, lambda *a, _r=real, _n=fname: calls.append(_n) or _r(*a))
     check_stage("<html><body><article><p>a</p><table><tr><td>x</td><td><p>y</p></td></tr></table></article>"
                 "<div class='comments'><p>a comment here</p><p>another one</p></div></body></html>")
-    assert {"ex111_table", "ex111_comments_loop"} <= set(calls)
+    assert {"ex111_table", "ex111_comments_loop", "ex111_fill_cell"} <= set(calls)
 
 
 def test_the_table_comparison_can_fail(monkeypatch):
@@ -226,3 +226,17 @@ def test_generated_text_elements(first, second, nest):
         if tree is not None:
             ref, core = stage_both(tree, options)
             assert ref == core
+
+
+def test_the_cell_comparison_can_fail(monkeypatch):
+    # a cell walk that loses the last sub-element it made must be caught
+    real = CORE.ex111_fill_cell
+
+    def loses(sub, new, *rest):
+        res = real(sub, new, *rest)
+        if len(new):
+            new.remove(new[-1])
+        return res
+    monkeypatch.setattr(CORE, "ex111_fill_cell", loses)
+    with pytest.raises(AssertionError):
+        check_tables(core_tree("<html><body><table><tr><td>x<hi>a</hi>b</td></tr></table></body></html>"))

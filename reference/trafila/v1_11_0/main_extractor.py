@@ -324,6 +324,15 @@ def _leaf_cell(subelement: Element, new_child_elem: Element, options: Extractor)
 def _fill_cell(subelement: Element, new_child_elem: Element, cell_tags: Set[str], options: Extractor,
                core: Any) -> None:
     "handle_table: a cell with children (the cell is marked done here and again by the loop)."
+    if core is not None and not options.dedup:
+        # the walk in C (td/th/hi through handle_textnode there, define_newelem too), the other
+        # elements through _cell_other; NotImplemented: nothing changed, the code below runs
+        done = core.ex111_fill_cell(
+            subelement, new_child_elem, _CELL_WALK, textfilter,
+            lambda child: handle_textnode(child, options, preserve_spaces=True, comments_fix=True),
+            lambda child: _cell_other(child, new_child_elem, cell_tags, options), define_newelem)
+        if done is not NotImplemented:
+            return
     new_child_elem.text = xml_text(subelement.text)
     new_child_elem.tail = xml_text(subelement.tail)
     subelement.tag = "done"
@@ -345,6 +354,16 @@ def _fill_cell(subelement: Element, new_child_elem: Element, cell_tags: Set[str]
             processed_subchild = None
         define_newelem(processed_subchild, new_child_elem)
         child.tag = "done"
+
+
+def _cell_other(child: Element, new_child_elem: Element, cell_tags: Set[str], options: Extractor) -> Any:
+    "_fill_cell's branches for a child that is no td/th/hi: what goes to define_newelem."
+    if child.tag == "list" and options.focus == "recall":
+        processed_subchild = handle_lists(child, options)
+        if processed_subchild is not None:
+            new_child_elem.append(processed_subchild)
+        return None
+    return handle_textelem(child, cell_tags, options)
 
 
 def handle_image(element: Element) -> Any:
