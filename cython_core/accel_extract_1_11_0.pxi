@@ -817,6 +817,8 @@ def ex111_textelem_loop(list elems, object potential_tags, filter_match, textfil
                     # Element("p") with xml_text(element.tail) (checked by process_node)
                     out = <CElement?>new_p()
                     out.doc._check(out.idx)
+                    if out.doc is doc:
+                        raise ValueError("new_p() must make an element of a new document")
                     d = &doc.d
                     if _copy_slot(d, _slot_of(d, i, True), &out.doc.d, out.idx, False) < 0:
                         _raise_doc_error(out.doc)
@@ -858,7 +860,8 @@ cdef int _define_newelem111(object processed, CElement new, define_newelem) exce
     cdef int32_t nid, sub
     if processed is None:
         return 0
-    if not isinstance(processed, CElement):
+    if not isinstance(processed, CElement) or (<CElement>processed).doc is new.doc:
+        # (one document: a copy within one arena is left to the reference)
         define_newelem(processed, new)
         return 0
     p = <CElement>processed
@@ -877,9 +880,6 @@ cdef int _define_newelem111(object processed, CElement new, define_newelem) exce
     sub = dom_new_node(od, nid, new.idx)
     if sub < 0:
         _raise_doc_error(new.doc)
-    # the slots again: the same arena when processed is in new's document (it may have grown)
-    t = _slot_of(pd, p.idx, False)
-    tl = _slot_of(pd, p.idx, True)
     if _copy_slot(pd, t, od, sub, False) < 0 or _copy_slot(pd, tl, od, sub, True) < 0:
         _raise_doc_error(new.doc)
     return 0
