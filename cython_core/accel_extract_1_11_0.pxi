@@ -30,29 +30,25 @@ cdef inline int _trim111(DocData* d, Slot src, Slot* out) noexcept nogil:
     return r
 
 
-def ex111_process_node(CElement el, filter_match):
-    """1.11.0's htmlprocessing.process_node without deduplication on a core
-    element: the element or None; NotImplemented (nothing changed) when a
-    value to write holds a character lxml refuses."""
-    cdef CDocument doc = el.doc
+cdef int _ex111_process_node(CDocument doc, int32_t i, object filter_match) except -1:
+    """1.11.0's process_node without deduplication on node ``i``: 1 the node
+    is returned, 0 None, 2 NotImplemented (nothing changed)."""
     cdef DocData* d = &doc.d
-    cdef int32_t i = el.idx
     cdef Slot text, tail, t, tl
     cdef int r
-    doc._check(i)
     if _is_tag(d, i, _name_id(d, "done")):
-        return None
+        return 0
     text = _slot_of(d, i, False)
     tail = _slot_of(d, i, True)
     if d.nodes[i].first < 0 and not _slot_truthy(text) and not _slot_truthy(tail):
-        return None
+        return 0
     r = _trim111(d, text, &t)
     if r > 0:
         r = _trim111(d, tail, &tl)
     if r < 0:
         _raise_doc_error(doc)
     if not _slot_ok(d, t) or not _slot_ok(d, tl):
-        return NotImplemented
+        return 2
     _put_slot(d, i, False, t)
     _put_slot(d, i, True, tl)
     # no test on the children in 1.11.0: the tail moves up whenever there is no text
@@ -64,14 +60,27 @@ def ex111_process_node(CElement el, filter_match):
         _put_slot(d, i, True, tl)
     if _slot_truthy(t):
         if _textfilter_match(doc, t, filter_match):
-            return None
+            return 0
     elif _slot_truthy(tl):
         # textfilter: the tail is tested only when the text is None; '' is filtered out
         if t.off >= 0:
-            return None
+            return 0
         if _textfilter_match(doc, tl, filter_match):
-            return None
-    return el
+            return 0
+    return 1
+
+
+def ex111_process_node(CElement el, filter_match):
+    """1.11.0's htmlprocessing.process_node without deduplication on a core
+    element: the element or None; NotImplemented (nothing changed) when a
+    value to write holds a character lxml refuses."""
+    cdef CDocument doc = el.doc
+    cdef int r
+    doc._check(el.idx)
+    r = _ex111_process_node(doc, el.idx, filter_match)
+    if r == 2:
+        return NotImplemented
+    return el if r == 1 else None
 
 
 def ex111_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces, textfilter):
@@ -568,3 +577,412 @@ def ex111_text_elements(CElement top, names, bint plain_divs):
             break
         i = d.nodes[i].next
     return out
+
+
+# -- handle_table's loop: rows and childless cells in C ------------------------------------
+
+cdef struct _T111Ids:
+    int32_t tr
+    int32_t td
+    int32_t th
+    int32_t table
+    int32_t done
+
+
+cdef int _t111_ids(CDocument doc, _T111Ids* ids) except -1:
+    "The ids the walk tests in ``doc`` (done interned: the walk writes it)."
+    ids.tr = _name_id(&doc.d, "tr")
+    ids.td = _name_id(&doc.d, "td")
+    ids.th = _name_id(&doc.d, "th")
+    ids.table = _name_id(&doc.d, "table")
+    ids.done = _intern(doc, "done")
+    return 0
+
+
+cdef int _t111_link_row(CDocument odoc, int32_t out, int32_t row, object span) except -1:
+    "newtable.append(newrow) for a row that is not the last: with its span attribute."
+    cdef DocData* od = &odoc.d
+    cdef bytes b
+    if span is not None:
+        b = (<str>span).encode("utf-8")
+        if not dom_attr_set(od, row, _intern(odoc, "span"), AV_VALUE, <const uchar*><const char*>b, len(b)):
+            _raise_doc_error(odoc)
+    dom_link_before(od, out, row, -1)
+    return 0
+
+
+def ex111_table(CElement table, CElement out, object span, filter_match, fill, leaf):
+    """1.11.0's handle_table from its ``seen_header_row = False`` on, without
+    deduplication, ``out`` being the new Element("table") and ``span`` the
+    rows' span value (str(max_cols), or None when max_cols <= 1): True when
+    the reference returns ``out`` (filled), False when it returns None. The
+    live walk over the table's descendants is the core's (the next node
+    found when the current one is handed out, as _SkipWalk); a childless
+    cell runs process_node in C (``leaf(cell, new_cell)`` when a value to
+    write holds a character lxml refuses), a cell with children goes to
+    ``fill(cell, new_cell)`` (the reference's branch), in the reference's
+    order; the walk then goes on from the node it had found, wherever the
+    callback left it."""
+    cdef CDocument doc = table.doc, odoc = out.doc, ndoc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t i, nxt, top, tag, row, cell, row_id, cell_id, role_id
+    cdef bint seen_header_row = False, seen_header = False, is_header
+    cdef int r
+    cdef _T111Ids ids
+    cdef CElement sp, np
+    cdef object nproxy
+    cdef int32_t cached_names
+    doc._check(table.idx)
+    odoc._check(out.idx)
+    if odoc is doc or od.nodes[out.idx].first >= 0:
+        return NotImplemented
+    if span is not None and not isinstance(span, str):
+        return NotImplemented
+    _t111_ids(doc, &ids)
+    row_id = _intern(odoc, "row")
+    cell_id = _intern(odoc, "cell")
+    role_id = _intern(odoc, "role")
+    row = dom_new_node(od, row_id, -1)
+    if row < 0:
+        _raise_doc_error(odoc)
+    i = dom_traverse_next(d, table.idx, table.idx)
+    cached_names = d.n_names
+    while i >= 0:
+        if d.n_names != cached_names:
+            # a name the walk tests may have come into the document meanwhile
+            _t111_ids(doc, &ids)
+            cached_names = d.n_names
+        top = table.idx if table.doc is doc else -2
+        nxt = dom_traverse_next(d, i, top)
+        tag = d.nodes[i].tag
+        if _is_tag(d, i, ids.tr):
+            if od.nodes[row].first >= 0:
+                _t111_link_row(odoc, out.idx, row, span)
+                row = dom_new_node(od, row_id, -1)
+                if row < 0:
+                    _raise_doc_error(odoc)
+                seen_header_row = seen_header_row or seen_header
+        elif _is_tag(d, i, ids.td) or _is_tag(d, i, ids.th):
+            is_header = _is_tag(d, i, ids.th) and not seen_header_row
+            seen_header = seen_header or is_header
+            cell = dom_new_node(od, cell_id, -1)
+            if cell < 0 or (is_header and not dom_attr_set(od, cell, role_id, AV_VALUE, <const uchar*>"head", 4)):
+                _raise_doc_error(odoc)
+            if d.nodes[i].first < 0:
+                r = _ex111_process_node(doc, i, filter_match)
+                if r == 1:
+                    if (_copy_slot(d, _slot_of(d, i, False), od, cell, False) < 0
+                            or _copy_slot(d, _slot_of(d, i, True), od, cell, True) < 0):
+                        _raise_doc_error(odoc)
+                elif r == 2:
+                    leaf(_proxy(doc, i), _proxy(odoc, cell))
+                if _slot_truthy(_slot_of(od, cell, False)) or od.nodes[cell].first >= 0:
+                    dom_link_before(od, row, cell, -1)
+                d.nodes[i].tag = ids.done
+            else:
+                # the reference code runs; the walk goes on from the node found before it
+                sp = <CElement>_proxy(doc, i)
+                nproxy = _proxy(doc, nxt)
+                fill(sp, _proxy(odoc, cell))
+                if _slot_truthy(_slot_of(od, cell, False)) or od.nodes[cell].first >= 0:
+                    dom_link_before(od, row, cell, -1)
+                # subelement.tag = "done", wherever the cell is now
+                sp.doc._check(sp.idx)
+                sp.doc.d.nodes[sp.idx].tag = _intern(sp.doc, "done")
+                if nproxy is None:
+                    break
+                np = <CElement>nproxy
+                ndoc = np.doc
+                if ndoc is not doc:
+                    doc = ndoc
+                    d = &doc.d
+                    _t111_ids(doc, &ids)
+                    cached_names = d.n_names
+                doc._check(np.idx)
+                i = np.idx
+                continue
+            i = nxt
+            continue
+        elif _is_tag(d, i, ids.table):
+            # a nested table ends this one (1.11.0)
+            break
+        d.nodes[i].tag = ids.done
+        i = nxt
+    # newrow.attrib.pop("span"): the last row has none
+    if od.nodes[row].first >= 0:
+        dom_link_before(od, out.idx, row, -1)
+    return od.nodes[out.idx].first >= 0
+
+
+# -- extract_comments' loop ----------------------------------------------------------------
+
+def ex111_comments_loop(list elems, CElement body, object potential_tags, textfilter, step):
+    """1.11.0's extract_comments loop over the snapshot ``elems`` without
+    deduplication (process_comments_node, then the append): an element
+    whose tag, read when its turn comes, is in ``potential_tags`` runs
+    ex111_handle_textnode(comments_fix=True); when kept its attributes are
+    cleared and it is appended to ``body`` (moved, with its subtree: the
+    later snapshot entries inside it are then read in ``body``'s document).
+    When the C version declines (NotImplemented, nothing changed) or the
+    names do not fit the id set, ``step(el)`` runs the reference body."""
+    cdef CElement el
+    cdef CDocument doc, cached = None
+    cdef int32_t ids[MAX_NAME_SET]
+    cdef int n = 0
+    cdef int32_t cached_names = -1
+    cdef object res
+    body.doc._check(body.idx)
+    for obj in elems:
+        el = <CElement?>obj
+        doc = el.doc
+        doc._check(el.idx)
+        if doc is not cached or doc.d.n_names != cached_names:
+            n = _name_ids(doc, potential_tags, ids)
+            cached = doc
+            cached_names = doc.d.n_names
+        if n < 0:
+            step(el)
+            continue
+        if not _id_in(doc.d.nodes[el.idx].tag, ids, n):
+            continue
+        res = ex111_handle_textnode(el, True, False, textfilter)
+        if res is NotImplemented:
+            step(el)
+            continue
+        if res is None:
+            continue
+        # processed_element.attrib.clear(), then comments_body.append(processed_element)
+        doc = el.doc
+        doc._check(el.idx)
+        doc.d.nodes[el.idx].attr_count = 0
+        if _is_ancestor_or_self(el, body):
+            raise ValueError("cannot append parent to itself")
+        _move(body, el, -1)
+
+
+# -- handle_textelem over a list of elements ---------------------------------------------------
+
+def ex111_textelem_loop(list elems, object potential_tags, filter_match, textfilter, new_p, step, body):
+    """``[handle_textelem(e, potential_tags, options) for e in elems]`` without
+    deduplication (_extract: ``body`` None, the list is returned), or
+    recover_wild_text's loop appending each result to ``body`` as it comes
+    (None returned). Each element's tag is read when its turn comes. Done
+    here: "done" (None), <p> (attrib.clear(), then process_node in C when
+    childless, else ex111_paragraph into ``new_p()``), <lb> (its tail
+    tested, process_node in C, a ``new_p()`` holding the tail); every other
+    element, and any case the C versions decline (nothing changed but the
+    idempotent attrib.clear()), goes to ``step(e)`` (handle_textelem)."""
+    cdef CElement el
+    cdef CElement out
+    cdef CDocument doc
+    cdef DocData* d
+    cdef int32_t i
+    cdef int r
+    cdef list results = [] if body is None else None
+    cdef object res, kept
+    for obj in elems:
+        el = <CElement?>obj
+        doc = el.doc
+        d = &doc.d
+        i = el.idx
+        doc._check(i)
+        if _is_tag(d, i, _name_id(d, "done")):
+            res = None
+        elif _is_tag(d, i, _name_id(d, "p")):
+            # handle_paragraphs: element.attrib.clear() first
+            d.nodes[i].attr_count = 0
+            if d.nodes[i].first < 0:
+                r = _ex111_process_node(doc, i, filter_match)
+                res = el if r == 1 else None
+                if r == 2:
+                    res = step(el)
+            else:
+                out = <CElement?>new_p()
+                kept = ex111_paragraph(el, out, potential_tags, textfilter)
+                if kept is NotImplemented:
+                    res = step(el)
+                else:
+                    res = out if kept else None
+        elif _is_tag(d, i, _name_id(d, "lb")):
+            if _slot_blank(d, _slot_of(d, i, True)):
+                res = None
+            else:
+                r = _ex111_process_node(doc, i, filter_match)
+                if r == 2:
+                    res = step(el)
+                elif r == 0:
+                    res = None
+                else:
+                    # Element("p") with xml_text(element.tail) (checked by process_node)
+                    out = <CElement?>new_p()
+                    out.doc._check(out.idx)
+                    if out.doc is doc:
+                        raise ValueError("new_p() must make an element of a new document")
+                    d = &doc.d
+                    if _copy_slot(d, _slot_of(d, i, True), &out.doc.d, out.idx, False) < 0:
+                        _raise_doc_error(out.doc)
+                    res = out
+        else:
+            res = step(el)
+        if body is None:
+            results.append(res)
+        elif res is not None:
+            body.append(res)
+    return results
+
+
+# -- handle_table's cell with children ------------------------------------------------------
+
+cdef bint _plain_name(DocData* d, int32_t nid) noexcept nogil:
+    "A name of ASCII letters only (check_xml_tag accepts it as it is)."
+    cdef Py_ssize_t n, k
+    cdef const uchar* s
+    if nid < 0:
+        return False
+    s = name_bytes(d, nid, &n)
+    if s == NULL or n < 1:
+        return False
+    for k in range(n):
+        if not ((s[k] >= 65 and s[k] <= 90) or (s[k] >= 97 and s[k] <= 122)):
+            return False
+    return True
+
+
+cdef int _define_newelem111(object processed, CElement new, define_newelem) except -1:
+    """define_newelem(processed, new): a SubElement of ``new`` with the tag,
+    text and tail of ``processed``; the reference function when a value or
+    the tag would need its checks."""
+    cdef CElement p
+    cdef DocData* pd
+    cdef DocData* od
+    cdef Slot t, tl
+    cdef int32_t nid, sub
+    if processed is None:
+        return 0
+    if not isinstance(processed, CElement) or (<CElement>processed).doc is new.doc:
+        # (one document: a copy within one arena is left to the reference)
+        define_newelem(processed, new)
+        return 0
+    p = <CElement>processed
+    p.doc._check(p.idx)
+    new.doc._check(new.idx)
+    pd = &p.doc.d
+    od = &new.doc.d
+    t = _slot_of(pd, p.idx, False)
+    tl = _slot_of(pd, p.idx, True)
+    if not _plain_name(pd, pd.nodes[p.idx].tag) or not _slot_ok(pd, t) or not _slot_ok(pd, tl):
+        define_newelem(processed, new)
+        return 0
+    nid = dom_map_name(pd, pd.nodes[p.idx].tag, od)
+    if nid < 0:
+        _raise_doc_error(new.doc)
+    sub = dom_new_node(od, nid, new.idx)
+    if sub < 0:
+        _raise_doc_error(new.doc)
+    if _copy_slot(pd, t, od, sub, False) < 0 or _copy_slot(pd, tl, od, sub, True) < 0:
+        _raise_doc_error(new.doc)
+    return 0
+
+
+cdef struct _C111Ids:
+    int32_t td
+    int32_t th
+    int32_t hi
+    int32_t done
+    int32_t cell
+    int n
+    int32_t names[MAX_NAME_SET]
+
+
+cdef int _c111_ids(CDocument doc, tuple names, _C111Ids* ids) except -1:
+    ids.td = _name_id(&doc.d, "td")
+    ids.th = _name_id(&doc.d, "th")
+    ids.hi = _name_id(&doc.d, "hi")
+    ids.done = _intern(doc, "done")
+    ids.cell = _intern(doc, "cell")
+    ids.n = _name_ids(doc, names, ids.names)
+    if ids.n < 0:
+        raise ValueError("too many names")
+    return 0
+
+
+def ex111_fill_cell(CElement sub, CElement new, tuple names, textfilter, textnode, other, define_newelem):
+    """_fill_cell's reference branch without deduplication (``new`` the new
+    cell): its text and tail copied, the cell marked done, then the live walk
+    of ``ex111_skip_walk(sub, names)``: a td/th (renamed "cell") or hi runs
+    ex111_handle_textnode(comments_fix=True, preserve_spaces=True) here
+    (``textnode(child)`` when it declines), any other element handed out
+    ``other(child)`` (the list / handle_textelem branches); the result goes
+    through define_newelem (in C when no check is needed) and the child is
+    marked done. After a Python call the walk goes on from the node it had
+    found, wherever that is now. NotImplemented (nothing changed) when the
+    cell's text or tail needs xml_text's check."""
+    cdef CDocument doc = sub.doc, odoc = new.doc
+    cdef DocData* d = &doc.d
+    cdef DocData* od = &odoc.d
+    cdef int32_t i, nxt, top
+    cdef Slot t, tl
+    cdef _C111Ids ids
+    cdef CElement cp, np
+    cdef object nproxy, res
+    cdef bint called
+    cdef int32_t cached_names
+    doc._check(sub.idx)
+    odoc._check(new.idx)
+    if len(names) > MAX_NAME_SET:
+        raise ValueError("too many names")
+    t = _slot_of(d, sub.idx, False)
+    tl = _slot_of(d, sub.idx, True)
+    if not _slot_ok(d, t) or not _slot_ok(d, tl):
+        return NotImplemented
+    if odoc is doc:
+        return NotImplemented
+    if _copy_slot(d, t, od, new.idx, False) < 0 or _copy_slot(d, tl, od, new.idx, True) < 0:
+        _raise_doc_error(odoc)
+    _c111_ids(doc, names, &ids)
+    d.nodes[sub.idx].tag = ids.done
+    i = dom_traverse_next(d, sub.idx, sub.idx)
+    cached_names = d.n_names
+    while i >= 0:
+        if d.n_names != cached_names:
+            # a name the walk tests may have come into the document meanwhile
+            _c111_ids(doc, names, &ids)
+            cached_names = d.n_names
+        top = sub.idx if sub.doc is doc else -2
+        nxt = dom_traverse_next(d, i, top)
+        if not _id_in(d.nodes[i].tag, ids.names, ids.n):
+            d.nodes[i].tag = ids.done
+            i = nxt
+            continue
+        cp = <CElement>_proxy(doc, i)
+        if _is_tag(d, i, ids.td) or _is_tag(d, i, ids.th) or _is_tag(d, i, ids.hi):
+            if not _is_tag(d, i, ids.hi):
+                d.nodes[i].tag = ids.cell
+            res = ex111_handle_textnode(cp, True, True, textfilter)
+            if res is NotImplemented:
+                res = textnode(cp)
+            called = False
+            nproxy = None
+        else:
+            nproxy = _proxy(doc, nxt)
+            res = other(cp)
+            called = True
+        _define_newelem111(res, new, define_newelem)
+        # child.tag = "done", wherever the child is now
+        cp.doc._check(cp.idx)
+        cp.doc.d.nodes[cp.idx].tag = _intern(cp.doc, "done")
+        if not called:
+            i = nxt
+            continue
+        if nproxy is None:
+            break
+        np = <CElement>nproxy
+        if np.doc is not doc:
+            doc = np.doc
+            d = &doc.d
+            _c111_ids(doc, names, &ids)
+            cached_names = d.n_names
+        doc._check(np.idx)
+        i = np.idx
+    return None

@@ -14,7 +14,7 @@ from trafila._backend import Element, SubElement, core_of, strip_elements, strip
 from .htmlprocessing import (delete_by_link_density, handle_textnode, link_density_test_tables,
                              process_node, prune_unwanted_nodes)
 from .settings import TAG_CATALOG
-from .utils import (FORMATTING_PROTECTED, check_xml_attribute, check_xml_tag, is_image_file, text_chars_test,
+from .utils import (FORMATTING_PROTECTED, RE_FILTER, check_xml_attribute, check_xml_tag, is_image_file, text_chars_test,
                     textfilter, xml_attr_value, xml_text)
 from .xpaths import (BODY_XPATH, COMMENTS_DISCARD_XPATH, COMMENTS_XPATH, DISCARD_IMAGE_ELEMENTS,
                      OVERALL_DISCARD_XPATH, PAYWALL_DISCARD_XPATH, PRECISION_DISCARD_XPATH,
@@ -268,10 +268,19 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
         max_cols = 0
         for tr in table_elem.iter("tr"):
             max_cols = max(max_cols, sum(int(td.get("colspan", 1)) for td in tr.iter(*TABLE_ELEMS)))
-    seen_header_row = False
-    seen_header = False
     # the same set for every cell (nothing changes potential_tags meanwhile)
     cell_tags = potential_tags.union(["div"])
+    if core is not None and not options.dedup:
+        # the loop in C (rows, childless cells); the other cells run _fill_cell (_leaf_cell when
+        # process_node's C version declines), the walk going on as the reference's does
+        kept = core.ex111_table(
+            table_elem, newtable, str(max_cols) if max_cols > 1 else None, RE_FILTER.match,
+            lambda cell, new: _fill_cell(cell, new, cell_tags, options, core),
+            lambda cell, new: _leaf_cell(cell, new, options))
+        if kept is not NotImplemented:
+            return newtable if kept else None
+    seen_header_row = False
+    seen_header = False
     row_attrs = {"span": str(max_cols)} if max_cols > 1 else {}
     newrow = Element("row", dict(row_attrs))
     # on core trees the walk itself marks done the elements the loop would only mark done
@@ -287,32 +296,9 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
             seen_header = seen_header or is_header
             new_child_elem = define_cell_type(subelement, is_header)
             if len(subelement) == 0:
-                processed_cell = process_node(subelement, options)
-                if processed_cell is not None:
-                    new_child_elem.text = xml_text(processed_cell.text)
-                    new_child_elem.tail = xml_text(processed_cell.tail)
+                _leaf_cell(subelement, new_child_elem, options)
             else:
-                new_child_elem.text = xml_text(subelement.text)
-                new_child_elem.tail = xml_text(subelement.tail)
-                subelement.tag = "done"
-                cells = subelement.iterdescendants() if core is None else core.ex111_skip_walk(subelement, _CELL_WALK)
-                for child in cells:
-                    if child.tag in TABLE_ALL:
-                        if child.tag in TABLE_ELEMS:
-                            child.tag = "cell"
-                        processed_subchild = handle_textnode(child, options, preserve_spaces=True, comments_fix=True)
-                    elif child.tag == "list" and options.focus == "recall":
-                        processed_subchild = handle_lists(child, options)
-                        if processed_subchild is not None:
-                            new_child_elem.append(processed_subchild)
-                            processed_subchild = None
-                    elif core is None or child.tag in _DISPATCHED:
-                        processed_subchild = handle_textelem(child, cell_tags, options)
-                    else:
-                        # handle_textelem gives None and changes nothing for the other tags
-                        processed_subchild = None
-                    define_newelem(processed_subchild, new_child_elem)
-                    child.tag = "done"
+                _fill_cell(subelement, new_child_elem, cell_tags, options, core)
             if new_child_elem.text or len(new_child_elem) > 0:
                 newrow.append(new_child_elem)
         elif subelement.tag == "table":
@@ -325,6 +311,59 @@ def handle_table(table_elem: Element, potential_tags: Set[str], options: Extract
     if len(newtable) > 0:
         return newtable
     return None
+
+
+def _leaf_cell(subelement: Element, new_child_elem: Element, options: Extractor) -> None:
+    "handle_table: a childless cell."
+    processed_cell = process_node(subelement, options)
+    if processed_cell is not None:
+        new_child_elem.text = xml_text(processed_cell.text)
+        new_child_elem.tail = xml_text(processed_cell.tail)
+
+
+def _fill_cell(subelement: Element, new_child_elem: Element, cell_tags: Set[str], options: Extractor,
+               core: Any) -> None:
+    "handle_table: a cell with children (the cell is marked done here and again by the loop)."
+    if core is not None and not options.dedup:
+        # the walk in C (td/th/hi through handle_textnode there, define_newelem too), the other
+        # elements through _cell_other; NotImplemented: nothing changed, the code below runs
+        done = core.ex111_fill_cell(
+            subelement, new_child_elem, _CELL_WALK, textfilter,
+            lambda child: handle_textnode(child, options, preserve_spaces=True, comments_fix=True),
+            lambda child: _cell_other(child, new_child_elem, cell_tags, options), define_newelem)
+        if done is not NotImplemented:
+            return
+    new_child_elem.text = xml_text(subelement.text)
+    new_child_elem.tail = xml_text(subelement.tail)
+    subelement.tag = "done"
+    cells = subelement.iterdescendants() if core is None else core.ex111_skip_walk(subelement, _CELL_WALK)
+    for child in cells:
+        if child.tag in TABLE_ALL:
+            if child.tag in TABLE_ELEMS:
+                child.tag = "cell"
+            processed_subchild = handle_textnode(child, options, preserve_spaces=True, comments_fix=True)
+        elif child.tag == "list" and options.focus == "recall":
+            processed_subchild = handle_lists(child, options)
+            if processed_subchild is not None:
+                new_child_elem.append(processed_subchild)
+                processed_subchild = None
+        elif core is None or child.tag in _DISPATCHED:
+            processed_subchild = handle_textelem(child, cell_tags, options)
+        else:
+            # handle_textelem gives None and changes nothing for the other tags
+            processed_subchild = None
+        define_newelem(processed_subchild, new_child_elem)
+        child.tag = "done"
+
+
+def _cell_other(child: Element, new_child_elem: Element, cell_tags: Set[str], options: Extractor) -> Any:
+    "_fill_cell's branches for a child that is no td/th/hi: what goes to define_newelem."
+    if child.tag == "list" and options.focus == "recall":
+        processed_subchild = handle_lists(child, options)
+        if processed_subchild is not None:
+            new_child_elem.append(processed_subchild)
+        return None
+    return handle_textelem(child, cell_tags, options)
 
 
 def handle_image(element: Element) -> Any:
@@ -415,11 +454,22 @@ def recover_wild_text(tree: Element, result_body: Element, options: Extractor, p
     else:
         strip_tags(search_tree, "span")
     subelems = _wild_elements(search_tree, recall)
+    core = core_of(search_tree)
+    if core is not None and not options.dedup:
+        # the same loop in C (done, p and lb there, the others through handle_textelem), appending as it goes
+        core.ex111_textelem_loop(subelems, potential_tags, RE_FILTER.match, textfilter, _new_p,
+                                 lambda e: handle_textelem(e, potential_tags, options), result_body)
+        return result_body
     for e in subelems:
         processed = handle_textelem(e, potential_tags, options)
         if processed is not None:
             result_body.append(processed)
     return result_body
+
+
+def _new_p() -> Any:
+    "Element(\"p\") (handle_paragraphs' new element of a <p>, handle_textelem's of an <lb>)."
+    return Element("p")
 
 
 def prune_unwanted_sections(tree: Element, potential_tags: Set[str], options: Extractor) -> Any:
@@ -513,7 +563,13 @@ def _extract(tree: Element, options: Extractor) -> Tuple[Any, str, Set[str]]:
         if only_lb:
             subelems = [subtree]
         # a list comprehension upstream: every element is handled before any is moved
-        processed_elems = [handle_textelem(e, potential_tags, options) for e in subelems]
+        if core is not None and not options.dedup:
+            # the C loop: done, p and lb there, the others through handle_textelem, in order
+            processed_elems = core.ex111_textelem_loop(
+                subelems, potential_tags, RE_FILTER.match, textfilter, _new_p,
+                lambda e: handle_textelem(e, potential_tags, options), None)
+        else:
+            processed_elems = [handle_textelem(e, potential_tags, options) for e in subelems]
         for processed in processed_elems:
             if processed is not None:
                 result_body.append(processed)
@@ -558,11 +614,20 @@ def extract_comments(tree: Element, options: Extractor) -> Tuple[Any, str, int, 
         subtree = prune_unwanted_nodes(subtree, COMMENTS_DISCARD_XPATH)
         strip_tags(subtree, "a", "ref", "span")
         core = core_of(subtree)
-        # on core trees only the elements process_comments_node looks at (renames stay inside the set)
-        for e in list(subtree.iterdescendants()) if core is None else core.descendants(subtree, potential_tags):
+
+        def step(e: Element) -> None:
             processed = process_comments_node(e, potential_tags, options)
             if processed is not None:
                 comments_body.append(processed)
+
+        if core is not None and not options.dedup:
+            # the C loop over the same snapshot: handle_textnode, the attributes cleared, the append
+            core.ex111_comments_loop(core.descendants(subtree, potential_tags), comments_body, potential_tags,
+                                     textfilter, step)
+        else:
+            # on core trees only the elements process_comments_node looks at (renames stay inside the set)
+            for e in list(subtree.iterdescendants()) if core is None else core.descendants(subtree, potential_tags):
+                step(e)
         # removed so that the main extraction does not take the comments again
         if len(comments_body) > 0:
             subtree.getparent().remove(subtree)
