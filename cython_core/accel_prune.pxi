@@ -48,14 +48,136 @@ cdef inline int32_t _first_below(DocData* d, int32_t top) noexcept nogil:
     return d.nodes[top].first
 
 
-cdef void _link_info(DocData* d, int32_t top, const PruneIds* ids, Py_ssize_t short_thr, LinkInfo* li) noexcept nogil:
+
+# -- trim lengths shared between the nested elements of one pass ----------------------------------
+#
+# A pass tests every element of a tag, nested ones included (divs in divs), and each test
+# measures len(trim(text_content(el))): measured one by one, a text is read once per enclosing
+# match. Within one pass the tree does not change (the deletions come after the walk), so the
+# measure of each element is kept and an enclosing element's is folded from its children's.
+# trim's length is a function of (non-whitespace code points, words): a concatenation adds
+# both, less one word where a word runs across the seam, so each text carries whether it
+# starts and ends inside a word.
+
+cdef struct TLen:
+    Py_ssize_t nonws
+    Py_ssize_t words
+    bint empty          # no character at all
+    bint first_word     # its first character is not whitespace
+    bint last_word      # nor its last
+
+
+cdef struct TLMemo:
+    TLen* lens          # by node index, meaningful where done[i]
+    uchar* done
+
+
+cdef inline void _tl_slot(DocData* d, int32_t off, int32_t n, TLen* out) noexcept nogil:
+    cdef TextStats t
+    cdef const uchar* s
+    cdef uchar k
+    if off < 0 or n <= 0:
+        out.nonws = 0
+        out.words = 0
+        out.empty = True
+        out.first_word = False
+        out.last_word = False
+        return
+    s = d.text.data + off
+    memset(&t, 0, sizeof(TextStats))
+    _stats_feed(&t, s, n)
+    k = _BYTE_CLASS[s[0]]
+    out.nonws = t.nonws
+    out.words = t.words
+    out.empty = False
+    out.first_word = not (k == BC_SPACE or (k == BC_HIGH and _ws_len(s, 0, n) > 0))
+    out.last_word = t.in_word
+
+
+cdef inline void _tl_cat(TLen* a, const TLen* b) noexcept nogil:
+    """``a`` becomes the measure of a's text followed by b's."""
+    if b.empty:
+        return
+    if a.empty:
+        a[0] = b[0]
+        return
+    a.nonws += b.nonws
+    a.words += b.words - (1 if (a.last_word and b.first_word) else 0)
+    a.last_word = b.last_word
+
+
+cdef Py_ssize_t _tlen_memo(DocData* d, int32_t top, TLMemo* m) noexcept nogil:
+    """``_text_length_of(d, top)``, keeping the measure of every element it
+    passes (the walk skips the subtrees already measured)."""
+    cdef int32_t i, p
+    cdef TLen tail
+    cdef TLen* a
+    if not m.done[top]:
+        _tl_slot(d, d.nodes[top].text_off, d.nodes[top].text_len, &m.lens[top])
+        i = d.nodes[top].first
+        while i >= 0:
+            if not m.done[i]:
+                # enter i: its own text first, then its children
+                _tl_slot(d, d.nodes[i].text_off, d.nodes[i].text_len, &m.lens[i])
+                if d.nodes[i].first >= 0:
+                    i = d.nodes[i].first
+                    continue
+                m.done[i] = 1
+            # i is measured: fold it and its tail into its parent, then on to the next
+            # sibling, or, after the last one, the parent is measured too
+            while True:
+                p = d.nodes[i].parent
+                a = &m.lens[p]
+                _tl_cat(a, &m.lens[i])
+                _tl_slot(d, d.nodes[i].tail_off, d.nodes[i].tail_len, &tail)
+                _tl_cat(a, &tail)
+                if d.nodes[i].next >= 0:
+                    i = d.nodes[i].next
+                    break
+                m.done[p] = 1
+                if p == top:
+                    i = -1
+                    break
+                i = p
+        m.done[top] = 1
+    a = &m.lens[top]
+    return a.nonws + a.words - 1 if a.words > 0 else 0
+
+
+cdef inline Py_ssize_t _tlen(DocData* d, int32_t i, TLMemo* m) noexcept nogil:
+    return _text_length_of(d, i) if m == NULL else _tlen_memo(d, i, m)
+
+
+cdef int _tl_memo_init(DocData* d, TLMemo* m) noexcept nogil:
+    m.lens = NULL
+    m.done = NULL
+    if alloc_fails():
+        return ERR_MEMORY
+    m.done = <uchar*>calloc(<size_t>d.n_nodes if d.n_nodes > 0 else 1, 1)
+    m.lens = <TLen*>malloc((<size_t>d.n_nodes if d.n_nodes > 0 else 1) * sizeof(TLen))
+    if m.done == NULL or m.lens == NULL:
+        free(m.done)
+        free(m.lens)
+        m.done = NULL
+        m.lens = NULL
+        return ERR_MEMORY
+    return 0
+
+
+cdef inline void _tl_memo_free(TLMemo* m) noexcept nogil:
+    free(m.done)
+    free(m.lens)
+
+
+cdef void _link_info(DocData* d, int32_t top, const PruneIds* ids, Py_ssize_t short_thr, LinkInfo* li,
+                     TLMemo* m=NULL) noexcept nogil:
     """What the tests read of the ref descendants of ``top`` (collect_link_info)."""
     cdef int32_t i = _first_below(d, top)
     cdef Py_ssize_t n
     memset(li, 0, sizeof(LinkInfo))
     while i >= 0:
         if d.nodes[i].tag == ids.ref:
-            n = _text_length_of(d, i)
+            n = _tlen(d, i, m)
             if li.nrefs == 0:
                 li.first_len = n
             li.nrefs += 1
@@ -105,15 +227,15 @@ cdef inline Py_ssize_t _child_count(DocData* d, int32_t i) noexcept nogil:
 
 
 cdef bint _ldt_2_3_1(DocData* d, int32_t el, const PruneIds* ids, bint favor_precision, double farm_ratio,
-                     bint* short_with_links) noexcept nogil:
+                     bint* short_with_links, TLMemo* m=NULL) noexcept nogil:
     """2.3.1's link_density_test: the verdict, ``short_with_links`` set."""
     cdef LinkInfo li
     cdef Py_ssize_t elemlen, limitlen, len_threshold
     short_with_links[0] = False
-    _link_info(d, el, ids, 10, &li)
+    _link_info(d, el, ids, 10, &li, m)
     if li.nrefs == 0 or li.graphic:
         return False
-    elemlen = _text_length_of(d, el)
+    elemlen = _tlen(d, el, m)
     if li.nrefs == 1:
         len_threshold = 10 if favor_precision else 100
         if li.first_len > len_threshold and <double>li.first_len > <double>elemlen * 0.9:
@@ -138,13 +260,13 @@ cdef bint _ldt_2_3_1(DocData* d, int32_t el, const PruneIds* ids, bint favor_pre
 
 
 cdef bint _ldt_1_11_0(DocData* d, int32_t el, Py_ssize_t elemlen, const PruneIds* ids, bint favor_precision,
-                      bint* with_list) noexcept nogil:
+                      bint* with_list, TLMemo* m=NULL) noexcept nogil:
     """1.11.0's _link_density_test on ``elemlen``: the verdict, ``with_list``
     set when the list of non-empty link texts it hands back is not empty."""
     cdef LinkInfo li
     cdef Py_ssize_t limitlen
     with_list[0] = False
-    _link_info(d, el, ids, 50 if favor_precision else 10, &li)
+    _link_info(d, el, ids, 50 if favor_precision else 10, &li, m)
     if li.nrefs == 0:
         return False
     if d.nodes[el].tag == ids.p:
@@ -215,11 +337,15 @@ cdef int _flagged_2_3_1(DocData* d, int32_t top, int32_t tag, bint tag_is_p, bin
     cdef int32_t i = top, parent, ptag
     cdef bint result, swl
     cdef int err = 0
+    cdef TLMemo memo
+    err = _tl_memo_init(d, &memo)
+    if err:
+        return err
     while i >= 0:
         if d.nodes[i].tag == tag:
-            result = _ldt_2_3_1(d, i, ids, favor_precision, farm_ratio, &swl)
+            result = _ldt_2_3_1(d, i, ids, favor_precision, farm_ratio, &swl, &memo)
             if result or (backtracking and swl and _child_count(d, i) >= depth_threshold
-                          and _text_length_of(d, i) < len_threshold):
+                          and _tlen_memo(d, i, &memo) < len_threshold):
                 parent = d.nodes[i].parent
                 if tag_is_p and parent >= 0:
                     ptag = d.nodes[parent].tag
@@ -227,9 +353,10 @@ cdef int _flagged_2_3_1(DocData* d, int32_t top, int32_t tag, bint tag_is_p, bin
                         i = _after(d, i, top)
                         continue
                 if not _vec_push(out, i, &err):
-                    return err
+                    break
         i = _after(d, i, top)
-    return 0
+    _tl_memo_free(&memo)
+    return err
 
 
 cdef int _flagged_1_11_0(DocData* d, int32_t top, int32_t tag, bint backtracking, bint favor_precision,
@@ -243,15 +370,19 @@ cdef int _flagged_1_11_0(DocData* d, int32_t top, int32_t tag, bint backtracking
     cdef bint with_list
     cdef int err = 0
     cdef uchar* seen = NULL
+    cdef TLMemo memo
     if alloc_fails():
         return ERR_MEMORY
     seen = <uchar*>calloc(<size_t>d.n_nodes if d.n_nodes > 0 else 1, 1)
     if seen == NULL:
         return ERR_MEMORY
+    if _tl_memo_init(d, &memo):
+        free(seen)
+        return ERR_MEMORY
     while i >= 0:
         if d.nodes[i].tag == tag:
-            elemlen = _text_length_of(d, i)
-            if _ldt_1_11_0(d, i, elemlen, ids, favor_precision, &with_list):
+            elemlen = _tlen_memo(d, i, &memo)
+            if _ldt_1_11_0(d, i, elemlen, ids, favor_precision, &with_list, &memo):
                 if not seen[i]:
                     seen[i] = 1
                     if not _vec_push(out, i, &err):
@@ -268,6 +399,7 @@ cdef int _flagged_1_11_0(DocData* d, int32_t top, int32_t tag, bint backtracking
                     break
         i = _after(d, i, top)
     free(seen)
+    _tl_memo_free(&memo)
     return err
 
 
