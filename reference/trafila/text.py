@@ -147,6 +147,17 @@ def collapse_whitespace(string: Any) -> str:
     return " ".join(pieces)
 
 
+def repair_doctype_sliced(htmlstring: str, doctype_tag: "re.Pattern[str]") -> str:
+    """repair_doctype with one copy of the page instead of three (the compiled core's
+    load_html): each release's DOCTYPE_TAG only matches at 0, so "sub(first line) + '\\n' +
+    rest" is the string without the match (plus the "\\n" that comes back when there was none)."""
+    end = htmlstring.find("\n")
+    match = doctype_tag.search(htmlstring, 0, end if end >= 0 else len(htmlstring))
+    if match is not None:
+        htmlstring = htmlstring[: match.start()] + htmlstring[match.end():]
+    return htmlstring if end >= 0 else htmlstring + "\n"
+
+
 def repair_doctype(htmlstring: str, doctype_tag: "re.Pattern[str]") -> str:
     """repair_faulty_html's DOCTYPE step (both releases, each with its ``DOCTYPE_TAG``):
     upstream's ``DOCTYPE_TAG.sub(first line) + "\\n" + rest`` after partitioning on "\\n",

@@ -14,7 +14,7 @@ from trafila._engine import NotNative
 from trafila.xmlchars import (  # noqa: F401
     check_xml_attribute, check_xml_tag, xml_attr_value, xml_name_valid, xml_text,
 )
-from trafila.text import repair_doctype
+from trafila.text import repair_doctype, repair_doctype_sliced
 from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
     check_html_lang, collapse_whitespace, line_processing, normalize_unicode, remove_control_characters,
@@ -82,14 +82,8 @@ def _repair_doctype(htmlstring: str) -> str:
 
 
 def _repair_doctype_sliced(htmlstring: str) -> str:
-    """_repair_doctype with one copy of the page instead of three (the compiled core's
-    load_html): DOCTYPE_TAG only matches at 0, so "sub(first line) + '\\n' + rest" is the
-    string without the match (plus the "\\n" that comes back when there was none)."""
-    end = htmlstring.find("\n")
-    match = DOCTYPE_TAG.search(htmlstring, 0, end if end >= 0 else len(htmlstring))
-    if match is not None:
-        htmlstring = htmlstring[: match.start()] + htmlstring[match.end():]
-    return htmlstring if end >= 0 else htmlstring + "\n"
+    "trafila.text.repair_doctype_sliced with this release's DOCTYPE_TAG."
+    return repair_doctype_sliced(htmlstring, DOCTYPE_TAG)
 
 
 def repair_faulty_html(htmlstring: str, beginning: str) -> str:
