@@ -986,3 +986,170 @@ def ex111_fill_cell(CElement sub, CElement new, tuple names, textfilter, textnod
         doc._check(np.idx)
         i = np.idx
     return None
+
+
+# -- prune_unwanted_nodes (htmlprocessing.py) ---------------------------------------------------
+
+def text_content_length(CElement el):
+    """``len(el.text_content())`` without making the string: the code points of
+    the element's text and its descendants' texts and tails (an arena holds no
+    surrogate, so one non-continuation byte is one code point)."""
+    cdef DocData* d = &el.doc.d
+    cdef int32_t top = el.idx, s
+    cdef Py_ssize_t k = 0
+    el.doc._check(top)
+    with nogil:
+        s = top
+        if d.nodes[s].text_off >= 0:
+            k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+        while True:
+            if d.nodes[s].first >= 0:
+                s = d.nodes[s].first
+                if d.nodes[s].text_off >= 0:
+                    k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+                continue
+            while s != top:
+                if d.nodes[s].tail_off >= 0:
+                    k += _code_points(d.text.data + d.nodes[s].tail_off, d.nodes[s].tail_len)
+                if d.nodes[s].next >= 0:
+                    s = d.nodes[s].next
+                    if d.nodes[s].text_off >= 0:
+                        k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+                    break
+                s = d.nodes[s].parent
+            if s == top:
+                break
+    return k
+
+
+cdef bint _ex111_join_tail(DocData* d, int32_t dst, int32_t off, int32_t n) noexcept nogil:
+    """``dst.tail = (dst.tail or "") + " " + <slice off, n>`` in the arena."""
+    cdef Node* nd = &d.nodes[dst]
+    cdef int32_t a_off = nd.tail_off, a_len = nd.tail_len if nd.tail_off >= 0 else 0
+    cdef int32_t new_off
+    if not buf_reserve(&d.text, <Py_ssize_t>a_len + 1 + n, &d.error):
+        return False
+    new_off = <int32_t>d.text.len
+    if a_len > 0:
+        memcpy(d.text.data + new_off, d.text.data + a_off, <size_t>a_len)
+    d.text.data[new_off + a_len] = 32
+    if n > 0:
+        memcpy(d.text.data + new_off + a_len + 1, d.text.data + off, <size_t>n)
+    d.text.len += <Py_ssize_t>a_len + 1 + n
+    nd = &d.nodes[dst]
+    nd.tail_off = new_off
+    nd.tail_len = a_len + 1 + n
+    return True
+
+
+def ex111_prune_nodes(list subtrees not None, Py_ssize_t start, list undo):
+    """1.11.0's prune_unwanted_nodes loop body over ``subtrees[start:]``: a node
+    with a tail (even '') hands it, after a space, to its previous sibling's
+    tail or, without one, to its parent's tail (1.11.0's quirk); then it leaves
+    its parent. Returns the index of the first node left to the Python loop
+    (``len(subtrees)`` when none): one of another model, without a parent
+    (upstream raises there), or whose joined tail lxml would refuse; that node
+    is not touched. With ``undo`` (a list), each change is recorded there for
+    :func:`ex111_prune_undo`."""
+    cdef Py_ssize_t i, n = len(subtrees)
+    cdef CElement ce
+    cdef CDocument doc
+    cdef DocData* d
+    cdef int32_t node, parent, prev
+    cdef object el
+    for i in range(start, n):
+        el = subtrees[i]
+        if type(el) is not CElement:
+            return i
+        ce = <CElement>el
+        doc = ce.doc
+        d = &doc.d
+        node = ce.idx
+        parent = d.nodes[node].parent
+        if parent < 0:
+            return i
+        if undo is not None and not undo:
+            # the first change: whether node order was still document order before it
+            undo.append(doc)
+            undo.append(d.reordered)
+        elif undo is not None and undo[0] is not doc:
+            return i
+        if d.nodes[node].tail_off >= 0:
+            prev = d.nodes[node].prev
+            if prev < 0:
+                prev = parent
+            if not (_slot_xml_ok(d, d.nodes[prev].tail_off, d.nodes[prev].tail_len)
+                    and _slot_xml_ok(d, d.nodes[node].tail_off, d.nodes[node].tail_len)):
+                return i
+            if undo is not None:
+                undo.append(0)
+                undo.append(prev)
+                undo.append(d.nodes[prev].tail_off)
+                undo.append(d.nodes[prev].tail_len)
+            if not _ex111_join_tail(d, prev, d.nodes[node].tail_off, d.nodes[node].tail_len):
+                _raise_doc_error(doc)
+            if undo is not None:
+                undo.append(2)
+                undo.append(prev)
+                undo.append(d.nodes[prev].tail_off)
+                undo.append(d.nodes[prev].tail_len)
+        if undo is not None:
+            undo.append(1)
+            undo.append(node)
+            undo.append(parent)
+            undo.append(d.nodes[node].next)
+        unlink_node(d, node)
+    return n
+
+
+def ex111_prune_undo(list undo not None):
+    """Take back, last first, the changes :func:`ex111_prune_nodes` recorded:
+    the tree is the one before them (the tails' old slices are still in the
+    append-only arena). The record stays, for :func:`ex111_prune_redo`."""
+    cdef CDocument doc
+    cdef DocData* d
+    cdef Py_ssize_t k
+    cdef int32_t a, b, c
+    cdef int kind
+    if not undo:
+        return
+    doc = <CDocument?>undo[0]
+    d = &doc.d
+    k = len(undo)
+    while k > 2:
+        k -= 4
+        kind = undo[k]
+        a = undo[k + 1]
+        b = undo[k + 2]
+        c = undo[k + 3]
+        if kind == 0:
+            d.nodes[a].tail_off = b
+            d.nodes[a].tail_len = c
+        elif kind == 1:
+            dom_link_before(d, b, a, c)
+    d.reordered = undo[1]
+
+
+def ex111_prune_redo(list undo not None):
+    """Make again, first first, the changes :func:`ex111_prune_undo` took back."""
+    cdef CDocument doc
+    cdef DocData* d
+    cdef Py_ssize_t k, n = len(undo)
+    cdef int32_t a, b, c
+    cdef int kind
+    if not undo:
+        return
+    doc = <CDocument?>undo[0]
+    d = &doc.d
+    k = 2
+    while k + 4 <= n:
+        kind = undo[k]
+        a = undo[k + 1]
+        b = undo[k + 2]
+        c = undo[k + 3]
+        if kind == 2:
+            d.nodes[a].tail_off = b
+            d.nodes[a].tail_len = c
+        elif kind == 1:
+            unlink_node(d, a)
+        k += 4

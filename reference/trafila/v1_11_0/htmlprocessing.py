@@ -109,6 +109,11 @@ def prune_unwanted_nodes(tree: Element, nodelist: Iterable[Any], with_backup: bo
     space, to the previous sibling's tail or (1.11.0's quirk) to the PARENT's
     tail. With backup: a copy of the input comes back if more than 6/7 of
     the text went."""
+    core = core_of(tree)
+    if core is not None:
+        done = _prune_unwanted_nodes_core(core, tree, nodelist, with_backup)
+        if done is not None:
+            return done
     if with_backup:
         old_len = len(tree.text_content())
         backup = deepcopy(tree)
@@ -125,6 +130,43 @@ def prune_unwanted_nodes(tree: Element, nodelist: Iterable[Any], with_backup: bo
         new_len = len(tree.text_content())
         return tree if new_len > old_len / 7 else backup
     return tree
+
+
+def _prune_one(subtree: Element) -> None:
+    if subtree.tail is not None:
+        prev = subtree.getprevious()
+        if prev is None:
+            prev = subtree.getparent()
+        if prev is not None:
+            prev.tail = xml_text((prev.tail or "") + " " + subtree.tail)
+    subtree.getparent().remove(subtree)
+
+
+def _prune_unwanted_nodes_core(core: Any, tree: Element, nodelist: Iterable[Any], with_backup: bool) -> Any:
+    """prune_unwanted_nodes on a core tree, the loop body in C. The backup is not
+    copied ahead: the C loop records its changes, and only when the backup is the
+    result (rarely) are they taken back for the copy and made again (upstream leaves
+    the input pruned). None: a node the C loop leaves to Python (it raises there)
+    came up under a backup, everything was taken back, the caller runs the reference."""
+    undo: Any = [] if with_backup else None
+    old_len = core.text_content_length(tree) if with_backup else 0
+    for expression in nodelist:
+        subtrees = expression(tree)
+        if type(subtrees) is not list:
+            subtrees = list(subtrees)
+        i = core.ex111_prune_nodes(subtrees, 0, undo)
+        while i < len(subtrees):
+            if with_backup:
+                core.ex111_prune_undo(undo)
+                return None
+            _prune_one(subtrees[i])
+            i = core.ex111_prune_nodes(subtrees, i + 1, undo)
+    if not with_backup or core.text_content_length(tree) > old_len / 7:
+        return tree
+    core.ex111_prune_undo(undo)
+    backup = deepcopy(tree)
+    core.ex111_prune_redo(undo)
+    return backup
 
 
 def collect_link_info(links_xpath: List[Any], favor_precision: bool = False) -> Tuple[int, int, int, List[Any]]:
