@@ -425,3 +425,53 @@ def collapse_whitespace(str s not None):
         return PyUnicode_FromKindAndData(kind, out, m)
     finally:
         free(out)
+
+
+# -- repair_faulty_html's test of the first lines (both releases' utils.py) -------------------
+
+cdef inline bint _is_line_break(Py_UCS4 c) noexcept nogil:
+    # str.splitlines' boundaries (\r\n counts as one)
+    if c <= 0x1E:
+        return c == 10 or c == 13 or c == 11 or c == 12 or c >= 0x1C
+    return c == 0x85 or c == 0x2028 or c == 0x2029
+
+
+cdef bint _has_html_open(int kind, const void* data, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    # "<html" in s[a:b]
+    cdef Py_ssize_t i
+    for i in range(a, b - 4):
+        if (_u_read(kind, data, i) == 60 and _u_read(kind, data, i + 1) == 104
+                and _u_read(kind, data, i + 2) == 116 and _u_read(kind, data, i + 3) == 109
+                and _u_read(kind, data, i + 4) == 108):
+            return True
+    return False
+
+
+def faulty_html_line(str s not None, Py_ssize_t pos, Py_ssize_t stop, int count):
+    """Whether one of the first ``count`` lines of ``s[pos:stop]`` (as ``str.splitlines``
+    cuts them) holds "<html" and ends with "/>" (repair_faulty_html's test), without
+    making the lines."""
+    cdef int kind = PyUnicode_KIND(s)
+    cdef const void* data = PyUnicode_DATA(s)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s), e
+    cdef bint found = False
+    if stop > n:
+        stop = n
+    if pos < 0:
+        pos = 0
+    with nogil:
+        while count > 0 and pos < stop:
+            e = pos
+            while e < stop and not _is_line_break(_u_read(kind, data, e)):
+                e += 1
+            if (e - pos >= 2 and _u_read(kind, data, e - 2) == 47 and _u_read(kind, data, e - 1) == 62
+                    and _has_html_open(kind, data, pos, e)):
+                found = True
+                break
+            if e >= stop:
+                break
+            if _u_read(kind, data, e) == 13 and e + 1 < stop and _u_read(kind, data, e + 1) == 10:
+                e += 1
+            pos = e + 1
+            count -= 1
+    return found

@@ -13,6 +13,9 @@ _XML_DECL_ENCODING = _re.compile(r"^(<\?xml[^>]+)\s+encoding\s*=\s*[\"'][^\"']*[
 # lxml.html: _looks_like_full_html_unicode / _looks_like_full_html_bytes
 _LOOKS_FULL_STR = _re.compile(r"^\s*<(?:html|!doctype)", _re.I).match
 _LOOKS_FULL_BYTES = _re.compile(rb"^\s*<(?:html|!doctype)", _re.I).match
+# the same tests of ``src[start:]`` made at ``start`` (a pattern's "^" only matches at 0)
+_XML_DECL_ENCODING_AT = _re.compile(r"(<\?xml[^>]+)\s+encoding\s*=\s*[\"'][^\"']*[\"'](\s*\?>|)", _re.U).match
+_LOOKS_FULL_STR_AT = _re.compile(r"\s*<(?:html|!doctype)", _re.I).match
 # lxml (apihelpers.pxi: _utf8) refuses such text when fromstring merges bodies
 _NOT_XML_COMPATIBLE = _re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -23,8 +26,25 @@ cdef _raise_error(int err):
     raise MemoryError("out of memory while parsing")
 
 
-cpdef CDocument parse_document(src):
-    """Parse ``src`` (str, bytes or bytearray) into a CDocument, as trafila.html.parse_document does."""
+cdef bint _slice_keeps_kind(str s, Py_ssize_t start):
+    """Whether ``s[start:]`` has the PEP 393 kind of ``s``: the input layer reads a str by
+    its kind (surrogates, the U+FEFF rule), so a slice is only parsed in place when no
+    character that sets the kind lies before ``start``."""
+    cdef int kind = PyUnicode_KIND(s)
+    cdef const void* data = PyUnicode_DATA(s)
+    cdef Py_UCS4 floor = 0x100 if kind == 2 else 0x10000
+    cdef Py_ssize_t i
+    if kind == 1:
+        return True
+    for i in range(start):
+        if _u_read(kind, data, i) >= floor:
+            return False
+    return True
+
+
+cpdef CDocument parse_document(src, Py_ssize_t start=0):
+    """Parse ``src`` (str, bytes or bytearray) into a CDocument, as trafila.html.parse_document does;
+    from ``start`` on: as ``parse_document(src[start:])`` without the copy."""
     cdef CDocument doc = CDocument()
     cdef Input inp
     cdef Parser p
@@ -34,23 +54,28 @@ cpdef CDocument parse_document(src):
     cdef bint ascii
     cdef object keep
     memset(&inp, 0, sizeof(Input))
+    if start < 0 or start > len(src):
+        raise IndexError("parse_document: start out of range")
+    if start and isinstance(src, str) and not _slice_keeps_kind(<str>src, start):
+        src = src[start:]
+        start = 0
     if isinstance(src, str):
-        if _XML_DECL_ENCODING.match(src):
+        if (_XML_DECL_ENCODING_AT(src, start) if start else _XML_DECL_ENCODING.match(src)):
             raise ValueError(
                 "Unicode strings with encoding declaration are not supported. "
                 "Please use bytes input or XML fragments without declaration."
             )
         keep = src
         kind = PyUnicode_KIND(keep)
-        data = PyUnicode_DATA(keep)
-        length = PyUnicode_GET_LENGTH(keep)
+        data = (<const char*>PyUnicode_DATA(keep)) + start * kind
+        length = PyUnicode_GET_LENGTH(keep) - start
         ascii = PyUnicode_IS_ASCII(keep)
         with nogil:
             input_from_str_data(&inp, kind, data, length, ascii)
     else:
         keep = src if type(src) is bytes else bytes(src)
-        data = PyBytes_AS_STRING(keep)
-        length = PyBytes_GET_SIZE(keep)
+        data = PyBytes_AS_STRING(keep) + start
+        length = PyBytes_GET_SIZE(keep) - start
         with nogil:
             input_from_bytes(&inp, <const uchar*>data, length)
     if inp.error:
@@ -152,16 +177,22 @@ cdef bint _contains_block_level_tag(CDocument doc, int32_t top):
     return False
 
 
-def fromstring(src):
-    """The CDocument with ``root_index`` the element lxml.html.fromstring returns (trafila.html.fromstring)."""
+def fromstring(src, Py_ssize_t start=0):
+    """The CDocument with ``root_index`` the element lxml.html.fromstring returns (trafila.html.fromstring);
+    from ``start`` on: as ``fromstring(src[start:])`` without the copy."""
     cdef bint is_full_html
     cdef int32_t root, body, other, child, last
     cdef CDocument doc
+    if start and not isinstance(src, str):
+        src = src[start:]
+        start = 0
     if isinstance(src, (bytes, bytearray)):
         is_full_html = _LOOKS_FULL_BYTES(src) is not None
+    elif start:
+        is_full_html = _LOOKS_FULL_STR_AT(src, start) is not None
     else:
         is_full_html = _LOOKS_FULL_STR(src) is not None
-    doc = parse_document(src)
+    doc = parse_document(src, start)
     root = _root_or_raise(doc)
     doc.root_index = root
     if is_full_html:

@@ -920,9 +920,9 @@ def dom_strip_elements_(tree_or_element, *tag_names, with_tail=True):
     _strip(tree_or_element, tag_names, 1 if with_tail else 2)
 
 
-def fromstring_view(src):
-    """trafila.html.fromstring in the core: the chosen element as a CElement."""
-    cdef CDocument doc = fromstring(src)
+def fromstring_view(src, Py_ssize_t start=0):
+    """trafila.html.fromstring in the core: the chosen element as a CElement (of ``src[start:]``)."""
+    cdef CDocument doc = fromstring(src, start)
     return _proxy(doc, doc.root_index)
 
 

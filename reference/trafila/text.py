@@ -158,6 +158,19 @@ def repair_doctype_sliced(htmlstring: str, doctype_tag: "re.Pattern[str]") -> st
     return htmlstring if end >= 0 else htmlstring + "\n"
 
 
+def doctype_end(htmlstring: str, doctype_tag: "re.Pattern[str]") -> int:
+    """Where :func:`repair_doctype_sliced`'s result starts in ``htmlstring`` (it is then
+    ``htmlstring[start:]``, the compiled core parses it in place); -1 when it is not a suffix
+    (a page without "\n" gains one)."""
+    end = htmlstring.find("\n")
+    if end < 0:
+        return -1
+    match = doctype_tag.search(htmlstring, 0, end)
+    if match is None:
+        return 0
+    return match.end() if match.start() == 0 else -1
+
+
 def repair_doctype(htmlstring: str, doctype_tag: "re.Pattern[str]") -> str:
     """repair_faulty_html's DOCTYPE step (both releases, each with its ``DOCTYPE_TAG``):
     upstream's ``DOCTYPE_TAG.sub(first line) + "\\n" + rest`` after partitioning on "\\n",

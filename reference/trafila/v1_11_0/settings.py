@@ -4,9 +4,10 @@ object, the Extractor options, the Document result and the tag tables."""
 from __future__ import annotations
 
 from configparser import ConfigParser
-from datetime import datetime
+import time
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from .._config import read_defaults
 
@@ -65,9 +66,30 @@ _CONFIG_READS = tuple(("int", option) for option in CONFIG_MAPPING.values())
 _DATE_READS = (("bool", "EXTENSIVE_DATE_SEARCH"),)
 
 
+#: (from, until, date): the local date of datetime.now() for the times from <= t < until
+_TODAY: Tuple[float, float, str] = (0.0, 0.0, "")
+
+
+def _today() -> str:
+    """``datetime.now().strftime("%Y-%m-%d")``, formatted once per local day (every call
+    makes an Extractor, and the time zone lookup of each format costs more than the rest of
+    the options); after a time zone change (time.tzset()) the old zone's date holds until its
+    day ends."""
+    global _TODAY
+    now = time.time()
+    start, until, text = _TODAY
+    if start <= now < until:
+        return text
+    today = datetime.fromtimestamp(now)
+    midnight = today.replace(hour=0, minute=0, second=0, microsecond=0)
+    text = today.strftime("%Y-%m-%d")
+    _TODAY = (midnight.timestamp(), (midnight + timedelta(days=1)).timestamp(), text)  # one assignment
+    return text
+
+
 def set_date_params(extensive: bool = True) -> Dict[str, Any]:
     "htmldate's parameters (only carried along on the text path)."
-    return {"original_date": True, "extensive_search": extensive, "max_date": datetime.now().strftime("%Y-%m-%d")}
+    return {"original_date": True, "extensive_search": extensive, "max_date": _today()}
 
 
 class Extractor:

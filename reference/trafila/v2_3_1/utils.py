@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
-from trafila.text import repair_doctype, repair_doctype_sliced
+from trafila.text import doctype_end, repair_doctype, repair_doctype_sliced
 from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     FORMATTING_PROTECTED, LINES_TRIMMING, RE_FILTER, RE_HTML_LANG, SPACING_PROTECTED, TARGET_LANG_ATTRS,
     check_html_lang, line_processing, normalize_unicode, remove_control_characters, return_printables_and_spaces,
@@ -141,6 +141,22 @@ def repair_faulty_html(htmlstring: str, beginning: str) -> str:
     return htmlstring
 
 
+def _repair_in_place(htmlstring: str, beginning: str, core: Any) -> Tuple[str, int]:
+    """repair_faulty_html for the core's parser, which can start inside the page:
+    ``(s, start)`` with ``s[start:] == repair_faulty_html(htmlstring, beginning)`` (the
+    DOCTYPE is skipped, not cut out of a copy of the page)."""
+    htmlstring = core.strip_invalid_xml_chars(htmlstring)
+    start = 0
+    if "doctype" in beginning:
+        start = doctype_end(htmlstring, DOCTYPE_TAG)
+        if start < 0:
+            return _repair_doctype_sliced(htmlstring), 0
+    # upstream looks at the first 4 lines of the first 4096 characters
+    if core.faulty_html_line(htmlstring, start, start + 4096, 4):
+        return FAULTY_HTML.sub(r"\1>", htmlstring[start:], count=1), 0
+    return htmlstring, start
+
+
 def fromstring_bytes(htmlobject: str) -> Any:
     "Parse the UTF-8 encoding of the string; None on failure."
     try:
@@ -172,20 +188,27 @@ def load_html(htmlobject: Any, max_size: Optional[int] = None, parse: Optional[C
     htmlobject = decode_file(htmlobject, max_size)
     beginning = htmlobject[:50].lower()
     check_flag = is_dubious_html(beginning)
-    htmlobject = repair_faulty_html(htmlobject, beginning)
+    from trafila._backend import current
+
+    start = 0
+    backend = current()
+    if _PARSE is _default_parse and backend.core is not None:
+        htmlobject, start = _repair_in_place(htmlobject, beginning, backend.core)
+    else:
+        htmlobject = repair_faulty_html(htmlobject, beginning)
     fallback_parse = False
     try:
-        tree = _PARSE(htmlobject)
+        tree = backend.fromstring(htmlobject, start) if start else _PARSE(htmlobject)
     except ValueError:
         # "Unicode strings with encoding declaration are not supported."
-        tree = fromstring_bytes(htmlobject)
+        tree = fromstring_bytes(htmlobject[start:])
         fallback_parse = True
     except NotImplementedError:
         raise
     except Exception as err:  # noqa: BLE001 - as upstream
         LOGGER.error("parsing failed: %s", err)
     if (tree is None or len(tree) < 1) and not fallback_parse:
-        tree = fromstring_bytes(htmlobject)
+        tree = fromstring_bytes(htmlobject[start:])
     if tree is not None and check_flag is True and len(tree) < 2:
         LOGGER.error("parsed tree length: %s, wrong data type or not valid HTML", len(tree))
         tree = None
