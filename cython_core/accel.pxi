@@ -475,3 +475,43 @@ def faulty_html_line(str s not None, Py_ssize_t pos, Py_ssize_t stop, int count)
             pos = e + 1
             count -= 1
     return found
+
+
+# -- prune_unwanted_nodes with a backup (2.3.1's htmlprocessing.py) ---------------------------
+
+def outermost(list elements not None):
+    """``[e for e in dict.fromkeys(elements) if not any(a in m for a in e.iterancestors())]``
+    with ``m`` the deduplicated elements (first-seen order kept): the matches not inside
+    another. NotImplemented unless all are the core's elements of one document."""
+    cdef Py_ssize_t k, n = len(elements)
+    cdef CDocument doc
+    cdef DocData* d
+    cdef uint8_t* marks
+    cdef int32_t i, a
+    cdef list out = []
+    if n == 0:
+        return out
+    for el in elements:
+        if type(el) is not CElement or (<CElement>el).doc is not (<CElement>elements[0]).doc:
+            return NotImplemented
+    doc = (<CElement>elements[0]).doc
+    d = &doc.d
+    marks = <uint8_t*>calloc(<size_t>d.n_nodes + 1, 1)
+    if marks == NULL:
+        raise MemoryError()
+    try:
+        for k in range(n):
+            marks[(<CElement>elements[k]).idx] = 1
+        for k in range(n):
+            i = (<CElement>elements[k]).idx
+            if marks[i] == 2:
+                continue  # a duplicate: seen first earlier
+            marks[i] = 2
+            a = d.nodes[i].parent
+            while a >= 0 and not marks[a]:
+                a = d.nodes[a].parent
+            if a < 0:
+                out.append(elements[k])
+    finally:
+        free(marks)
+    return out

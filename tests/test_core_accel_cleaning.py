@@ -117,3 +117,83 @@ def test_corpus_pages():
             assert ref == core, page.id
             compared += 1
     assert compared >= 200
+
+
+def _backup_prune(tree, nodelist):
+    return hp.prune_unwanted_nodes(tree, nodelist, with_backup=True)
+
+
+BACKUP = [
+    # all or nothing: most of the text in matches (nothing deleted), or little (all outer ones go)
+    "<html><body><div class='footer'>" + "long footer text " * 40 + "</div>tail<p>short</p></body></html>",
+    "<html><body><p>" + "kept text " * 40 + "</p><div class='footer'>f<div class='nav'>n</div>x</div>t</body></html>",
+    # a match inside another, and one element matched by several selectors: one deletion each
+    "<html><body><p>" + "kept " * 40 + "</p><nav class='footer'>a<div id='sidebar'>b</div>c</nav>d"
+    "<div class='comments footer'>e</div>f</body></html>",
+    "<html><body><p>\u00e9\U0001f600" + "k " * 30 + "</p><div class='footer'>\u4e2d</div>&#1;</body></html>",
+]
+BACKUP_LISTS = [xpaths.OVERALL_DISCARD_XPATH, xpaths.TEASER_DISCARD_XPATH,
+                xpaths.OVERALL_DISCARD_XPATH + xpaths.TEASER_DISCARD_XPATH + xpaths.PRECISION_DISCARD_XPATH]
+
+
+@pytest.mark.parametrize("html", BACKUP)
+@pytest.mark.parametrize("lists", range(len(BACKUP_LISTS)))
+def test_with_backup_fixed(html, lists):
+    ref, core = both(_backup_prune, html, BACKUP_LISTS[lists])
+    assert ref == core
+
+
+def test_with_backup_takes_the_core_path(monkeypatch):
+    seen = []
+    real = CORE.outermost
+    monkeypatch.setattr(CORE, "outermost", lambda els: seen.append(len(els)) or real(els))
+    untouched = both(lambda tree, _: tree, BACKUP[0], None)
+    # most of the text matched: nothing is deleted; little: the matches go
+    assert both(_backup_prune, BACKUP[0], BACKUP_LISTS[0]) == untouched
+    ref, core = both(_backup_prune, BACKUP[1], BACKUP_LISTS[0])
+    assert ref == core != both(lambda tree, _: tree, BACKUP[1], None)[1]
+    assert seen
+
+
+_CLASSES = st.sampled_from(["", " class='footer'", " id='sidebar'", " class='nav'", " class='share'",
+                            " class='teaser'", " class='comments'", " class='author'", " class='related'"])
+
+
+def _bnode():
+    return st.recursive(
+        st.tuples(st.sampled_from(["div", "p", "span", "section", "aside", "ul", "li"]), TAILS, TAILS, _CLASSES,
+                  st.just(())),
+        lambda kids: st.tuples(st.sampled_from(["div", "p", "section", "ul"]), TAILS, TAILS, _CLASSES,
+                               st.lists(kids, max_size=3).map(tuple)),
+        max_leaves=10,
+    )
+
+
+def _bhtml(node):
+    def esc(s):
+        return "".join(f"&#{ord(c)};" if ord(c) < 32 or c in "\ufffe\uffff" else c for c in s)
+
+    tag, text, tail, attrs, kids = node
+    return f"<{tag}{attrs}>{esc(text)}{''.join(_bhtml(k) for k in kids)}</{tag}>{esc(tail)}"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_bnode(), min_size=1, max_size=4), st.integers(0, 3))
+def test_with_backup_generated(nodes, words):
+    html = "<html><body>" + "<p>word</p>" * words + "".join(_bhtml(n) for n in nodes) + "</body></html>"
+    for nodelist in BACKUP_LISTS:
+        ref, core = both(_backup_prune, html, nodelist)
+        assert ref == core
+
+
+@needs_corpora
+def test_with_backup_corpus_pages():
+    compared = 0
+    for _bundle, page in sample_pages(("cleaneval", "fundus", "trafilatura"), 19):
+        if "str" not in page.forms():
+            continue
+        for nodelist in BACKUP_LISTS:
+            ref, core = both(_backup_prune, page.input("str"), nodelist)
+            assert ref == core, page.id
+            compared += 1
+    assert compared >= 60

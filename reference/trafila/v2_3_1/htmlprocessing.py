@@ -168,6 +168,15 @@ def prune_unwanted_nodes(tree: _Element, nodelist: Sequence[Any], with_backup: b
             for subtree in expression(tree):
                 delete_element(subtree)
         return tree
+    core = core_of(tree)
+    if core is not None:
+        # the outermost matches and the text lengths in C (no strings made)
+        outer = core.outermost([elem for expression in nodelist for elem in expression(tree)])
+        if outer is not NotImplemented:
+            old_len = core.text_content_length(tree)
+            if old_len - sum(map(core.text_content_length, outer)) > old_len / 7:
+                core.delete_elements(outer, True, delete_element)
+            return tree
     matches = dict.fromkeys(elem for expression in nodelist for elem in expression(tree))
     outer = [elem for elem in matches if not any(a in matches for a in elem.iterancestors())]
     old_len = len(text_content(tree))
