@@ -1027,6 +1027,38 @@ def drop_trees(object elements, object drop_tree):
             _raise_doc_error(el.doc)
 
 
+def text_content_length(CElement el):
+    """``len(el.text_content())`` without making the string (both releases'
+    prune_unwanted_nodes): the code points of what _stats_walk feeds (an arena
+    holds no surrogate, so one non-continuation byte is one code point)."""
+    cdef DocData* d = &el.doc.d
+    cdef int32_t top = el.idx, s
+    cdef Py_ssize_t k = 0
+    el.doc._check(top)
+    with nogil:
+        s = top
+        if d.nodes[s].text_off >= 0:
+            k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+        while True:
+            if d.nodes[s].first >= 0:
+                s = d.nodes[s].first
+                if d.nodes[s].text_off >= 0:
+                    k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+                continue
+            while s != top:
+                if d.nodes[s].tail_off >= 0:
+                    k += _code_points(d.text.data + d.nodes[s].tail_off, d.nodes[s].tail_len)
+                if d.nodes[s].next >= 0:
+                    s = d.nodes[s].next
+                    if d.nodes[s].text_off >= 0:
+                        k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+                    break
+                s = d.nodes[s].parent
+            if s == top:
+                break
+    return k
+
+
 # -- text_content -----------------------------------------------------------------------------
 
 cdef inline bint _buf_slot(Buf* b, DocData* d, int32_t off, int32_t n, int* err) noexcept nogil:

@@ -9,13 +9,11 @@ from trafila.html import ParserError
 _new_reference_element = Element.__new__
 
 # lxml.etree: _parseMemoryDocument refuses a str with an encoding declaration
-_XML_DECL_ENCODING = _re.compile(r"^(<\?xml[^>]+)\s+encoding\s*=\s*[\"'][^\"']*[\"'](\s*\?>|)", _re.U)
+# (no "^": match() anchors at its position, so ``match(src, start)`` tests ``src[start:]``)
+_XML_DECL_ENCODING = _re.compile(r"(<\?xml[^>]+)\s+encoding\s*=\s*[\"'][^\"']*[\"'](\s*\?>|)", _re.U).match
 # lxml.html: _looks_like_full_html_unicode / _looks_like_full_html_bytes
-_LOOKS_FULL_STR = _re.compile(r"^\s*<(?:html|!doctype)", _re.I).match
-_LOOKS_FULL_BYTES = _re.compile(rb"^\s*<(?:html|!doctype)", _re.I).match
-# the same tests of ``src[start:]`` made at ``start`` (a pattern's "^" only matches at 0)
-_XML_DECL_ENCODING_AT = _re.compile(r"(<\?xml[^>]+)\s+encoding\s*=\s*[\"'][^\"']*[\"'](\s*\?>|)", _re.U).match
-_LOOKS_FULL_STR_AT = _re.compile(r"\s*<(?:html|!doctype)", _re.I).match
+_LOOKS_FULL_STR = _re.compile(r"\s*<(?:html|!doctype)", _re.I).match
+_LOOKS_FULL_BYTES = _re.compile(rb"\s*<(?:html|!doctype)", _re.I).match
 # lxml (apihelpers.pxi: _utf8) refuses such text when fromstring merges bodies
 _NOT_XML_COMPATIBLE = _re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -60,7 +58,7 @@ cpdef CDocument parse_document(src, Py_ssize_t start=0):
         src = src[start:]
         start = 0
     if isinstance(src, str):
-        if (_XML_DECL_ENCODING_AT(src, start) if start else _XML_DECL_ENCODING.match(src)):
+        if _XML_DECL_ENCODING(src, start):
             raise ValueError(
                 "Unicode strings with encoding declaration are not supported. "
                 "Please use bytes input or XML fragments without declaration."
@@ -188,10 +186,8 @@ def fromstring(src, Py_ssize_t start=0):
         start = 0
     if isinstance(src, (bytes, bytearray)):
         is_full_html = _LOOKS_FULL_BYTES(src) is not None
-    elif start:
-        is_full_html = _LOOKS_FULL_STR_AT(src, start) is not None
     else:
-        is_full_html = _LOOKS_FULL_STR(src) is not None
+        is_full_html = _LOOKS_FULL_STR(src, start) is not None
     doc = parse_document(src, start)
     root = _root_or_raise(doc)
     doc.root_index = root

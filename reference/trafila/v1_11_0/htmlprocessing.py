@@ -119,13 +119,7 @@ def prune_unwanted_nodes(tree: Element, nodelist: Iterable[Any], with_backup: bo
         backup = deepcopy(tree)
     for expression in nodelist:
         for subtree in expression(tree):
-            if subtree.tail is not None:
-                prev = subtree.getprevious()
-                if prev is None:
-                    prev = subtree.getparent()
-                if prev is not None:
-                    prev.tail = xml_text((prev.tail or "") + " " + subtree.tail)
-            subtree.getparent().remove(subtree)
+            _prune_one(subtree)
     if with_backup:
         new_len = len(tree.text_content())
         return tree if new_len > old_len / 7 else backup
@@ -133,6 +127,7 @@ def prune_unwanted_nodes(tree: Element, nodelist: Iterable[Any], with_backup: bo
 
 
 def _prune_one(subtree: Element) -> None:
+    "One removal of prune_unwanted_nodes: the tail goes first, then the node."
     if subtree.tail is not None:
         prev = subtree.getprevious()
         if prev is None:
