@@ -14,6 +14,7 @@
 - ``cli-bench``: the command line's WARC libraries and throughput;
 - ``memory``: resident memory over many extractions;
 - ``stages``: an engine's 2.3.1 extraction time by stage;
+- ``gil``: how much of an engine's extraction holds the GIL, by stage (py-spy);
 - ``bench-parser``: the compiled core's parser against lxml: time, threads, memory;
 - ``datatrove``: datatrove's Trafilatura step against trafila's in a datatrove pipeline, end to end;
 - ``scaling``: parser time on pathological inputs (must be linear);
@@ -51,6 +52,8 @@ MODULE_COMMANDS = {
     "selectors": ("harness.selectors", "the hand-translated XPaths against lxml's on every element (reports/selectors.md)"),
     "cli-bench": ("harness.cli_bench", "the command line's WARC reading and throughput against extract_batch (reports/cli.md)"),
     "memory": ("harness.memory", "resident memory over many extractions (reports/memory-<mode>.md)"),
+    "gil": ("harness.gil", "how much of an engine's extraction holds the GIL, by stage, sampled with py-spy "
+            "(reports/gil[-MODE].md)"),
     "stages": ("harness.stages", "where an engine's 2.3.1 extraction spends its time, by stage (reports/stages.md)"),
     "bench-parser": ("harness.bench_parser",
                      "the compiled core's parse against lxml 6.1.3, thread scaling, memory (reports/bench-parser.md)"),

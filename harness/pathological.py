@@ -39,6 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 STATE = ROOT / ".cache" / "pathological"
 REPORTS = ROOT / "reports"
 MAX_RATIO = 12.0
+#: calls under this many CPU seconds are measured several times (--repeat) and the least kept
+REPEAT_BELOW = 5.0
 
 _WORDS = "Some words of a long paragraph that goes on, with commas, and more words again. "
 
@@ -183,6 +185,24 @@ def measure(case: str, scale: int, runner: str, mode: str, python: str, timeout:
     return json.loads(line[7:])
 
 
+def measure_best(case: str, scale: int, runner: str, mode: str, python: str, timeout: float, repeat: int) -> dict:
+    """:func:`measure`, repeated up to ``repeat`` times (fresh processes) while a call takes under
+    REPEAT_BELOW CPU seconds: the least CPU time is kept, as a shared machine only ever adds to it;
+    every run's time is kept beside it."""
+    best = measure(case, scale, runner, mode, python, timeout)
+    if best.get("outcome") not in ("ok", "raise") or repeat <= 1 or best["cpu_s"] >= REPEAT_BELOW:
+        return best
+    runs = [best["cpu_s"]]
+    for _ in range(repeat - 1):
+        m = measure(case, scale, runner, mode, python, timeout)
+        if m.get("outcome") != best["outcome"] or m.get("result") != best["result"]:
+            return dict(m, unstable=True, cpu_runs=runs + [m.get("cpu_s")])  # a different outcome is the finding
+        runs.append(m["cpu_s"])
+        if m["cpu_s"] < best["cpu_s"]:
+            best = m
+    return dict(best, cpu_runs=runs)
+
+
 def _key(case: str, scale: int, who: str, mode: str) -> str:
     return f"{case}|{scale}|{who}|{mode}"
 
@@ -221,7 +241,7 @@ def run_all(args: argparse.Namespace, argv: List[str]) -> int:
                         continue
                     t = args.timeout * (1 if scale == scales[0] else 2)
                     print(f"{case} x{scale} {who} {mode} ...", flush=True)
-                    data[key] = measure(case, scale, who, mode, python, t)
+                    data[key] = measure_best(case, scale, who, mode, python, t, args.repeat)
                     print(f"   {json.dumps(data[key])[:300]}", flush=True)
                     path.write_text(json.dumps(data, indent=1))
                     write_report(data, cases, modes, scales, oracles, "python -m harness pathological " + " ".join(argv))
@@ -268,7 +288,8 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
     rows = []
     lines = ["# Pathological pages through whole extractions", "",
              "Written by `python -m harness pathological` (never by hand). One fresh process per measurement; "
-             "CPU seconds of the `extract` call (default options; the identical paragraphs with "
+             "CPU seconds of the `extract` call (the least of `--repeat` fresh processes, 3 by default, when under "
+             f"{REPEAT_BELOW:.0f} s, as a shared machine only adds to it; default options; the identical paragraphs with "
              "`deduplicate=True`), peak RSS (`ru_maxrss`) as a multiple of the page's UTF-8 size, then the growth "
              f"over the call as one. 'linear' means 10× the input cost at most {MAX_RATIO:.0f}× the time. trafila's "
              "2.3.1 mode runs on the compiled core; 1.11.0 on " + engine_for("1.11.0") + " (the engine that runs "
@@ -309,14 +330,21 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
                          f"| {' ; '.join(_fmt_mem(m) for m in ours if m)} "
                          f"| {' / '.join(_fmt_time(m) for m in theirs)} | {'' if r_theirs is None else f'{r_theirs:.1f}'} "
                          f"| {' ; '.join(_fmt_mem(m) for m in theirs if m)} | {' / '.join(same)} |")
+    differ = [f"{r['case']} ({r['mode']}, {'/'.join(f'{s}×' for s, x in zip(scales, r['same']) if x == '**no**')})"
+              for r in rows if "**no**" in r["same"]]
+    nonlinear = [f"{r['case']} ({r['mode']}, {r['ratio']:.1f}×)" for r in rows
+                 if r["ratio"] is not None and r["ratio"] > MAX_RATIO]
+    unstable = [k.replace("|", " ") for k, m in data.items() if isinstance(m, dict) and m.get("unstable")]
     lines += ["", "Times under 0.01 s count as 0.01 s in the ratio. A timeout at 1× skips 10×.", "",
-              "Notes. *Different results*: lxml 6.1.3's libxml2 stops at a text run of 10,000,000 bytes or more "
-              "(\"Resource limit exceeded: Buffer size limit exceeded, try XML_PARSE_HUGE\"), losing the text (the "
-              "single text node at 1× and 10×; 10 million NULs, U+FFFD of 3 bytes each, in 1.11.0: trafilatura keeps "
-              "3,333,333 characters); trafila's parsers have no such limit. *1,000,000 attributes*: trafilatura 2.3.1 "
-              "and 1.11.0 time out at 1×; trafila's core took over 240 s too until the parser's duplicate check and "
-              "the subtree copy were made linear (see the commit log); the remaining growth past 10× (17.9×) comes "
-              "from every stage that touches the ten million distinct names alike, not from one stage."]
+              "Different results: " + ("; ".join(differ) if differ else "none") + ". "
+              "The known cause (UPSTREAM.md, 'Parser'): lxml 6.1.3's libxml2 halts without XML_PARSE_HUGE when one "
+              "text run takes its input buffer past 10,000,000 bytes of UTF-8 (\"Resource limit exceeded: Buffer size limit "
+              "exceeded, try XML_PARSE_HUGE\") and loses that run; trafila's parsers do not reproduce the limit.",
+              "",
+              "Not linear: " + ("; ".join(nonlinear) if nonlinear else "none") + ".",
+              "",
+              "Another outcome on a repeated run (the later one is shown): " + ("; ".join(unstable) if unstable else "none")
+              + "."]
     (REPORTS / "pathological.md").write_text("\n".join(lines) + "\n")
     (REPORTS / "pathological.json").write_text(json.dumps({"rows": rows, "command": command}, indent=1) + "\n")
 
@@ -333,6 +361,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--scales", default="1,10")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds at 1x (twice that at 10x)")
     ap.add_argument("--oracle", action="append", dest="oracles", help="MODE=PYTHON: trafilatura's interpreter")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help=f"measure a call under {REPEAT_BELOW:.0f} CPU seconds this many times, keep the least (default 3)")
     ap.add_argument("--again", action="store_true", help="measure anew (forget kept measurements)")
     ap.add_argument("--report-only", action="store_true", help="write the report from the kept measurements, measure nothing")
     ap.add_argument("--store", default=None, help="keep this run's measurements in measurements-STORE.json (two runs at "
