@@ -36,8 +36,9 @@ import time
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from .corpora import ROOT, bundle_paths, iter_pages
-from .stages import ORCHESTRATION, STAGES_OF, WARM_PAGES
+from .bench import _sample, _warmup_pages
+from .corpora import ROOT
+from .stages import ORCHESTRATION, STAGES_OF
 
 REPORTS_DIR = ROOT / "reports"
 #: the child's loop function: samples outside it (imports, page loading) are not counted
@@ -107,18 +108,9 @@ def _child(args: argparse.Namespace) -> int:
     eng = trafila.engine(args.engine)
     opt = next(o for o in option_sets(args.mode, [args.sets[0]]) if o.function == "extract")
     options = dict(opt.options, compat=args.mode)
-    pages, warm = [], []
-    for path in bundle_paths(args.bundles):
-        if not path.exists():
-            continue
-        for page in iter_pages(path):
-            if "str" not in page.forms():
-                continue
-            if page.index % args.every == 0:
-                pages.append(page.input("str"))
-            elif len(warm) < WARM_PAGES:
-                warm.append(page.input("str"))
-    for html in warm:  # the lazily built tables, before the window
+    # the bench's sample and warm-up pages, so that the figures describe the pages it times
+    pages = _sample(args.bundles, args.every, "str")
+    for html in _warmup_pages(args.bundles, args.every, "str"):  # the lazily built tables, before the window
         try:
             eng.extract(html, **options)
         except Exception:  # noqa: BLE001

@@ -137,7 +137,7 @@ def _child(args: argparse.Namespace) -> int:
     out.update(user_s=round(r1.ru_utime - r0.ru_utime, 3), sys_s=round(r1.ru_stime - r0.ru_stime, 3),
                minor_faults=r1.ru_minflt - r0.ru_minflt)
     out.update(cpu_s=round(time.process_time() - c0, 3), wall_s=round(time.perf_counter() - w0, 3),
-               peak_kb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, before_kb=before,
+               peak_kb=r1.ru_maxrss, before_kb=before,
                input_bytes=len(html.encode("utf-8", "surrogatepass")), version=version)
     print("RESULT " + json.dumps(out), flush=True)
     return 0
@@ -212,6 +212,7 @@ def _key(case: str, scale: int, who: str, mode: str) -> str:
 
 
 def run_all(args: argparse.Namespace, argv: List[str]) -> int:
+    command = "python -m harness pathological " + " ".join(argv)
     STATE.mkdir(parents=True, exist_ok=True)
     path = STATE / (f"measurements-{args.store}.json" if args.store else "measurements.json")
     data = json.loads(path.read_text()) if path.exists() and not args.again else {}
@@ -242,21 +243,22 @@ def run_all(args: argparse.Namespace, argv: List[str]) -> int:
                     prev = data.get(_key(case, scales[0], who, mode))
                     if scale != scales[0] and prev and prev.get("outcome") == "timeout":
                         data[key] = {"outcome": "skipped", "why": f"timed out at {scales[0]}x",
-                                     "command": "python -m harness pathological " + " ".join(argv)}
+                                     "command": command}
                         continue
                     t = args.timeout * (1 if scale == scales[0] else 2)
                     print(f"{case} x{scale} {who} {mode} ...", flush=True)
                     data[key] = dict(measure_best(case, scale, who, mode, python, t, args.repeat),
-                                     command="python -m harness pathological " + " ".join(argv))
+                                     command=command)
                     print(f"   {json.dumps(data[key])[:300]}", flush=True)
                     path.write_text(json.dumps(data, indent=1))
-                    write_report(data, cases, modes, scales, oracles, "python -m harness pathological " + " ".join(argv))
-    write_report(data, cases, modes, scales, oracles, "python -m harness pathological " + " ".join(argv))
+                    write_report(data, cases, modes, scales, oracles, command)
+    write_report(data, cases, modes, scales, oracles, command)
     return 0
 
 
 def _split(ms: List[Optional[dict]]) -> str:
-    """', user 8.6×, system 19.6×, page faults 18.2×' for a 1×/10× pair measured with the split."""
+    """': user 8.6×, system 19.6× (0.08 / 1.59 s), minor page faults 18.2×' for a 1×/10× pair measured
+    with the split; '' for one measured before the child recorded it."""
     if len(ms) < 2 or not all(m and "user_s" in m for m in ms[:2]):
         return ""
     a, b = ms[0], ms[1]
