@@ -33,6 +33,9 @@ cdef struct Buf:
     uchar* data
     Py_ssize_t len
     Py_ssize_t cap
+    # NULL: ``data`` is this buffer's own; else the count of buffers sharing it (buf_share),
+    # which only read it: the first write to one of them copies it (buf_unshare)
+    Py_ssize_t* refs
 
 
 cdef struct Node:
@@ -76,6 +79,9 @@ cdef struct DocData:
     int32_t cap_names
     int32_t* slots       # open addressing table of interned names (-1 empty)
     int32_t slot_cap
+    # NULL: name_off, name_len and slots are this document's own; else the count of the
+    # documents sharing them (share_names), copied by the first to intern a new name
+    Py_ssize_t* names_refs
     int has_doctype
     int32_t dt_name_off  # -1: None
     int32_t dt_name_len
@@ -111,6 +117,165 @@ def _fail_allocations_after(Py_ssize_t n):
 
 # -- byte buffers -------------------------------------------------------------
 
+cdef extern from *:
+    """
+    /* the shared arenas' counts: documents of one arena may be freed on different threads */
+    static inline Py_ssize_t trafila_refs_add(Py_ssize_t* p, Py_ssize_t v) {
+        return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL);
+    }
+    static inline Py_ssize_t trafila_refs_load(Py_ssize_t* p) {
+        return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    }
+    """
+    Py_ssize_t trafila_refs_add(Py_ssize_t* p, Py_ssize_t v) nogil
+    Py_ssize_t trafila_refs_load(Py_ssize_t* p) nogil
+
+
+cdef extern from *:
+    """
+    /* A thread's freed blocks of 32 MiB or more, kept for its next big allocation while an
+       extraction runs on it (trafila_big_enter/exit around the call). glibc maps each such
+       block afresh (above its largest mmap threshold) and the kernel zeroes every page of it
+       again: on a 100 MB page that fault-in cost more than the copies themselves, and it made
+       10 times the input cost 12-15 times the time. Only glibc's malloc_usable_size tells a
+       block's size here; elsewhere nothing is kept. */
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__GLIBC__)
+    #include <malloc.h>
+    #define TRAFILA_BIG_KEEP 4
+    #define TRAFILA_BIG_MIN ((size_t)32 << 20)
+    static __thread void* trafila_big_slots[TRAFILA_BIG_KEEP];
+    static __thread int trafila_big_n = 0;
+    static __thread int trafila_big_depth = 0;
+    static void trafila_big_free(void* p) {
+        if (p == NULL) return;
+        if (trafila_big_depth > 0 && trafila_big_n < TRAFILA_BIG_KEEP && malloc_usable_size(p) >= TRAFILA_BIG_MIN) {
+            trafila_big_slots[trafila_big_n++] = p;
+            return;
+        }
+        free(p);
+    }
+    /* realloc(old, size), keeping the first `keep` bytes of old, from a kept block when one
+       is big enough (the smallest such) */
+    static void* trafila_big_realloc(void* old, size_t keep, size_t size) {
+        int k, best = -1;
+        size_t best_size = 0, u;
+        void* p;
+        if (size >= TRAFILA_BIG_MIN && trafila_big_n > 0) {
+            for (k = 0; k < trafila_big_n; k++) {
+                u = malloc_usable_size(trafila_big_slots[k]);
+                if (u >= size && (best < 0 || u < best_size)) { best = k; best_size = u; }
+            }
+            if (best >= 0) {
+                p = trafila_big_slots[best];
+                trafila_big_slots[best] = trafila_big_slots[--trafila_big_n];
+                if (keep) memcpy(p, old, keep);
+                trafila_big_free(old);
+                return p;
+            }
+        }
+        return realloc(old, size);
+    }
+    static void trafila_big_enter(void) { trafila_big_depth++; }
+    static void trafila_big_exit(void) {
+        if (trafila_big_depth > 0 && --trafila_big_depth == 0) {
+            while (trafila_big_n > 0) free(trafila_big_slots[--trafila_big_n]);
+        }
+    }
+    static int trafila_big_kept(void) { return trafila_big_n; }
+    #else
+    static void trafila_big_free(void* p) { free(p); }
+    static void* trafila_big_realloc(void* old, size_t keep, size_t size) { (void)keep; return realloc(old, size); }
+    static void trafila_big_enter(void) {}
+    static void trafila_big_exit(void) {}
+    static int trafila_big_kept(void) { return 0; }
+    #endif
+    """
+    void trafila_big_free(void* p) nogil
+    void* trafila_big_realloc(void* old, size_t keep, size_t size) nogil
+    void trafila_big_enter() nogil
+    void trafila_big_exit() nogil
+    int trafila_big_kept() nogil
+
+
+def _big_blocks_enter() -> None:
+    """Around one extraction on this thread: freed arenas of 32 MiB or more are kept for its
+    next big allocation (nested calls count)."""
+    trafila_big_enter()
+
+
+def _big_blocks_exit() -> None:
+    """The end of ``_big_blocks_enter``'s extraction: at the outermost, the kept blocks are freed."""
+    trafila_big_exit()
+
+
+def _big_blocks_kept() -> int:
+    """Tests only: how many freed big blocks this thread keeps now."""
+    return trafila_big_kept()
+
+
+cdef inline void _buf_release_shared(Buf* b) noexcept nogil:
+    """Drop ``b``'s share of its arena (freed with the last share); ``b`` is left empty."""
+    if trafila_refs_add(b.refs, -1) == 0:
+        free(b.refs)
+        trafila_big_free(b.data)
+    b.refs = NULL
+    b.data = NULL
+    b.len = 0
+    b.cap = 0
+
+
+cdef bint buf_share(Buf* src, Buf* dst) noexcept nogil:
+    """Make the empty ``dst`` read ``src``'s bytes without copying them (a deep copy of a page
+    keeps every slice of the original, and most copies are never written to); False when the
+    count cannot be allocated (nothing changes: the caller copies instead)."""
+    cdef Py_ssize_t* refs
+    if src.refs == NULL:
+        refs = NULL if alloc_fails() else <Py_ssize_t*>malloc(sizeof(Py_ssize_t))
+        if refs == NULL:
+            return False
+        refs[0] = 1
+        src.refs = refs
+    trafila_refs_add(src.refs, 1)
+    if dst.refs != NULL:
+        _buf_release_shared(dst)
+    elif dst.data != NULL:
+        free(dst.data)
+    dst.data = src.data
+    dst.len = src.len
+    dst.cap = src.cap
+    dst.refs = src.refs
+    return True
+
+
+cdef bint buf_unshare(Buf* b, Py_ssize_t need, int* err) noexcept nogil:
+    """Give ``b`` an arena of its own of at least ``need`` bytes holding its bytes (the
+    shared one is kept by the others); False (and *err set) when it cannot be had."""
+    cdef Py_ssize_t cap
+    cdef uchar* p
+    if trafila_refs_load(b.refs) == 1:
+        # the last share: the arena is this buffer's own again
+        free(b.refs)
+        b.refs = NULL
+        return True
+    cap = need if need > 256 else 256
+    p = NULL if alloc_fails() else <uchar*>trafila_big_realloc(NULL, 0, <size_t>cap)
+    if p == NULL:
+        err[0] = ERR_MEMORY
+        return False
+    if b.len:
+        memcpy(p, b.data, <size_t>b.len)
+    if trafila_refs_add(b.refs, -1) == 0:
+        # the others let go meanwhile
+        free(b.refs)
+        trafila_big_free(b.data)
+    b.refs = NULL
+    b.data = p
+    b.cap = cap
+    return True
+
+
 cdef inline bint buf_reserve(Buf* b, Py_ssize_t extra, int* err) noexcept nogil:
     """Room for ``extra`` more bytes; False (and *err set) when it cannot be had."""
     cdef Py_ssize_t need, cap
@@ -119,6 +284,13 @@ cdef inline bint buf_reserve(Buf* b, Py_ssize_t extra, int* err) noexcept nogil:
         err[0] = ERR_TOO_LARGE
         return False
     need = b.len + extra
+    if b.refs != NULL:
+        # every write to an arena reserves first: a shared one is copied here
+        if need > MAX_ARENA:
+            err[0] = ERR_TOO_LARGE
+            return False
+        if not buf_unshare(b, need, err):
+            return False
     if need <= b.cap:
         return True
     if need > MAX_ARENA:
@@ -131,7 +303,7 @@ cdef inline bint buf_reserve(Buf* b, Py_ssize_t extra, int* err) noexcept nogil:
         cap = 256
     if cap > MAX_ARENA:
         cap = MAX_ARENA
-    p = NULL if alloc_fails() else <uchar*>realloc(b.data, <size_t>cap)
+    p = NULL if alloc_fails() else <uchar*>trafila_big_realloc(b.data, <size_t>b.len, <size_t>cap)
     if p == NULL:
         err[0] = ERR_MEMORY
         return False
@@ -151,8 +323,11 @@ cdef inline bint buf_append(Buf* b, const uchar* s, Py_ssize_t n, int* err) noex
 
 
 cdef inline void buf_free(Buf* b) noexcept nogil:
+    if b.refs != NULL:
+        _buf_release_shared(b)
+        return
     if b.data != NULL:
-        free(b.data)
+        trafila_big_free(b.data)
     b.data = NULL
     b.len = 0
     b.cap = 0
@@ -174,7 +349,8 @@ cdef inline bint grow_array(void** arr, int32_t* cap, int32_t need, size_t item,
         if c < need:
             err[0] = ERR_TOO_LARGE
             return False
-    p = NULL if alloc_fails() else realloc(arr[0], <size_t>(c * <int64_t>item))
+    p = NULL if alloc_fails() else trafila_big_realloc(arr[0], <size_t>(<int64_t>cap[0] * <int64_t>item),
+                                                       <size_t>(c * <int64_t>item))
     if p == NULL:
         err[0] = ERR_MEMORY
         return False
@@ -298,6 +474,90 @@ cdef bint rehash_names(DocData* d) noexcept nogil:
     return True
 
 
+cdef void _release_shared_names(DocData* d) noexcept nogil:
+    "Drop ``d``'s share of its name arrays (freed with the last share)."
+    if trafila_refs_add(d.names_refs, -1) == 0:
+        free(d.names_refs)
+        trafila_big_free(d.name_off)
+        trafila_big_free(d.name_len)
+        trafila_big_free(d.slots)
+    d.names_refs = NULL
+    d.name_off = NULL
+    d.name_len = NULL
+    d.slots = NULL
+    d.cap_names = 0
+    d.slot_cap = 0
+    d.n_names = 0
+
+
+cdef bint share_names(DocData* src, DocData* dst) noexcept nogil:
+    """Make ``dst`` (with no names) use ``src``'s name arrays and names arena without copying
+    them; False when a count cannot be allocated (nothing changes: the caller copies)."""
+    cdef Py_ssize_t* refs
+    if src.names_refs == NULL:
+        refs = NULL if alloc_fails() else <Py_ssize_t*>malloc(sizeof(Py_ssize_t))
+        if refs == NULL:
+            return False
+        refs[0] = 1
+        src.names_refs = refs
+    if not buf_share(&src.names, &dst.names):
+        return False
+    trafila_refs_add(src.names_refs, 1)
+    if dst.names_refs != NULL:
+        _release_shared_names(dst)
+    else:
+        if dst.name_off != NULL:
+            free(dst.name_off)
+        if dst.name_len != NULL:
+            free(dst.name_len)
+        if dst.slots != NULL:
+            free(dst.slots)
+    dst.name_off = src.name_off
+    dst.name_len = src.name_len
+    dst.cap_names = src.cap_names
+    dst.n_names = src.n_names
+    dst.slots = src.slots
+    dst.slot_cap = src.slot_cap
+    dst.names_refs = src.names_refs
+    return True
+
+
+cdef bint unshare_names(DocData* d) noexcept nogil:
+    """Give ``d`` name arrays of its own (before it interns a name); False (d.error set) when
+    they cannot be had, ``d`` unchanged."""
+    cdef int32_t* off
+    cdef int32_t* ln
+    cdef int32_t* slots
+    cdef int32_t cap = d.cap_names if d.cap_names > 0 else 1
+    if trafila_refs_load(d.names_refs) == 1:
+        free(d.names_refs)
+        d.names_refs = NULL
+        return True
+    off = NULL if alloc_fails() else <int32_t*>malloc(<size_t>cap * sizeof(int32_t))
+    ln = NULL if alloc_fails() else <int32_t*>malloc(<size_t>cap * sizeof(int32_t))
+    slots = NULL if alloc_fails() else <int32_t*>malloc(<size_t>(d.slot_cap if d.slot_cap > 0 else 1) * sizeof(int32_t))
+    if off == NULL or ln == NULL or slots == NULL:
+        free(off)
+        free(ln)
+        free(slots)
+        d.error = ERR_MEMORY
+        return False
+    memcpy(off, d.name_off, <size_t>d.n_names * sizeof(int32_t))
+    memcpy(ln, d.name_len, <size_t>d.n_names * sizeof(int32_t))
+    memcpy(slots, d.slots, <size_t>d.slot_cap * sizeof(int32_t))
+    if trafila_refs_add(d.names_refs, -1) == 0:
+        free(d.names_refs)
+        trafila_big_free(d.name_off)
+        trafila_big_free(d.name_len)
+        trafila_big_free(d.slots)
+    d.names_refs = NULL
+    d.name_off = off
+    d.name_len = ln
+    d.slots = slots
+    d.cap_names = cap
+    return True
+
+
 cdef inline bint same_bytes(const uchar* a, const uchar* b, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i
     if n > 16:
@@ -331,6 +591,8 @@ cdef int32_t intern_name_h(DocData* d, const uchar* s, Py_ssize_t n, uint32_t h)
                 return N_KNOWN + idx
             slot = (slot + 1) & mask
     # a new name
+    if d.names_refs != NULL and not unshare_names(d):
+        return -1
     if (d.n_names + 1) * 2 > d.slot_cap:
         if not rehash_names(d):
             return -1
@@ -451,17 +713,17 @@ cdef void append_child(DocData* d, int32_t parent, int32_t i) noexcept nogil:
 
 cdef void doc_free(DocData* d) noexcept nogil:
     if d.nodes != NULL:
-        free(d.nodes)
+        trafila_big_free(d.nodes)
     if d.attrs != NULL:
-        free(d.attrs)
+        trafila_big_free(d.attrs)
     if d.roots != NULL:
         free(d.roots)
-    if d.name_off != NULL:
-        free(d.name_off)
-    if d.name_len != NULL:
-        free(d.name_len)
-    if d.slots != NULL:
-        free(d.slots)
+    if d.names_refs != NULL:
+        _release_shared_names(d)
+    else:
+        trafila_big_free(d.name_off)
+        trafila_big_free(d.name_len)
+        trafila_big_free(d.slots)
     buf_free(&d.text)
     buf_free(&d.vals)
     buf_free(&d.names)

@@ -416,33 +416,49 @@ cdef inline bint _doc_is_empty(DocData* d) noexcept nogil:
 cdef bint _clone_arenas(DocData* src, DocData* dst, int32_t n_nodes, int32_t n_attrs) noexcept nogil:
     """Give the empty ``dst`` ``src``'s name table and text/value arenas as they are (so
     name ids and slices carry over unchanged) and room for the nodes and attributes;
-    False when an allocation fails (``dst`` is then empty again, its error unchanged)."""
+    False when an allocation fails (``dst`` is then empty again, its error unchanged).
+
+    The name table and the arenas are shared, not copied (buf_share, share_names): a deep
+    copy of a 100 MB page would otherwise copy its text for each of trafilatura's copies of
+    the tree; whichever document writes first gets its own. Copied when a share cannot be had."""
     cdef int saved_error = dst.error
     cdef int32_t cap_off = dst.cap_names, cap_len = dst.cap_names
     cdef int32_t* slots = NULL
+    cdef bint names_shared = False, text_shared, vals_shared
     if src.n_names:
-        if (not grow_array(<void**>&dst.name_off, &cap_off, src.n_names, sizeof(int32_t), &dst.error)
-                or not grow_array(<void**>&dst.name_len, &cap_len, src.n_names, sizeof(int32_t), &dst.error)):
+        names_shared = share_names(src, dst)
+        if not names_shared:
+            if (not grow_array(<void**>&dst.name_off, &cap_off, src.n_names, sizeof(int32_t), &dst.error)
+                    or not grow_array(<void**>&dst.name_len, &cap_len, src.n_names, sizeof(int32_t), &dst.error)):
+                dst.cap_names = cap_off if cap_off < cap_len else cap_len
+                dst.error = saved_error
+                return False
             dst.cap_names = cap_off if cap_off < cap_len else cap_len
-            dst.error = saved_error
-            return False
-        dst.cap_names = cap_off if cap_off < cap_len else cap_len
-        slots = NULL if alloc_fails() else <int32_t*>malloc(<size_t>src.slot_cap * sizeof(int32_t))
-        if slots == NULL:
-            dst.error = saved_error
-            return False
-    if (not buf_reserve(&dst.names, src.names.len, &dst.error)
-            or not buf_reserve(&dst.text, src.text.len, &dst.error)
-            or not buf_reserve(&dst.vals, src.vals.len, &dst.error)
+            slots = NULL if alloc_fails() else <int32_t*>malloc(<size_t>src.slot_cap * sizeof(int32_t))
+            if slots == NULL:
+                dst.error = saved_error
+                return False
+    text_shared = src.text.len > 0 and buf_share(&src.text, &dst.text)
+    vals_shared = src.vals.len > 0 and buf_share(&src.vals, &dst.vals)
+    if (not (names_shared or buf_reserve(&dst.names, src.names.len, &dst.error))
+            or not (text_shared or buf_reserve(&dst.text, src.text.len, &dst.error))
+            or not (vals_shared or buf_reserve(&dst.vals, src.vals.len, &dst.error))
             or not grow_array(<void**>&dst.nodes, &dst.cap_nodes, n_nodes, sizeof(Node), &dst.error)
             or not grow_array(<void**>&dst.attrs, &dst.cap_attrs, n_attrs if n_attrs > 0 else 1, sizeof(Attr),
                               &dst.error)):
         if slots != NULL:
             free(slots)
+        if names_shared:
+            _release_shared_names(dst)
+            buf_free(&dst.names)
+        if text_shared:
+            buf_free(&dst.text)
+        if vals_shared:
+            buf_free(&dst.vals)
         dst.error = saved_error
         return False
     # nothing below can fail
-    if src.n_names:
+    if src.n_names and not names_shared:
         memcpy(dst.name_off, src.name_off, <size_t>src.n_names * sizeof(int32_t))
         memcpy(dst.name_len, src.name_len, <size_t>src.n_names * sizeof(int32_t))
         memcpy(slots, src.slots, <size_t>src.slot_cap * sizeof(int32_t))
@@ -451,15 +467,18 @@ cdef bint _clone_arenas(DocData* src, DocData* dst, int32_t n_nodes, int32_t n_a
         dst.slots = slots
         dst.slot_cap = src.slot_cap
         dst.n_names = src.n_names
-    if src.names.len:
-        memcpy(dst.names.data, src.names.data, <size_t>src.names.len)
-    dst.names.len = src.names.len
-    if src.text.len:
-        memcpy(dst.text.data, src.text.data, <size_t>src.text.len)
-    dst.text.len = src.text.len
-    if src.vals.len:
-        memcpy(dst.vals.data, src.vals.data, <size_t>src.vals.len)
-    dst.vals.len = src.vals.len
+    if not names_shared:
+        if src.names.len:
+            memcpy(dst.names.data, src.names.data, <size_t>src.names.len)
+        dst.names.len = src.names.len
+    if not text_shared:
+        if src.text.len:
+            memcpy(dst.text.data, src.text.data, <size_t>src.text.len)
+        dst.text.len = src.text.len
+    if not vals_shared:
+        if src.vals.len:
+            memcpy(dst.vals.data, src.vals.data, <size_t>src.vals.len)
+        dst.vals.len = src.vals.len
     return True
 
 

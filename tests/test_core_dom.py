@@ -569,6 +569,69 @@ def test_copies_equal_the_reference_and_stay_independent(models: Any) -> None:
     assert dumps[0] == dumps[1]
 
 
+def test_deep_copies_share_arenas_until_written(models: Any) -> None:
+    """A deep copy of a page reads its text and value arenas without copying them; the first
+    write to any of the documents sharing them gives that one its own (the others unchanged),
+    whichever is written, copied again or freed first."""
+    dumps = []
+    for m in models:
+        root = _garbage_tree(m)
+        before = dump_element(root)
+        c1 = copy.deepcopy(root)
+        c2 = copy.deepcopy(c1)  # a third share of the same arenas
+        c3 = copy.deepcopy(root)
+        root.text = "the original written"
+        root.find(".//p").set("data-q", "w")
+        root.set("name-new-in-the-original", "v")  # a name interned: the name table written
+        assert dump_element(c1) == dump_element(c2) == dump_element(c3) == before
+        del root
+        gc.collect()
+        assert dump_element(c1) == before
+        m.SubElement(c2, "late-new-tag").tail = "t" * 300  # past the shared arena's capacity
+        c2[0].set("x-y", "v" * 300)
+        assert dump_element(c1) == dump_element(c3) == before
+        del c1
+        gc.collect()
+        c3.text = "the last share written"  # no other share left: its own again
+        c3.find(".//p").tail = "u"
+        c3.set("name-new-in-c3", "w")
+        dumps.append((dump_element(c2), dump_element(c3)))
+    assert dumps[0] == dumps[1]
+
+
+def test_writes_to_a_shared_arena_under_memory_failures(models: Any) -> None:
+    """The copy made by the first write to a shared arena can fail: MemoryError, the written
+    document and the others whole."""
+    from trafila import _core
+
+    core = models[1]
+    root = _garbage_tree(core)
+    expected = dump_element(root)
+    failed = done = 0
+    try:
+        for n in range(0, 16):
+            c = copy.deepcopy(root)
+            _core._fail_allocations_after(n)
+            try:
+                c.text = "x"
+                c[0].set("x-y", "z")
+                c.set("a-name-to-intern", "z")
+            except MemoryError:
+                failed += 1
+            else:
+                done += 1
+            finally:
+                _core._fail_allocations_after(-1)
+            assert dump_element(root) == expected
+            c.text = "y"  # still usable after a failure
+            assert c.text == "y" and dump_element(root) == expected
+            del c
+            gc.collect()
+    finally:
+        _core._fail_allocations_after(-1)
+    assert failed > 0 and done > 0
+
+
 def test_copy_under_memory_failures_is_whole_or_raises(models: Any) -> None:
     from trafila import _core
 
@@ -593,3 +656,57 @@ def test_copy_under_memory_failures_is_whole_or_raises(models: Any) -> None:
         _core._fail_allocations_after(-1)
     assert failed > 0 and whole > 0
     assert dump_element(root) == expected
+
+
+def test_big_blocks_kept_only_during_an_extraction(models: Any) -> None:
+    """The core keeps the blocks of 32 MiB or more that it frees while an extraction runs on
+    the thread (for that extraction's next big allocations) and frees them when it ends; it
+    keeps nothing outside one."""
+    import sys
+
+    from trafila import _core
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the blocks are kept only where glibc tells their size")
+    page = "<html><body><p>" + "x" * (40 << 20) + "</p></body></html>"
+    assert _core._big_blocks_kept() == 0
+    models[1].fromstring(page)  # no extraction running: its arenas freed at once
+    gc.collect()
+    assert _core._big_blocks_kept() == 0
+    _core._big_blocks_enter()
+    try:
+        _core._big_blocks_enter()  # nested: the outer call's end frees them
+        tree = models[1].fromstring(page)
+        del tree
+        gc.collect()
+        _core._big_blocks_exit()
+        kept = _core._big_blocks_kept()
+        assert kept >= 1
+        # the next big arena reuses a kept block instead of a fresh mapping
+        tree = models[1].fromstring(page)
+        assert _core._big_blocks_kept() < kept
+        assert len(tree.text_content()) == 40 << 20
+        del tree
+        gc.collect()
+    finally:
+        _core._big_blocks_exit()
+    assert _core._big_blocks_kept() == 0
+
+
+def test_core_extraction_leaves_no_big_block_kept() -> None:
+    import sys
+
+    import trafila
+
+    if "core" not in trafila.engines_built():
+        pytest.skip("the core is not built")
+    from trafila import _core
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the blocks are kept only where glibc tells their size")
+    core = trafila.engine("core")
+    page = "<html><body><article><p>" + "Some words of a paragraph. " * (1_600_000) + "</p></article></body></html>"
+    for compat in ("2.3.1", "1.11.0"):
+        text = core.extract(page, compat=compat)
+        assert text is not None and len(text) > 40_000_000
+        assert _core._big_blocks_kept() == 0

@@ -23,12 +23,18 @@ from . import _backend
 from ._engine import Implementation, _reference_implementation
 
 
-def _on(backend: _backend.Backend, function: Callable[..., Any]) -> Callable[..., Any]:
-    "``function`` run on ``backend``'s element model (same signature and docstring)."
+def _on(backend: _backend.Backend, function: Callable[..., Any], core: Any) -> Callable[..., Any]:
+    """``function`` run on ``backend``'s element model (same signature and docstring), the
+    core keeping the big blocks it frees for the call's next big allocations."""
+    enter, leave = core._big_blocks_enter, core._big_blocks_exit
 
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
-        return _backend.run_with(backend, function, *args, **kwargs)
+        enter()
+        try:
+            return _backend.run_with(backend, function, *args, **kwargs)
+        finally:
+            leave()
 
     return call
 
@@ -39,9 +45,9 @@ def implementation(mode: str, core: Any) -> Implementation:
     backend = _backend.core_backend(core)
     return Implementation(
         engine="core", mode=mode,
-        extract=_on(backend, ref.extract), bare_extraction=_on(backend, ref.bare_extraction),
-        baseline=_on(backend, ref.baseline),
-        html2txt=None if ref.html2txt is None else _on(backend, ref.html2txt),
+        extract=_on(backend, ref.extract, core), bare_extraction=_on(backend, ref.bare_extraction, core),
+        baseline=_on(backend, ref.baseline, core),
+        html2txt=None if ref.html2txt is None else _on(backend, ref.html2txt, core),
         DEFAULT_CONFIG=ref.DEFAULT_CONFIG, LRUCache=ref.LRUCache, LRU_TEST=ref.LRU_TEST,
         duplicate_test=ref.duplicate_test, trim=ref.trim, sanitize=ref.sanitize, reset_caches=ref.reset_caches,
         backend=backend,
