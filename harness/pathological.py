@@ -235,6 +235,9 @@ def run_all(args: argparse.Namespace, argv: List[str]) -> int:
             runners = [(engine_for(mode), sys.executable)]
             if mode in oracles:
                 runners.append(("trafilatura", oracles[mode]))
+            if args.only:
+                # trafila's side on a quiet machine, trafilatura's (minutes of timeouts) in another store
+                runners = [r for r in runners if (r[0] == "trafilatura") == (args.only == "trafilatura")]
             for who, python in runners:
                 for scale in scales:
                     key = _key(case, scale, who, mode)
@@ -393,6 +396,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--report-only", action="store_true", help="write the report from the kept measurements, measure nothing")
     ap.add_argument("--store", default=None, help="keep this run's measurements in measurements-STORE.json (two runs at "
                     "once); the report merges every store, another store winning over the main one for a measurement")
+    ap.add_argument("--only", choices=("trafila", "trafilatura"), default=None,
+                    help="measure only this side (the other one's kept measurements stay)")
     ap.add_argument("--again-trafila", action="store_true",
                     help="measure trafila anew on the cases and modes given (after a change; trafilatura's are kept)")
 
