@@ -215,12 +215,17 @@ def _big_blocks_kept() -> int:
     return trafila_big_kept()
 
 
-cdef inline void _buf_release_shared(Buf* b) noexcept nogil:
-    """Drop ``b``'s share of its arena (freed with the last share); ``b`` is left empty."""
+cdef inline void _drop_buf_share(Buf* b) noexcept nogil:
+    "Drop ``b``'s count on its shared arena, freeing it with the last (``data`` left as it is)."
     if trafila_refs_add(b.refs, -1) == 0:
         free(b.refs)
         trafila_big_free(b.data)
     b.refs = NULL
+
+
+cdef inline void _buf_release_shared(Buf* b) noexcept nogil:
+    """Drop ``b``'s share of its arena (freed with the last share); ``b`` is left empty."""
+    _drop_buf_share(b)
     b.data = NULL
     b.len = 0
     b.cap = 0
@@ -266,11 +271,7 @@ cdef bint buf_unshare(Buf* b, Py_ssize_t need, int* err) noexcept nogil:
         return False
     if b.len:
         memcpy(p, b.data, <size_t>b.len)
-    if trafila_refs_add(b.refs, -1) == 0:
-        # the others let go meanwhile
-        free(b.refs)
-        trafila_big_free(b.data)
-    b.refs = NULL
+    _drop_buf_share(b)  # the last share when the others let go meanwhile
     b.data = p
     b.cap = cap
     return True
@@ -284,18 +285,14 @@ cdef inline bint buf_reserve(Buf* b, Py_ssize_t extra, int* err) noexcept nogil:
         err[0] = ERR_TOO_LARGE
         return False
     need = b.len + extra
-    if b.refs != NULL:
-        # every write to an arena reserves first: a shared one is copied here
-        if need > MAX_ARENA:
-            err[0] = ERR_TOO_LARGE
-            return False
-        if not buf_unshare(b, need, err):
-            return False
-    if need <= b.cap:
-        return True
     if need > MAX_ARENA:
         err[0] = ERR_TOO_LARGE
         return False
+    # every write to an arena reserves first: a shared one is copied here
+    if b.refs != NULL and not buf_unshare(b, need, err):
+        return False
+    if need <= b.cap:
+        return True
     cap = b.cap * 2
     if cap < need:
         cap = need
@@ -453,7 +450,11 @@ cdef inline bint name_equals(DocData* d, int32_t idx, const uchar* s, Py_ssize_t
 
 
 cdef bint rehash_names(DocData* d) noexcept nogil:
-    cdef int32_t cap = d.slot_cap * 2 if d.slot_cap else 64
+    return rehash_names_to(d, d.slot_cap * 2 if d.slot_cap else 64)
+
+
+cdef bint rehash_names_to(DocData* d, int32_t cap) noexcept nogil:
+    "The slot table rebuilt with ``cap`` slots (a power of two above twice the names)."
     cdef int32_t* slots = NULL if alloc_fails() else <int32_t*>malloc(<size_t>cap * sizeof(int32_t))
     cdef int32_t i, slot
     cdef uint32_t mask = <uint32_t>(cap - 1)
@@ -474,14 +475,44 @@ cdef bint rehash_names(DocData* d) noexcept nogil:
     return True
 
 
-cdef void _release_shared_names(DocData* d) noexcept nogil:
-    "Drop ``d``'s share of its name arrays (freed with the last share)."
+cdef void reserve_names(DocData* d, int32_t extra, Py_ssize_t extra_bytes) noexcept nogil:
+    """Room for ``extra`` more names of ``extra_bytes`` in all, made at once: a copy that
+    brings a million new names would otherwise rebuild the slot table and move the arrays at
+    every doubling. Best effort: a failure (or a shared table) leaves ``d`` as it was and the
+    names are then interned as they come."""
+    cdef int saved_error = d.error
+    cdef int64_t need = <int64_t>d.n_names + extra
+    cdef int64_t cap = d.slot_cap if d.slot_cap else 64
+    cdef int32_t cap_off = d.cap_names, cap_len = d.cap_names
+    if extra <= 0 or d.names_refs != NULL or need > (1 << 28):
+        return
+    while need * 2 > cap:
+        cap *= 2
+    if cap > d.slot_cap and not rehash_names_to(d, <int32_t>cap):
+        d.error = saved_error
+        return
+    if need > d.cap_names:
+        if (grow_array(<void**>&d.name_off, &cap_off, <int32_t>need, sizeof(int32_t), &d.error)
+                and grow_array(<void**>&d.name_len, &cap_len, <int32_t>need, sizeof(int32_t), &d.error)):
+            pass
+        d.cap_names = cap_off if cap_off < cap_len else cap_len
+    buf_reserve(&d.names, extra_bytes, &d.error)
+    d.error = saved_error
+
+
+cdef void _drop_names_share(DocData* d) noexcept nogil:
+    "Drop ``d``'s count on its shared name arrays, freeing them with the last (pointers left as they are)."
     if trafila_refs_add(d.names_refs, -1) == 0:
         free(d.names_refs)
         trafila_big_free(d.name_off)
         trafila_big_free(d.name_len)
         trafila_big_free(d.slots)
     d.names_refs = NULL
+
+
+cdef void _release_shared_names(DocData* d) noexcept nogil:
+    "Drop ``d``'s share of its name arrays (freed with the last share); ``d`` is left with no names."
+    _drop_names_share(d)
     d.name_off = NULL
     d.name_len = NULL
     d.slots = NULL
@@ -545,12 +576,7 @@ cdef bint unshare_names(DocData* d) noexcept nogil:
     memcpy(off, d.name_off, <size_t>d.n_names * sizeof(int32_t))
     memcpy(ln, d.name_len, <size_t>d.n_names * sizeof(int32_t))
     memcpy(slots, d.slots, <size_t>d.slot_cap * sizeof(int32_t))
-    if trafila_refs_add(d.names_refs, -1) == 0:
-        free(d.names_refs)
-        trafila_big_free(d.name_off)
-        trafila_big_free(d.name_len)
-        trafila_big_free(d.slots)
-    d.names_refs = NULL
+    _drop_names_share(d)
     d.name_off = off
     d.name_len = ln
     d.slots = slots
@@ -829,10 +855,19 @@ cdef class CDocument:
         cdef Py_ssize_t n
         cdef const uchar* s
         cdef object v
+        cdef Py_ssize_t have, want
+        # sized by the ids asked for, not by the table: a page of ten million attribute
+        # names would otherwise give every document that is asked for one tag an 80 MB list
         if self._name_cache is None:
-            self._name_cache = [None] * (N_KNOWN + self.d.n_names)
-        elif len(self._name_cache) < N_KNOWN + self.d.n_names:
-            self._name_cache.extend([None] * (N_KNOWN + self.d.n_names - len(self._name_cache)))
+            self._name_cache = [None] * (N_KNOWN if nid < N_KNOWN else nid + 1)
+        have = len(self._name_cache)
+        if nid >= have:
+            want = have * 2
+            if want > N_KNOWN + self.d.n_names:
+                want = N_KNOWN + self.d.n_names
+            if want <= nid:
+                want = nid + 1
+            self._name_cache.extend([None] * (want - have))
         v = self._name_cache[nid]
         if v is None:
             s = name_bytes(&self.d, nid, &n)

@@ -383,7 +383,7 @@ cdef int32_t dom_copy_subtree(DocData* src, int32_t top, DocData* dst, bint with
     the copy's root, -1 on memory failure (``dst`` then holds unreachable
     garbage nodes, nothing else changes). ``src`` and ``dst`` differ."""
     cdef int32_t* memo = NULL
-    cdef int32_t k, root
+    cdef int32_t k, root, s
     cdef int saved_error = dst.error
     root = _copy_subtree_flat(src, top, dst, with_tail)
     if root >= 0:
@@ -396,6 +396,17 @@ cdef int32_t dom_copy_subtree(DocData* src, int32_t top, DocData* dst, bint with
                 and buf_reserve(&dst.text, src.text.len, &dst.error)):
             buf_reserve(&dst.vals, src.vals.len, &dst.error)
         dst.error = saved_error
+    if src.n_names > 256:
+        # at most one new name per node and attribute of the subtree: a small subtree of a
+        # page with a million names must not give ``dst`` room for all of them
+        k = 0
+        s = top
+        while s >= 0 and k < src.n_names:
+            k += 1 + src.nodes[s].attr_count
+            s = dom_preorder_next(src, s, top)
+        if k > src.n_names:
+            k = src.n_names
+        reserve_names(dst, k, <Py_ssize_t>(<int64_t>src.names.len * k // src.n_names))
     if src.n_names > 0 and not alloc_fails():
         # without it (no memory) every name is looked up each time: slower, the same copy
         memo = <int32_t*>malloc(<size_t>src.n_names * sizeof(int32_t))

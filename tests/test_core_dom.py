@@ -710,3 +710,57 @@ def test_core_extraction_leaves_no_big_block_kept() -> None:
         text = core.extract(page, compat=compat)
         assert text is not None and len(text) > 40_000_000
         assert _core._big_blocks_kept() == 0
+
+
+def _many_names_page(m: Any) -> Any:
+    """A page whose name table is big (600 attribute names on one element, 300 more tags),
+    with enough other nodes that a copy of that element goes node by node."""
+    root = m.Element("html")
+    body = m.SubElement(root, "body")
+    for k in range(300):
+        m.SubElement(body, f"x-tag-{k}").text = str(k)
+    wide = m.SubElement(body, "div")
+    for k in range(600):
+        wide.set(f"data-n{k}", str(k))
+    m.SubElement(wide, "x-tag-7").tail = "tail"
+    return root
+
+
+def test_copies_from_a_page_of_many_names(models: Any) -> None:
+    """A subtree copied out of a page with a big name table (its room made at once) has the
+    same names as the reference's, in another document and under allocation failures; the
+    names of the latest ids are read first (the name cache grows by the ids asked for)."""
+    from trafila import _core
+
+    dumps = []
+    for m in models:
+        root = _many_names_page(m)
+        wide = root.find(".//div")
+        assert wide.get("data-n599") == "599" and root[0][-1].tag == "div"
+        out = m.Element("doc")
+        out.append(copy.deepcopy(wide))
+        m.SubElement(out, "after").set("data-n3", "own")
+        dumps.append((dump_element(out), dump_element(root)))
+    assert dumps[0] == dumps[1]
+    core = models[1]
+    root = _many_names_page(core)
+    wide = root.find(".//div")
+    failed = done = 0
+    try:
+        for n in range(0, 40):
+            out = core.Element("doc")
+            _core._fail_allocations_after(n)
+            try:
+                out.append(copy.deepcopy(wide))
+            except MemoryError:
+                failed += 1
+            else:
+                done += 1
+                _core._fail_allocations_after(-1)
+                assert dump_element(out[0]) == dump_element(wide)
+            finally:
+                _core._fail_allocations_after(-1)
+    finally:
+        _core._fail_allocations_after(-1)
+    assert dump_element(root) == dumps[1][1]
+    assert failed > 0 and done > 0
