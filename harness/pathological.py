@@ -189,22 +189,42 @@ def measure(case: str, scale: int, runner: str, mode: str, python: str, timeout:
     return json.loads(line[7:])
 
 
-def measure_best(case: str, scale: int, runner: str, mode: str, python: str, timeout: float, repeat: int) -> dict:
-    """:func:`measure`, repeated up to ``repeat`` times (fresh processes) while a call takes under
-    REPEAT_BELOW CPU seconds: the least CPU time is kept, as a shared machine only ever adds to it;
-    every run's time is kept beside it."""
-    best = measure(case, scale, runner, mode, python, timeout)
-    if best.get("outcome") not in ("ok", "raise") or repeat <= 1 or best["cpu_s"] >= REPEAT_BELOW:
-        return best
-    runs = [best["cpu_s"]]
-    for _ in range(repeat - 1):
-        m = measure(case, scale, runner, mode, python, timeout)
-        if m.get("outcome") != best["outcome"] or m.get("result") != best["result"]:
-            return dict(m, unstable=True, cpu_runs=runs + [m.get("cpu_s")])  # a different outcome is the finding
-        runs.append(m["cpu_s"])
-        if m["cpu_s"] < best["cpu_s"]:
-            best = m
-    return dict(best, cpu_runs=runs)
+def measure_rounds(case: str, scales: List[int], runner: str, mode: str, python: str, timeout: float,
+                   repeat: int, base: Optional[dict] = None, base_scale: Optional[int] = None) -> Dict[int, dict]:
+    """:func:`measure` at each of ``scales`` (fresh processes), in up to ``repeat`` rounds that take
+    every scale in turn, so both ends of a ratio see the same stretch of a shared machine (its speed
+    drifts by 1.5x over minutes here). A scale is measured again while its first run is under
+    REPEAT_BELOW CPU seconds times its multiple of the first scale (what a linear call would take);
+    the least CPU time is kept, as the machine only ever adds to it, every run's time beside it.
+    A larger scale is skipped when the first timed out (``base``: the first scale's measurement when
+    an earlier run made it, ``base_scale`` its scale)."""
+    best: Dict[int, dict] = {}
+    first_scale = base_scale if base_scale is not None else scales[0]
+    runs: Dict[int, List[Optional[float]]] = {}
+    for rnd in range(max(repeat, 1)):
+        for scale in scales:
+            limit = timeout * (1 if scale == first_scale else 2)
+            if rnd == 0:
+                first = best.get(first_scale, base)
+                if scale != first_scale and first and first.get("outcome") == "timeout":
+                    best[scale] = {"outcome": "skipped", "why": f"timed out at {first_scale}x"}
+                    continue
+                print(f"{case} x{scale} {runner} {mode} ...", flush=True)
+                best[scale] = measure(case, scale, runner, mode, python, limit)
+                runs[scale] = [best[scale].get("cpu_s")]
+                continue
+            b = best[scale]
+            if (b.get("outcome") not in ("ok", "raise") or b.get("unstable")
+                    or runs[scale][0] >= REPEAT_BELOW * scale / first_scale):
+                continue
+            m = measure(case, scale, runner, mode, python, limit)
+            runs[scale].append(m.get("cpu_s"))
+            if m.get("outcome") != b["outcome"] or m.get("result") != b["result"]:
+                best[scale] = dict(m, unstable=True)  # a different outcome is the finding
+            elif m["cpu_s"] < b["cpu_s"]:
+                best[scale] = m
+    return {scale: dict(m, cpu_runs=runs[scale]) if len(runs.get(scale, ())) > 1 else m
+            for scale, m in best.items()}
 
 
 def _key(case: str, scale: int, who: str, mode: str) -> str:
@@ -239,22 +259,16 @@ def run_all(args: argparse.Namespace, argv: List[str]) -> int:
                 # trafila's side on a quiet machine, trafilatura's (minutes of timeouts) in another store
                 runners = [r for r in runners if (r[0] == "trafilatura") == (args.only == "trafilatura")]
             for who, python in runners:
-                for scale in scales:
-                    key = _key(case, scale, who, mode)
-                    if key in data:
-                        continue
-                    prev = data.get(_key(case, scales[0], who, mode))
-                    if scale != scales[0] and prev and prev.get("outcome") == "timeout":
-                        data[key] = {"outcome": "skipped", "why": f"timed out at {scales[0]}x",
-                                     "command": command}
-                        continue
-                    t = args.timeout * (1 if scale == scales[0] else 2)
-                    print(f"{case} x{scale} {who} {mode} ...", flush=True)
-                    data[key] = dict(measure_best(case, scale, who, mode, python, t, args.repeat),
-                                     command=command)
-                    print(f"   {json.dumps(data[key])[:300]}", flush=True)
-                    path.write_text(json.dumps(data, indent=1))
-                    write_report(data, cases, modes, scales, oracles, command)
+                todo = [scale for scale in scales if _key(case, scale, who, mode) not in data]
+                if not todo:
+                    continue
+                rounds = measure_rounds(case, todo, who, mode, python, args.timeout, args.repeat,
+                                        data.get(_key(case, scales[0], who, mode)), scales[0])
+                for scale, m in rounds.items():
+                    data[_key(case, scale, who, mode)] = dict(m, command=command)
+                    print(f"   x{scale}: {json.dumps(m)[:300]}", flush=True)
+                path.write_text(json.dumps(data, indent=1))
+                write_report(data, cases, modes, scales, oracles, command)
     write_report(data, cases, modes, scales, oracles, command)
     return 0
 
@@ -308,8 +322,10 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
     rows = []
     lines = ["# Pathological pages through whole extractions", "",
              "Written by `python -m harness pathological` (never by hand). One fresh process per measurement; "
-             "CPU seconds of the `extract` call (the least of `--repeat` fresh processes, 3 by default, when under "
-             f"{REPEAT_BELOW:.0f} s, as a shared machine only adds to it; default options; the identical paragraphs with "
+             "CPU seconds of the `extract` call (the least of `--repeat` fresh processes, 3 by default, in rounds "
+             f"that take each scale in turn, when its first run is under {REPEAT_BELOW:.0f} s times the scale's multiple "
+             "of the smallest, so both ends of a ratio are the least of as many runs on the same stretch of a shared "
+             "machine, which only adds to them; default options; the identical paragraphs with "
              "`deduplicate=True`), peak RSS (`ru_maxrss`) as a multiple of the page's UTF-8 size, then the growth "
              f"over the call as one. 'linear' means 10× the input cost at most {MAX_RATIO:.0f}× the time. trafila's "
              "2.3.1 mode runs on the compiled core; 1.11.0 on " + engine_for("1.11.0") + " (the engine that runs "
