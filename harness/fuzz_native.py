@@ -61,6 +61,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
+from .provenance import c_source_id
+
 Html = Union[str, bytes]
 ROOT = Path(__file__).resolve().parent.parent
 STATE = ROOT / ".cache" / "fuzz-native"
@@ -370,7 +372,7 @@ def run_campaign(args: argparse.Namespace, argv: List[str]) -> int:
     meta = {"campaign": args.campaign, "kind": "generated", "seed": args.seed, "n": args.n, "chunk": args.chunk,
             "extract_every": args.extract_every, "compare_every": args.compare_every, "mutant_share": args.mutant_share,
             "command": "python -m harness fuzz-native " + " ".join(argv), "compiler": compiler,
-            "preload": os.path.basename(preload or "")}
+            "preload": os.path.basename(preload or ""), "c_source": c_source_id()}
     (state / "meta.json").write_text(json.dumps(meta, indent=1))
     env = child_env(state, preload)
     chunks = (args.n + args.chunk - 1) // args.chunk
@@ -633,6 +635,38 @@ def _sanitizer_report(crash: dict) -> bool:
     return crash["kind"] in ("asan", "ubsan") and "libFuzzer: fuzz target exited" not in crash.get("first_line", "")
 
 
+def _campaign_c_source(meta: dict, report_commit: Optional[str]) -> Optional[str]:
+    """The C a campaign ran on: recorded in its meta, or (campaigns from before it was recorded) the C of
+    the commit its report was written at, which is the C it ran on when none changed in between."""
+    return meta.get("c_source") or (c_source_id(report_commit) if report_commit else None)
+
+
+def _carried_campaigns(previous: Path, have: set) -> Dict[str, dict]:
+    """The campaigns of the report at ``previous`` that ran on the C that is built now (same
+    ``c_source_id``) and whose checkpoints are not on this machine: their figures are still this C's, so
+    the report keeps them (marked as carried, with the commit whose report they come from) instead of
+    dropping them with the checkpoints. A campaign on other C, or any campaign when the C has
+    uncommitted changes, is not carried."""
+    now = c_source_id()
+    if now is None or not previous.exists():
+        return {}
+    try:
+        old = json.loads(previous.read_text())
+    except ValueError:
+        return {}
+    out = {}
+    for name, c in old.get("campaigns", {}).items():
+        if name in have:
+            continue
+        meta = dict(c["meta"])
+        if _campaign_c_source(meta, meta.get("carried_from") or old.get("commit")) != now:
+            continue
+        meta.setdefault("carried_from", old.get("commit"))
+        meta["c_source"] = now
+        out[name] = dict(c, meta=meta)
+    return out
+
+
 def write_report(out_dir: Path = REPORTS) -> dict:
     import datetime as dt
     import platform
@@ -643,6 +677,8 @@ def write_report(out_dir: Path = REPORTS) -> dict:
     for d in sorted(STATE.glob("*/meta.json")):
         meta = json.loads(d.read_text())
         campaigns[meta["campaign"]] = dict(meta=meta, **totals(d.parent))
+    carried = _carried_campaigns(out_dir / "fuzz-native.json", set(campaigns))
+    campaigns.update(carried)
     build = {}
     try:
         from .core_tree import build_info
@@ -692,6 +728,11 @@ def write_report(out_dir: Path = REPORTS) -> dict:
     for name, c in campaigns.items():
         m = c["meta"]
         lines += [f"## {name}", "", f"- command: `{m['command']}`", f"- runtime preloaded: `{m.get('preload')}` ({m.get('compiler')} build)"]
+        if m.get("carried_from"):
+            lines.append(f"- carried over from the report written at {m['carried_from']} (its checkpoints are not on this "
+                         f"machine): the same C, sources `cython_core/` + `setup.py` {m['c_source']}")
+        elif m.get("c_source"):
+            lines.append(f"- C sources `cython_core/` + `setup.py` {m['c_source']}")
         if m["kind"] == "generated":
             lines.append(f"- seed {m['seed']}, target {m['n']:,} inputs in chunks of {m['chunk']:,}; every input parsed "
                          f"(5 entry points), every {m['extract_every']}th extracted"

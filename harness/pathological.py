@@ -41,6 +41,11 @@ REPORTS = ROOT / "reports"
 MAX_RATIO = 12.0
 #: calls under this many CPU seconds are measured several times (--repeat) and the least kept
 REPEAT_BELOW = 5.0
+#: calls under this many CPU seconds at 1x are measured in SHORT_ROUNDS rounds instead: a few
+#: hundredths of a second are as long as the machine's jitter (the same 1x call read 0.013 and 0.020 s
+#: three runs apart), so three runs left a 10x ratio of 13x where nine gave 10x
+SHORT_BELOW = 0.5
+SHORT_ROUNDS = 9
 
 _WORDS = "Some words of a long paragraph that goes on, with commas, and more words again. "
 
@@ -194,17 +199,24 @@ def measure_rounds(case: str, scales: List[int], runner: str, mode: str, python:
     """:func:`measure` at each of ``scales`` (fresh processes), in up to ``repeat`` rounds that take
     every scale in turn, so both ends of a ratio see the same stretch of a shared machine (its speed
     drifts by 1.5x over minutes here). A scale is measured again while its first run is under
-    REPEAT_BELOW CPU seconds times its multiple of the first scale (what a linear call would take);
-    the least CPU time is kept, as the machine only ever adds to it, every run's time beside it.
+    REPEAT_BELOW CPU seconds times its multiple of the first scale (what a linear call would take), in
+    SHORT_ROUNDS rounds when the first scale's run is under SHORT_BELOW seconds; the least CPU time is kept, as the machine only ever adds to it, every run's time beside it.
     A larger scale is skipped when the first timed out (``base``: the first scale's measurement when
     an earlier run made it, ``base_scale`` its scale)."""
     best: Dict[int, dict] = {}
     first_scale = base_scale if base_scale is not None else scales[0]
     runs: Dict[int, List[Optional[float]]] = {}
-    for rnd in range(max(repeat, 1)):
+    rounds = max(repeat, 1)
+    rnd = 0
+    while rnd < rounds:
+        if rnd == 1:
+            first = best.get(first_scale, base)
+            if first and first.get("outcome") in ("ok", "raise") and first["cpu_s"] < SHORT_BELOW:
+                rounds = max(rounds, SHORT_ROUNDS)
+        rnd += 1
         for scale in scales:
             limit = timeout * (1 if scale == first_scale else 2)
-            if rnd == 0:
+            if rnd == 1:
                 first = best.get(first_scale, base)
                 if scale != first_scale and first and first.get("outcome") == "timeout":
                     best[scale] = {"outcome": "skipped", "why": f"timed out at {first_scale}x"}
@@ -241,6 +253,9 @@ def run_all(args: argparse.Namespace, argv: List[str]) -> int:
             for mode in args.modes.split(","):
                 for scale in args.scales.split(","):
                     data.pop(_key(case, int(scale), engine_for(mode), mode), None)
+    if args.trafilatura_from:
+        for key, m in kept_trafilatura(Path(args.trafilatura_from), [int(x) for x in args.scales.split(",")]).items():
+            data.setdefault(key, m)
     oracles = _default_oracles()
     for spec in args.oracles or []:
         mode, _, py = spec.partition("=")
@@ -271,6 +286,24 @@ def run_all(args: argparse.Namespace, argv: List[str]) -> int:
                 write_report(data, cases, modes, scales, oracles, command)
     write_report(data, cases, modes, scales, oracles, command)
     return 0
+
+
+def kept_trafilatura(report: Path, scales: List[int]) -> Dict[str, dict]:
+    """trafilatura's measurements in a report this command wrote before (``reports/pathological.json``),
+    keyed as the store keys them: trafilatura is pinned (tox.ini's oracle envs), so its times and results
+    on the same pages are still its own, and its side (about half an hour, mostly timeouts) need not be
+    measured again when only trafila changed. Each keeps the command that measured it."""
+    if not report.exists():
+        return {}
+    out = {}
+    for row in json.loads(report.read_text()).get("rows", []):
+        theirs = row.get("theirs") or []
+        if row.get("case") not in CASES or len(theirs) != len(scales):
+            continue
+        for scale, m in zip(scales, theirs):
+            if isinstance(m, dict):
+                out[_key(row["case"], scale, "trafilatura", row["mode"])] = m
+    return out
 
 
 def _split(ms: List[Optional[dict]]) -> str:
@@ -322,7 +355,8 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
     rows = []
     lines = ["# Pathological pages through whole extractions", "",
              "Written by `python -m harness pathological` (never by hand). One fresh process per measurement; "
-             "CPU seconds of the `extract` call (the least of `--repeat` fresh processes, 3 by default, in rounds "
+             "CPU seconds of the `extract` call (the least of `--repeat` fresh processes, 3 by default, "
+             f"{SHORT_ROUNDS} for a call under {SHORT_BELOW} s at 1×, in rounds "
              f"that take each scale in turn, when its first run is under {REPEAT_BELOW:.0f} s times the scale's multiple "
              "of the smallest, so both ends of a ratio are the least of as many runs on the same stretch of a shared "
              "machine, which only adds to them; default options; the identical paragraphs with "
@@ -335,7 +369,8 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
              f"Python {platform.python_version()}, `{command}`",
              "- measured by: " + "; ".join(f"`{c}`" for c in sorted({m.get("command", "") for m in data.values()
                                                                       if isinstance(m, dict)} - {""}))
-             + ("" if all(isinstance(m, dict) and m.get("command") for m in data.values())
+             + ("" if all(isinstance(m, dict) and (m.get("command") or m.get("outcome") == "skipped")
+                          for m in data.values())
                 else " (and earlier runs that did not record their command)"),
              "- trafilatura: " + ", ".join(f"{m} in `{Path(p).parent.parent.name}`" for m, p in sorted(oracles.items())), "",
              "| page | mode | 1× size | trafila engine | trafila s 1× / 10× | ratio | linear | trafila peak RSS, growth (1× ; 10×) "
@@ -414,6 +449,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
                     "once); the report merges every store, another store winning over the main one for a measurement")
     ap.add_argument("--only", choices=("trafila", "trafilatura"), default=None,
                     help="measure only this side (the other one's kept measurements stay)")
+    ap.add_argument("--trafilatura-from", default=None, metavar="REPORT_JSON",
+                    help="take trafilatura's measurements from a report this command wrote (reports/pathological.json: "
+                    "trafilatura is pinned, its side need not be measured again); measured ones win")
     ap.add_argument("--again-trafila", action="store_true",
                     help="measure trafila anew on the cases and modes given (after a change; trafilatura's are kept)")
 

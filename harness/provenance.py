@@ -44,3 +44,29 @@ def stamped(result: Dict[str, Any], command: str, commit: Optional[str] = None) 
     """``result`` with the run's date, commit (``commit``, or HEAD now), command and Python version."""
     return dict(result, date=utc_now(), commit=commit or git_commit(), command=command,
                 python=platform.python_version())
+
+
+#: what the core's compiled code is made from: its Cython sources and the build script (flags)
+C_SOURCE_PATHS = ("cython_core", "setup.py")
+
+
+def c_source_id(commit: str = "HEAD") -> Optional[str]:
+    """The git object ids of the core's sources (``cython_core/`` and ``setup.py``) at ``commit``,
+    joined: two builds with the same id compile the same C with the same flags. For HEAD, None when
+    those paths have uncommitted changes (the build on disk is then not HEAD's), or outside git."""
+    ids = []
+    try:
+        for path in C_SOURCE_PATHS:
+            out = subprocess.run(["git", "rev-parse", f"{commit}:{path}"], cwd=_CHECKOUT, capture_output=True,
+                                 text=True, timeout=10, check=False)
+            if out.returncode != 0 or not out.stdout.strip():
+                return None
+            ids.append(out.stdout.strip()[:12])
+        if commit == "HEAD":
+            status = subprocess.run(["git", "status", "--porcelain", "--", *C_SOURCE_PATHS], cwd=_CHECKOUT,
+                                    capture_output=True, text=True, timeout=10, check=False).stdout
+            if status.strip():
+                return None
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return "+".join(ids)

@@ -21,11 +21,43 @@ def ok(cpu, result=("abc", 3)):
 
 
 def test_the_least_cpu_time_is_kept_and_the_scales_alternate(monkeypatch):
-    calls = _feed(monkeypatch, [ok(0.30), ok(3.0), ok(0.10), ok(2.5), ok(0.20), ok(2.8)])
+    calls = _feed(monkeypatch, [ok(0.90), ok(9.0), ok(0.60), ok(8.5), ok(0.70), ok(8.8)])
     m = pth.measure_rounds("only <", [1, 10], "core", "2.3.1", "python", 60.0, 3)
     assert calls == [1, 10, 1, 10, 1, 10]
-    assert m[1]["cpu_s"] == 0.10 and m[1]["cpu_runs"] == [0.30, 0.10, 0.20]
-    assert m[10]["cpu_s"] == 2.5 and m[10]["cpu_runs"] == [3.0, 2.5, 2.8]
+    assert m[1]["cpu_s"] == 0.60 and m[1]["cpu_runs"] == [0.90, 0.60, 0.70]
+    assert m[10]["cpu_s"] == 8.5 and m[10]["cpu_runs"] == [9.0, 8.5, 8.8]
+
+
+def test_a_short_call_is_measured_in_more_rounds(monkeypatch):
+    # a 1x call of hundredths of a second is within the machine's jitter: SHORT_ROUNDS rounds, not --repeat
+    runs = [ok(0.02 + 0.001 * k) if k % 2 == 0 else ok(0.25 - 0.01 * k) for k in range(2 * pth.SHORT_ROUNDS)]
+    calls = _feed(monkeypatch, runs)
+    m = pth.measure_rounds("only <", [1, 10], "core", "1.11.0", "python", 60.0, 3)
+    assert calls == [1, 10] * pth.SHORT_ROUNDS
+    assert m[1]["cpu_s"] == 0.02 and len(m[1]["cpu_runs"]) == pth.SHORT_ROUNDS
+    assert m[10]["cpu_s"] == min(r["cpu_s"] for r in runs[1::2]) == runs[-1]["cpu_s"]
+    # a 1x call over SHORT_BELOW keeps --repeat
+    calls = _feed(monkeypatch, [ok(pth.SHORT_BELOW), ok(pth.SHORT_BELOW * 10)] * 3)
+    pth.measure_rounds("only <", [1, 10], "core", "1.11.0", "python", 60.0, 3)
+    assert calls == [1, 10] * 3
+
+
+def test_trafilaturas_side_is_taken_from_an_earlier_report(tmp_path):
+    import json
+
+    kept = {"outcome": "ok", "result": ["d", 1], "cpu_s": 0.5, "command": "python -m harness pathological --only trafilatura"}
+    rows = [{"case": "only <", "mode": "2.3.1", "theirs": [kept, dict(kept, cpu_s=5.0)]},
+            {"case": "1,000,000 attributes", "mode": "1.11.0",
+             "theirs": [{"outcome": "timeout", "timeout": 150.0}, {"outcome": "skipped", "why": "timed out at 1x"}]},
+            {"case": "no such case", "mode": "2.3.1", "theirs": [kept, kept]},
+            {"case": "only &", "mode": "2.3.1", "theirs": [kept]}]  # other scales than asked: not taken
+    report = tmp_path / "pathological.json"
+    report.write_text(json.dumps({"rows": rows}))
+    got = pth.kept_trafilatura(report, [1, 10])
+    assert got == {"only <|1|trafilatura|2.3.1": kept, "only <|10|trafilatura|2.3.1": dict(kept, cpu_s=5.0),
+                   "1,000,000 attributes|1|trafilatura|1.11.0": rows[1]["theirs"][0],
+                   "1,000,000 attributes|10|trafilatura|1.11.0": rows[1]["theirs"][1]}
+    assert pth.kept_trafilatura(tmp_path / "missing.json", [1, 10]) == {}
 
 
 def test_a_call_past_its_linear_budget_is_measured_once(monkeypatch):
