@@ -586,7 +586,7 @@ def run_atheris(args: argparse.Namespace, argv: List[str]) -> int:
     _seed_corpus(state / "corpus")
     meta = {"campaign": args.campaign, "kind": "atheris", "runs": args.runs, "max_time": args.max_time,
             "command": "python -m harness fuzz-native " + " ".join(argv), "compiler": compiler,
-            "preload": os.path.basename(extra or preload or ""), "sancov": sancov}
+            "preload": os.path.basename(extra or preload or ""), "sancov": sancov, "c_source": c_source_id()}
     (state / "meta.json").write_text(json.dumps(meta, indent=1))
     env = child_env(state, preload, extra)
     cmd = [sys.executable, "-m", "harness.fuzz_native", "_atheris", "--state", str(state), "--runs", str(args.runs),
