@@ -701,7 +701,7 @@ def write_report(out_dir: Path = REPORTS) -> dict:
              "Every input runs in a child process with the sanitizer runtime preloaded and `halt_on_error=1`: "
              "a sanitizer report ends the child and is counted as a crash.", "",
              f"- written {data['date']}, commit {data['commit']}, Python {data['python']}",
-             f"- core: `{build.get('file')}`, optimisation {build.get('optimisation')}, "
+             f"- core on the path when written (each campaign names the build it ran on): `{build.get('file')}`, optimisation {build.get('optimisation')}, "
              f"sanitizers {' '.join(data['sanitize_flags']) or 'none'}", "",
              "| campaign | kind | inputs parsed | extractions (per mode) | compared with the reference | different "
              "| crashes | sanitizer reports | unexpected exceptions | unraisable | CPU-bound seconds |",
