@@ -21,6 +21,10 @@ trafilatura's wherever trafilatura finished. Measurements are kept in
 ``.cache/pathological/measurements.json`` as they finish (the same command
 goes on where it stopped; ``--again`` measures anew) and the report,
 ``reports/pathological.md``, is written after each one.
+
+``--instructions`` counts trafila's call instead, under valgrind's callgrind
+(the child with the call less the child without it): a count that the
+machine's load and memory hierarchy do not change, shown beside the time.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ import argparse
 import hashlib
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 import time
@@ -129,6 +135,9 @@ def _child(args: argparse.Namespace) -> int:
         fn("<html><body><p>warm up</p></body></html>", compat=args.mode)  # the imports, before the clock
     if args.runner == "trafilatura":
         fn("<html><body><p>warm up</p></body></html>")
+    if args.skip_call:  # the same process without the call: what an instruction count subtracts
+        print("RESULT " + json.dumps({"outcome": "skipped-call"}), flush=True)
+        return 0
     before = _rss_kb()
     r0 = resource.getrusage(resource.RUSAGE_SELF)
     c0, w0 = time.process_time(), time.perf_counter()
@@ -194,6 +203,32 @@ def measure(case: str, scale: int, runner: str, mode: str, python: str, timeout:
     return json.loads(line[7:])
 
 
+def _callgrind(cmd: List[str], env: dict, timeout: float) -> Optional[int]:
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT, env=env)
+    found = re.findall(r"Collected : (\d+)", proc.stderr)
+    ok = proc.returncode == 0 and any(ln.startswith("RESULT ") for ln in proc.stdout.splitlines())
+    return int(found[-1]) if found and ok else None
+
+
+def measure_instructions(case: str, scale: int, runner: str, mode: str, python: str, timeout: float) -> dict:
+    """The instructions the ``extract`` call executes (callgrind counts every instruction of the process,
+    the same for the same binary and input whatever else the machine does): the child's count with the
+    call less its count without it (imports, the page built, the warm-up)."""
+    cmd = [python, "-m", "harness.pathological", "_child", "--case", case, "--scale", str(scale), "--runner", runner,
+           "--mode", mode]
+    env = dict(os.environ)
+    env.setdefault("PYTHONHASHSEED", "0")
+    try:
+        with_call = _callgrind(cmd, env, timeout)
+        without = _callgrind(cmd + ["--skip-call"], env, timeout)
+    except subprocess.TimeoutExpired:
+        return {"outcome": "timeout", "timeout": timeout}
+    if with_call is None or without is None:
+        return {"outcome": "failed"}
+    return {"outcome": "ok", "instructions": with_call - without, "tool": "valgrind --tool=callgrind"}
+
+
 def measure_rounds(case: str, scales: List[int], runner: str, mode: str, python: str, timeout: float,
                    repeat: int, base: Optional[dict] = None, base_scale: Optional[int] = None) -> Dict[int, dict]:
     """:func:`measure` at each of ``scales`` (fresh processes), in up to ``repeat`` rounds that take
@@ -244,7 +279,7 @@ def _key(case: str, scale: int, who: str, mode: str) -> str:
 
 
 def run_all(args: argparse.Namespace, argv: List[str]) -> int:
-    command = "python -m harness pathological " + " ".join(argv)
+    command = "python -m harness pathological " + shlex.join(argv)
     STATE.mkdir(parents=True, exist_ok=True)
     path = STATE / (f"measurements-{args.store}.json" if args.store else "measurements.json")
     data = json.loads(path.read_text()) if path.exists() and not args.again else {}
@@ -253,6 +288,8 @@ def run_all(args: argparse.Namespace, argv: List[str]) -> int:
             for mode in args.modes.split(","):
                 for scale in args.scales.split(","):
                     data.pop(_key(case, int(scale), engine_for(mode), mode), None)
+    if args.instructions:
+        return run_instructions(args, command)
     if args.trafilatura_from:
         for key, m in kept_trafilatura(Path(args.trafilatura_from), [int(x) for x in args.scales.split(",")]).items():
             data.setdefault(key, m)
@@ -306,6 +343,45 @@ def kept_trafilatura(report: Path, scales: List[int]) -> Dict[str, dict]:
     return out
 
 
+INSTRUCTIONS_STORE = "measurements-instructions.json"
+
+
+def run_instructions(args: argparse.Namespace, command: str) -> int:
+    """--instructions: trafila's call counted under callgrind at each scale, two children at a time (the
+    counts do not depend on the load); the report is written again from every store."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    STATE.mkdir(parents=True, exist_ok=True)
+    path = STATE / INSTRUCTIONS_STORE
+    data = json.loads(path.read_text()) if path.exists() else {}
+    modes = args.modes.split(",")
+    scales = [int(x) for x in args.scales.split(",")]
+    jobs = [(case, scale, engine_for(mode), mode) for case in (args.cases or list(CASES)) for mode in modes
+            for scale in scales if args.again or _key(case, scale, engine_for(mode), mode) not in data]
+
+    def one(job):
+        case, scale, who, mode = job
+        print(f"{case} x{scale} {who} {mode}: instructions ...", flush=True)
+        return job, dict(measure_instructions(case, scale, who, mode, sys.executable, args.timeout * 200),
+                         command=command)
+
+    with ThreadPoolExecutor(2) as pool:
+        for (case, scale, who, mode), m in pool.map(one, jobs):
+            data[_key(case, scale, who, mode)] = m
+            print(f"   {case} x{scale} {mode}: {m}", flush=True)
+            path.write_text(json.dumps(data, indent=1))
+    write_report({}, [], modes, scales, _default_oracles(), command)
+    return 0
+
+
+def _instructions() -> dict:
+    p = STATE / INSTRUCTIONS_STORE
+    try:
+        return json.loads(p.read_text()) if p.exists() else {}
+    except ValueError:
+        return {}
+
+
 def _split(ms: List[Optional[dict]]) -> str:
     """': user 8.6×, system 19.6× (0.08 / 1.59 s), minor page faults 18.2×' for a 1×/10× pair measured
     with the split; '' for one measured before the child recorded it."""
@@ -321,6 +397,12 @@ def _fmt_mem(m: dict) -> str:
         return ""
     size = m["input_bytes"]
     return f"{m['peak_kb'] * 1024 / size:.1f}× / {max(0, m['peak_kb'] - m['before_kb']) * 1024 / size:.1f}×"
+
+
+def _fmt_instr(m: Optional[dict]) -> str:
+    if not m:
+        return ""
+    return f"{m['instructions'] / 1e6:,.0f} M" if m.get("outcome") == "ok" else m.get("outcome", "")
 
 
 def _fmt_time(m: Optional[dict]) -> str:
@@ -342,7 +424,8 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
 
     merged: dict = {}
     # the main store first, then the others (targeted measurements, e.g. after a change) by age: they win
-    for p in sorted(STATE.glob("measurements*.json"), key=lambda q: (q.name != "measurements.json", q.stat().st_mtime)):
+    for p in sorted((q for q in STATE.glob("measurements*.json") if q.name != INSTRUCTIONS_STORE),
+                    key=lambda q: (q.name != "measurements.json", q.stat().st_mtime)):
         try:
             merged.update(json.loads(p.read_text()))
         except (OSError, ValueError):
@@ -361,7 +444,10 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
              "of the smallest, so both ends of a ratio are the least of as many runs on the same stretch of a shared "
              "machine, which only adds to them; default options; the identical paragraphs with "
              "`deduplicate=True`), peak RSS (`ru_maxrss`) as a multiple of the page's UTF-8 size, then the growth "
-             f"over the call as one. 'linear' means 10× the input cost at most {MAX_RATIO:.0f}× the time. trafila's "
+             f"over the call as one. 'linear' means 10× the input cost at most {MAX_RATIO:.0f}× the time. Where "
+             "given (`--instructions`), trafila's instructions are the call's, counted by valgrind's callgrind (the "
+             "child run with and without the call, the difference): the same for the same build and input whatever "
+             "the machine does, so they show the algorithm's growth apart from the load and the memory hierarchy. trafila's "
              "2.3.1 mode runs on the compiled core; 1.11.0 on " + engine_for("1.11.0") + " (the engine that runs "
              "it here). trafilatura runs in its oracle environment with the same timeout; 'same' compares the "
              "results (a digest of the text, or the exception) where both finished.", "",
@@ -373,9 +459,11 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
                           for m in data.values())
                 else " (and earlier runs that did not record their command)"),
              "- trafilatura: " + ", ".join(f"{m} in `{Path(p).parent.parent.name}`" for m, p in sorted(oracles.items())), "",
-             "| page | mode | 1× size | trafila engine | trafila s 1× / 10× | ratio | linear | trafila peak RSS, growth (1× ; 10×) "
+             "| page | mode | 1× size | trafila engine | trafila s 1× / 10× | ratio | linear | trafila instructions 1× / 10× "
+             "| ratio | trafila peak RSS, growth (1× ; 10×) "
              "| trafilatura s 1× / 10× | ratio | trafilatura peak, growth (1× ; 10×) | same result 1× / 10× |",
-             "|---|---|---|---|---|---:|---|---|---|---:|---|---|"]
+             "|---|---|---|---|---|---:|---|---|---:|---|---|---:|---|---|"]
+    instr = _instructions()
     for case in cases:
         _, n, unit = CASES[case]
         for mode in modes:
@@ -391,6 +479,9 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
                 return ms[1]["cpu_s"] / max(ms[0]["cpu_s"], 0.01)
 
             r_ours, r_theirs = ratio(ours), ratio(theirs)
+            counts = [instr.get(_key(case, sc, who, mode)) for sc in scales]
+            r_instr = (counts[1]["instructions"] / max(counts[0]["instructions"], 1)
+                       if len(counts) > 1 and all(c and c.get("outcome") == "ok" for c in counts[:2]) else None)
             same = []
             for a, b in zip(ours, theirs):
                 if a and b and a.get("outcome") in ("ok", "raise") and b.get("outcome") in ("ok", "raise"):
@@ -399,15 +490,20 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
                     same.append("–")
             linear = "" if r_ours is None else ("yes" if r_ours <= MAX_RATIO else "**no**")
             rows.append({"case": case, "mode": mode, "engine": who, "ours": ours, "theirs": theirs, "ratio": r_ours,
+                         "instructions": counts, "instructions_ratio": r_instr,
                          "trafilatura_ratio": r_theirs, "same": same})
             lines.append(f"| {case} | {mode} | {n:,} {unit} | {who} | {' / '.join(_fmt_time(m) for m in ours)} "
                          f"| {'' if r_ours is None else f'{r_ours:.1f}'} | {linear} "
+                         f"| {' / '.join(_fmt_instr(c) for c in counts) if any(counts) else ''} "
+                         f"| {'' if r_instr is None else f'{r_instr:.1f}'} "
                          f"| {' ; '.join(_fmt_mem(m) for m in ours if m)} "
                          f"| {' / '.join(_fmt_time(m) for m in theirs)} | {'' if r_theirs is None else f'{r_theirs:.1f}'} "
                          f"| {' ; '.join(_fmt_mem(m) for m in theirs if m)} | {' / '.join(same)} |")
     differ = [f"{r['case']} ({r['mode']}, {'/'.join(f'{s}×' for s, x in zip(scales, r['same']) if x == '**no**')})"
               for r in rows if "**no**" in r["same"]]
-    nonlinear = [f"{r['case']} ({r['mode']}, {r['ratio']:.1f}×{_split(r['ours'])})" for r in rows
+    nonlinear = [f"{r['case']} ({r['mode']}, {r['ratio']:.1f}×{_split(r['ours'])}"
+                 + ("" if r["instructions_ratio"] is None else f"; instructions {r['instructions_ratio']:.1f}×") + ")"
+                 for r in rows
                  if r["ratio"] is not None and r["ratio"] > MAX_RATIO]
     unstable = [k.replace("|", " ") for k, m in data.items() if isinstance(m, dict) and m.get("unstable")]
     lines += ["", "Times under 0.01 s count as 0.01 s in the ratio. A timeout at 1× skips 10×.", "",
@@ -436,6 +532,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     p.add_argument("--scale", type=int, required=True)
     p.add_argument("--runner", required=True)
     p.add_argument("--mode", required=True)
+    p.add_argument("--skip-call", action="store_true")
     ap.add_argument("--case", action="append", dest="cases", choices=list(CASES))
     ap.add_argument("--modes", default="2.3.1,1.11.0")
     ap.add_argument("--scales", default="1,10")
@@ -452,6 +549,10 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--trafilatura-from", default=None, metavar="REPORT_JSON",
                     help="take trafilatura's measurements from a report this command wrote (reports/pathological.json: "
                     "trafilatura is pinned, its side need not be measured again); measured ones win")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count trafila's instructions of the call at each scale under valgrind's callgrind (the child "
+                    "run again without the call, subtracted), for the cases and modes given: the machine's noise and "
+                    "memory hierarchy do not enter it; kept in measurements-instructions.json and shown beside the time")
     ap.add_argument("--again-trafila", action="store_true",
                     help="measure trafila anew on the cases and modes given (after a change; trafilatura's are kept)")
 

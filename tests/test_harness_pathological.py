@@ -86,3 +86,28 @@ def test_a_different_outcome_on_a_repeat_is_reported(monkeypatch):
     _feed(monkeypatch, [ok(0.2), ok(0.1, ("other", 5))])
     m = pth.measure_rounds("x", [1], "core", "2.3.1", "python", 60.0, 3)
     assert m[1]["unstable"] is True and m[1]["result"] == ["other", 5] and m[1]["cpu_runs"] == [0.2, 0.1]
+
+
+def test_instructions_are_the_call_less_the_process_without_it(monkeypatch):
+    seen = []
+
+    def fake(cmd, env, timeout):
+        seen.append(cmd)
+        return 1_000 if "--skip-call" in cmd else 51_000
+
+    monkeypatch.setattr(pth, "_callgrind", fake)
+    m = pth.measure_instructions("only <", 10, "core", "1.11.0", "python", 60.0)
+    assert m["outcome"] == "ok" and m["instructions"] == 50_000
+    assert [c[-1] for c in seen] == ["1.11.0", "--skip-call"] and "--scale" in seen[0]
+    # a child that failed (no count, or no RESULT line) is not a count
+    monkeypatch.setattr(pth, "_callgrind", lambda cmd, env, timeout: None if "--skip-call" in cmd else 5)
+    assert pth.measure_instructions("only <", 1, "core", "1.11.0", "python", 60.0) == {"outcome": "failed"}
+
+
+def test_the_child_without_the_call_reports_no_measurement(capsys):
+    import argparse
+
+    args = argparse.Namespace(case="NULs", scale=1, runner="reference", mode="2.3.1", skip_call=True)
+    assert pth._child(args) == 0
+    out = capsys.readouterr().out
+    assert '"outcome": "skipped-call"' in out and "cpu_s" not in out
