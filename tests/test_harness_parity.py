@@ -257,7 +257,9 @@ def test_fallback_warnings_are_counted_not_shown():
         res = parity.run(cand, MODE, available(["synthetic"]), sets=["fast"], forms=("str",), log=lambda m: None)
         warnings.warn("another warning", UserWarning)
     assert len(res.fallback_warnings) == res.comparisons > 0
-    assert [str(w.message) for w in shown] == ["another warning"]
+    # a ResourceWarning here is the garbage collector closing another test's object (seen on 3.13: an
+    # unclosed pipe), not this run's: only the warnings the run or the test raised are compared
+    assert [str(w.message) for w in shown if not issubclass(w.category, ResourceWarning)] == ["another warning"]
     res.cells[("synthetic", "fast")].delegated = 3
     text = "\n".join(parity.summary(res, [], [], 1.0))
     assert "delegated: 3 of the" in text and "a test reason" in text and "not printed" in text
