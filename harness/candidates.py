@@ -446,9 +446,7 @@ class SubprocessCandidate(Candidate):
         self.protocol = 1
         self.hello = {}
         if not line or proc.poll() is not None:  # it ended (or hung) on the unknown request: start it afresh
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
+            _discard(proc)
             self.proc = self._spawn()
 
     @property
@@ -481,11 +479,11 @@ class SubprocessCandidate(Candidate):
                 proc.stdin.flush()
                 line = proc.stdout.readline()
         except HarnessTimeout:
-            proc.kill()
+            _discard(proc)
             self.proc = None
             raise
         if not line:
-            code = proc.wait()
+            code = _discard(proc, grace=5.0)
             self.proc = None
             raise RuntimeError(f"candidate process ended (exit {code})")
         resp = json.loads(line)
@@ -507,13 +505,30 @@ class SubprocessCandidate(Candidate):
         self._ask({"op": "reset_dedup", "mode": mode})
 
     def close(self):
-        if self.proc is not None and self.proc.poll() is None:
-            assert self.proc.stdin is not None
-            self.proc.stdin.close()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        if self.proc is not None:
+            _discard(self.proc, grace=5.0)
+            self.proc = None
+
+
+def _discard(proc: subprocess.Popen, grace: float = 0.0) -> int:
+    """End a candidate program and close the pipes to it (garbage collection would otherwise close them
+    with a ResourceWarning); its exit code. Its stdin is closed first, so a program that reads to the end
+    of its input ends by itself; one still running after ``grace`` seconds is killed."""
+    if proc.stdin is not None:
+        try:
+            proc.stdin.close()
+        except OSError:  # a broken pipe to a program that has ended
+            pass
+    try:
+        code = proc.wait(timeout=grace) if grace else proc.poll()
+    except subprocess.TimeoutExpired:
+        code = None
+    if code is None:
+        proc.kill()
+        code = proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
+    return code
 
 
 def call_entry(cand: Candidate, function: str, html: Html, options: Dict[str, Any], mode: str, timeout: float) -> Any:

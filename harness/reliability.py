@@ -324,6 +324,8 @@ def interrupt_once(kind: str, mb: float, delay: float, timeout: float = 600.0, d
         line = proc.stdout.readline()
         if not line.startswith("ready"):
             proc.kill()
+            proc.wait()
+            proc.stdout.close()
             return {"kind": kind, "error": "child did not start"}
         sent = time.monotonic()
         try:
@@ -335,8 +337,11 @@ def interrupt_once(kind: str, mb: float, delay: float, timeout: float = 600.0, d
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait()
+                proc.stdout.close()
                 return {"kind": kind, "mb": mb, "error": "no exit"}
         ended = time.monotonic()
+        proc.stdout.close()
         res = json.loads(Path(out).read_text()) if os.path.exists(out) else {"error": f"rc {proc.returncode}"}
     # monotonic clocks are one system clock (CLOCK_MONOTONIC) in both processes
     row = {"kind": kind, "mb": mb, "delay": delay, "exit_after_signal_s": round(ended - sent, 3)}
