@@ -146,7 +146,7 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
             finally:
                 trafila._CALL_ENGINE.reset(token)
             # the engine holds the GIL: what its pool would give (not the dedup sets: they stay the loop)
-            forced = path[0] == "loop" and "GIL" in path[1] and not opt.dedup and threads > 1
+            forced = path[0] in ("loop", "processes") and "GIL" in path[1] and not opt.dedup and threads > 1
             runs = variants + ([(f"threads={threads}, pool forced", -threads)] if forced else [])
 
             def one(variant: Optional[int]) -> list:
@@ -163,15 +163,28 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
                 return eng.extract_batch(pages, threads=variant, **options)
 
             one(None)  # lazy tables and stoplists built outside the timing
+            if path[0] == "processes":  # the worker processes started, and warmed by one batch, outside it too
+                from trafila import _workers
+
+                with _workers._LOCK:
+                    _workers.pool_for(threads).wait_ready()
+                one(threads)
             seconds = {label: 0.0 for label, _ in runs}
             mismatches = {label: 0 for label, _ in runs}
             expected: Optional[list] = None
+            by_workers: Dict[str, int] = {}  # on the processes path: pages given by the workers, and run here
             for r in range(rounds):
                 k = r % len(runs)
                 for label, variant in runs[k:] + runs[:k]:  # rotate who goes first
                     t0 = time.perf_counter()
                     got = one(variant)
                     seconds[label] += time.perf_counter() - t0
+                    if path[0] == "processes" and variant == threads:
+                        from trafila import _workers
+
+                        last = _workers._POOL.last_run if _workers._POOL is not None else {}
+                        for key, value in last.items():
+                            by_workers[key] = by_workers.get(key, 0) + value
                     if label == "loop" and expected is None:
                         expected = got
                     elif expected is not None:
@@ -189,6 +202,7 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
                 "path": f"{path[0]}: {path[1]}",
                 "forced_pool_over_threads1": round(one_s / forced_s, 3) if forced_s else None,
                 "mismatches": sum(mismatches.values()),
+                "worker_pages": by_workers.get("by workers"), "here_pages": by_workers.get("here"),
             }
             rows[f"{name} / {opt.name}"] = row
             log(f"batch {name} / {opt.name}: {len(pages)} pages x {rounds}; loop {loop_s:.2f} s, threads=1 {one_s:.2f} s "
@@ -225,16 +239,21 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
         lines += ["", f"## Batches: extract_batch against the loop (threads=1 and threads={n})", "",
                   f"The same pages (every {batch['every']}th, {batch['form']} input) as one list, {batch['rounds']} rounds "
                   "interleaved in rotating order; ratios of totals (> 1: faster). `path` is what extract_batch "
-                  f"does with threads={n}: the pool only when the engine's extraction releases the GIL; where it "
-                  f"takes the loop for that reason, 'pool forced' is its pool of {n} threads run anyway, over "
-                  "threads=1 (what threads give that engine today; mismatches count it too).", "",
+                  f"does with threads={n}: its thread pool when the engine's extraction releases the GIL, its "
+                  f"{n} worker processes for an engine that holds it (the core: started and warmed by one batch "
+                  "before the timing; 'pages here' counts the pages the calling process ran itself because a "
+                  "worker's result could not be used: a page that logged, warned, raised or was handed to "
+                  "trafilatura), the loop otherwise; 'pool forced' is the thread pool run anyway where the engine "
+                  f"holds the GIL, over threads=1 (mismatches count it too).", "",
                   f"| engine | option set | pages | loop pages/s | threads=1 pages/s | threads={n} pages/s | "
-                  f"threads=1 / loop | threads={n} / threads=1 | path | pool forced / threads=1 | mismatches |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+                  f"threads=1 / loop | threads={n} / threads=1 | path | pages by workers / here | "
+                  "pool forced / threads=1 | mismatches |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
         for row in batch["rows"].values():
             pps = list(row["pages_per_second"].values())
             forced = row.get("forced_pool_over_threads1")
+            split = "" if row.get("worker_pages") is None else f"{row['worker_pages']} / {row['here_pages']}"
             lines.append(f"| {row['engine']} | {row['option_set']} | {row['pages']} | {pps[0]} | {pps[1]} | {pps[2]} | "
                          f"{row['threads1_over_loop']} | {row[f'threads{n}_over_threads1']} | {row['path']} "
-                         f"| {'' if forced is None else forced} | {row['mismatches']} |")
+                         f"| {split} | {'' if forced is None else forced} | {row['mismatches']} |")
     (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")

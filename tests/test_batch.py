@@ -52,9 +52,13 @@ def generated_pages(seed: int, n: int) -> list:
 
 @pytest.fixture
 def declare_gil(monkeypatch):
-    """declare_gil(engine, mode, value): the engine's Implementation says releases_gil=value for the test."""
+    """declare_gil(engine, mode, value): the engine's Implementation says releases_gil=value for the test;
+    with False, worker processes are off too (TRAFILA_BATCH_PROCESSES=0), so the batch takes the loop
+    (the worker processes have tests of their own: tests/test_batch_processes.py)."""
     def declare(engine, mode: str, value: bool) -> None:
         monkeypatch.setattr(engine.implementation(mode), "releases_gil", value, raising=False)
+        if not value:
+            monkeypatch.setenv("TRAFILA_BATCH_PROCESSES", "0")
     return declare
 
 
@@ -252,8 +256,9 @@ def test_plan_reasons(engine_231, declare_gil, monkeypatch):
         assert _batch.plan(pages[0], 2) == ("loop", "a single page")
     # an Implementation without the optional attribute holds the GIL
     monkeypatch.delattr(engine_231.implementation("2.3.1"), "releases_gil")
+    monkeypatch.setenv("TRAFILA_BATCH_PROCESSES", "0")
     with _engine_context(engine_231.name):
-        assert _batch.plan(pages, 2)[1].endswith("holds the GIL while it extracts")
+        assert "holds the GIL while it extracts" in _batch.plan(pages, 2)[1]
 
 
 def test_threads_argument_is_checked():
@@ -552,7 +557,9 @@ def test_bench_batches_time_the_three_side_by_side(engine_231):
     fast, dedup = res["rows"][f"{engine_231.name} / fast"], res["rows"][f"{engine_231.name} / fast-dedup"]
     for row in (fast, dedup):
         assert row["pages"] >= 3 and row["mismatches"] == 0
-    assert fast["path"].startswith("pool" if pool else "loop")
+    assert fast["path"].startswith("pool" if pool else "processes" if engine_231.name == "core" else "loop")
+    if fast["path"].startswith("processes"):  # pages 1 onwards of each timed batch: the workers gave some
+        assert fast["worker_pages"] > 0 and fast["worker_pages"] + fast["here_pages"] == (fast["pages"] - 1) * 2
     assert dedup["path"].startswith("loop: deduplication")
     # an engine holding the GIL has its pool timed anyway (and its results checked); dedup sets never
     forced = {} if pool else {"threads=2, pool forced"}

@@ -204,6 +204,9 @@ def extract(
     return _run("extract", compat, args)
 
 
+#: the genuine extract: extract_batch's worker processes are used only while trafila.extract is this one
+_EXTRACT = extract
+
 # the public signature is trafilatura 2.3.1's (plus compat): **kwargs exists only for 1.11.0 mode
 extract.__signature__ = inspect.signature(extract).replace(  # type: ignore[attr-defined]
     parameters=[p for p in inspect.signature(extract).parameters.values() if p.kind is not p.VAR_KEYWORD]

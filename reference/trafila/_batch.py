@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+import pickle
 import queue
 import re
 import sys
@@ -43,7 +44,7 @@ import threading
 import time
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
-from . import _engine
+from . import _engine, _workers
 
 __all__ = ["extract_batch", "default_threads", "plan", "failed_page"]
 
@@ -211,8 +212,15 @@ def _plan(batch: _Pages, threads: int, kwargs: dict) -> Tuple[str, str]:
         impl = _engine.implementation(mode, _current_engine())
     except Exception:  # noqa: BLE001 - a bad mode or engine: the loop raises what extract raises
         return "loop", "no engine runs this mode"
+    engine = getattr(impl, "engine", "?")
+    path, how = "pool", f"{threads} threads"
     if getattr(impl, "releases_gil", False) is not True:
-        return "loop", f"engine {getattr(impl, 'engine', '?')!r} holds the GIL while it extracts"
+        if engine == "reference":
+            return "loop", f"engine {engine!r} holds the GIL while it extracts"
+        why = _workers.available()
+        if why is not None:
+            return "loop", f"engine {engine!r} holds the GIL while it extracts, and {why}"
+        path, how = "processes", f"{threads} worker processes (engine {engine!r} holds the GIL while it extracts)"
     if mode == "2.3.1":
         if kwargs.get("no_fallback"):
             return "loop", "no_fallback (its DeprecationWarning points at the caller's line)"
@@ -221,7 +229,7 @@ def _plan(batch: _Pages, threads: int, kwargs: dict) -> Tuple[str, str]:
         reason = _gate.boundary_reason("extract", dict(kwargs, filecontent=""), DEFAULT_CONFIG)
         if reason is not None:
             return "loop", f"handed to trafilatura: {reason}"
-    return "pool", f"{threads} threads"
+    return path, how
 
 
 # --- the two paths ------------------------------------------------------------------
@@ -405,6 +413,9 @@ def run_batch(pages: Any, threads: Optional[int], kwargs: dict, observe: Optiona
     if delegated:
         _loop(extract, items, 1, batch.count, batch.count, kwargs, results, observe)
         return results
+    if path == "processes":
+        _processes(extract, items, batch.count, count, kwargs, results, observe)
+        return results
     results.extend([None] * (batch.count - 1))
     workers = min(count, batch.count - 1)
     pool = _Pool(extract, kwargs, workers, results, batch.count)
@@ -413,6 +424,57 @@ def run_batch(pages: Any, threads: Optional[int], kwargs: dict, observe: Optiona
         for index in range(1, batch.count):
             observe(index, pool.delegated.get(index, False))
     return results
+
+
+def _processes(extract: Callable[..., Any], items: Iterator[Page], count: int, workers: int, kwargs: dict,
+               results: List[Any], observe: Optional[Observer]) -> None:
+    """Pages 1 to ``count - 1`` on the kept worker processes (:mod:`trafila._workers`),
+    committed in page order; a page a worker could not give exactly runs here."""
+    from . import DEFAULT_MODE, _CALL_ENGINE, _EXTRACT  # noqa: PLC0415
+
+    def run_here(index: int, page: Page) -> None:
+        before = _delegated_calls()
+        try:
+            results.append(extract(page, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - re-raised with the page's index
+            _note_page(exc, index, count)
+            raise
+        if observe is not None:
+            observe(index, _delegated_calls() != before)
+
+    def commit(index: int, page: Page, result: Any, redo: bool) -> None:
+        if redo:
+            run_here(index, page)
+            return
+        results.append(result)
+        if observe is not None:
+            observe(index, False)
+
+    try:
+        pickle.dumps(kwargs, protocol=pickle.HIGHEST_PROTOCOL)
+        picklable = True
+    except Exception:  # noqa: BLE001 - an argument that cannot be sent: the loop
+        picklable = False
+    impl = _engine.implementation(kwargs.get("compat", DEFAULT_MODE), _CALL_ENGINE.get())
+    # a replaced trafila.extract or engine extract (tests, tools) runs only in this process: so does the batch
+    patched = extract is not _EXTRACT or impl.extract is not getattr(impl, "extract_as_loaded", None)
+    if not picklable or patched or not _workers._LOCK.acquire(blocking=False):
+        # (the lock: another thread's batch has the pool)
+        _loop(extract, items, 1, count, count, kwargs, results, observe)
+        return
+    try:
+        try:
+            pool = _workers.pool_for(workers)
+        except OSError:  # no process could be started: the loop
+            _loop(extract, items, 1, count, count, kwargs, results, observe)
+            return
+        try:
+            pool.run(impl.engine, kwargs, items, 1, count, commit)
+        except BaseException:
+            _workers.discard(kill=True)  # its workers may be mid-chunk: a later batch starts fresh ones
+            raise
+    finally:
+        _workers._LOCK.release()
 
 
 @overload

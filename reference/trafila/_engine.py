@@ -222,6 +222,9 @@ def _load(engine: str, mode: str) -> Implementation:
     missing = [a for a in IMPLEMENTATION_ATTRIBUTES if not hasattr(impl, a)]
     if missing:
         raise EngineUnavailable(f"engine {engine!r} mode {mode}: the implementation lacks {', '.join(missing)}")
+    # extract as loaded: extract_batch's worker processes load their own, so a batch uses
+    # them only while this process's is still this one (a test or a tool may replace it)
+    impl.extract_as_loaded = impl.extract
     return impl
 
 
