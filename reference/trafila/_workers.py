@@ -134,8 +134,14 @@ def _send(connection: Connection, message: Any) -> None:
     connection.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
 
 
+#: True in a worker process (set by :func:`serve`)
+IN_WORKER = False
+
+
 def serve(incoming: Connection) -> None:
     """A worker's life: hello, then batches and chunks of pages until the end of its input."""
+    global IN_WORKER
+    IN_WORKER = True
     # the protocol owns stdout: print() and C-level writes to fd 1 go to stderr instead
     outgoing = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)
