@@ -1,7 +1,7 @@
 """``extract_batch``: many pages in one call, with the loop's results.
 
 ``extract_batch(pages, **kwargs)`` always returns ``[extract(p, **kwargs) for
-p in pages]``. How it gets there is one of two paths, chosen per batch by
+p in pages]``. How it gets there is one of three paths, chosen per batch by
 :func:`plan`:
 
 * **the loop** -- the pages one after another on the calling thread, through
@@ -9,8 +9,14 @@ p in pages]``. How it gets there is one of two paths, chosen per batch by
   (``deduplicate=True`` or an ``LRUCache``: the cache sees the pages in page
   order, so it ends as the loop leaves it), for ``options=``, for a batch with
   an item that is not ``str`` (bytes are decoded and checked in Python), for
-  options handed to trafilatura, and for an engine whose extraction holds the
-  GIL (the reference: threads would only take turns).
+  options handed to trafilatura, and for the reference engine (pure Python,
+  the specification).
+* **the worker processes** -- for an engine whose extraction holds the GIL (the
+  core: threads would only take turns): page 0 runs on the calling thread, the
+  rest on ``threads`` worker processes kept between batches, committed in page
+  order; a page whose extraction a worker could not give exactly (it raised,
+  warned, logged or delegated) runs again on the calling thread, so its effects
+  come where the loop's do (:mod:`trafila._workers`).
 * **the pool** -- when the engine's :class:`~trafila._engine.Implementation`
   declares ``releases_gil = True``: page 0 runs on the calling thread (when
   trafila hands it to trafilatura, the rest of the batch runs the loop), then
@@ -500,14 +506,15 @@ def extract_batch(pages: Any, *, threads: Optional[int] = None, **kwargs: Any) -
     ``extract``'s result for it. ``kwargs`` are ``extract``'s keyword
     arguments, ``compat`` included.
 
-    ``threads``: at most this many threads of trafila's own extract pages in
-    parallel, when the engine's extraction releases the GIL and the batch
-    allows it (no deduplication, only str pages, nothing handed to
-    trafilatura); otherwise the pages run one after another on the calling
-    thread. ``threads=1`` is that loop; None (default) is
+    ``threads``: at most this many pages are extracted at once, when the
+    batch allows it (no deduplication, only str pages, nothing handed to
+    trafilatura): on worker processes of trafila's own for an engine whose
+    extraction holds the GIL (the core), on threads for one that releases it;
+    otherwise, and on the reference engine, the pages run one after another on
+    the calling thread. ``threads=1`` is that loop; None (default) is
     :func:`default_threads`. With ``deduplicate=True`` or an ``LRUCache`` the
     pages go through the cache in page order, which afterwards equals the
-    loop's.
+    loop's. docs/API.md says more.
 
     Raises what ``extract`` raises for the first page (in page order) that
     raises, with the note ``trafila.extract_batch: raised by page I of N``

@@ -277,7 +277,7 @@ class _Worker:
         return self.alive and (path, configs) == expected
 
     def stop(self, kill: bool) -> None:
-        if kill:
+        if kill or self.hello is None:  # one still importing trafila has nothing to finish
             self.process.kill()
         else:
             self.send(("exit",))
@@ -496,8 +496,12 @@ def shutdown() -> None:
 
 
 def _forget_in_child() -> None:
-    # a forked child must not use (or close) its parent's workers
+    # a forked child must not use (or close) its parent's workers: their processes are not its
+    # children (marked ended, so that the dropped Popen objects do not warn about them)
     global _POOL, _LOCK
+    if _POOL is not None:
+        for worker in _POOL.workers:
+            worker.process.returncode = -1
     _POOL = None
     _LOCK = threading.Lock()
 
