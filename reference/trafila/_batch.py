@@ -401,7 +401,7 @@ def run_batch(pages: Any, threads: Optional[int], kwargs: dict, observe: Optiona
     batch = _pages(pages)
     count = _thread_count(threads)
     path, _why = _plan(batch, count, kwargs)
-    if force_pool and path == "loop" and count > 1 and batch.count > 1 and not kwargs.get("deduplicate") \
+    if force_pool and path in ("loop", "processes") and count > 1 and batch.count > 1 and not kwargs.get("deduplicate") \
             and kwargs.get("options") is None:
         path = "pool"
     items = batch.items()

@@ -35,7 +35,16 @@ The pool:
   pages or :data:`CHUNK_CHARS` characters, smaller towards the end of the
   batch), at most :data:`CHUNKS_PER_WORKER` chunks per worker in flight and at
   most :data:`LOOKAHEAD_PAGES` per worker ahead of the oldest page not yet
-  committed: that bounds the pages taken from ``pages`` ahead;
+  committed: that bounds the pages taken from ``pages`` ahead. A thread per
+  worker writes a chunk's pages as UTF-8 into memory shared with that worker
+  (a Linux memfd, one slot per chunk in flight; elsewhere, or for a page that
+  does not fit, the page goes pickled through the pipe) and the chunk's header
+  through the pipe. Encoding each page once is the calling process's main cost
+  (``str.encode`` rather than pickle, which would cache a UTF-8 copy on the
+  caller's str);
+* in a worker, glibc is told to keep big freed blocks (``mallopt``): the
+  worker is trafila's own process, and every page's text and arenas would
+  otherwise land in fresh memory the kernel zeroes;
 * a worker that dies (a crash, the OOM killer) loses nothing: the pages it had
   are run by the calling process, in order, like every page after them.
 """
@@ -43,8 +52,10 @@ The pool:
 from __future__ import annotations
 
 import atexit
+import codecs
 import importlib
 import logging
+import mmap
 import os
 import pickle
 import queue
@@ -85,10 +96,15 @@ _BOOT = (
     "import pickle, sys\n"
     "from multiprocessing.connection import Connection\n"
     "incoming = Connection(0, writable=False)\n"
-    "sys.path[:] = pickle.loads(incoming.recv_bytes())\n"
+    "path, shared = pickle.loads(incoming.recv_bytes())\n"
+    "sys.path[:] = path\n"
     "from trafila._workers import serve\n"
-    "serve(incoming)\n"
+    "serve(incoming, shared)\n"
 )
+
+#: each worker's memory shared with the calling process (Linux: a memfd), in CHUNKS_PER_WORKER
+#: slots; a chunk's pages are written there as UTF-8, and a page that does not fit goes in the pipe
+SLOT_BYTES = 4 << 20
 
 
 # --- what both sides compare ----------------------------------------------------------
@@ -138,21 +154,38 @@ def _send(connection: Connection, message: Any) -> None:
 IN_WORKER = False
 
 
-def serve(incoming: Connection) -> None:
-    """A worker's life: hello, then batches and chunks of pages until the end of its input."""
+def serve(incoming: Connection, shared: Optional[Tuple[int, int]] = None) -> None:
+    """A worker's life: hello, then batches and chunks of pages until the end of its input.
+    ``shared``: the file descriptor and size of the memory the pages may come in."""
     global IN_WORKER
     IN_WORKER = True
     # the protocol owns stdout: print() and C-level writes to fd 1 go to stderr instead
     outgoing = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    _keep_freed_memory()
     try:
-        _serve(incoming, outgoing)
+        _serve(incoming, outgoing, None if shared is None else mmap.mmap(shared[0], shared[1]))
     except (BrokenPipeError, EOFError):  # the calling process closed the pool: nothing to say
         pass
 
 
-def _serve(incoming: Connection, outgoing: Connection) -> None:
+def _keep_freed_memory() -> None:
+    """In a worker (a process of trafila's own, so its allocator's policy is ours to set): glibc
+    keeps big freed blocks for reuse instead of unmapping them, so each page's text and the
+    core's arenas land in memory already touched rather than in fresh pages the kernel zeroes."""
+    try:
+        import ctypes  # noqa: PLC0415
+
+        mallopt = ctypes.CDLL(None).mallopt  # glibc only (AttributeError elsewhere)
+    except (OSError, AttributeError, ImportError):
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    mallopt(m_mmap_threshold, 1 << 25)  # 32 MiB: glibc's own cap for its dynamic threshold
+    mallopt(m_trim_threshold, 1 << 28)
+
+
+def _serve(incoming: Connection, outgoing: Connection, shared: Optional[mmap.mmap]) -> None:
     import trafila  # noqa: PLC0415
     from trafila import _delegation  # noqa: PLC0415
 
@@ -181,8 +214,13 @@ def _serve(incoming: Connection, outgoing: Connection) -> None:
             extract = trafila.engine(engine).extract
             logger.setLevel(threshold)
             continue
-        # ("pages", batch, start, pages)
+        # ("pages", batch, start, pages): a page is a str, None, or (offset, length) of its UTF-8 in the shared memory
         _, _batch, start, pages = message
+        if shared is not None:
+            view = memoryview(shared)
+            pages = [codecs.utf_8_decode(view[p[0]:p[0] + p[1]], "surrogatepass", True)[0]
+                     if type(p) is tuple else p for p in pages]
+            view.release()
         results: List[Any] = []
         redo: List[int] = []
         with warnings.catch_warnings(record=True) as caught:
@@ -214,14 +252,39 @@ def _widen(fd: int) -> None:
         pass
 
 
+def _shared_memory(size: int) -> Optional[Tuple[int, mmap.mmap]]:
+    """An anonymous shared file of ``size`` bytes (Linux's memfd) and its mapping; None elsewhere."""
+    create = getattr(os, "memfd_create", None)
+    if create is None:
+        return None
+    try:
+        fd = create("trafila-batch", 0)  # not close-on-exec: the worker inherits it (pass_fds)
+    except OSError:
+        return None
+    try:
+        os.ftruncate(fd, size)
+        return fd, mmap.mmap(fd, size)
+    except (OSError, ValueError):
+        os.close(fd)
+        return None
+
+
 class _Worker:
-    """One worker process and its two pipes."""
+    """One worker process, its two pipes and the memory it shares with the calling process."""
 
     def __init__(self) -> None:
         flags = getattr(subprocess, "_args_from_interpreter_flags", list)()  # -O, -X ... as multiprocessing passes them
-        self.process = subprocess.Popen(
-            [sys.executable, *flags, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            start_new_session=True, close_fds=True)
+        shared = _shared_memory(SLOT_BYTES * CHUNKS_PER_WORKER)
+        self.shared = None if shared is None else shared[1]
+        self.slot = 0  # the next slot a chunk's pages go to (the sender thread's)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, *flags, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                start_new_session=True, close_fds=True, pass_fds=() if shared is None else (shared[0],))
+        finally:
+            if shared is not None:
+                os.close(shared[0])  # the mapping (and the worker's copy of the descriptor) keep it
+        self.setup = (None if shared is None else (shared[0], SLOT_BYTES * CHUNKS_PER_WORKER),)
         assert self.process.stdin is not None and self.process.stdout is not None
         # the Connections own duplicates; the Popen's file objects are closed at once
         self.outgoing = Connection(os.dup(self.process.stdin.fileno()), readable=False)
@@ -246,10 +309,34 @@ class _Worker:
             if message is None:
                 return
             try:
-                data = message if isinstance(message, bytes) else pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-                self.outgoing.send_bytes(data)
+                if message[0] == "pages" and self.shared is not None:
+                    message = self._share(message)
+                self.outgoing.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
             except (OSError, ValueError):  # the worker is gone, or the pool closed: its reading side says so
                 return
+
+    def _share(self, message: tuple) -> tuple:
+        """A chunk's pages written to the next slot of the shared memory, as (offset, length);
+        the pages that do not fit stay in the message. A slot is free again once the chunk that
+        used it CHUNKS_PER_WORKER chunks ago came back (the calling thread never has more in flight)."""
+        assert self.shared is not None
+        kind, batch, start, pages = message
+        offset = (self.slot % CHUNKS_PER_WORKER) * SLOT_BYTES
+        end = offset + SLOT_BYTES
+        self.slot += 1
+        entries: List[Any] = []
+        for page in pages:
+            if page is None or len(page) > end - offset:  # (a character is at least one byte)
+                entries.append(page)
+                continue
+            data = page.encode("utf-8", "surrogatepass")  # what pickle would send, without caching it on the str
+            if len(data) > end - offset:
+                entries.append(page)
+                continue
+            self.shared[offset:offset + len(data)] = data
+            entries.append((offset, len(data)))
+            offset += len(data)
+        return (kind, batch, start, entries)
 
     def send(self, message: Any) -> bool:
         """Queue a message (or pickled bytes) for the worker; False when it is known to be gone."""
@@ -289,6 +376,8 @@ class _Worker:
                 connection.close()
             except OSError:
                 pass
+        if self.shared is not None and not self.sender.is_alive():
+            self.shared.close()
         try:
             self.process.wait(STOP_SECONDS)
         except subprocess.TimeoutExpired:
@@ -309,11 +398,10 @@ class Pool:
         #: the last batch's pages given by the workers and run here (tests, the harness)
         self.last_run: Dict[str, int] = {}
         try:
-            path = pickle.dumps(list(sys.path), protocol=pickle.HIGHEST_PROTOCOL)
             for _ in range(count):
                 worker = _Worker()
                 self.workers.append(worker)
-                worker.send(path)
+                worker.send((list(sys.path), *worker.setup))
         except BaseException:
             self.close(kill=True)
             raise
