@@ -68,7 +68,7 @@ from collections import deque
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple
 
-__all__ = ["Pool", "available", "pool_for", "shutdown", "serve", "REDO"]
+__all__ = ["Pool", "available", "pool_for", "shutdown", "serve"]
 
 #: pages per chunk sent to a worker, at most
 CHUNK_PAGES = 8
@@ -82,9 +82,6 @@ LOOKAHEAD_PAGES = 64
 POLL_SECONDS = 0.05
 #: how long a worker is given to exit when told to, before it is killed
 STOP_SECONDS = 1.0
-
-#: what a worker reports for a page the calling process must run itself
-REDO = "redo"
 
 #: the trafila loggers' names start with this
 _LOGGER = "trafila"
@@ -545,6 +542,8 @@ def _note_failed_start() -> None:
 
 def available() -> Optional[str]:
     """None when worker processes can be started here; else why not."""
+    if os.name != "posix":
+        return "worker processes are started on POSIX systems only (file descriptors as pipes)"
     if not sys.executable or getattr(sys, "frozen", False):
         return "no Python executable to start worker processes with"
     if os.environ.get("TRAFILA_BATCH_PROCESSES") == "0":
