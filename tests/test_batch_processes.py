@@ -310,3 +310,23 @@ def test_no_worker_processes_when_switched_off(engine_231, monkeypatch):
     assert path == "loop"
     assert engine_231.extract_batch(pages, threads=2) == _loop(engine_231, pages)
     assert _workers._POOL is None
+
+
+def test_pages_larger_than_a_shared_slot(engine_231):
+    """A page longer than a worker's slot of shared memory goes through the pipe; one that fits
+    a slot but not what is left of it starts the next chunk's: the results are the loop's."""
+    rng_pages = generated_pages(32, 24)
+    paragraph = "<p>Ünïcode text, a sentence long enough to be kept by the extraction. €</p>"
+    big = "<html><body><article>" + paragraph * (_workers.SLOT_BYTES // len(paragraph) + 10) + "</article></body></html>"
+    # under CHUNK_CHARS characters, so the next page joins its chunk, but 3 bytes a character in UTF-8
+    wide = "<p>" + "中文的句子，足够长。" * 20 + "</p>"
+    half = "<html><body><article>" + wide * (int(_workers.CHUNK_CHARS * 0.9) // len(wide)) + "</article></body></html>"
+    pages = rng_pages[:8] + [big] + rng_pages[8:12] + [half, half, half] + rng_pages[12:]
+    assert len(big.encode()) > _workers.SLOT_BYTES and len(half) < _workers.CHUNK_CHARS
+    assert len(half.encode()) < _workers.SLOT_BYTES < 2 * len(half.encode())
+    expected = _loop(engine_231, pages)
+    if _on_processes(engine_231, pages):
+        _wait_ready()
+    assert engine_231.extract_batch(pages, threads=2) == expected
+    if _workers._POOL is not None:
+        assert _workers._POOL.last_run["by workers"] > 0
