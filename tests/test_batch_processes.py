@@ -330,3 +330,27 @@ def test_pages_larger_than_a_shared_slot(engine_231):
     assert engine_231.extract_batch(pages, threads=2) == expected
     if _workers._POOL is not None:
         assert _workers._POOL.last_run["by workers"] > 0
+
+
+def test_a_sender_that_fails_loses_nothing(engine_231, monkeypatch):
+    """The thread writing to a worker fails on a chunk: it closes the worker's input, the
+    worker exits, and its pages run here; the batch neither hangs nor differs from the loop."""
+    pages = generated_pages(33, 80)
+    expected = _loop(engine_231, pages)
+    if not _on_processes(engine_231, pages):
+        assert engine_231.extract_batch(pages, threads=2) == expected
+        return
+    _wait_ready()
+    if _workers._POOL.workers[0].shared is None:
+        pytest.skip("the pages go through the pipe here (no memfd): no _share to fail")
+    real, calls = _workers._Worker._share, []
+
+    def failing(self, message):
+        calls.append(1)
+        if len(calls) == 3:
+            raise RuntimeError("injected")
+        return real(self, message)
+
+    monkeypatch.setattr(_workers._Worker, "_share", failing)
+    assert engine_231.extract_batch(pages, threads=2) == expected
+    assert _workers._POOL.last_run["here"] >= 1 and not _workers._POOL.alive

@@ -311,6 +311,12 @@ class _Worker:
                 self.outgoing.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
             except (OSError, ValueError):  # the worker is gone, or the pool closed: its reading side says so
                 return
+            except BaseException:  # noqa: BLE001 - anything else: the worker must not wait for this message
+                try:
+                    self.outgoing.close()  # it reads the end of its input and exits; the calling thread sees it go
+                except OSError:
+                    pass
+                return
 
     def _share(self, message: tuple) -> tuple:
         """A chunk's pages written to the next slot of the shared memory, as (offset, length);
