@@ -128,7 +128,7 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
     """The loop, extract_batch(threads=1) and extract_batch(threads=``threads``)
     on one list of pages per engine and option set, side by side (see the module docstring)."""
     import trafila
-    from trafila import _batch
+    from trafila import _batch, _workers
 
     pages = _sample(bundles, every, form)
     variants = [("loop", None), ("threads=1", 1), (f"threads={threads}", threads)]
@@ -164,8 +164,6 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
 
             one(None)  # lazy tables and stoplists built outside the timing
             if path[0] == "processes":  # the worker processes started, and warmed by one batch, outside it too
-                from trafila import _workers
-
                 with _workers._LOCK:
                     _workers.pool_for(threads).wait_ready()
                 one(threads)
@@ -180,8 +178,6 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
                     got = one(variant)
                     seconds[label] += time.perf_counter() - t0
                     if path[0] == "processes" and variant == threads:
-                        from trafila import _workers
-
                         last = _workers._POOL.last_run if _workers._POOL is not None else {}
                         for key, value in last.items():
                             by_workers[key] = by_workers.get(key, 0) + value

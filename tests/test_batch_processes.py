@@ -15,7 +15,6 @@ import time
 
 import pytest
 
-import trafila
 from trafila import _batch, _engine, _workers
 
 from ._batch_faults import BatchFault

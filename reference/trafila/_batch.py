@@ -255,15 +255,20 @@ def _loop(extract: Callable[..., Any], items: Iterator[Page], start: int, stop: 
           results: List[Any], observe: Optional[Observer]) -> None:
     """Pages ``start`` to ``stop - 1`` (of ``count``) one after another on the calling thread."""
     for index in range(start, stop):
-        page = next(items)
-        before = _delegated_calls() if observe is not None else 0
-        try:
-            results.append(extract(page, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - re-raised with the page's index
-            _note_page(exc, index, count)
-            raise
-        if observe is not None:
-            observe(index, _delegated_calls() != before)
+        _run_here(extract, next(items), index, count, kwargs, results, observe)
+
+
+def _run_here(extract: Callable[..., Any], page: Page, index: int, count: int, kwargs: dict,
+              results: List[Any], observe: Optional[Observer]) -> None:
+    """Page ``index`` (of ``count``) extracted on the calling thread, its result appended to ``results``."""
+    before = _delegated_calls() if observe is not None else 0
+    try:
+        results.append(extract(page, **kwargs))
+    except BaseException as exc:  # noqa: BLE001 - re-raised with the page's index
+        _note_page(exc, index, count)
+        raise
+    if observe is not None:
+        observe(index, _delegated_calls() != before)
 
 
 class _Pool:
@@ -438,19 +443,9 @@ def _processes(extract: Callable[..., Any], items: Iterator[Page], count: int, w
     committed in page order; a page a worker could not give exactly runs here."""
     from . import DEFAULT_MODE, _CALL_ENGINE, _EXTRACT  # noqa: PLC0415
 
-    def run_here(index: int, page: Page) -> None:
-        before = _delegated_calls()
-        try:
-            results.append(extract(page, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - re-raised with the page's index
-            _note_page(exc, index, count)
-            raise
-        if observe is not None:
-            observe(index, _delegated_calls() != before)
-
     def commit(index: int, page: Page, result: Any, redo: bool) -> None:
         if redo:
-            run_here(index, page)
+            _run_here(extract, page, index, count, kwargs, results, observe)
             return
         results.append(result)
         if observe is not None:

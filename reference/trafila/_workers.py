@@ -408,7 +408,6 @@ class Pool:
         except BaseException:
             self.close(kill=True)
             raise
-        self.started = time.monotonic()
 
     @property
     def alive(self) -> bool:
