@@ -14,7 +14,9 @@ document_fromstring_reference, fromstring_reference, dump_document;
 the element model (dom.pxi, view.pxi): ``dom`` (Element, SubElement,
 strip_tags, strip_elements, iselement, text_nodes, fromstring,
 document_fromstring, parse_document giving CElement proxies), CElement,
-CAttrib, parse_document_view, document_fromstring_view, fromstring_view.
+CAttrib, parse_document_view, document_fromstring_view, fromstring_view;
+put_str_units and take_str_units (shared_pages.pxi: extract_batch's pages
+to its worker processes).
 """
 
 cimport cython
@@ -42,6 +44,7 @@ include "accel_extract.pxi"
 include "accel_extract_1_11_0.pxi"
 include "accel_convert.pxi"
 include "accel_output.pxi"
+include "shared_pages.pxi"
 
 
 def implementation(mode):

@@ -353,3 +353,33 @@ def test_a_sender_that_fails_loses_nothing(engine_231, monkeypatch):
     monkeypatch.setattr(_workers._Worker, "_share", failing)
     assert engine_231.extract_batch(pages, threads=2) == expected
     assert _workers._POOL.last_run["here"] >= 1 and not _workers._POOL.alive
+
+
+def test_pages_of_every_str_kind_go_as_code_units(engine_231, monkeypatch):
+    """The calling process copies each str page's PEP 393 buffer into the shared memory
+    as it is (Latin-1, UCS-2 with lone surrogates, UCS-4) and the worker makes the same str:
+    the results are the loop's, and no page took the UTF-8 way."""
+    paragraph = "<p>A sentence long enough to be kept by the extraction, {}.</p>"
+    words = ["plain ASCII", "café crème à la carte", "euro € and ﬁ ligature", "lone \ud800 surrogate",
+             "astral 😀 and \udc00 low surrogate", "中文的句子，足够长", ""]
+    pages = [f"<html><body><article>{paragraph.format(w) * 6}</article></body></html>" for w in words]
+    pages = (pages + generated_pages(34, 30)) * 2
+    expected = _loop(engine_231, pages)
+    if not _on_processes(engine_231, pages):
+        assert engine_231.extract_batch(pages, threads=2) == expected
+        return
+    put, take = _workers._str_units()
+    kinds: list = []
+
+    def spying_put(page, into, offset, end):
+        kind = put(page, into, offset, end)
+        kinds.append(kind)
+        return kind
+
+    monkeypatch.setattr(_workers, "_str_units", lambda: (spying_put, take))
+    _wait_ready()
+    if _workers._POOL.workers[0].shared is None:
+        pytest.skip("the pages go through the pipe here (no memfd)")
+    assert engine_231.extract_batch(pages, threads=2) == expected
+    assert _workers._POOL.last_run["by workers"] > len(pages) // 2
+    assert {1, 2, 4} <= set(kinds) and 0 not in kinds

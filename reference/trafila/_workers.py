@@ -36,12 +36,15 @@ The pool:
   batch), at most :data:`CHUNKS_PER_WORKER` chunks per worker in flight and at
   most :data:`LOOKAHEAD_PAGES` per worker ahead of the oldest page not yet
   committed: that bounds the pages taken from ``pages`` ahead. A thread per
-  worker writes a chunk's pages as UTF-8 into memory shared with that worker
-  (a Linux memfd, one slot per chunk in flight; elsewhere, or for a page that
-  does not fit, the page goes pickled through the pipe) and the chunk's header
-  through the pipe. Encoding each page once is the calling process's main cost
-  (``str.encode`` rather than pickle, which would cache a UTF-8 copy on the
-  caller's str);
+  worker writes a chunk's pages into memory shared with that worker (a Linux
+  memfd, one slot per chunk in flight; elsewhere, or for a page that does not
+  fit, the page goes pickled through the pipe) and the chunk's header through
+  the pipe. A str page is copied as its PEP 393 code units, as they are, and
+  the worker makes the same str from them (the core's ``put_str_units`` and
+  ``take_str_units``): no UTF-8 on either side, which was the calling
+  process's main cost (most non-ASCII pages are UCS-2). A bytes page, or any
+  page when the core is not there, goes as UTF-8 (``str.encode`` rather than
+  pickle, which would cache a UTF-8 copy on the caller's str);
 * in a worker, glibc is told to keep big freed blocks (``mallopt``): the
   worker is trafila's own process, and every page's text and arenas would
   otherwise land in fresh memory the kernel zeroes;
@@ -195,6 +198,7 @@ def _serve(incoming: Connection, outgoing: Connection, shared: Optional[mmap.mma
     logger.propagate = False
     _send(outgoing, ("hello", os.getpid(), os.path.realpath(trafila.__file__), _config_snapshots()))
 
+    take_units = _str_units()[1]
     extract: Callable[..., Any] = trafila.extract
     kwargs: Dict[str, Any] = {}
     batch = -1
@@ -211,12 +215,15 @@ def _serve(incoming: Connection, outgoing: Connection, shared: Optional[mmap.mma
             extract = trafila.engine(engine).extract
             logger.setLevel(threshold)
             continue
-        # ("pages", batch, start, pages): a page is a str, None, or (offset, length) of its UTF-8 in the shared memory
+        # ("pages", batch, start, pages): a page is a str, None, or in the shared memory:
+        # (offset, kind, length) of its PEP 393 code units, or (offset, length) of its UTF-8
         _, _batch, start, pages = message
         if shared is not None:
             view = memoryview(shared)
-            pages = [codecs.utf_8_decode(view[p[0]:p[0] + p[1]], "surrogatepass", True)[0]
-                     if type(p) is tuple else p for p in pages]
+            pages = [p if type(p) is not tuple
+                     else take_units(view, *p) if len(p) == 3
+                     else codecs.utf_8_decode(view[p[0]:p[0] + p[1]], "surrogatepass", True)[0]
+                     for p in pages]
             view.release()
         results: List[Any] = []
         redo: List[int] = []
@@ -235,6 +242,17 @@ def _serve(incoming: Connection, outgoing: Connection, shared: Optional[mmap.mma
                     result = None
                 results.append(result)
         _send(outgoing, ("done", batch, start, results, redo))
+
+
+def _str_units() -> Tuple[Optional[Callable[..., int]], Optional[Callable[..., str]]]:
+    """The core's copiers of a str's PEP 393 code units to and from shared memory
+    (``put_str_units``, ``take_str_units``), or Nones without the core. The calling process
+    and its workers import the same trafila (their hello says so), so both have them or neither."""
+    try:
+        from trafila._core import put_str_units, take_str_units  # noqa: PLC0415
+    except ImportError:
+        return None, None
+    return put_str_units, take_str_units
 
 
 # --- the calling process's side ------------------------------------------------------------
@@ -274,6 +292,7 @@ class _Worker:
         shared = _shared_memory(SLOT_BYTES * CHUNKS_PER_WORKER)
         self.shared = None if shared is None else shared[1]
         self.slot = 0  # the next slot a chunk's pages go to (the sender thread's)
+        self.put_units = _str_units()[0]
         try:
             self.process = subprocess.Popen(
                 [sys.executable, *flags, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -328,9 +347,19 @@ class _Worker:
         end = offset + SLOT_BYTES
         self.slot += 1
         entries: List[Any] = []
+        put_units = self.put_units
         for page in pages:
+            offset = (offset + 3) & ~3  # code units aligned for their kind
             if page is None or len(page) > end - offset:  # (a character is at least one byte)
                 entries.append(page)
+                continue
+            if put_units is not None and type(page) is str:
+                kind = put_units(page, self.shared, offset, end)  # the str's buffer as it is: no encoding
+                if kind:
+                    entries.append((offset, kind, len(page)))
+                    offset += len(page) * kind
+                else:
+                    entries.append(page)
                 continue
             data = page.encode("utf-8", "surrogatepass")  # what pickle would send, without caching it on the str
             if len(data) > end - offset:
