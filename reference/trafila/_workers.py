@@ -42,8 +42,8 @@ The pool:
   the pipe. A str page is copied as its PEP 393 code units, as they are, and
   the worker makes the same str from them (the core's ``put_str_units`` and
   ``take_str_units``): no UTF-8 on either side, which was the calling
-  process's main cost (most non-ASCII pages are UCS-2). A bytes page, or any
-  page when the core is not there, goes as UTF-8 (``str.encode`` rather than
+  process's main cost (most non-ASCII pages are UCS-2). Without the core, a
+  page goes as UTF-8 (``str.encode`` rather than
   pickle, which would cache a UTF-8 copy on the caller's str);
 * in a worker, glibc is told to keep big freed blocks (``mallopt``): the
   worker is trafila's own process, and every page's text and arenas would
