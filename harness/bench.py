@@ -17,13 +17,19 @@ and ``extract_batch(threads=N)`` (``--threads``, default 2), interleaved in
 rotating order over ``--rounds`` rounds, with the ratios of their totals and a
 check that all three give the same results. Where extract_batch takes the loop
 because the engine holds the GIL, a fourth variant runs its thread pool anyway
-(``force_pool``): what threads would give that engine today.
+(``force_pool``): what threads would give that engine today. Without
+deduplication, a last variant is the machine's ceiling: N processes of
+:mod:`harness.bench_share` extracting the pages at the same time,
+taking page indexes from one pipe, nothing else exchanged (what N cores
+give on these pages at best).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import statistics
+import struct
 import time
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -148,12 +154,18 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
             # the engine holds the GIL: what its pool would give (not the dedup sets: they stay the loop)
             forced = path[0] in ("loop", "processes") and "GIL" in path[1] and not opt.dedup and threads > 1
             runs = variants + ([(f"threads={threads}, pool forced", -threads)] if forced else [])
+            # the machine's ceiling: `threads` processes sharing the pages out, nothing else exchanged
+            shares = [] if opt.dedup or threads < 2 else _start_shares(name, mode, opt.name, bundles, every, form, threads, len(pages))
+            if shares:
+                runs.append((f"ceiling: {threads} processes", 0))
 
             def one(variant: Optional[int]) -> list:
                 if opt.dedup:
                     trafila.reset_caches()  # each run starts from an empty cache, as the loop's would
                 if variant is None:
                     return [eng.extract(p, **options) for p in pages]
+                if variant == 0:
+                    return _run_shares(shares)
                 if variant < 0:
                     tok = trafila._CALL_ENGINE.set(name)
                     try:
@@ -183,12 +195,17 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
                             by_workers[key] = by_workers.get(key, 0) + value
                     if label == "loop" and expected is None:
                         expected = got
+                    elif variant == 0:  # the shares answer how many results were not None
+                        found = sum(r is not None for r in expected) if expected is not None else got[0]
+                        mismatches[label] += abs(got[0] - found)
                     elif expected is not None:
                         mismatches[label] += sum(a != b for a, b in zip(expected, got)) + abs(len(expected) - len(got))
+            _stop_shares(shares)
             if opt.dedup:
                 trafila.reset_caches()
             loop_s, one_s, many_s = (seconds[label] for label, _ in variants)
             forced_s = seconds[runs[3][0]] if forced else None
+            shares_s = seconds[runs[-1][0]] if shares else None
             row = {
                 "engine": name, "option_set": opt.name, "pages": len(pages), "rounds": rounds,
                 "seconds": {k: round(v, 3) for k, v in seconds.items()},
@@ -197,6 +214,8 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
                 f"threads{threads}_over_threads1": round(one_s / many_s, 3) if many_s else None,
                 "path": f"{path[0]}: {path[1]}",
                 "forced_pool_over_threads1": round(one_s / forced_s, 3) if forced_s else None,
+                f"shares{threads}_over_loop": round(loop_s / shares_s, 3) if shares_s else None,
+                f"threads{threads}_over_shares{threads}": round(shares_s / many_s, 3) if shares_s and many_s else None,
                 "mismatches": sum(mismatches.values()),
                 "worker_pages": by_workers.get("by workers"), "here_pages": by_workers.get("here"),
             }
@@ -205,8 +224,57 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
                 f"(x{row['threads1_over_loop']} of the loop), threads={threads} {many_s:.2f} s "
                 f"(x{row[f'threads{threads}_over_threads1']} of threads=1; {row['path']})"
                 + (f", its pool forced x{row['forced_pool_over_threads1']} of threads=1" if forced else "")
+                + (f"; ceiling ({threads} processes, nothing exchanged) x{row[f'shares{threads}_over_loop']} "
+                   f"of the loop (threads={threads} gives x{row[f'threads{threads}_over_shares{threads}']} of it)"
+                   if shares else "")
                 + f"; mismatches {row['mismatches']}")
     return {"threads": threads, "rounds": rounds, "every": every, "form": form, "rows": rows}
+
+
+def _start_shares(engine: str, mode: str, set_name: str, bundles, every: int, form: str, parts: int,
+                  count: int) -> list:
+    """``parts`` processes of :mod:`harness.bench_share`, warmed and ready, and the pipe that
+    hands them the ``count`` page indexes of each run ([] if one fails to start)."""
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    shares: list = []
+    try:
+        for _ in range(parts):
+            spec = {"engine": engine, "mode": mode, "set": set_name, "bundles": bundles, "every": every,
+                    "form": form, "fd": read_end}
+            shares.append(subprocess.Popen([sys.executable, "-m", "harness.bench_share", json.dumps(spec)],
+                                           cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                           pass_fds=(read_end,)))
+    finally:
+        os.close(read_end)
+    if all(share.stdout.readline().strip() == "ready" for share in shares):
+        return [shares, write_end, count]
+    _stop_shares([shares, write_end, count])
+    return []
+
+
+def _run_shares(shares: list) -> list:
+    """The shares extract the pages at the same time, taking them one by one; [results that are not None]."""
+    from .bench_share import END
+
+    processes, pipe, count = shares
+    os.write(pipe, b"".join(struct.pack("<I", i) for i in [*range(count), *[END] * len(processes)]))
+    for share in processes:
+        share.stdin.write("go\n")
+        share.stdin.flush()
+    return [sum(int(share.stdout.readline().split()[1]) for share in processes)]
+
+
+def _stop_shares(shares: list) -> None:
+    if not shares:
+        return
+    processes, pipe, _ = shares
+    for share in processes:
+        share.stdin.close()
+        share.wait()
+    os.close(pipe)
 
 
 def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> None:
@@ -240,16 +308,23 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
                   "before the timing; 'pages here' counts the pages the calling process ran itself because a "
                   "worker's result could not be used: a page that logged, warned, raised or was handed to "
                   "trafilatura), the loop otherwise; 'pool forced' is the thread pool run anyway where the engine "
-                  f"holds the GIL, over threads=1 (mismatches count it too).", "",
+                  f"holds the GIL, over threads=1 (mismatches count it too). 'ceiling' is {n} processes of their own "
+                  f"(`harness.bench_share`, started and warmed before the timing) extracting the pages at the same time, "
+                  "each taking the next page's index from one pipe, with no page or result sent to them or back: what "
+                  f"{n} cores of this machine give on these pages at best, over the loop; 'of the ceiling' is "
+                  f"threads={n}'s time over it (1 would be the ceiling reached; its mismatches compare the count of "
+                  "results that are not None).", "",
                   f"| engine | option set | pages | loop pages/s | threads=1 pages/s | threads={n} pages/s | "
                   f"threads=1 / loop | threads={n} / threads=1 | path | pages by workers / here | "
-                  "pool forced / threads=1 | mismatches |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
+                  "pool forced / threads=1 | ceiling / loop | of the ceiling | mismatches |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
         for row in batch["rows"].values():
             pps = list(row["pages_per_second"].values())
             forced = row.get("forced_pool_over_threads1")
             split = "" if row.get("worker_pages") is None else f"{row['worker_pages']} / {row['here_pages']}"
             lines.append(f"| {row['engine']} | {row['option_set']} | {row['pages']} | {pps[0]} | {pps[1]} | {pps[2]} | "
                          f"{row['threads1_over_loop']} | {row[f'threads{n}_over_threads1']} | {row['path']} "
-                         f"| {split} | {'' if forced is None else forced} | {row['mismatches']} |")
+                         f"| {split} | {'' if forced is None else forced} "
+                         f"| {row.get(f'shares{n}_over_loop') or ''} | {row.get(f'threads{n}_over_shares{n}') or ''} "
+                         f"| {row['mismatches']} |")
     (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")
