@@ -15,8 +15,13 @@ def put_str_units(str page, unsigned char[::1] into not None, Py_ssize_t offset,
     cdef Py_ssize_t length = PyUnicode_GET_LENGTH(page)
     if offset < 0 or end > into.shape[0] or offset > end or length > (end - offset) // kind or offset % kind:
         return 0
-    if length:
-        memcpy(&into[offset], PyUnicode_DATA(page), <size_t>(length * kind))
+    cdef unsigned char* target = &into[offset] if length else NULL
+    cdef const void* units = PyUnicode_DATA(page)
+    if length * kind >= 65536:  # the calling thread reads the workers' results meanwhile
+        with nogil:
+            memcpy(target, units, <size_t>(length * kind))
+    elif length:
+        memcpy(target, units, <size_t>(length * kind))
     return kind
 
 
