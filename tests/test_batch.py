@@ -562,7 +562,10 @@ def test_bench_batches_time_the_three_side_by_side(engine_231):
         assert fast["worker_pages"] > 0 and fast["worker_pages"] + fast["here_pages"] == (fast["pages"] - 1) * 2
     assert dedup["path"].startswith("loop: deduplication")
     # an engine holding the GIL has its pool timed anyway (and its results checked); dedup sets never
-    forced = {} if pool else {"threads=2, pool forced"}
-    assert set(fast["seconds"]) == {"loop", "threads=1", "threads=2"} | forced
+    forced = set() if pool else {"threads=2, pool forced"}
+    # the machine's ceiling (two processes of harness.bench_share, their counts of results checked): no dedup set
+    assert set(fast["seconds"]) == {"loop", "threads=1", "threads=2", "ceiling: 2 processes"} | forced
+    assert fast["shares2_over_loop"] > 0 and fast["threads2_over_shares2"] > 0
     assert (fast["forced_pool_over_threads1"] is None) == pool
     assert set(dedup["seconds"]) == {"loop", "threads=1", "threads=2"} and dedup["forced_pool_over_threads1"] is None
+    assert dedup["shares2_over_loop"] is None
