@@ -93,12 +93,32 @@ def test_equal_to_the_loop_on_worker_processes(engine, mode, options):
 
 
 def test_a_first_batch_does_not_wait_for_the_workers(engine_231):
-    """The workers take about half a second to start: a small first batch runs here meanwhile."""
-    pages = generated_pages(22, 6)
+    """The workers take about half a second to start: a first batch runs its pages here meanwhile."""
+    pages = generated_pages(22, _workers.START_AFTER_PAGES + 6)
     expected = _loop(engine_231, pages)
     assert engine_231.extract_batch(pages, threads=2) == expected
     if _on_processes(engine_231, pages):
         assert _workers._POOL is not None and _workers._POOL.last_run["here"] >= 1
+
+
+def test_small_batches_start_no_process_until_they_add_up(engine_231):
+    """A script that extracts a few pages once pays for no worker start; batches that add up
+    to START_AFTER_PAGES pages start the workers, and every later batch takes them."""
+    small = generated_pages(35, 10)  # 14 pages
+    expected = _loop(engine_231, small)
+    on_processes = _on_processes(engine_231, small)
+    batches_before_start = -(-_workers.START_AFTER_PAGES // (len(small) - 1))  # page 0 of each runs here
+    for number in range(1, batches_before_start + 2):
+        assert engine_231.extract_batch(small, threads=2) == expected
+        started = _workers._POOL is not None
+        assert started == (on_processes and number >= batches_before_start), number
+    if on_processes:
+        _wait_ready()
+        assert engine_231.extract_batch(small[:3], threads=2) == expected[:3]  # small, but the workers are there
+        assert _workers._POOL.last_run["by workers"] >= 1 and sum(_workers._POOL.last_run.values()) == 2
+    _workers.shutdown()  # and forgets the pages offered: a small batch after it starts nothing
+    assert engine_231.extract_batch(small, threads=2) == expected
+    assert _workers._POOL is None
 
 
 def test_a_pyarrow_column_on_worker_processes(engine_231):

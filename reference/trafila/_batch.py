@@ -464,6 +464,9 @@ def _processes(extract: Callable[..., Any], items: Iterator[Page], count: int, w
         _loop(extract, items, 1, count, count, kwargs, results, observe)
         return
     try:
+        if not _workers.worth_starting(count - 1):  # a small batch and no workers yet: this thread
+            _loop(extract, items, 1, count, count, kwargs, results, observe)
+            return
         try:
             pool = _workers.pool_for(workers)
         except OSError:  # no process could be started: the loop

@@ -18,9 +18,11 @@ is the loop's.
 
 The pool:
 
-* **started on first use and kept** for the batches after it (the process,
-  not the pool, is what costs: ``python -c`` importing trafila and the core
-  takes about half a second), with as many workers as the batch's ``threads``;
+* **started once batches have offered** :data:`START_AFTER_PAGES` **pages, and
+  kept** for the batches after it (the process, not the pool, is what costs:
+  ``python -c`` importing trafila and the core takes about half a second, which
+  a script extracting a handful of pages once would never win back), with as
+  many workers as the batch's ``threads``;
   it is shut down at interpreter exit, by :func:`shutdown`, when a batch is
   interrupted or fails, or when a batch asks for another count;
 * each worker is ``sys.executable`` running :func:`serve`, in a session of its
@@ -81,6 +83,10 @@ CHUNK_CHARS = 1 << 20
 CHUNKS_PER_WORKER = 2
 #: pages taken from ``pages`` ahead of the oldest uncommitted one, per worker
 LOOKAHEAD_PAGES = 64
+#: pages that batches must have offered before the first workers are started: a script that
+#: calls extract_batch once on a few pages runs them on its own thread (starting the workers
+#: costs about half a second of CPU each, which such a batch would never win back)
+START_AFTER_PAGES = 64
 #: the longest the calling process blocks in one wait (Ctrl-C is seen between waits)
 POLL_SECONDS = 0.05
 #: how long a worker is given to exit when told to, before it is killed
@@ -587,6 +593,20 @@ def available() -> Optional[str]:
     return None
 
 
+_offered = 0  # pages offered to the processes path while no worker had been started
+
+
+def worth_starting(pages: int) -> bool:
+    """Whether a batch of ``pages`` pages takes worker processes: always once they were
+    started; before, once the batches so far have offered :data:`START_AFTER_PAGES` pages.
+    The caller holds :data:`_LOCK`."""
+    global _offered
+    if _POOL is not None or _offered >= START_AFTER_PAGES:
+        return True
+    _offered += pages
+    return _offered >= START_AFTER_PAGES
+
+
 def pool_for(count: int) -> Pool:
     """The kept pool with ``count`` workers (started, or restarted with that
     count); the caller holds :data:`_LOCK`."""
@@ -609,9 +629,11 @@ def discard(kill: bool = True) -> None:
 
 def shutdown() -> None:
     """Stop extract_batch's worker processes (a later batch starts new ones)."""
+    global _offered
     if _LOCK.acquire(timeout=STOP_SECONDS):  # a batch running on another thread keeps its pool
         try:
             discard(kill=False)
+            _offered = 0
         finally:
             _LOCK.release()
 
