@@ -45,6 +45,7 @@ include "accel_extract_1_11_0.pxi"
 include "accel_convert.pxi"
 include "accel_output.pxi"
 include "shared_pages.pxi"
+include "nogil_select.pxi"
 
 
 def implementation(mode):

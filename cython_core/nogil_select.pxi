@@ -1,0 +1,312 @@
+# Selection over node indexes without the GIL (docs/nogil-fast-inventory.md, step 2).
+#
+# trafila.xpathlib's combinators on core trees (``select``, ``select_first``,
+# ``select_first_per_parent``, ``select_tags``) as one nogil walk that appends
+# node indexes to a growable int32 vector. Two phases, kept apart:
+#
+#   1. ``_ns_resolve`` (GIL, once per document and selector): the tag set, the
+#      Matcher's terms and the Prefilter's groups resolved against the
+#      document's name table into an ``NSel`` struct (plain C; it points into
+#      the Matcher's and Prefilter's buffers, which the caller keeps alive);
+#   2. ``ns_select`` (nogil): the walk. Per node, the tag filter, then the
+#      prefilter (a necessary condition: False means the predicate is False),
+#      then the Matcher's verdict. A verdict -1 (unknown: the Python predicate
+#      would have to decide) stops the walk with NS_NEED_PYTHON; the vector is
+#      then put back to the length it had on entry (nothing else is written).
+#
+# Order and duplicates, as the Python selection: descendants of the context in
+# document order (the context itself never), each node at most once; a union
+# of tag paths (``.//cite|.//quote``) is the same walk with a tag set (XPath
+# unions come out in document order without duplicates); ``(...)[1]`` stops at
+# the first match; ``.//*[...][pred][1]`` keeps, per parent, the first matching
+# child: in document order, a node whose parent already gave one is skipped.
+# ``first_body_match`` of any BODY selector is the first node of its list, so
+# body_xpath_0's per-parent list reduces to its first match there.
+
+cdef enum:
+    NS_OK = 0
+    NS_NEED_PYTHON = 1
+    NS_ERROR = 2
+    NS_ALL = 0            # select: every match
+    NS_FIRST = 1          # select_first: the first match only
+    NS_PER_PARENT = 2     # select_first_per_parent
+
+
+cdef struct NsVec:
+    int32_t* data
+    Py_ssize_t len
+    Py_ssize_t cap
+
+
+cdef inline void nsv_init(NsVec* v) noexcept nogil:
+    v.data = NULL
+    v.len = 0
+    v.cap = 0
+
+
+cdef inline void nsv_free(NsVec* v) noexcept nogil:
+    free(v.data)
+    v.data = NULL
+    v.len = 0
+    v.cap = 0
+
+
+cdef int nsv_push(NsVec* v, int32_t x) noexcept nogil:
+    "Append ``x``: 0, or -1 when the vector cannot grow (it is left as it was)."
+    cdef Py_ssize_t cap
+    cdef int32_t* p
+    if v.len < 0 or v.cap < 0 or v.len > v.cap:
+        return -1
+    if v.len == v.cap:
+        if v.cap >= (1 << 30):     # more entries than a document has nodes
+            return -1
+        cap = 16 if v.cap == 0 else 2 * v.cap
+        if alloc_fails():
+            return -1
+        p = <int32_t*>realloc(v.data, <size_t>cap * sizeof(int32_t))
+        if p == NULL:
+            return -1
+        v.data = p
+        v.cap = cap
+    v.data[v.len] = x
+    v.len += 1
+    return 0
+
+
+cdef struct NSel:
+    int32_t mode            # NS_ALL / NS_FIRST / NS_PER_PARENT
+    int32_t none            # 1: no node of this document can match (a tag set none of whose names it has)
+    int32_t n_tags          # -1: every tag; else the resolved tag ids
+    int32_t tags[MAX_NAME_SET]
+    int32_t n_terms         # -1: no predicate (a tag path: every node with the tag matches)
+    MTerm terms[MAX_MT_TERMS]
+    const MData* m          # the Matcher's buffers (the Matcher outlives the selection)
+    int32_t has_pf
+    int32_t pf_n_terms
+    int32_t pf_n_tags
+    PFTerm pf_terms[MAX_PF_TERMS]
+    int32_t pf_tags[MAX_NAME_SET]
+    PFData pd               # the Prefilter's buffers (the Prefilter outlives the selection)
+
+
+cdef int _ns_resolve(CDocument doc, object names, Matcher m, Prefilter pf, int mode, NSel* out) except -1:
+    """Phase 1 (GIL): ``out`` for this document. NS_OK, or NS_NEED_PYTHON when the
+    tag set has more names than the C set holds."""
+    cdef int n, pf_n_tags = 0
+    if mode != NS_ALL and mode != NS_FIRST and mode != NS_PER_PARENT:
+        raise ValueError("bad selection mode")
+    memset(out, 0, sizeof(NSel))
+    out.mode = mode
+    out.n_tags = -1
+    out.n_terms = -1
+    if names is not None:
+        if not isinstance(names, (set, frozenset, tuple, list)):
+            names = tuple(names)
+        n = _name_ids(doc, names, out.tags)
+        if n < 0:
+            return NS_NEED_PYTHON
+        out.n_tags = n
+        if n == 0:
+            out.none = 1
+    if m is not None:
+        out.n_terms = m.resolve(doc, out.terms)
+        out.m = &m.data
+    if pf is not None:
+        out.has_pf = 1
+        out.pf_n_terms = pf.resolve(doc, out.pf_terms, out.pf_tags, &pf_n_tags)
+        out.pf_n_tags = pf_n_tags
+        _pf_data(pf, &out.pd)
+    return NS_OK
+
+
+cdef int ns_select(DocData* d, int32_t root, const NSel* s, NsVec* out) noexcept nogil:
+    """Phase 2 (nogil): the matches among the descendants of ``root``, appended to
+    ``out`` in document order. NS_OK; NS_NEED_PYTHON at the first node whose verdict is
+    unknown; NS_ERROR on an allocation failure or an inconsistent tree. On anything
+    but NS_OK, ``out`` has its entry length again."""
+    cdef Py_ssize_t start = out.len, steps = 0
+    cdef int32_t i, parent, n = d.n_nodes
+    cdef int v, status = NS_OK
+    cdef uchar* seen = NULL
+    if root < 0 or root >= n or start < 0:
+        return NS_ERROR
+    if s.none:
+        return NS_OK
+    if s.mode == NS_PER_PARENT:
+        if alloc_fails():
+            return NS_ERROR
+        seen = <uchar*>calloc(<size_t>n + 1, 1)
+        if seen == NULL:
+            return NS_ERROR
+    i = d.nodes[root].first
+    while i >= 0:
+        steps += 1
+        if i >= n or steps > n:     # a link out of the array, or a cycle
+            status = NS_ERROR
+            break
+        if s.n_tags < 0 or _id_in(d.nodes[i].tag, s.tags, s.n_tags):
+            if s.n_terms < 0:
+                v = 1
+            elif s.has_pf and not _pf_node(d, i, s.pf_terms, s.pf_n_terms, s.pf_tags, s.pf_n_tags, &s.pd):
+                v = 0
+            else:
+                v = _mt_node(d, i, s.terms, s.n_terms, s.m)
+            if v < 0:
+                status = NS_NEED_PYTHON
+                break
+            if v:
+                if s.mode == NS_PER_PARENT:
+                    parent = d.nodes[i].parent
+                    if parent < 0 or parent >= n:
+                        status = NS_ERROR
+                        break
+                    if seen[parent]:
+                        v = 0
+                    else:
+                        seen[parent] = 1
+                if v:
+                    if nsv_push(out, i) < 0:
+                        status = NS_ERROR
+                        break
+                    if s.mode == NS_FIRST:
+                        break
+        # the next node in document order within root's subtree
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+            if i < 0 or i >= n:
+                status = NS_ERROR
+                break
+        if status != NS_OK or i == root:
+            break
+        i = d.nodes[i].next
+    free(seen)
+    if status != NS_OK:
+        out.len = start
+    return status
+
+
+# -- the selectors of trafila.v2_3_1.xpaths as shapes -----------------------------------------------
+# selector -> (mode, tags or None, predicate or None): the combinator call each selector makes.
+# Left out, so NEED_PYTHON (None) for them: raw_tree_prune_0 (_is_appended_articles looks for a
+# descendant h1: no exact spec), body_xpath_4 (its two first-matches and their order: no exact
+# spec), and the inline expressions (tex_annotation, hljs_spans, wild_text_elements: no spec).
+
+cdef dict _NS_SHAPES = None
+
+
+cdef dict _ns_shapes():
+    global _NS_SHAPES
+    if _NS_SHAPES is None:
+        from trafila.v2_3_1 import xpaths as X
+        ads = X._ARTICLE_DIV_MAIN_SECTION
+        dlss = X._DIV_ITEM_LIST_P_SECTION_SPAN
+        _NS_SHAPES = {
+            X.body_xpath_0: (NS_PER_PARENT, ads, X._is_article_body),
+            X.body_xpath_1: (NS_FIRST, frozenset(("article",)), None),
+            X.body_xpath_2: (NS_FIRST, ads, X._is_story),
+            X.body_xpath_3: (NS_FIRST, ads, X._is_main_content),
+            X.comments_xpath_0: (NS_ALL, X._DIV_LIST_SECTION, X._is_comment_list),
+            X.comments_xpath_1: (NS_ALL, X._DIV_LIST_SECTION, X._is_comments_prefixed),
+            X.comments_xpath_2: (NS_ALL, X._DIV_LIST_SECTION, X._is_comment_service),
+            X.comments_xpath_3: (NS_ALL, X._DIV_SECTION, X._is_social_or_comment),
+            X.remove_comments_xpath: (NS_ALL, X._DIV_LIST_SECTION_DETAILS, X._is_comments_section),
+            X.remove_comments_and_lists_xpath: (NS_ALL, X._DIV_LIST_SECTION_DETAILS_OL_UL,
+                                                X._is_comments_section_or_list),
+            X.raw_tree_prune_1: (NS_ALL, X._DIV_SECTION_ASIDE, X._is_elementor_share),
+            X.overall_discard_0: (NS_ALL, dlss, X._is_boilerplate),
+            X.overall_discard_1: (NS_ALL, None, X._is_hidden_or_reply),
+            X.teaser_discard: (NS_ALL, dlss, X._is_teaser),
+            X.precision_discard_0: (NS_ALL, X._HEADER, None),
+            X.precision_discard_1: (NS_ALL, dlss, X._is_bottom_link_or_border),
+            X.discard_image_elements: (NS_ALL, dlss, X._is_caption),
+            X.comments_discard_0: (NS_ALL, X._DIV_SECTION, X._is_respond),
+            X.comments_discard_1: (NS_ALL, X._CITE_QUOTE, None),
+            X.comments_discard_2: (NS_ALL, None, X._is_comment_chrome),
+            X.basic_clean_xpath: (NS_ALL, None, X._is_basic_noise),
+        }
+    return _NS_SHAPES
+
+
+def select_indexes(CElement top, object names, Matcher m=None, int mode=0, Prefilter pf=None):
+    """The node indexes ``ns_select`` gives for the descendants of ``top`` (tests): tag set
+    ``names`` (None: all), predicate ``m`` (None: true), ``mode`` 0 all / 1 first / 2 first
+    per parent, ``pf`` the predicate's prefilter or None. None for NEED_PYTHON; MemoryError
+    for an allocation failure or an inconsistent tree (NS_ERROR)."""
+    cdef CDocument doc = top.doc
+    cdef NSel* s
+    cdef NsVec v
+    cdef int status
+    cdef Py_ssize_t k
+    doc._check(top.idx)
+    s = <NSel*>malloc(sizeof(NSel))
+    if s == NULL:
+        raise MemoryError("out of memory")
+    nsv_init(&v)
+    try:
+        if _ns_resolve(doc, names, m, pf, mode, s) != NS_OK:
+            return None
+        with nogil:
+            status = ns_select(&doc.d, top.idx, s, &v)
+        if status == NS_NEED_PYTHON:
+            return None
+        if status != NS_OK:
+            raise MemoryError("selection failed (allocation or inconsistent tree)")
+        return [v.data[k] for k in range(v.len)]
+    finally:
+        nsv_free(&v)
+        free(s)
+
+
+def nogil_select(CElement top, object selector, bint first=False):
+    """A selector of trafila.v2_3_1.xpaths run by ``ns_select`` from ``top`` (tests): the
+    node indexes of ``selector(top)`` (with ``first``: of ``first_body_match(selector, top)``,
+    at most one), or None for NEED_PYTHON (a node the C matcher cannot decide, or a
+    selector without an exact spec)."""
+    from trafila import xpathlib
+    import trafila._core as core
+    shape = _ns_shapes().get(selector)
+    if shape is None:
+        return None
+    mode, names, pred = shape
+    if first:
+        mode = NS_FIRST
+    m = pf = None
+    if pred is not None:
+        m = xpathlib.compiled_matcher(core, pred)
+        if m is None:
+            return None
+        pf = xpathlib.compiled_prefilter(core, pred)
+    return select_indexes(top, names, m, mode, pf)
+
+
+def _ns_select_keeps(CElement top, object names, Matcher m, int mode, Prefilter pf, int prefix):
+    """``ns_select`` into a vector already holding ``prefix`` entries (tests): (status, its
+    length after, the prefix intact)."""
+    cdef CDocument doc = top.doc
+    cdef NSel* s
+    cdef NsVec v
+    cdef int status, k
+    cdef bint intact = True
+    doc._check(top.idx)
+    s = <NSel*>malloc(sizeof(NSel))
+    if s == NULL:
+        raise MemoryError("out of memory")
+    nsv_init(&v)
+    try:
+        for k in range(prefix):
+            if nsv_push(&v, -7 - k) < 0:
+                raise MemoryError("out of memory")
+        if _ns_resolve(doc, names, m, pf, mode, s) != NS_OK:
+            return None
+        with nogil:
+            status = ns_select(&doc.d, top.idx, s, &v)
+        for k in range(prefix):
+            if v.data[k] != -7 - k:
+                intact = False
+        return (status, v.len, intact)
+    finally:
+        nsv_free(&v)
+        free(s)
