@@ -87,11 +87,19 @@ cdef struct NSel:
     PFTerm pf_terms[MAX_PF_TERMS]
     int32_t pf_tags[MAX_NAME_SET]
     PFData pd               # the Prefilter's buffers (the Prefilter outlives the selection)
+    # a guard on a match: ``[pred][not(.//guard_tag) or gpred]`` (_is_appended_articles' h1 test)
+    int32_t has_guard
+    int32_t guard_tag       # the tag's id, -1 when the document never saw it (then no descendant has it)
+    int32_t g_n_terms
+    MTerm g_terms[MAX_MT_TERMS]
+    const MData* gm
 
 
-cdef int _ns_resolve(CDocument doc, object names, Matcher m, Prefilter pf, int mode, NSel* out) except -1:
+cdef int _ns_resolve(CDocument doc, object names, Matcher m, Prefilter pf, int mode, NSel* out,
+                     object guard_tag=None, Matcher gm=None) except -1:
     """Phase 1 (GIL): ``out`` for this document. NS_OK, or NS_NEED_PYTHON when the
-    tag set has more names than the C set holds."""
+    tag set has more names than the C set holds. With ``guard_tag``, a match must also
+    have no descendant of that tag, or hold ``gm``."""
     cdef int n, pf_n_tags = 0
     if mode != NS_ALL and mode != NS_FIRST and mode != NS_PER_PARENT:
         raise ValueError("bad selection mode")
@@ -116,7 +124,61 @@ cdef int _ns_resolve(CDocument doc, object names, Matcher m, Prefilter pf, int m
         out.pf_n_terms = pf.resolve(doc, out.pf_terms, out.pf_tags, &pf_n_tags)
         out.pf_n_tags = pf_n_tags
         _pf_data(pf, &out.pd)
+    if guard_tag is not None:
+        if gm is None:
+            raise ValueError("a guard needs its matcher")
+        out.has_guard = 1
+        out.guard_tag = _lookup(doc, guard_tag)
+        out.g_n_terms = gm.resolve(doc, out.g_terms)
+        out.gm = &gm.data
     return NS_OK
+
+
+cdef int _ns_has_desc_tag(DocData* d, int32_t top, int32_t tag) noexcept nogil:
+    "Some descendant of ``top`` has the tag: 1, 0, or -2 (a link out of the array, a cycle)."
+    cdef int32_t i, n = d.n_nodes
+    cdef Py_ssize_t steps = 0
+    if tag < 0:
+        return 0
+    i = d.nodes[top].first
+    while i >= 0:
+        steps += 1
+        if i >= n or steps > n:
+            return -2
+        if d.nodes[i].tag == tag:
+            return 1
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != top and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+            if i < 0 or i >= n:
+                return -2
+        if i == top:
+            break
+        i = d.nodes[i].next
+    return 0
+
+
+cdef int _ns_verdict(DocData* d, int32_t i, const NSel* s) noexcept nogil:
+    "Node ``i`` (in range) is a match of ``s``: 1, 0, -1 (unknown), -2 (an inconsistent tree)."
+    cdef int v, h
+    if s.none:
+        return 0
+    if s.n_tags >= 0 and not _id_in(d.nodes[i].tag, s.tags, s.n_tags):
+        return 0
+    if s.n_terms < 0:
+        v = 1
+    elif s.has_pf and not _pf_node(d, i, s.pf_terms, s.pf_n_terms, s.pf_tags, s.pf_n_tags, &s.pd):
+        return 0
+    else:
+        v = _mt_node(d, i, s.terms, s.n_terms, s.m)
+    if v != 1 or not s.has_guard:
+        return v
+    h = _ns_has_desc_tag(d, i, s.guard_tag)
+    if h <= 0:
+        return 1 if h == 0 else -2
+    return _mt_node(d, i, s.g_terms, s.g_n_terms, s.gm)
 
 
 cdef int ns_select(DocData* d, int32_t root, const NSel* s, NsVec* out) noexcept nogil:
@@ -132,6 +194,8 @@ cdef int ns_select(DocData* d, int32_t root, const NSel* s, NsVec* out) noexcept
         return NS_ERROR
     if s.none:
         return NS_OK
+    if s.mode != NS_ALL and s.mode != NS_FIRST and s.mode != NS_PER_PARENT:
+        return NS_ERROR
     if s.mode == NS_PER_PARENT:
         if alloc_fails():
             return NS_ERROR
@@ -144,15 +208,10 @@ cdef int ns_select(DocData* d, int32_t root, const NSel* s, NsVec* out) noexcept
         if i >= n or steps > n:     # a link out of the array, or a cycle
             status = NS_ERROR
             break
-        if s.n_tags < 0 or _id_in(d.nodes[i].tag, s.tags, s.n_tags):
-            if s.n_terms < 0:
-                v = 1
-            elif s.has_pf and not _pf_node(d, i, s.pf_terms, s.pf_n_terms, s.pf_tags, s.pf_n_tags, &s.pd):
-                v = 0
-            else:
-                v = _mt_node(d, i, s.terms, s.n_terms, s.m)
+        v = _ns_verdict(d, i, s)
+        if v != 0:
             if v < 0:
-                status = NS_NEED_PYTHON
+                status = NS_NEED_PYTHON if v == -1 else NS_ERROR
                 break
             if v:
                 if s.mode == NS_PER_PARENT:
@@ -188,53 +247,138 @@ cdef int ns_select(DocData* d, int32_t root, const NSel* s, NsVec* out) noexcept
     return status
 
 
+cdef int ns_select_first_each(DocData* d, int32_t root, const NSel* s1, const NSel* s2, bint only_first,
+                              NsVec* out) noexcept nogil:
+    """``(.//A)[1] | (.//B)[1]`` (body_xpath_4): the first match of ``s1`` and the first of
+    ``s2``, appended in document order, a node once (``only_first``: the first of them, as
+    first_body_match takes). A selector already answered is not asked again, so a later
+    unknown verdict on it cannot stop the walk. Statuses and ``out`` as ``ns_select``."""
+    cdef Py_ssize_t start = out.len, steps = 0
+    cdef int32_t i, n = d.n_nodes
+    cdef int v1, v2, status = NS_OK
+    cdef bint done1 = s1.none != 0, done2 = s2.none != 0
+    if root < 0 or root >= n or start < 0:
+        return NS_ERROR
+    i = d.nodes[root].first
+    while i >= 0 and not (done1 and done2):
+        steps += 1
+        if i >= n or steps > n:
+            status = NS_ERROR
+            break
+        v1 = 0 if done1 else _ns_verdict(d, i, s1)
+        v2 = 0 if done2 else _ns_verdict(d, i, s2)
+        if v1 < 0 or v2 < 0:
+            status = NS_ERROR if (v1 == -2 or v2 == -2) else NS_NEED_PYTHON
+            break
+        if v1 or v2:
+            if nsv_push(out, i) < 0:
+                status = NS_ERROR
+                break
+            if only_first:
+                break
+            done1 = done1 or v1 == 1
+            done2 = done2 or v2 == 1
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+            if i < 0 or i >= n:
+                status = NS_ERROR
+                break
+        if status != NS_OK or i == root:
+            break
+        i = d.nodes[i].next
+    if status != NS_OK:
+        out.len = start
+    return status
+
+
 # -- the selectors of trafila.v2_3_1.xpaths as shapes -----------------------------------------------
-# selector -> (mode, tags or None, predicate or None): the combinator call each selector makes.
-# Left out, so NEED_PYTHON (None) for them: raw_tree_prune_0 (_is_appended_articles looks for a
-# descendant h1: no exact spec), body_xpath_4 (its two first-matches and their order: no exact
-# spec), and the inline expressions (tex_annotation, hljs_spans, wild_text_elements: no spec).
+# selector -> ("one", mode, tags or None, predicate or None, guard or None) | ("first_each", tags A, Matcher A,
+# tags B): the combinator call each selector makes. xpaths.py registers no exact spec for two of the
+# fast path's predicates; their specs are written here from the Python (and the tests compare the
+# selections with the Python ones):
+#   _is_appended_articles = (re:test(@id, P) or re:test(@class, P)) and (no descendant h1 or
+#       re:test(@id, Z) or re:test(@class, Z)): a Matcher on P, the guard tag h1, a Matcher on Z;
+#   body_xpath_4 = the first article/div/section with @class, @id or @role starting with 'main',
+#       and the first main, in document order (ns_select_first_each).
+# No spec (NEED_PYTHON): the inline expressions (tex_annotation, hljs_spans, wild_text_elements).
 
 cdef dict _NS_SHAPES = None
 
 
+cdef object _ns_matcher(object xterms):
+    "A Matcher of exact terms (trafila.xpathlib.x_* tuples) built as xpathlib.compiled_matcher builds one; None if one is None."
+    from trafila import xpathlib
+    regexes, terms = [], []
+    for xt in xterms:
+        if xt is None:
+            return None
+        kind, names, first, literals, trmap, pattern, tags, mode = xt
+        index = -1
+        if pattern is not None:
+            program = xpathlib.compile_regex(pattern)
+            if program is None:
+                return None
+            index = len(regexes)
+            regexes.append(program)
+        terms.append((kind, names, first, literals, trmap, index, tags, mode))
+    return Matcher(terms, regexes)
+
+
 cdef dict _ns_shapes():
     global _NS_SHAPES
+    cdef object app, zox, main_start
     if _NS_SHAPES is None:
         from trafila.v2_3_1 import xpaths as X
+        from trafila import xpathlib as XL
+        import trafila._core as core
         ads = X._ARTICLE_DIV_MAIN_SECTION
         dlss = X._DIV_ITEM_LIST_P_SECTION_SPAN
-        _NS_SHAPES = {
-            X.body_xpath_0: (NS_PER_PARENT, ads, X._is_article_body),
-            X.body_xpath_1: (NS_FIRST, frozenset(("article",)), None),
-            X.body_xpath_2: (NS_FIRST, ads, X._is_story),
-            X.body_xpath_3: (NS_FIRST, ads, X._is_main_content),
-            X.comments_xpath_0: (NS_ALL, X._DIV_LIST_SECTION, X._is_comment_list),
-            X.comments_xpath_1: (NS_ALL, X._DIV_LIST_SECTION, X._is_comments_prefixed),
-            X.comments_xpath_2: (NS_ALL, X._DIV_LIST_SECTION, X._is_comment_service),
-            X.comments_xpath_3: (NS_ALL, X._DIV_SECTION, X._is_social_or_comment),
-            X.remove_comments_xpath: (NS_ALL, X._DIV_LIST_SECTION_DETAILS, X._is_comments_section),
-            X.remove_comments_and_lists_xpath: (NS_ALL, X._DIV_LIST_SECTION_DETAILS_OL_UL,
-                                                X._is_comments_section_or_list),
-            X.raw_tree_prune_1: (NS_ALL, X._DIV_SECTION_ASIDE, X._is_elementor_share),
-            X.overall_discard_0: (NS_ALL, dlss, X._is_boilerplate),
-            X.overall_discard_1: (NS_ALL, None, X._is_hidden_or_reply),
-            X.teaser_discard: (NS_ALL, dlss, X._is_teaser),
-            X.precision_discard_0: (NS_ALL, X._HEADER, None),
-            X.precision_discard_1: (NS_ALL, dlss, X._is_bottom_link_or_border),
-            X.discard_image_elements: (NS_ALL, dlss, X._is_caption),
-            X.comments_discard_0: (NS_ALL, X._DIV_SECTION, X._is_respond),
-            X.comments_discard_1: (NS_ALL, X._CITE_QUOTE, None),
-            X.comments_discard_2: (NS_ALL, None, X._is_comment_chrome),
-            X.basic_clean_xpath: (NS_ALL, None, X._is_basic_noise),
+        app = _ns_matcher([XL.x_regex("id", X._APPENDED_ARTICLES), XL.x_regex("class", X._APPENDED_ARTICLES)])
+        zox = _ns_matcher([XL.x_regex("id", X._ZOX_APPENDED_POST), XL.x_regex("class", X._ZOX_APPENDED_POST)])
+        main_start = _ns_matcher([XL.x_starts("class", "main"), XL.x_starts("id", "main"), XL.x_starts("role", "main")])
+        shapes = {
+            X.body_xpath_0: ("one", NS_PER_PARENT, ads, X._is_article_body, None),
+            X.body_xpath_1: ("one", NS_FIRST, frozenset(("article",)), None, None),
+            X.body_xpath_2: ("one", NS_FIRST, ads, X._is_story, None),
+            X.body_xpath_3: ("one", NS_FIRST, ads, X._is_main_content, None),
+            X.comments_xpath_0: ("one", NS_ALL, X._DIV_LIST_SECTION, X._is_comment_list, None),
+            X.comments_xpath_1: ("one", NS_ALL, X._DIV_LIST_SECTION, X._is_comments_prefixed, None),
+            X.comments_xpath_2: ("one", NS_ALL, X._DIV_LIST_SECTION, X._is_comment_service, None),
+            X.comments_xpath_3: ("one", NS_ALL, X._DIV_SECTION, X._is_social_or_comment, None),
+            X.remove_comments_xpath: ("one", NS_ALL, X._DIV_LIST_SECTION_DETAILS, X._is_comments_section, None),
+            X.remove_comments_and_lists_xpath: ("one", NS_ALL, X._DIV_LIST_SECTION_DETAILS_OL_UL,
+                                                X._is_comments_section_or_list, None),
+            X.raw_tree_prune_1: ("one", NS_ALL, X._DIV_SECTION_ASIDE, X._is_elementor_share, None),
+            X.overall_discard_0: ("one", NS_ALL, dlss, X._is_boilerplate, None),
+            X.overall_discard_1: ("one", NS_ALL, None, X._is_hidden_or_reply, None),
+            X.teaser_discard: ("one", NS_ALL, dlss, X._is_teaser, None),
+            X.precision_discard_0: ("one", NS_ALL, X._HEADER, None, None),
+            X.precision_discard_1: ("one", NS_ALL, dlss, X._is_bottom_link_or_border, None),
+            X.discard_image_elements: ("one", NS_ALL, dlss, X._is_caption, None),
+            X.comments_discard_0: ("one", NS_ALL, X._DIV_SECTION, X._is_respond, None),
+            X.comments_discard_1: ("one", NS_ALL, X._CITE_QUOTE, None, None),
+            X.comments_discard_2: ("one", NS_ALL, None, X._is_comment_chrome, None),
+            X.basic_clean_xpath: ("one", NS_ALL, None, X._is_basic_noise, None),
         }
+        if app is not None and zox is not None:
+            shapes[X.raw_tree_prune_0] = ("one", NS_ALL, X._DIV_SECTION_ASIDE, X._is_appended_articles,
+                                          (app, XL.compiled_prefilter(core, X._is_appended_articles), "h1", zox))
+        if main_start is not None:
+            shapes[X.body_xpath_4] = ("first_each", X._ARTICLE_DIV_SECTION, main_start, frozenset(("main",)))
+        _NS_SHAPES = shapes
     return _NS_SHAPES
 
 
-def select_indexes(CElement top, object names, Matcher m=None, int mode=0, Prefilter pf=None):
+def select_indexes(CElement top, object names, Matcher m=None, int mode=0, Prefilter pf=None,
+                   object guard_tag=None, Matcher gm=None):
     """The node indexes ``ns_select`` gives for the descendants of ``top`` (tests): tag set
     ``names`` (None: all), predicate ``m`` (None: true), ``mode`` 0 all / 1 first / 2 first
-    per parent, ``pf`` the predicate's prefilter or None. None for NEED_PYTHON; MemoryError
-    for an allocation failure or an inconsistent tree (NS_ERROR)."""
+    per parent, ``pf`` the predicate's prefilter or None, ``guard_tag``/``gm`` a guard (see
+    ``_ns_resolve``). None for NEED_PYTHON; MemoryError for an allocation failure or an
+    inconsistent tree (NS_ERROR)."""
     cdef CDocument doc = top.doc
     cdef NSel* s
     cdef NsVec v
@@ -246,10 +390,39 @@ def select_indexes(CElement top, object names, Matcher m=None, int mode=0, Prefi
         raise MemoryError("out of memory")
     nsv_init(&v)
     try:
-        if _ns_resolve(doc, names, m, pf, mode, s) != NS_OK:
+        if _ns_resolve(doc, names, m, pf, mode, s, guard_tag, gm) != NS_OK:
             return None
         with nogil:
             status = ns_select(&doc.d, top.idx, s, &v)
+        if status == NS_NEED_PYTHON:
+            return None
+        if status != NS_OK:
+            raise MemoryError("selection failed (allocation or inconsistent tree)")
+        return [v.data[k] for k in range(v.len)]
+    finally:
+        nsv_free(&v)
+        free(s)
+
+
+def select_first_each(CElement top, object names1, Matcher m1, object names2, Matcher m2=None, bint only_first=False):
+    """``ns_select_first_each`` from ``top`` (tests): the first match of (``names1``, ``m1``)
+    and of (``names2``, ``m2``) in document order; None for NEED_PYTHON."""
+    cdef CDocument doc = top.doc
+    cdef NSel* s
+    cdef NsVec v
+    cdef int status
+    cdef Py_ssize_t k
+    doc._check(top.idx)
+    s = <NSel*>malloc(2 * sizeof(NSel))
+    if s == NULL:
+        raise MemoryError("out of memory")
+    nsv_init(&v)
+    try:
+        if (_ns_resolve(doc, names1, m1, None, NS_FIRST, &s[0]) != NS_OK
+                or _ns_resolve(doc, names2, m2, None, NS_FIRST, &s[1]) != NS_OK):
+            return None
+        with nogil:
+            status = ns_select_first_each(&doc.d, top.idx, &s[0], &s[1], only_first, &v)
         if status == NS_NEED_PYTHON:
             return None
         if status != NS_OK:
@@ -264,15 +437,21 @@ def nogil_select(CElement top, object selector, bint first=False):
     """A selector of trafila.v2_3_1.xpaths run by ``ns_select`` from ``top`` (tests): the
     node indexes of ``selector(top)`` (with ``first``: of ``first_body_match(selector, top)``,
     at most one), or None for NEED_PYTHON (a node the C matcher cannot decide, or a
-    selector without an exact spec)."""
+    selector without a spec)."""
     from trafila import xpathlib
     import trafila._core as core
     shape = _ns_shapes().get(selector)
     if shape is None:
         return None
-    mode, names, pred = shape
+    if shape[0] == "first_each":
+        _kind, names1, m1, names2 = shape
+        return select_first_each(top, names1, m1, names2, None, first)
+    _kind, mode, names, pred, guard = shape
     if first:
         mode = NS_FIRST
+    if guard is not None:
+        m, pf, guard_tag, gm = guard
+        return select_indexes(top, names, m, mode, pf, guard_tag, gm)
     m = pf = None
     if pred is not None:
         m = xpathlib.compiled_matcher(core, pred)
