@@ -58,8 +58,8 @@ FAST_SELECTORS: List[Tuple[str, Callable[[Any], List[Any]]]] = [
     *((f"precision_discard_{k}", f) for k, f in enumerate(X.PRECISION_DISCARD_XPATH)),
     ("basic_clean", X.basic_clean_xpath),
 ]
-#: selectors with no exact spec: always NEED_PYTHON (see nogil_select.pxi)
-NO_SPEC = {X.raw_tree_prune_0, X.body_xpath_4}
+#: selectors with no exact spec: always NEED_PYTHON (see nogil_select.pxi); none of the fast path's now
+NO_SPEC: set = set()
 
 
 class Tally:
@@ -69,6 +69,7 @@ class Tally:
         self.calls = 0
         self.compared = 0
         self.nonempty = 0
+        self.found: Dict[str, int] = {}
         self.no_spec = 0
         self.unknown: Dict[str, int] = {}
 
@@ -76,7 +77,7 @@ class Tally:
         return sum(self.unknown.values())
 
     def report(self) -> str:
-        return (f"{self.calls} selections, {self.compared} lists equal ({self.nonempty} not empty), NEED_PYTHON {self.need_python()} "
+        return (f"{self.calls} selections, {self.compared} lists equal ({self.nonempty} not empty: {self.found}), NEED_PYTHON {self.need_python()} "
                 f"by unknown verdicts ({self.need_python() / max(1, self.calls - self.no_spec):.2%} of the "
                 f"selections with a spec; {self.unknown}) + {self.no_spec} by selectors without a spec")
 
@@ -116,6 +117,9 @@ def _unknown_below(sel: Any, ctx: Any) -> bool:
 # the (tags, predicate) each selector calls its combinator with, read from the Python side (so a
 # wrong shape in the core's table shows as a difference, not as the same mistake twice)
 _SHAPES: Dict[Any, Tuple[Any, Any]] = {
+    # specs written in nogil_select.pxi, without an unknown verdict (literal patterns, starts-with): (tags, None)
+    X.raw_tree_prune_0: (X._DIV_SECTION_ASIDE, None),
+    X.body_xpath_4: (X._ARTICLE_DIV_MAIN_SECTION, None),
     X.body_xpath_0: (X._ARTICLE_DIV_MAIN_SECTION, X._is_article_body),
     X.body_xpath_1: (frozenset(("article",)), None),
     X.body_xpath_2: (X._ARTICLE_DIV_MAIN_SECTION, X._is_story),
@@ -170,6 +174,8 @@ def _check_tree(root: Any, tally: Tally) -> List[str]:
                 want = _python_indexes(sel, ctx, first)
                 tally.compared += 1
                 tally.nonempty += bool(want)
+                if want:
+                    tally.found[name] = tally.found.get(name, 0) + 1
                 if got != want:
                     problems.append(f"{label}: python {want[:12]} C {got[:12]}")
     return problems
@@ -209,7 +215,7 @@ def test_every_fast_selector_has_a_shape_or_is_listed() -> None:
 
 def test_other_selectors_need_python() -> None:
     root = _tree(PAGES[3], False)
-    for sel in (X.raw_tree_prune_0, X.body_xpath_4, X.tex_annotation, X.hljs_spans, lambda ctx: []):
+    for sel in (X.tex_annotation, X.hljs_spans, lambda ctx: []):
         assert core.nogil_select(root, sel) is None
 
 
@@ -234,6 +240,32 @@ def test_first_per_parent_and_first() -> None:
     got = core.nogil_select(root, X.comments_discard_1)
     assert [_tag_of(root, i) for i in got] == ["quote", "cite", "cite", "quote"]
     assert got == [el.node_index for el in X.comments_discard_1(root)]
+
+
+def test_appended_articles() -> None:
+    "raw_tree_prune_0: an infinite-scroll container holding an h1 is kept, an mvp-post-add box is not."
+    html = ('<html><body><div class="infinite-scroll"><div><h1>t</h1></div></div><div class="infinite-scroll">x</div>'
+            '<aside class="mvp-post-add-box"><h1>t</h1></aside><section id="infinitescroll"><p>y</p></section>'
+            '<div id="a-infinite-scroll-\u00e9"><h2>z</h2></div><div class="x"><h1>u</h1></div></body></html>')
+    root = _tree(html, False)
+    got = core.nogil_select(root, X.raw_tree_prune_0)
+    assert got == [el.node_index for el in X.raw_tree_prune_0(root)]
+    assert [_tag_of(root, i) for i in got] == ["div", "aside", "section", "div"]
+
+
+@pytest.mark.parametrize("body,want", [
+    ('<div class="main">a</div><main>b</main>', ["div", "main"]),
+    ('<main><div id="main-1">a</div></main><div class="mainx">b</div>', ["main", "div"]),
+    ('<div><section role="main">a</section></div>', ["section"]),
+    ('<p class="main">a</p><main>b</main><main>c</main>', ["main"]),
+    ('<div class="x main">a</div>', []),
+])
+def test_body_xpath_4(body: str, want: List[str]) -> None:
+    root = _tree(f"<html><body>{body}</body></html>", False)
+    got = core.nogil_select(root, X.body_xpath_4)
+    assert got == [el.node_index for el in X.body_xpath_4(root)]
+    assert [_tag_of(root, i) for i in got] == want
+    assert core.nogil_select(root, X.body_xpath_4, True) == got[:1]
 
 
 def _tag_of(root: Any, index: int) -> str:
@@ -316,11 +348,23 @@ def test_generated_documents() -> None:
             around = rng.choice(["{}", "x {} y", "{}\u00e9", "\u00a0{}"])
             elements.append((rng.choice(_TAGS), [(rng.choice(_ATTR_NAMES), around.format(value))], rng.randrange(3)))
         docs.append(_document(elements))
+    # raw_tree_prune_0's and body_xpath_4's own specs: containers with and without an h1 below
+    values = ["infinite-scroll", "infinitescroll", "INFINITE-scroll", "mvp-post-add-box", "mvp-post-add-wrap",
+              "x mvp-post-add-box", "infinite-\u017fcroll", "main", "Main", "mainly", "\u00e9main", "x"]
+    for k in range(_GENERATED):
+        parts = []
+        for j in range(8):
+            tag = rng.choice(["div", "section", "aside", "article", "main", "p"])
+            attrs = "".join(f' {rng.choice(["id", "class", "role"])}="{rng.choice(values)}"' for _ in range(rng.randrange(3)))
+            inner = rng.choice(["", "<h1>t</h1>", "<div><h1>t</h1></div>", "<h2>u</h2>", "<main>m</main>"])
+            parts.append(f"<{tag}{attrs}>{inner}" + ("" if rng.randrange(3) == 0 else f"</{tag}>"))
+        docs.append("<html><body>" + "".join(parts) + "</body></html>")
     for html in docs:
         problems.extend(_check_html(html, tally))
     print(tally.report())
     assert problems == [], problems[:5]
     assert tally.nonempty > 100, tally.report()
+    assert tally.found.get("raw_tree_prune_0", 0) > 10 and tally.found.get("body_xpath_4", 0) > 10, tally.report()
     # the look-alike documents are built to meet unknown verdicts; still most selections are exact
     assert tally.need_python() <= 0.25 * (tally.calls - tally.no_spec), tally.report()
 
