@@ -3,8 +3,7 @@
 # worker as it is, and the worker makes an equal str from it. Neither side encodes: UTF-8
 # was the calling process's main cost (most of the corpora's non-ASCII pages are UCS-2).
 
-cdef extern from "Python.h":
-    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+# (PyUnicode_FromKindAndData: cimported from cpython.unicode in accel.pxi)
 
 
 def put_str_units(str page, unsigned char[::1] into not None, Py_ssize_t offset, Py_ssize_t end):
