@@ -46,6 +46,7 @@ include "accel_convert.pxi"
 include "accel_output.pxi"
 include "shared_pages.pxi"
 include "nogil_select.pxi"
+include "nogil_text.pxi"
 
 
 def implementation(mode):
