@@ -309,3 +309,18 @@ def discussion_forum_posting_search(str text):
     with nogil:
         r = discussion_forum_posting_search_utf8(s, n)
     return r == 1
+
+
+def nogil_text_prefix(bytes b, Py_ssize_t n):
+    """(re_filter_match_utf8, textfilter_value_utf8, discussion_forum_posting_search_utf8)
+    over the first n bytes of b, which may cut a character or not be UTF-8 at all: the
+    bytes after n are there to be misread, which tests/test_core_nogil_text.py checks."""
+    cdef const uchar* s = <const uchar*><const char*>b
+    cdef int r1, r2, r3
+    if n < 0 or n > len(b):
+        raise ValueError("n outside the bytes")
+    with nogil:
+        r1 = re_filter_match_utf8(s, n)
+        r2 = textfilter_value_utf8(s, n, False)
+        r3 = discussion_forum_posting_search_utf8(s, n)
+    return (r1 == 1, r2 == 1, r3 == 1)

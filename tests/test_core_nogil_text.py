@@ -261,3 +261,34 @@ def test_corpus_pages():
     print("corpus:", lines, "lines", nodes, "nodes", scripts, "scripts", matched, "lines matched")
     assert lines > 10000 and nodes > 10000 and scripts > 100, (lines, nodes, scripts)
     assert matched > 0
+
+
+TEMPTING = [b"", b"\x80\x80\x80", b"\xb1nt", b"rint", b"\n", b"ail", b'"DiscussionForumPosting"]',
+            b'ForumPosting"', b"]", b"\xe2\x80\xa8Print"]
+
+
+def _cut_answers(b0: bytes, tempting: bytes) -> None:
+    """Every cut of b0 (possibly inside a character), with bytes after the cut that would change
+    the answer if read: the same answers as with nothing after it, and Python's when the cut
+    leaves valid UTF-8."""
+    for n in range(len(b0) + 1):
+        alone = CORE.nogil_text_prefix(b0[:n], n)
+        assert CORE.nogil_text_prefix(b0 + tempting, n) == alone, (b0, n, tempting)
+        try:
+            s = b0[:n].decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        assert alone == (bool(RE_FILTER.match(s)), py_textfilter_value(s), bool(FORUM_RE.search(s))), s
+
+
+def test_no_read_past_the_length():
+    for s in ["Prı", "Pr\u0131nt", "Mai", "E-Ma", '"@type":["DiscussionForumPosting', "x\u2028Pri", "€", "\U0001f600",
+              "More on this 1234\u00e9", '"@type":\u3000"DiscussionForumPosting"']:
+        for tempting in TEMPTING:
+            _cut_answers(s.encode("utf-8"), tempting)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.one_of(FILTER_TEXT, FORUM_SHAPED), st.sampled_from(TEMPTING))
+def test_no_read_past_the_length_generated(s, tempting):
+    _cut_answers(s.encode("utf-8"), tempting)
