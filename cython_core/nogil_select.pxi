@@ -489,3 +489,263 @@ def _ns_select_keeps(CElement top, object names, Matcher m, int mode, Prefilter 
     finally:
         nsv_free(&v)
         free(s)
+
+
+# -- the inline expressions of xpaths.py: tex_annotation, hljs_spans, wild_text_elements, p_has_text_nodes --
+# Same two phases (names to ids with the GIL, then a nogil walk into a checked vector). Every
+# verdict here is a comparison of a UTF-8 value with an ASCII literal (==, startswith, substring),
+# exact on the bytes (the values are valid UTF-8: no code point's bytes hold an ASCII byte), so
+# no verdict is unknown: these walks answer NS_OK or NS_ERROR, never NS_NEED_PYTHON. Order and
+# duplicates as select_tags: descendants of the context in document order, each once.
+
+cdef enum:
+    NI_TEX = 0            # .//*[local-name()='annotation'][@encoding='application/x-tex'] (Python: tag == 'annotation')
+    NI_HLJS = 1           # .//span[starts-with(@class,'hljs')]
+    NI_WILD = 2           # .//code|.//p|.//quote|.//table|.//div[contains(@class,'w3-code')]
+    NI_WILD_RECALL = 3    # .//code|.//p|.//quote|.//table|.//div|.//lb|.//list
+    NI_MAX_TAGS = 8
+
+
+cdef struct NsInline:
+    int32_t kind
+    int32_t none          # 1: the document has none of the tags
+    int32_t n_tags
+    int32_t tags[NI_MAX_TAGS]
+    int32_t attr          # the tested attribute's id (-1: the document never saw the name: always missing)
+    int32_t div           # div's id (NI_WILD: the one tag with a test), -1 when unseen
+
+
+cdef const char* _NI_TEX_VALUE = b"application/x-tex"
+cdef const char* _NI_HLJS = b"hljs"
+cdef const char* _NI_W3 = b"w3-code"
+cdef const char* _NI_ENCODING = b"encoding"
+cdef const char* _NI_CLASS = b"class"
+
+
+cdef int _ni_resolve(CDocument doc, int kind, NsInline* out) except -1:
+    "Phase 1 (GIL): the tag and attribute ids of ``kind`` in this document."
+    cdef int n
+    memset(out, 0, sizeof(NsInline))
+    out.kind = kind
+    out.attr = -1
+    out.div = -1
+    if kind == NI_TEX:
+        names, attr = ("annotation",), "encoding"
+    elif kind == NI_HLJS:
+        names, attr = ("span",), "class"
+    elif kind == NI_WILD:
+        names, attr = ("code", "p", "quote", "table", "div"), "class"
+    elif kind == NI_WILD_RECALL:
+        names, attr = ("code", "p", "quote", "table", "div", "lb", "list"), None
+    else:
+        raise ValueError("bad inline selection")
+    n = _name_ids(doc, names, out.tags)
+    if n < 0 or n > NI_MAX_TAGS:
+        raise ValueError("tag set too large")
+    out.n_tags = n
+    out.none = 1 if n == 0 else 0
+    if attr is not None:
+        out.attr = _lookup(doc, attr)
+    if kind == NI_WILD:
+        out.div = _lookup(doc, "div")
+    return 0
+
+
+cdef int _ni_value(DocData* d, int32_t i, int32_t nid, const uchar** v, Py_ssize_t* n) noexcept nogil:
+    """``el.get(name)`` as bytes: 1 and the value, 0 when missing, -2 when the value is out of
+    the buffer. A valueless boolean attribute reads as its own name: -3 (the caller knows it)."""
+    cdef int32_t k
+    cdef Attr* a
+    if nid < 0:
+        return 0
+    k = dom_attr_find(d, i, nid)
+    if k < 0:
+        return 0
+    if k >= d.n_attrs:
+        return -2
+    a = &d.attrs[k]
+    if a.kind == AV_VALUE:
+        if a.val_off < 0 or a.val_len < 0 or <Py_ssize_t>a.val_off + a.val_len > d.vals.len:
+            return -2
+        v[0] = d.vals.data + a.val_off
+        n[0] = a.val_len
+        return 1
+    if a.kind == AV_OWN_NAME:
+        return -3
+    v[0] = NULL          # AV_NO_VALUE: ''
+    n[0] = 0
+    return 1
+
+
+cdef bint _ni_has(const uchar* v, Py_ssize_t n, const char* lit, Py_ssize_t m, bint prefix) noexcept nogil:
+    "``lit`` (m ASCII bytes) is a prefix of / a substring of the n bytes at v."
+    cdef Py_ssize_t k
+    if m > n:
+        return False
+    if prefix:
+        return memcmp(v, lit, m) == 0
+    for k in range(n - m + 1):
+        if v[k] == <uchar>lit[0] and memcmp(v + k, lit, m) == 0:
+            return True
+    return False
+
+
+cdef int _ni_verdict(DocData* d, int32_t i, const NsInline* s) noexcept nogil:
+    "Node ``i`` (in range) is selected: 1, 0, or -2 (an inconsistent tree)."
+    cdef const uchar* v = NULL
+    cdef Py_ssize_t n = 0
+    cdef int r
+    cdef int32_t tag = d.nodes[i].tag
+    if s.none or not _id_in(tag, s.tags, s.n_tags):
+        return 0
+    if s.kind == NI_WILD_RECALL or (s.kind == NI_WILD and tag != s.div):
+        return 1
+    r = _ni_value(d, i, s.attr, &v, &n)
+    if r == 0:
+        return 0          # missing: XPath's '' (no literal here matches '')
+    if r == -3:           # the value is the attribute's own name: 'encoding' / 'class'
+        if s.kind == NI_TEX:
+            v = <const uchar*>_NI_ENCODING
+            n = 8
+        else:
+            v = <const uchar*>_NI_CLASS
+            n = 5
+    elif r < 0:
+        return -2
+    if s.kind == NI_TEX:
+        return 1 if (n == 17 and memcmp(v, _NI_TEX_VALUE, 17) == 0) else 0
+    if s.kind == NI_HLJS:
+        return 1 if _ni_has(v, n, _NI_HLJS, 4, True) else 0
+    return 1 if _ni_has(v, n, _NI_W3, 7, False) else 0
+
+
+cdef int ns_select_inline(DocData* d, int32_t root, const NsInline* s, NsVec* out) noexcept nogil:
+    """Phase 2 (nogil): the selected descendants of ``root`` appended to ``out`` in document
+    order. NS_OK, or NS_ERROR (allocation failure, inconsistent tree; ``out`` back to its
+    entry length)."""
+    cdef Py_ssize_t start = out.len, steps = 0
+    cdef int32_t i, n = d.n_nodes
+    cdef int v, status = NS_OK
+    if root < 0 or root >= n or start < 0:
+        return NS_ERROR
+    if s.none:
+        return NS_OK
+    i = d.nodes[root].first
+    while i >= 0:
+        steps += 1
+        if i >= n or steps > n:
+            status = NS_ERROR
+            break
+        v = _ni_verdict(d, i, s)
+        if v < 0:
+            status = NS_ERROR
+            break
+        if v and nsv_push(out, i) < 0:
+            status = NS_ERROR
+            break
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+            if i < 0 or i >= n:
+                status = NS_ERROR
+                break
+        if status != NS_OK or i == root:
+            break
+        i = d.nodes[i].next
+    if status != NS_OK:
+        out.len = start
+    return status
+
+
+cdef int ns_p_has_text_nodes(DocData* d, int32_t root, int32_t p) noexcept nogil:
+    """p_has_text_nodes(root) (nogil): 1 when some <p> in root's subtree (root included) has a
+    text, or a descendant with a text or a tail (None is absent, '' present; the <p>'s own
+    tail does not count); 0; -2 for an inconsistent tree. ``p``: the id of 'p' (-1: unseen)."""
+    cdef int32_t i, n = d.n_nodes
+    cdef Py_ssize_t steps = 0
+    cdef int32_t j
+    if root < 0 or root >= n:
+        return -2
+    if p < 0:
+        return 0
+    i = root
+    while True:
+        steps += 1
+        if i < 0 or i >= n or steps > n:
+            return -2
+        if d.nodes[i].tag == p:
+            if d.nodes[i].text_off >= 0:
+                return 1
+            # its descendants (a nested <p> is inside it, so the walk does not go below)
+            j = d.nodes[i].first
+            while j >= 0:
+                steps += 1
+                if j >= n or steps > n:     # p's descendants and the outer walk's nodes are apart
+                    return -2
+                if d.nodes[j].text_off >= 0 or d.nodes[j].tail_off >= 0:
+                    return 1
+                if d.nodes[j].first >= 0:
+                    j = d.nodes[j].first
+                    continue
+                while j != i and d.nodes[j].next < 0:
+                    j = d.nodes[j].parent
+                    if j < 0 or j >= n:
+                        return -2
+                if j == i:
+                    break
+                j = d.nodes[j].next
+        elif d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            continue
+        # past i's subtree
+        while i != root and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+            if i < 0 or i >= n:
+                return -2
+        if i == root:
+            return 0
+        i = d.nodes[i].next
+
+
+_NI_KINDS = {"tex_annotation": NI_TEX, "hljs_spans": NI_HLJS, "wild_text_elements": NI_WILD}
+
+
+def nogil_inline(CElement top, str which, bint recall=False):
+    """``tex_annotation(top)``, ``hljs_spans(top)`` or ``wild_text_elements(top, recall)`` of
+    trafila.v2_3_1.xpaths as node indexes, by ``ns_select_inline`` (tests). MemoryError for
+    an allocation failure or an inconsistent tree (NS_ERROR)."""
+    cdef CDocument doc = top.doc
+    cdef NsInline s
+    cdef NsVec v
+    cdef int status, kind
+    cdef Py_ssize_t k
+    doc._check(top.idx)
+    kind = _NI_KINDS[which]
+    if kind == NI_WILD and recall:
+        kind = NI_WILD_RECALL
+    nsv_init(&v)
+    try:
+        _ni_resolve(doc, kind, &s)
+        with nogil:
+            status = ns_select_inline(&doc.d, top.idx, &s, &v)
+        if status != NS_OK:
+            raise MemoryError("selection failed (allocation or inconsistent tree)")
+        return [v.data[k] for k in range(v.len)]
+    finally:
+        nsv_free(&v)
+
+
+def nogil_p_has_text_nodes(CElement top):
+    "``p_has_text_nodes(top)`` by ``ns_p_has_text_nodes`` (tests); MemoryError for an inconsistent tree."
+    cdef CDocument doc = top.doc
+    cdef int32_t p
+    cdef int r
+    doc._check(top.idx)
+    p = _lookup(doc, "p")
+    with nogil:
+        r = ns_p_has_text_nodes(&doc.d, top.idx, p)
+    if r < 0:
+        raise MemoryError("inconsistent tree")
+    return r == 1
