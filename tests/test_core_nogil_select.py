@@ -17,6 +17,12 @@ attribute values around the predicates' literals with non-ASCII look-alikes):
   matcher; and it is rare (counted and bounded);
 * the vector grows past its first block, an allocation failure is a MemoryError
   (NS_ERROR), not a crash.
+
+The inline expressions (``tex_annotation``, ``hljs_spans``, ``wild_text_elements`` in both
+modes, ``p_has_text_nodes``) have their own walks (``core.nogil_inline``,
+``core.nogil_p_has_text_nodes``); the tests at the end compare them with the Python
+functions on hand-written cases (every element as the context), generated documents
+(with empty-string texts and tails written through the API) and every corpus page.
 """
 
 from __future__ import annotations
@@ -214,6 +220,7 @@ def test_every_fast_selector_has_a_shape_or_is_listed() -> None:
 
 
 def test_other_selectors_need_python() -> None:
+    "nogil_select has no shape for the inline expressions (they are nogil_inline's, below)."
     root = _tree(PAGES[3], False)
     for sel in (X.tex_annotation, X.hljs_spans, lambda ctx: []):
         assert core.nogil_select(root, sel) is None
@@ -394,3 +401,258 @@ def test_corpus() -> None:
     # on real pages an unknown verdict (a non-ASCII class/id/style under a pattern with
     # character semantics) is rare
     assert tally.need_python() <= 0.05 * (tally.calls - tally.no_spec), tally.report()
+
+
+# -- the inline expressions: tex_annotation, hljs_spans, wild_text_elements, p_has_text_nodes ----------
+# ``core.nogil_inline(ctx, which, recall)`` and ``core.nogil_p_has_text_nodes(ctx)`` (ns_select_inline,
+# ns_p_has_text_nodes) against the Python functions of xpaths.py on the same core tree. Their verdicts are
+# byte comparisons with ASCII literals, so the C answers always: NEED_PYTHON (None) is counted and
+# bounded at 0.
+
+INLINE: List[Tuple[str, str, bool]] = [
+    ("tex_annotation", "tex_annotation", False),
+    ("hljs_spans", "hljs_spans", False),
+    ("wild_text_elements", "wild_text_elements", False),
+    ("wild_text_elements recall", "wild_text_elements", True),
+]
+
+
+def _inline_python(ctx: Any, which: str, recall: bool) -> List[int]:
+    if which == "wild_text_elements":
+        return [el.node_index for el in X.wild_text_elements(ctx, recall)]
+    return [el.node_index for el in getattr(X, which)(ctx)]
+
+
+class InlineTally:
+    def __init__(self) -> None:
+        self.calls = 0
+        self.need_python = 0
+        self.found: Dict[str, int] = {}
+
+    def report(self) -> str:
+        return f"{self.calls} answers, NEED_PYTHON {self.need_python}, not empty / True: {self.found}"
+
+
+def _check_inline(root: Any, tally: InlineTally, contexts: Optional[List[Any]] = None) -> List[str]:
+    problems = []
+    for ctx in (_contexts(root) if contexts is None else contexts):
+        for label, which, recall in INLINE:
+            tally.calls += 1
+            got = core.nogil_inline(ctx, which, recall)
+            if got is None:
+                tally.need_python += 1
+                continue
+            want = _inline_python(ctx, which, recall)
+            if want:
+                tally.found[label] = tally.found.get(label, 0) + 1
+            if got != want:
+                problems.append(f"{label} ctx {ctx.node_index}: python {want[:12]} C {got[:12]}")
+        tally.calls += 1
+        got_p = core.nogil_p_has_text_nodes(ctx)
+        want_p = X.p_has_text_nodes(ctx)
+        if got_p is None:
+            tally.need_python += 1
+            continue
+        if want_p:
+            tally.found["p_has_text_nodes"] = tally.found.get("p_has_text_nodes", 0) + 1
+        if got_p is not want_p:
+            problems.append(f"p_has_text_nodes ctx {ctx.node_index}: python {want_p} C {got_p}")
+    return problems
+
+
+def _check_inline_html(html: Any, tally: InlineTally) -> List[str]:
+    problems = []
+    for cleaned in (False, True):
+        root = _tree(html, cleaned)
+        if root is None:
+            continue
+        problems.extend(f"cleaned={cleaned} {p}" for p in _check_inline(root, tally))
+    return problems
+
+
+_INLINE_CASES = [
+    # tex_annotation: the exact value only (not trimmed, not folded, not a prefix); the tag, not annotation-xml
+    '<math><semantics><mi>x</mi><annotation encoding="application/x-tex">a</annotation>'
+    '<annotation encoding="application/x-tex ">b</annotation><annotation encoding="Application/x-tex">c</annotation>'
+    '<annotation encoding="application/x-te">d</annotation><annotation>e</annotation><annotation encoding>f</annotation>'
+    '<annotation encoding="">g</annotation><annotation-xml encoding="application/x-tex">h</annotation-xml>'
+    '<annotation class="application/x-tex">i</annotation><annotation encoding="application/x-tex\u00e9">j</annotation>'
+    '</semantics></math><p encoding="application/x-tex">k</p>',
+    # nested matches, each once, outer first
+    '<annotation encoding="application/x-tex"><annotation encoding="application/x-tex">a</annotation></annotation>',
+    # hljs_spans: starts-with on span's class only
+    '<pre><span class="hljs">a</span><span class="hljs-keyword">b</span><span class="x hljs">c</span>'
+    '<span class="HLJS">d</span><span class="hlj">e</span><span>f</span><span class>g</span><span class="">h</span>'
+    '<div class="hljs">i</div><span id="hljs">j</span><span class="hljs\u00e9">k</span><span class="\u00e9hljs">l</span>'
+    '<span class="hljs"><span class="hljs-string">m</span></span><span class=" hljs">n</span></pre>',
+    # wild_text_elements: the four tags, div only with w3-code (a substring anywhere), lb/list/div in recall
+    '<div class="w3-code">a</div><div class="x w3-codes">b</div><div class="w3-cod">c</div><div class="W3-CODE">d</div>'
+    '<div>e</div><div class>f</div><div id="w3-code">g</div><div class="\u00e9w3-code\u00e9">h</div>'
+    '<div class="w3\u2010code">i</div><code>j</code><p>k</p><quote>l</quote><table><tr><td>m</td></tr></table>'
+    '<lb/><list><item>n</item></list><span class="w3-code">o</span><div class="w3-w3-code">p</div>'
+    '<p><code><quote>q</quote></code></p><div class="w3-code"><div class="w3-code"><p>r</p></div></div>',
+    # p_has_text_nodes: text of a descendant, a tail; not the <p>'s own tail (load_html drops the comment)
+    '<div><p></p>after</div>',
+    '<div><p><b></b></p></div>',
+    '<div><p><b></b>tail</p></div>',
+    '<div><p><b>x</b></p></div>',
+    '<div><p><!--c--></p></div>',
+    '<div><p>t</p></div>',
+    '<div><span>no p here</span></div>',
+]
+
+
+@pytest.mark.parametrize("k", range(len(_INLINE_CASES)))
+def test_inline_cases(k: int) -> None:
+    tally = InlineTally()
+    html = f"<html><body>{_INLINE_CASES[k]}</body></html>"
+    for cleaned in (False, True):
+        root = _tree(html, cleaned)
+        # every element as the context (the context itself is never selected)
+        assert _check_inline(root, tally, [root] + desc_list(root)) == []
+    assert tally.need_python == 0, tally.report()
+
+
+def test_inline_selections_by_tag() -> None:
+    "The hand-written cases select what the comments say (not just what Python says)."
+    root = _tree(f"<html><body>{_INLINE_CASES[0]}</body></html>", False)
+    got = core.nogil_inline(root, "tex_annotation")
+    assert [_text_of(root, i) for i in got] == ["a"]
+    root = _tree(f"<html><body>{_INLINE_CASES[1]}</body></html>", False)
+    assert len(core.nogil_inline(root, "tex_annotation")) == 2
+    root = _tree(f"<html><body>{_INLINE_CASES[2]}</body></html>", False)
+    assert [_text_of(root, i) for i in core.nogil_inline(root, "hljs_spans")] == ["a", "b", "k", None, "m"]
+    root = _tree(f"<html><body>{_INLINE_CASES[3]}</body></html>", False)
+    got = [(_tag_of(root, i), _text_of(root, i)) for i in core.nogil_inline(root, "wild_text_elements")]
+    assert got == [("div", "a"), ("div", "b"), ("div", "h"), ("code", "j"), ("p", "k"), ("quote", "l"),
+                   ("table", None), ("div", "p"), ("p", None), ("code", None), ("quote", "q"), ("div", None),
+                   ("div", None), ("p", "r")]
+    recall = core.nogil_inline(root, "wild_text_elements", True)
+    assert [_tag_of(root, i) for i in recall].count("div") == 12 and "lb" in [_tag_of(root, i) for i in recall]
+    assert "list" in [_tag_of(root, i) for i in recall]
+    want = [False, False, True, True, False, True, False]
+    for case, w in zip(_INLINE_CASES[4:], want):
+        root = _tree(f"<html><body>{case}</body></html>", False)
+        assert core.nogil_p_has_text_nodes(root) is w, case
+
+
+def _text_of(root: Any, index: int) -> Any:
+    return next(el.text for el in [root] + desc_list(root) if el.node_index == index)
+
+
+def test_p_has_text_nodes_empty_strings_and_root() -> None:
+    "An empty string is a text node (None is not); the root itself may be the <p>; its own tail never counts."
+    root = _tree("<html><body><div><p><b></b><i></i></p></div></body></html>", False)
+    p = next(el for el in desc_list(root) if el.tag == "p")
+    b, i = [el for el in desc_list(p)]
+    assert core.nogil_p_has_text_nodes(root) is False is X.p_has_text_nodes(root)
+    p.tail = "x"
+    assert core.nogil_p_has_text_nodes(root) is False is X.p_has_text_nodes(root)
+    i.tail = ""
+    assert core.nogil_p_has_text_nodes(root) is True is X.p_has_text_nodes(root)
+    i.tail = None
+    b.text = ""
+    assert core.nogil_p_has_text_nodes(root) is True is X.p_has_text_nodes(root)
+    assert core.nogil_p_has_text_nodes(p) is True is X.p_has_text_nodes(p)
+    assert core.nogil_p_has_text_nodes(b) is False is X.p_has_text_nodes(b)
+    b.text = None
+    p.text = ""
+    assert core.nogil_p_has_text_nodes(p) is True is X.p_has_text_nodes(p)
+    assert core.nogil_p_has_text_nodes(root) is True is X.p_has_text_nodes(root)
+
+
+@pytest.mark.parametrize("after,fails", [(0, True), (1, True), (3, True), (4, False)])
+def test_inline_allocation_failure_is_an_error(after: int, fails: bool) -> None:
+    "100 matches need the vector's blocks of 16, 32, 64 and 128 entries: a failure among them is a MemoryError."
+    html = "<html><body><pre>" + "".join(f'<span class="hljs-{k}">{k}</span>' for k in range(100)) + "</pre></body></html>"
+    root = _tree(html, False)
+    want = [el.node_index for el in X.hljs_spans(root)]
+    assert len(want) == 100
+    core._fail_allocations_after(after)
+    try:
+        if fails:
+            with pytest.raises(MemoryError):
+                core.nogil_inline(root, "hljs_spans")
+        else:
+            assert core.nogil_inline(root, "hljs_spans") == want
+    finally:
+        core._fail_allocations_after(-1)
+    assert core.nogil_inline(root, "hljs_spans") == want
+
+
+def test_inline_bad_name() -> None:
+    root = _tree(PAGES[0], False)
+    with pytest.raises(KeyError):
+        core.nogil_inline(root, "p_text_length")
+
+
+_INLINE_TAGS = ["annotation", "span", "div", "p", "code", "quote", "table", "lb", "list", "math", "pre", "b", "section"]
+_INLINE_VALUES = ["application/x-tex", "application/x-tex ", "APPLICATION/X-TEX", "application/x-te", "hljs", "hljs-title",
+                  "x hljs", "hlj", "w3-code", "a w3-code b", "w3-cod", "W3-code", "\u00e9w3-code", "", "x"]
+
+
+def _inline_document(rng: random.Random, depth: int = 0) -> str:
+    parts = []
+    for _ in range(rng.randrange(1, 5)):
+        if rng.randrange(6) == 0:
+            parts.append(rng.choice(["", "t", " ", "<!--c-->", "<br>"]))
+            continue
+        tag = rng.choice(_INLINE_TAGS)
+        attrs = "".join(f' {rng.choice(["class", "encoding", "id"])}="{rng.choice(_INLINE_VALUES)}"'
+                        for _ in range(rng.randrange(3)))
+        if rng.randrange(8) == 0:
+            attrs += rng.choice([" class", " encoding"])
+        inner = _inline_document(rng, depth + 1) if depth < 3 and rng.randrange(2) else rng.choice(["", "x"])
+        close = "" if rng.randrange(5) == 0 else f"</{tag}>"
+        parts.append(f"<{tag}{attrs}>{inner}{close}{rng.choice(['', '', 'tail'])}")
+    return "".join(parts)
+
+
+def test_inline_generated_documents() -> None:
+    "harness.strategies' grammars, and nested documents of the expressions' tags, values and near misses."
+    tally = InlineTally()
+    rng = random.Random(20261205)
+    problems = []
+    docs = [random_html(rng) for _ in range(_GENERATED)] + [random_article(rng) for _ in range(_GENERATED)]
+    docs += [f"<html><body>{_inline_document(rng)}</body></html>" for _ in range(3 * _GENERATED)]
+    for html in docs:
+        problems.extend(_check_inline_html(html, tally))
+    # empty strings written through the API (a parse gives none): every p_has_text_nodes branch on them
+    for k in range(_GENERATED):
+        root = _tree(f"<html><body>{_inline_document(rng)}</body></html>", False)
+        for el in desc_list(root):
+            r = rng.randrange(6)
+            if r == 0:
+                el.text = ""
+            elif r == 1:
+                el.tail = ""
+            elif r == 2:
+                el.text = None
+        problems.extend(f"api {p}" for p in _check_inline(root, tally))
+    print(tally.report())
+    assert problems == [], problems[:5]
+    assert tally.need_python == 0, tally.report()
+    for label in ("tex_annotation", "hljs_spans", "wild_text_elements", "wild_text_elements recall", "p_has_text_nodes"):
+        assert tally.found.get(label, 0) > 10, tally.report()
+
+
+_INLINE_STEP = int(os.environ.get("TRAFILA_NOGIL_INLINE_STEP", "1"))
+
+
+@needs_corpora
+def test_inline_corpus() -> None:
+    "Every corpus page (cheap: no matcher, a few walks per context), raw and cleaned, 5 contexts each."
+    tally = InlineTally()
+    failures, pages = [], 0
+    for _name, page in sample_pages(_BUNDLES, _INLINE_STEP):
+        if page.html is None:
+            continue
+        pages += 1
+        problems = _check_inline_html(page.html, tally)
+        if problems:
+            failures.append(f"{page.id}: {problems[:3]}")
+    assert pages > 0
+    print(f"{pages} pages: {tally.report()}")
+    assert failures == [], failures[:5]
+    assert tally.need_python == 0, tally.report()
+    assert tally.found.get("wild_text_elements", 0) > 100 and tally.found.get("p_has_text_nodes", 0) > 100, tally.report()
