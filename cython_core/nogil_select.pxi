@@ -503,14 +503,13 @@ cdef enum:
     NI_HLJS = 1           # .//span[starts-with(@class,'hljs')]
     NI_WILD = 2           # .//code|.//p|.//quote|.//table|.//div[contains(@class,'w3-code')]
     NI_WILD_RECALL = 3    # .//code|.//p|.//quote|.//table|.//div|.//lb|.//list
-    NI_MAX_TAGS = 8
 
 
 cdef struct NsInline:
     int32_t kind
     int32_t none          # 1: the document has none of the tags
     int32_t n_tags
-    int32_t tags[NI_MAX_TAGS]
+    int32_t tags[MAX_NAME_SET]   # _name_ids writes up to MAX_NAME_SET ids
     int32_t attr          # the tested attribute's id (-1: the document never saw the name: always missing)
     int32_t div           # div's id (NI_WILD: the one tag with a test), -1 when unseen
 
@@ -540,7 +539,7 @@ cdef int _ni_resolve(CDocument doc, int kind, NsInline* out) except -1:
     else:
         raise ValueError("bad inline selection")
     n = _name_ids(doc, names, out.tags)
-    if n < 0 or n > NI_MAX_TAGS:
+    if n < 0:
         raise ValueError("tag set too large")
     out.n_tags = n
     out.none = 1 if n == 0 else 0
