@@ -16,9 +16,6 @@
 
 from libc.string cimport strlen
 
-cdef extern from "Python.h":
-    bint _ex_isalnum "Py_UNICODE_ISALNUM"(Py_UCS4 ch) nogil
-
 
 cdef struct Slot:
     int32_t off      # -1: None
@@ -135,48 +132,6 @@ cdef inline bint _slot_ok(DocData* d, Slot s) noexcept nogil:
     return s.off < 0 or _utf8_xml_ok(d.text.data + s.off, s.len)
 
 
-cdef inline Py_ssize_t _utf8_step(const uchar* s, Py_ssize_t i, Py_ssize_t n, Py_UCS4* cp) noexcept nogil:
-    """The code point at s[i] (valid UTF-8 assumed, truncation guarded) and its byte length."""
-    cdef uchar c = s[i]
-    if c < 0x80:
-        cp[0] = c
-        return 1
-    if c < 0xE0 and i + 1 < n:
-        cp[0] = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F)
-        return 2
-    if c < 0xF0 and i + 2 < n:
-        cp[0] = ((c & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F)
-        return 3
-    if i + 3 < n:
-        cp[0] = ((c & 0x07) << 18) | ((s[i + 1] & 0x3F) << 12) | ((s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F)
-        return 4
-    cp[0] = 0xFFFD
-    return 1
-
-
-cdef bint _filter_candidate(const uchar* s, Py_ssize_t n) noexcept nogil:
-    """Whether RE_FILTER (``\\W*(Drucken|...|More on this.{,8}$)$``, re.I) can
-    match the one-line string s: its alternatives start with a letter and
-    match at most 20 code points to the end, so everything before the first
-    word character (\\w: str.isalnum() or '_') is the \\W* run and what
-    follows it is 2 to 20 code points long."""
-    cdef Py_ssize_t i = 0, w, rest = 0
-    cdef Py_UCS4 cp
-    cdef bint found = False
-    while i < n:
-        w = _utf8_step(s, i, n, &cp)
-        if not found:
-            if cp == 95 or _ex_isalnum(cp):
-                found = True
-                rest = 1
-        else:
-            rest += 1
-            if rest > 20:
-                return False
-        i += w
-    return found and rest >= 2
-
-
 cdef inline int32_t _name_id(DocData* d, const char* name) noexcept nogil:
     return dom_lookup_name(d, <const uchar*>name, <Py_ssize_t>strlen(name))
 
@@ -185,15 +140,16 @@ cdef inline bint _is_tag(DocData* d, int32_t i, int32_t nid) noexcept nogil:
     return nid >= 0 and d.nodes[i].tag == nid
 
 
-cdef bint _textfilter_match(CDocument doc, Slot t, object filter_match) except -1:
-    """``any(map(RE_FILTER.match, t.splitlines()))`` for a trimmed, non-empty
-    value (one line: every line break is whitespace)."""
-    if not _filter_candidate(doc.d.text.data + t.off, t.len):
-        return False
-    return filter_match(slice_str(&doc.d.text, t.off, t.len)) is not None
+cdef inline bint _ex_textfilter(DocData* d, int32_t i) noexcept nogil:
+    """text.textfilter(element) on node ``i`` as it stands: nogil_text.pxi's exact twin over
+    the text and tail slots (the arena is valid UTF-8: what slice_str would decode)."""
+    cdef Slot t = _slot_of(d, i, False)
+    cdef Slot tl = _slot_of(d, i, True)
+    return textfilter_utf8(d.text.data + (t.off if t.off >= 0 else 0), t.len, t.off < 0,
+                           d.text.data + (tl.off if tl.off >= 0 else 0), tl.len, tl.off < 0) == 1
 
 
-cdef int _ex_process_node(CDocument doc, int32_t i, object filter_match) except -1:
+cdef int _ex_process_node(CDocument doc, int32_t i) except -1:
     """process_node without deduplication on node ``i``: 1 the node is
     returned, 0 None, 2 NotImplemented (nothing changed)."""
     cdef DocData* d = &doc.d
@@ -220,21 +176,21 @@ cdef int _ex_process_node(CDocument doc, int32_t i, object filter_match) except 
         tl.len = 0
         _put_slot(d, i, True, tl)
         t = _slot_of(d, i, False)
-    if t.off >= 0 or tl.off >= 0:
-        # textfilter: the text, or the tail when there is no text (both trimmed: non-empty)
-        if _textfilter_match(doc, t if t.off >= 0 else tl, filter_match):
-            return 0
+    if (t.off >= 0 or tl.off >= 0) and _ex_textfilter(d, i):
+        return 0
     return 1
 
 
 def extract_process_node(CElement el, filter_match):
     """2.3.1's htmlprocessing.process_node without deduplication on a core
     element: the element or None, as the reference gives; NotImplemented
-    (nothing changed) when a value to write holds a character lxml refuses."""
+    (nothing changed) when a value to write holds a character lxml refuses.
+    ``filter_match`` is RE_FILTER.match, taken for the callers' sake: the
+    filter is nogil_text.pxi's exact twin."""
     cdef CDocument doc = el.doc
     cdef int r
     doc._check(el.idx)
-    r = _ex_process_node(doc, el.idx, filter_match)
+    r = _ex_process_node(doc, el.idx)
     if r == 2:
         return NotImplemented
     return el if r == 1 else None
@@ -258,8 +214,8 @@ def extract_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces
     """2.3.1's htmlprocessing.handle_textnode without deduplication on a core
     element that is no <graphic>: the element or None; NotImplemented
     (nothing changed) for a <graphic> and when a value to write holds a
-    character lxml refuses. ``textfilter`` is the reference function, called
-    (as the reference does) when the element is left without text."""
+    character lxml refuses. ``textfilter`` (text.textfilter) is not called:
+    its exact twin decides when the element is left without text."""
     cdef CDocument doc = el.doc
     cdef DocData* d = &doc.d
     cdef int32_t i = el.idx
@@ -310,9 +266,8 @@ def extract_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces
         _put_slot(d, i, False, t)
         _put_slot(d, i, True, tl)
     t = _slot_of(d, i, False)
-    if not _slot_truthy(t):
-        if textfilter(el):
-            return None
+    if not _slot_truthy(t) and _ex_textfilter(d, i):
+        return None
     return el
 
 
@@ -546,8 +501,8 @@ def extract_paragraph(CElement el, CElement out, int allowed, textfilter):
             return NotImplemented
         p_kept = True
     elif ptext.off < 0 and not _slot_blank(d, ptail):
-        # textfilter on the tail (read-only)
-        p_kept = not textfilter(el)
+        # textfilter reads the tail (the text is None)
+        p_kept = not _ex_textfilter(d, p)
     kids = NULL if alloc_fails() else <ParaChild*>malloc(<size_t>n * sizeof(ParaChild))
     if kids == NULL:
         raise MemoryError("out of memory")
@@ -907,7 +862,7 @@ def extract_table(CElement table, CElement out, filter_match, fill):
                 ncols += 1
                 pr = 2
                 if filter_match is not None and d.nodes[c].first < 0:
-                    pr = _ex_process_node(doc, c, filter_match)
+                    pr = _ex_process_node(doc, c)
                     if pr == 1:
                         if (_copy_slot(d, _slot_of(d, c, False), od, newc, False) < 0
                                 or _copy_slot(d, _slot_of(d, c, True), od, newc, True) < 0):
@@ -1152,7 +1107,7 @@ def extract_main_loop(list subelems, CElement body, filter_match, step):
             head_id = _name_id(d, "head")
             lb_id = _name_id(d, "lb")
             if _is_tag(d, i, p_id) or _is_tag(d, i, head_id):
-                r = _ex_process_node(doc, i, filter_match)
+                r = _ex_process_node(doc, i)
                 if r == 1 and _is_tag(d, i, head_id):
                     # is_text_element(title)
                     c.out = NULL
@@ -1172,7 +1127,7 @@ def extract_main_loop(list subelems, CElement body, filter_match, step):
             elif _is_tag(d, i, lb_id):
                 if _slot_blank(d, _slot_of(d, i, True)):
                     continue   # handle_textelem: None
-                r = _ex_process_node(doc, i, filter_match)
+                r = _ex_process_node(doc, i)
                 if r == 0:
                     continue
                 if r == 1:
@@ -1223,8 +1178,7 @@ cdef int32_t _ex_newelem(DocData* d, int32_t i, int32_t tag, bint attrs, Slot te
     return sub
 
 
-cdef int _ex_cell_child(CElement node, CDocument ndoc, int32_t new_idx, object filter_match,
-                        object textfilter) except -1:
+cdef int _ex_cell_child(CElement node, CDocument ndoc, int32_t new_idx) except -1:
     """_fill_cell_child (no deduplication, potential tags holding "div") for
     the cases done in C: a <lb> (handle_textelem's lb case), a childless <p>
     (process_node), a childless <head> (handle_titles), a childless <div>
@@ -1255,7 +1209,7 @@ cdef int _ex_cell_child(CElement node, CDocument ndoc, int32_t new_idx, object f
         return 0
     if _is_tag(d, i, _name_id(d, "lb")):
         if not _slot_blank(d, _slot_of(d, i, True)):
-            r = _ex_process_node(doc, i, filter_match)
+            r = _ex_process_node(doc, i)
             if r == 2:
                 return 0
             if r == 1:
@@ -1265,7 +1219,7 @@ cdef int _ex_cell_child(CElement node, CDocument ndoc, int32_t new_idx, object f
     elif _is_tag(d, i, _name_id(d, "p")) or _is_tag(d, i, _name_id(d, "head")):
         if d.nodes[i].first >= 0 or not _ex_keep_attrs_ok(d, i):
             return 0
-        r = _ex_process_node(doc, i, filter_match)
+        r = _ex_process_node(doc, i)
         if r == 2:
             return 0
         if r == 1 and _is_tag(d, i, _name_id(d, "head")):
@@ -1293,7 +1247,7 @@ cdef int _ex_cell_child(CElement node, CDocument ndoc, int32_t new_idx, object f
         # define_newelem writes both values as they are: both checked first
         if not _slot_ok(d, _slot_of(d, i, False)) or not _slot_ok(d, _slot_of(d, i, True)):
             return 0
-        res = extract_handle_textnode(node, False, True, textfilter)
+        res = extract_handle_textnode(node, False, True, None)
         if res is NotImplemented:
             return 0
         doc = node.doc
@@ -1319,8 +1273,9 @@ def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, 
     ``nested_table(child)`` for a <table>; an lb separating inline elements
     with a whitespace-only tail gives an <lb> in ``new`` and is marked done;
     every other element goes to ``other(child)``, in order; with
-    ``filter_match`` (RE_FILTER.match: no deduplication) and ``textfilter``,
-    the children _ex_cell_child does are done here instead."""
+    ``filter_match`` (RE_FILTER.match, given when there is no deduplication)
+    the children _ex_cell_child does are done here instead (``textfilter`` is
+    not called: the filters are nogil_text.pxi's twins)."""
     cdef CDocument ndoc = new.doc, doc
     cdef DocData* d
     cdef CElement node
@@ -1353,7 +1308,7 @@ def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, 
                 _raise_doc_error(ndoc)
             d.nodes[i].tag = _intern(doc, "done")
             continue
-        if filter_match is not None and _ex_cell_child(node, ndoc, new.idx, filter_match, textfilter):
+        if filter_match is not None and _ex_cell_child(node, ndoc, new.idx):
             continue
         other(node)
 
@@ -1395,7 +1350,7 @@ def extract_comments_loop(list elems, CElement body, object potential_tags, text
             continue
         if res is None:
             continue
-        doc = el.doc   # the textfilter call may not move it, but read again
+        doc = el.doc   # handle_textnode does not move it, but read again
         doc.d.nodes[el.idx].attr_count = 0
         if _is_ancestor_or_self(el, body):
             raise ValueError("cannot append parent to itself")

@@ -30,7 +30,7 @@ cdef inline int _trim111(DocData* d, Slot src, Slot* out) noexcept nogil:
     return r
 
 
-cdef int _ex111_process_node(CDocument doc, int32_t i, object filter_match) except -1:
+cdef int _ex111_process_node(CDocument doc, int32_t i) except -1:
     """1.11.0's process_node without deduplication on node ``i``: 1 the node
     is returned, 0 None, 2 NotImplemented (nothing changed)."""
     cdef DocData* d = &doc.d
@@ -58,26 +58,21 @@ cdef int _ex111_process_node(CDocument doc, int32_t i, object filter_match) exce
         tl.len = 0
         _put_slot(d, i, False, t)
         _put_slot(d, i, True, tl)
-    if _slot_truthy(t):
-        if _textfilter_match(doc, t, filter_match):
-            return 0
-    elif _slot_truthy(tl):
-        # textfilter: the tail is tested only when the text is None; '' is filtered out
-        if t.off >= 0:
-            return 0
-        if _textfilter_match(doc, tl, filter_match):
-            return 0
+    if (_slot_truthy(t) or _slot_truthy(tl)) and _ex_textfilter(d, i):
+        return 0
     return 1
 
 
 def ex111_process_node(CElement el, filter_match):
     """1.11.0's htmlprocessing.process_node without deduplication on a core
     element: the element or None; NotImplemented (nothing changed) when a
-    value to write holds a character lxml refuses."""
+    value to write holds a character lxml refuses. ``filter_match`` is
+    RE_FILTER.match, taken for the callers' sake: 1.11.0 filters with the same
+    text.textfilter/RE_FILTER as 2.3.1, decided by nogil_text.pxi's twin."""
     cdef CDocument doc = el.doc
     cdef int r
     doc._check(el.idx)
-    r = _ex111_process_node(doc, el.idx, filter_match)
+    r = _ex111_process_node(doc, el.idx)
     if r == 2:
         return NotImplemented
     return el if r == 1 else None
@@ -86,9 +81,9 @@ def ex111_process_node(CElement el, filter_match):
 def ex111_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces, textfilter):
     """1.11.0's htmlprocessing.handle_textnode without deduplication on a
     core element: the element or None; NotImplemented (nothing changed) when
-    a value to write holds a character lxml refuses. ``textfilter`` is the
-    reference function, called (as the reference does) when the element is
-    left without text."""
+    a value to write holds a character lxml refuses. ``textfilter``
+    (text.textfilter) is not called: its exact twin decides when the element
+    is left without text."""
     cdef CDocument doc = el.doc
     cdef DocData* d = &doc.d
     cdef int32_t i = el.idx
@@ -136,9 +131,8 @@ def ex111_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces, 
         _put_slot(d, i, False, t)
         _put_slot(d, i, True, tl)
     t = _slot_of(d, i, False)
-    if not _slot_truthy(t):
-        if textfilter(el):
-            return None
+    if not _slot_truthy(t) and _ex_textfilter(d, i):
+        return None
     return el
 
 
@@ -282,7 +276,7 @@ def ex111_paragraph(CElement el, CElement out, object potential_tags, textfilter
         p_kept = True
     elif ptext.off < 0:
         # textfilter reads the tail (nothing changes)
-        p_kept = not textfilter(el)
+        p_kept = not _ex_textfilter(d, p)
     kids = NULL if alloc_fails() else <Para1Child*>malloc(<size_t>n * sizeof(Para1Child))
     if kids == NULL:
         raise MemoryError("out of memory")
@@ -670,7 +664,7 @@ def ex111_table(CElement table, CElement out, object span, filter_match, fill, l
             if cell < 0 or (is_header and not dom_attr_set(od, cell, role_id, AV_VALUE, <const uchar*>"head", 4)):
                 _raise_doc_error(odoc)
             if d.nodes[i].first < 0:
-                r = _ex111_process_node(doc, i, filter_match)
+                r = _ex111_process_node(doc, i)
                 if r == 1:
                     if (_copy_slot(d, _slot_of(d, i, False), od, cell, False) < 0
                             or _copy_slot(d, _slot_of(d, i, True), od, cell, True) < 0):
@@ -793,7 +787,7 @@ def ex111_textelem_loop(list elems, object potential_tags, filter_match, textfil
             # handle_paragraphs: element.attrib.clear() first
             d.nodes[i].attr_count = 0
             if d.nodes[i].first < 0:
-                r = _ex111_process_node(doc, i, filter_match)
+                r = _ex111_process_node(doc, i)
                 res = el if r == 1 else None
                 if r == 2:
                     res = step(el)
@@ -808,7 +802,7 @@ def ex111_textelem_loop(list elems, object potential_tags, filter_match, textfil
             if _slot_blank(d, _slot_of(d, i, True)):
                 res = None
             else:
-                r = _ex111_process_node(doc, i, filter_match)
+                r = _ex111_process_node(doc, i)
                 if r == 2:
                     res = step(el)
                 elif r == 0:

@@ -14,7 +14,9 @@
 # and re.IGNORECASE compares Py_UNICODE_TOLOWER (sre's simple lowercase) of the text's
 # character with the pattern's lowercase letter. Valid UTF-8 is assumed; whatever the
 # bytes, nothing is read outside s[0:n] (a cut or stray sequence reads as U+FFFD).
-# Not called by the extraction yet; tests/test_core_nogil_text.py compares each with Python.
+# tests/test_core_nogil_text.py compares each with Python. accel_extract.pxi's _ex_textfilter
+# (process_node, handle_textnode, handle_paragraphs of 2.3.1 and 1.11.0, which share
+# text.textfilter and RE_FILTER) calls textfilter_utf8 instead of the Python functions.
 
 cdef extern from "Python.h" nogil:
     bint _nt_isalnum "Py_UNICODE_ISALNUM" (Py_UCS4 ch)
