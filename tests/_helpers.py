@@ -152,6 +152,20 @@ def sample_pages(bundles: Sequence[str], step: int) -> Iterator[Tuple[str, Any]]
                 yield bundle_name(path), page
 
 
+@contextmanager
+def core_switched_off(modules: Sequence[Any]) -> Iterator[None]:
+    """The modules' stages see no core (``core_of`` answers None): the reference code runs
+    over the core's elements, for a C path to be compared with on the same tree."""
+    saved = [(m, m.core_of) for m in modules if hasattr(m, "core_of")]
+    for m, _ in saved:
+        m.core_of = lambda el: None
+    try:
+        yield
+    finally:
+        for m, fn in saved:
+            m.core_of = fn
+
+
 def trafila_tree(page: Any, form: str) -> Any:
     """The page parsed by trafila itself (trafila.v2_3_1.utils.load_html on trafila.html)."""
     from trafila.v2_3_1.utils import load_html

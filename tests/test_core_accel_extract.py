@@ -28,7 +28,7 @@ from trafila.v2_3_1._tree import copy_tree, desc_list, root_of  # noqa: E402
 from trafila.v2_3_1.utils import text_chars_test, trim  # noqa: E402
 from trafila.v2_3_1.settings import TAG_CATALOG, Extractor  # noqa: E402
 
-from ._helpers import needs_corpora, sample_pages  # noqa: E402
+from ._helpers import core_switched_off, needs_corpora, sample_pages  # noqa: E402
 
 CORE = _engine.core_module()
 BACKEND = _backend.core_backend(CORE)
@@ -36,17 +36,9 @@ OPTIONS = Extractor()
 MODULES = (hp, me)
 
 
-@contextlib.contextmanager
 def python_path():
     "The handlers see no core: the reference code runs over the core's elements."
-    saved = [(m, m.core_of) for m in MODULES if hasattr(m, "core_of")]
-    for m, _ in saved:
-        m.core_of = lambda el: None
-    try:
-        yield
-    finally:
-        for m, fn in saved:
-            m.core_of = fn
+    return core_switched_off(MODULES)
 
 
 def _outcome(call, el, els):

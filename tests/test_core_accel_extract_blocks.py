@@ -31,7 +31,7 @@ from trafila.v2_3_1 import main_extractor as me  # noqa: E402
 from trafila.v2_3_1._tree import copy_tree, desc_list  # noqa: E402
 from trafila.v2_3_1.settings import TAG_CATALOG, Extractor  # noqa: E402
 
-from ._helpers import needs_corpora, sample_pages  # noqa: E402
+from ._helpers import core_switched_off, needs_corpora, sample_pages  # noqa: E402
 
 CORE = _engine.core_module()
 BACKEND = _backend.core_backend(CORE)
@@ -47,17 +47,9 @@ TAGSETS = {
 }
 
 
-@contextlib.contextmanager
 def python_path():
     "The handlers see no core: the reference code runs over the core's elements."
-    saved = [(m, m.core_of) for m in MODULES if hasattr(m, "core_of")]
-    for m, _ in saved:
-        m.core_of = lambda el: None
-    try:
-        yield
-    finally:
-        for m, fn in saved:
-            m.core_of = fn
+    return core_switched_off(MODULES)
 
 
 def _tables_outcomes(tree, options, tags):

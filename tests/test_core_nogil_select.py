@@ -383,17 +383,23 @@ _BUNDLES = os.environ.get("TRAFILA_NOGIL_SELECT_BUNDLES", "goose3,cleanportaleva
                           "mozilla-readability").split(",")
 
 
-@needs_corpora
-def test_corpus() -> None:
-    tally = Tally()
+def _corpus_failures(step, check, tally):
+    "(pages checked, their failures) of ``check(html, tally)`` over every ``step``-th page of _BUNDLES."
     failures, pages = [], 0
-    for _name, page in sample_pages(_BUNDLES, _STEP):
+    for _name, page in sample_pages(_BUNDLES, step):
         if page.html is None:
             continue
         pages += 1
-        problems = _check_html(page.html, tally)
+        problems = check(page.html, tally)
         if problems:
             failures.append(f"{page.id}: {problems[:3]}")
+    return pages, failures
+
+
+@needs_corpora
+def test_corpus() -> None:
+    tally = Tally()
+    pages, failures = _corpus_failures(_STEP, _check_html, tally)
     assert pages > 0
     print(f"{pages} pages: {tally.report()}")
     assert failures == [], failures[:5]
@@ -643,14 +649,7 @@ _INLINE_STEP = int(os.environ.get("TRAFILA_NOGIL_INLINE_STEP", "1"))
 def test_inline_corpus() -> None:
     "Every corpus page (cheap: no matcher, a few walks per context), raw and cleaned, 5 contexts each."
     tally = InlineTally()
-    failures, pages = [], 0
-    for _name, page in sample_pages(_BUNDLES, _INLINE_STEP):
-        if page.html is None:
-            continue
-        pages += 1
-        problems = _check_inline_html(page.html, tally)
-        if problems:
-            failures.append(f"{page.id}: {problems[:3]}")
+    pages, failures = _corpus_failures(_INLINE_STEP, _check_inline_html, tally)
     assert pages > 0
     print(f"{pages} pages: {tally.report()}")
     assert failures == [], failures[:5]

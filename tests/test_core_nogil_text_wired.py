@@ -28,7 +28,7 @@ from trafila.v2_3_1 import main_extractor as me231  # noqa: E402
 from trafila.v2_3_1._tree import copy_tree  # noqa: E402
 from trafila.v2_3_1.settings import Extractor as Extractor231  # noqa: E402
 
-from ._helpers import needs_corpora, sample_pages  # noqa: E402
+from ._helpers import core_switched_off, needs_corpora, sample_pages  # noqa: E402
 
 CORE = _engine.core_module()
 BACKEND = _backend.core_backend(CORE)
@@ -83,19 +83,6 @@ def tripwire(monkeypatch):
         yield calls
 
 
-@contextlib.contextmanager
-def python_path(modules):
-    "The handlers see no core: the reference code runs over the core's elements."
-    saved = [(m, m.core_of) for m in modules if hasattr(m, "core_of")]
-    for m, _ in saved:
-        m.core_of = lambda el: None
-    try:
-        yield
-    finally:
-        for m, fn in saved:
-            m.core_of = fn
-
-
 def _stage(mode, tree, options):
     hp, me, _ = MODES[mode]
     try:
@@ -125,7 +112,7 @@ def cleaned(mode, html, options):
 def both_ways(mode, tree, options, monkeypatch):
     "(reference result, core result, the stand-ins' calls during the core run)"
     hp, me, _ = MODES[mode]
-    with _backend.use(BACKEND), python_path((hp, me)):
+    with _backend.use(BACKEND), core_switched_off((hp, me)):
         ref = _stage(mode, tree, options)
     with _backend.use(BACKEND), tripwire(monkeypatch) as calls:
         core = _stage(mode, tree, options)
