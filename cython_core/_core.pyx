@@ -47,6 +47,9 @@ include "accel_output.pxi"
 include "shared_pages.pxi"
 include "nogil_select.pxi"
 include "nogil_text.pxi"
+include "nogil_frame.pxi"
+include "nogil_extract.pxi"
+include "nogil_tables.pxi"
 
 
 def implementation(mode):
