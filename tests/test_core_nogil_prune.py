@@ -129,13 +129,14 @@ class Tally:
         self.equal = 0
         self.changed = 0        # comparisons where the stage changed the tree
         self.need: Counter = Counter()
+        self.unknown_in: Counter = Counter()    # the first selector of the stage with an unknown verdict
         self.pages = 0
 
     def report(self) -> str:
         return (f"{self.pages} documents, {self.calls} stage runs, {self.equal} trees equal "
                 f"({self.changed} changed by the stage), {self.verdicts} link-density verdicts and "
                 f"{self.selections} first matches equal, "
-                f"NEED_PYTHON {sum(self.need.values())} {dict(self.need)}")
+                f"NEED_PYTHON {sum(self.need.values())} {dict(self.need)} (unknown verdicts in {dict(self.unknown_in)})")
 
 
 Pick = Callable[[Any], Optional[Any]]
@@ -168,8 +169,10 @@ def compare(html: str, cleaned: Optional[str], pick: Pick, run_c: Callable[[Any]
         return None
     if not ok:
         fresh = build(html, cleaned)
-        if any(_unknown_below(sel, pick(fresh)) for sel in selectors):
+        unknown = next((sel for sel in selectors if _unknown_below(sel, pick(fresh))), None)
+        if unknown is not None:
             tally.need["selector -1"] += 1
+            tally.unknown_in[unknown.__name__] += 1
             return None
         return f"{label}: NEED_PYTHON with every verdict known and no refused join"
     got, want = state(a, ca), state(b, cb)
@@ -549,3 +552,26 @@ def test_corpus_pages() -> None:
     # on the corpus the step-2 selections met unknown verdicts only in basic_clean (59 of 276,105);
     # the prune lists of the fast path: at most 1% of the stage runs
     assert sum(tally.need.values()) <= 0.01 * (tally.calls + tally.selections), tally.report()
+
+
+def test_threads() -> None:
+    """The stage in several threads at once (each on its own document, the GIL released inside)
+    leaves the trees one thread alone leaves."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(11)
+    docs = [link_heavy(rng) for _ in range(12)] + CASES
+
+    def run(html: str) -> Any:
+        tree = build(html, "balanced")
+        if tree is None:
+            return None
+        ctx = _first_body(tree) or tree
+        sels = core.NgSelectorSet(tree)
+        done = [core.nogil_prune_unwanted_sections(ctx, POTENTIALS[0], focus, False, sels) for focus in FOCUSES]
+        return done, dumped(tree)
+
+    serial = [run(html) for html in docs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            assert list(pool.map(run, docs)) == serial
