@@ -439,18 +439,18 @@ cdef bint _np_preserved_img(const char* name) noexcept nogil:
     return _np_streq(name, "figure") or _np_streq(name, "picture") or _np_streq(name, "source")
 
 
-cdef int ng_tree_cleaning(NgCtx* c, int32_t root, int32_t* out_root) noexcept nogil:
-    """htmlprocessing.tree_cleaning(root, options from c.o). ``out_root``: the tree it returns
-    (``root``, or in recall the copy taken before the deletions when they left no <p>: a
-    detached subtree of the same document)."""
+cdef int ng_tree_cleaning(NgCtx* c, int32_t root) noexcept nogil:
+    """htmlprocessing.tree_cleaning(root, options from c.o), in place. Where the reference
+    returns its recall copy (taken before the deletions, which left no <p>), ``root`` takes the
+    copy's place: its text, tail and children become the copy's (its tag and attributes are the
+    copy's already: the deletions change neither), so the caller's index stays the tree."""
     cdef DocData* d = c.d
     cdef int32_t clean[NP_MAX_IDS]
     cdef int32_t strip[NP_MAX_IDS]
     cdef int n_clean = 0, n_strip = 0, k, r
-    cdef int32_t nid, p, a, tcopy = -1, para = c.name[NG_P]
+    cdef int32_t nid, p, a, g, tcopy = -1, para = c.name[NG_P]
     cdef TagSet ts
     cdef bint need_copy
-    out_root[0] = root
     r = ng_recover_math(c, root)
     if r != NS_OK:
         return r
@@ -499,8 +499,15 @@ cdef int ng_tree_cleaning(NgCtx* c, int32_t root, int32_t* out_root) noexcept no
     if r != NS_OK:
         return r
     if tcopy >= 0 and not _np_has_desc(d, root, para):
-        root = tcopy
-        out_root[0] = root
+        # tree = tcopy, kept at root's index
+        ng_share_slot(d, root, False, tcopy, False)
+        ng_share_slot(d, root, True, tcopy, True)
+        dom_clear_children(d, root)
+        g = d.nodes[tcopy].first
+        while g >= 0:
+            dom_unlink(d, g)
+            dom_link_before(d, root, g, -1)
+            g = d.nodes[tcopy].first
     r = _np_handle_forms(c, root)
     if r != NS_OK:
         return r
@@ -709,13 +716,13 @@ cdef int ng_convert_tags(NgCtx* c, int32_t root, bint base_url) noexcept nogil:
 
 # -- core._prepare_tree --------------------------------------------------------------------------
 
-cdef int ng_prepare_tree(NgCtx* c, int32_t root, bint base_url, int32_t* out_root) noexcept nogil:
+cdef int ng_prepare_tree(NgCtx* c, int32_t root, bint base_url) noexcept nogil:
     """core._prepare_tree without its copies: tree_cleaning then convert_tags on ``root`` (the
-    caller's working copy); ``out_root`` the converted tree (see ng_tree_cleaning)."""
-    cdef int r = ng_tree_cleaning(c, root, out_root)
+    caller's working copy), in place; ``base_url`` as for ng_convert_tags."""
+    cdef int r = ng_tree_cleaning(c, root)
     if r != NS_OK:
         return r
-    return ng_convert_tags(c, out_root[0], base_url)
+    return ng_convert_tags(c, root, base_url)
 
 
 # -- test wrappers (tests/test_core_nogil_prepare.py) ----------------------------------------
@@ -740,24 +747,23 @@ cdef bint _np_base_url(object url):
 
 
 def nogil_tree_cleaning(CElement tree, options):
-    """ng_tree_cleaning on ``tree`` with ``options`` (a settings.Extractor): the tree it returns
-    (a proxy of the same document), None for NEED_PYTHON."""
+    """ng_tree_cleaning on ``tree`` with ``options`` (a settings.Extractor): ``tree``, None for
+    NEED_PYTHON."""
     cdef CDocument doc = tree.doc
     cdef NgCtx c
     cdef int r
-    cdef int32_t out = -1
     doc._check(tree.idx)
     with nogil:
         r = ng_init(&c, &doc.d)
     if r == NS_OK:
         _np_options(&c, options)
         with nogil:
-            r = ng_tree_cleaning(&c, tree.idx, &out)
+            r = ng_tree_cleaning(&c, tree.idx)
     with nogil:
         ng_free(&c)
     if r == NS_ERROR:
         _raise_doc_error(doc)
-    return None if r != NS_OK else _proxy(doc, out)
+    return None if r != NS_OK else tree
 
 
 def nogil_convert_tags(CElement tree, options, url=None):
@@ -781,11 +787,10 @@ def nogil_convert_tags(CElement tree, options, url=None):
 
 
 def nogil_prepare_tree(CElement tree, options, url=None):
-    """ng_prepare_tree on ``tree``: the converted tree (a proxy), None for NEED_PYTHON."""
+    """ng_prepare_tree on ``tree``: ``tree``, None for NEED_PYTHON."""
     cdef CDocument doc = tree.doc
     cdef NgCtx c
     cdef int r
-    cdef int32_t out = -1
     cdef bint base = _np_base_url(url)
     doc._check(tree.idx)
     with nogil:
@@ -793,12 +798,12 @@ def nogil_prepare_tree(CElement tree, options, url=None):
     if r == NS_OK:
         _np_options(&c, options)
         with nogil:
-            r = ng_prepare_tree(&c, tree.idx, base, &out)
+            r = ng_prepare_tree(&c, tree.idx, base)
     with nogil:
         ng_free(&c)
     if r == NS_ERROR:
         _raise_doc_error(doc)
-    return None if r != NS_OK else _proxy(doc, out)
+    return None if r != NS_OK else tree
 
 
 def nogil_forum_thread_page(CElement tree):

@@ -280,11 +280,20 @@ FORUM_CASES = [
     ('', "application/ld+json"),
     ('{"@type":["a","b"]"@type":["c", "DiscussionForumPosting"]}', "application/ld+json"),
     ('{"@type":[[["DiscussionForumPosting"]]]}', "application/ld+json"),
+    ('{"@type": "DiscussionForumPosting"}', ""),
+    ('{"@type": "DiscussionForumPosting"}', "valueless"),
+    ('{"@type": "DiscussionForumPosting"}', "APPLICATION/LD+JSON"),
 ]
+
+_FORUM_PIECES = ['"@type"', '"@type"', " ", "\u00a0", "\u2028", "\x1c", "\u200b", ":", ":", "[", "]", '"',
+                 '"DiscussionForumPosting"', '"DiscussionForumPosting"', "x", "\u00e9", ",", "\n"]
+#: str.isspace characters of every UTF-8 length, and look-alikes that are not
+_FORUM_SPACES = [" ", "\t", "\x1c", "\x85", "\u00a0", "\u1680", "\u2000", "\u2028", "\u3000", "\u200b", "\u180e",
+                 "\ufeff"]
 
 
 def _forum_html(text: str, typ: Optional[str], where: str = "head") -> str:
-    attr = "" if typ is None else f" type='{typ}'"
+    attr = "" if typ is None else " type" if typ == "valueless" else f" type='{typ}'"
     script = f"<script{attr}>{text}</script>"
     if where == "head":
         return f"<html><head>{script}</head><body><p>x</p></body></html>"
@@ -350,10 +359,12 @@ def test_recall_copy() -> None:
     # every paragraph in a nav: recall goes back to the copy taken before the deletions
     html = CLEANING_CASES[18]
     balanced = core.nogil_tree_cleaning(_load(html), _options())
-    recall = core.nogil_tree_cleaning(_load(html), _options("recall"))
+    tree = _load(html)
+    recall = core.nogil_tree_cleaning(tree, _options("recall"))
     assert "only paragraph" not in "".join(balanced.itertext())
     assert "only paragraph" in "".join(recall.itertext())
-    assert recall.getparent() is None
+    # the copy takes the tree's place: the caller's element is the tree the reference returns
+    assert recall is tree and recall.getparent() is None
     assert check(html, "cleaning", _options("recall"), Tally()) == []
 
 
@@ -369,12 +380,48 @@ def test_forum_thread_page(text: str, typ: Optional[str], where: str) -> None:
     assert core.nogil_forum_thread_page(tree) is expected
 
 
+def test_forum_generated_texts() -> None:
+    rng = random.Random(5)
+    verdicts: Counter = Counter()
+    for _ in range(400):
+        noise = ["".join(rng.choice(_FORUM_PIECES) for _ in range(rng.randint(0, 4))) for _ in range(3)]
+        spaces = ["".join(rng.choice(_FORUM_SPACES) for _ in range(rng.randint(0, 3))) for _ in range(2)]
+        value = rng.choice(['"DiscussionForumPosting"', "[" + noise[1] + '"DiscussionForumPosting"', noise[1]])
+        text = noise[0] + '"@type"' + spaces[0] + rng.choice((":", ":", noise[2])) + spaces[1] + value + noise[2]
+        with _backend.use(CORE):
+            tree = load_html(_forum_html(text, "application/ld+json", rng.choice(("head", "body"))))
+            expected = core231._forum_thread_page(tree)
+        verdict = core.nogil_forum_thread_page(tree)
+        assert verdict is expected, repr(text)
+        verdicts[verdict] += 1
+    assert verdicts[True] > 20 and verdicts[False] > 20, verdicts
+
+
 def test_forum_verdicts_both_ways() -> None:
     verdicts = set()
     for text, typ in FORUM_CASES:
         tree = _load(_forum_html(text, typ))
         verdicts.add(core.nogil_forum_thread_page(tree))
     assert verdicts == {True, False}
+
+
+def test_threads_run_the_stages_apart() -> None:
+    # the stages run without the GIL on separate documents at once: each result is the one a
+    # lone run gives (no shared state but the constant name tables)
+    from concurrent.futures import ThreadPoolExecutor
+
+    htmls = [CLEANING_CASES[k % len(CLEANING_CASES)] + CONVERT_CASES[k % len(CONVERT_CASES)] for k in range(24)]
+    options = [ALL_OPTIONS[(7 * k) % len(ALL_OPTIONS)] for k in range(24)]
+
+    def run(k: int) -> Any:
+        out = core.nogil_prepare_tree(_load(htmls[k]), options[k])
+        return None if out is None else _tree_dump(out)
+
+    alone = [run(k) for k in range(24)]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(run, range(24)))
+    assert together == alone
+    assert sum(r is not None for r in alone) > 12
 
 
 # -- generated documents ---------------------------------------------------------------------------
