@@ -51,6 +51,7 @@ include "nogil_frame.pxi"
 include "nogil_extract.pxi"
 include "nogil_tables.pxi"
 include "nogil_prune.pxi"
+include "nogil_prepare.pxi"
 
 
 def implementation(mode):
