@@ -111,8 +111,26 @@ class Tally:
                 f"tables {self.tables} need {dict(self.need)} raised {self.raised}")
 
 
+def _blank_slots(tree: Any, seed: int) -> None:
+    "Set some texts and tails to '' or None, and some to whitespace (the same on both trees)."
+    rng = random.Random(seed)
+    for el in [tree, *desc_list(tree)]:
+        r = rng.random()
+        if r < 0.1:
+            el.text = ""
+        elif r < 0.15:
+            el.text = None
+        elif r < 0.2:
+            el.text = " \n "
+        r = rng.random()
+        if r < 0.1 and el is not tree:
+            el.tail = ""
+        elif r < 0.15 and el is not tree:
+            el.tail = "\u00a0"
+
+
 def run_pass(html: str, focus: str, potential: Set[str], tally: Tally, every: int = 1,
-             reference_core: bool = True) -> None:
+             reference_core: bool = True, blank: Optional[int] = None) -> None:
     """handle_textelem over every element of the prepared subtree on two trees, C against the
     reference: AssertionError at the first difference. ``every``: compare the whole trees
     after every ``every``-th subject (and always at the end). ``reference_core`` False: the
@@ -123,6 +141,9 @@ def run_pass(html: str, focus: str, potential: Set[str], tally: Tally, every: in
         assert b is None
         return
     tally.pages += 1
+    if blank is not None:
+        _blank_slots(a, blank)
+        _blank_slots(b, blank)
     options = _options(focus, potential)
     elems_a = [a, *desc_list(a)]
     elems_b = [b, *desc_list(b)]
@@ -293,6 +314,67 @@ def test_generated_documents() -> None:
     assert sum(tally.need.values()) <= max(3, tally.pages // 10), tally
 
 
+_WORDS = ["alpha", "Beta", " ", "\u00a0", "Facebook", "Twitter", "\n", "  x  ", "\u3000y", "caf\u00e9", "", "z."]
+_INLINE = ["b", "i", "em", "strong", "a", "span", "del", "code", "sub", "font", "u", "kbd"]
+_BLOCKS = ["p", "div", "ul", "ol", "li", "blockquote", "pre", "h2", "h3", "q", "table", "dl", "dd", "section"]
+
+
+def _text(rng: random.Random) -> str:
+    return "".join(rng.choice(_WORDS) for _ in range(rng.randint(0, 3)))
+
+
+def _fragment(rng: random.Random, depth: int) -> str:
+    "Random nested markup of the tags the handlers meet (before tree_cleaning/convert_tags)."
+    out = [_text(rng)]
+    for _ in range(rng.randint(0, 4)):
+        r = rng.random()
+        if r < 0.15:
+            out.append("<br/>")
+        elif r < 0.22:
+            src = rng.choice(["a.png", "//cdn/x.JPG", "http://h/y.gif", "nope", "a.jpgx", "b.webp?z"])
+            attr = rng.choice(["src", "data-src", "data-src-big"])
+            out.append(f"<img {attr}='{src}' alt='{rng.choice(['', 'alt'])}'/>")
+        elif r < 0.55 or depth <= 0:
+            tag = rng.choice(_INLINE)
+            inner = _fragment(rng, depth - 1) if depth > 0 else _text(rng)
+            extra = " href='/l'" if tag == "a" else rng.choice(["", " class='c'", " rend='r'"])
+            out.append(f"<{tag}{extra}>{inner}</{tag}>")
+        else:
+            tag = rng.choice(_BLOCKS)
+            inner = _fragment(rng, depth - 1)
+            if tag in ("ul", "ol"):
+                inner = "".join(f"<li>{_fragment(rng, depth - 1)}</li>" for _ in range(rng.randint(0, 3))) + _text(rng)
+            elif tag == "table":
+                inner = f"<tr><td>{inner}</td><td>{_text(rng)}</td></tr>"
+            extra = rng.choice(["", " class='highlight'", " lang='py'", " class='w3-code'", " rend='x'"])
+            out.append(f"<{tag}{extra}>{inner}</{tag}>")
+        out.append(_text(rng))
+    return "".join(out)
+
+
+def test_generated_handler_markup() -> None:
+    "Random nested lists, quotes, code, paragraphs, inline elements and images; '' and None slots."
+    rng = random.Random(5)
+    tally = Tally()
+    for k in range(400):
+        html = f"<html><body><article>{_fragment(rng, 4)}</article></body></html>"
+        potential = POTENTIALS[k % len(POTENTIALS)]
+        run_pass(html, "recall" if k % 3 == 0 else "balanced", potential, tally, every=5,
+                 reference_core=k % 2 == 0, blank=k if k % 4 == 1 else None)
+    print(tally, dict(tally.kept))
+    assert tally.pages > 300 and tally.results > 1000, tally
+    assert not tally.need, tally
+
+
+def test_names_lxml_may_refuse() -> None:
+    "A new element's tag that is not a plain ASCII name: NEED_PYTHON 'name'."
+    tally = Tally()
+    for body in ["<ul><li>a<o:p>word</o:p>b</li></ul>", "<ul><li>a<caf\u00e9>w</caf\u00e9>b</li></ul>",
+                 "<blockquote>q<x:y>w</x:y></blockquote>"]:
+        run_pass(_page(body), "balanced", BASE, tally)
+    assert tally.need == {"name": 3}, tally
+
+
 # -- corpus pages ---------------------------------------------------------------------------------
 
 @needs_corpora
@@ -300,14 +382,14 @@ def test_corpus_pages() -> None:
     tally = Tally()
     failures: List[str] = []
     k = 0
-    for _name, page in sample_pages(_BUNDLES, 40):
+    for _name, page in sample_pages(_BUNDLES, 1):
         if page.html is None:
             continue
         k += 1
         potential = POTENTIALS[k % 5]
         focus = "recall" if k % 4 == 0 else "balanced"
         try:
-            run_pass(page.html, focus, potential, tally, every=0)
+            run_pass(page.html, focus, potential, tally, every=0, reference_core=k % 2 == 0)
         except AssertionError as err:
             failures.append(f"{page.id}: {str(err)[:300]}")
     print(tally)
