@@ -264,6 +264,41 @@ def test_hand_written_cases_produce_results() -> None:
         assert tally.kept[tag] > 0, (tag, tally.kept)
 
 
+def _textnode_pass(html: str, flags: Any, tally: Tally) -> None:
+    """process_node (flags None) or handle_textnode(comments_fix, preserve_spaces) on every
+    element, C on one tree and the reference on the other: the same answer and the same tree."""
+    a = _prepared(html, "balanced", BASE)
+    b = _prepared(html, "balanced", BASE)
+    if a is None:
+        return
+    tally.pages += 1
+    options = Extractor()
+    for ea, eb in zip([a, *desc_list(a)], [b, *desc_list(b)]):
+        tally.subjects += 1
+        if flags is None:
+            rb = core.nogil_process_node(eb)
+            ra = _backend.run_with(CORE, lambda: htmlprocessing.process_node(ea, options))
+        else:
+            rb = core.nogil_handle_textnode(eb, *flags)
+            ra = _backend.run_with(CORE, lambda: htmlprocessing.handle_textnode(ea, options, *flags))
+        assert rb is not False, core.nogil_need_cause()
+        assert (ra is None) == (rb is None)
+        tally.results += ra is not None
+        assert _dumped(eb) == _dumped(ea) and eb.tail == ea.tail
+    assert _dumped(b) == _dumped(a)
+
+
+@pytest.mark.parametrize("flags", [None, (True, False), (False, False), (True, True), (False, True)])
+def test_process_node_and_handle_textnode(flags: Any) -> None:
+    tally = Tally()
+    rng = random.Random(9)
+    for body in CASES:
+        _textnode_pass(_page(body), flags, tally)
+    for _ in range(100):
+        _textnode_pass(f"<html><body><article>{_fragment(rng, 3)}</article></body></html>", flags, tally)
+    assert tally.results > 100, tally
+
+
 def test_refused_character_is_need_python() -> None:
     "A value the reference writes through xml_text with a character lxml refuses: NEED_PYTHON."
     def build() -> Any:
