@@ -410,6 +410,17 @@ def test_names_lxml_may_refuse() -> None:
     assert tally.need == {"name": 3}, tally
 
 
+def test_deep_carried_nesting() -> None:
+    "define_newelem's carried nesting beyond 64 levels: NEED_PYTHON 'depth' (the reference recurses on)."
+    tally = Tally()
+    deep = "<b>" * 70 + "deep" + "</b>" * 70
+    run_pass(_page(f"<p>x {deep} y</p>"), "balanced", BASE | {"+fmt"}, tally)
+    assert tally.need == {"depth": 1}, tally
+    shallow = "<b>" * 40 + "ok" + "</b>" * 40
+    run_pass(_page(f"<p>x {shallow} y</p>"), "balanced", BASE | {"+fmt"}, tally)
+    assert tally.need == {"depth": 1} and tally.results > 0, tally
+
+
 # -- corpus pages ---------------------------------------------------------------------------------
 
 @needs_corpora
@@ -425,11 +436,14 @@ def test_corpus_pages() -> None:
         focus = "recall" if k % 4 == 0 else "balanced"
         try:
             run_pass(page.html, focus, potential, tally, every=0, reference_core=k % 2 == 0)
+            # a second pass: other tags, the other focus, some slots '' / None / whitespace
+            run_pass(page.html, "balanced" if focus == "recall" else "recall", POTENTIALS[(k + 2) % 6], tally,
+                     every=0, reference_core=k % 2 == 1, blank=k)
         except AssertionError as err:
             failures.append(f"{page.id}: {str(err)[:300]}")
     print(tally)
     assert not failures, failures[:5]
-    assert tally.pages > 40 and tally.results > 1000, tally
+    assert tally.pages > 1000 and tally.results > 20000, tally
     # NEED_PYTHON (tables excluded: run by the reference on both sides) stops a page's walk: at
     # most 2% of the pages (refused characters the parser leaves in a page, non-ASCII names)
     assert sum(tally.need.values()) <= max(2, tally.pages // 50), tally
