@@ -128,6 +128,9 @@ def compare(html: str, which: int, tags: frozenset, options: Extractor, tally: D
         handled.append(pos)
         if mine is False:
             tally[why[0]] += 1
+            # the stage's "xml" is where the reference raises (both check each write; another
+            # cause may come first, at a cell before the one that raises)
+            assert why[0] != "xml" or ref == "ValueError", (why, ref, html[:300])
             # a fresh C tree brought to the reference's state (tables so far by the reference)
             a = _tree(html, which, options)
             sa = [a, *desc_list(a)]
@@ -243,6 +246,11 @@ CONVERTED = [
     "<table><tr><td><div>x<graphic src=a></graphic></div></td><td><item>loose item</item></td></tr></table>",
     "<table><tr><td><quote>q</quote><code>c</code><cell>inner cell</cell><row>r</row></td></tr></table>",
     "<table><tr><td><graphic src=a.png></graphic>t</td><td><graphic></graphic></td></tr></table>",
+    # KEEP_ATTRS without a value (read as '' / as the attribute's own name), others dropped
+    "<table><tr><td><hi title rend=''>v</hi> <ref target id=i>r</ref><del alt=a src=s role=r x=y>d</del></td>"
+    "</tr></table>",
+    "<table><caption><hi></hi>x<hi><ref>y</ref>z</hi>w<graphic src=g></graphic>gt<lb></lb>lt</caption>"
+    "<tr><td colspan=3>a</td></tr></table>",
 ]
 
 
@@ -328,7 +336,7 @@ def test_span_twin() -> None:
 
 # -- generated tables -------------------------------------------------------------------------------
 
-WORDS = ["a", "word", " ", "  ", "\n", "\u00a0", "\u3000", "\u200b", "&#28;", "\u00e9", "Facebook",
+WORDS = ["a", "word", " ", "  ", "\n", "\u00a0", "\u3000", "\u200b", "\u00e9", "Facebook",
          "E-Mail", "same text here", "-", "\u2028", "x y"]
 SPANS = ["", "", "", " colspan=2", " rowspan=2", " colspan=3 rowspan=2", " colspan=0", " rowspan=500",
          " colspan='\u0662'", " colspan=x", " colspan", " rowspan=3", " colspan=101"]
@@ -339,7 +347,8 @@ INNER = ["", "", "<b>{}</b>", "<p>{}</p>", "<ul><li>{}</li><li>x</li></ul>", "<b
 
 
 def _text(rng: random.Random) -> str:
-    return "".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
+    # now and then a character lxml refuses (&#28; is also whitespace to str.strip)
+    return "".join("&#28;" if rng.random() < 0.01 else rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
 
 
 def _cell(rng: random.Random) -> str:
@@ -359,8 +368,10 @@ def random_table(rng: random.Random, depth: int = 0) -> str:
         elif kind < 0.85 and depth < 2:
             parts.append("<tr><td>" + _text(rng) + random_table(rng, depth + 1) + _text(rng) + "</td></tr>")
         else:
-            parts.append(rng.choice(["<caption>cap <b>b</b></caption>", "<thead>", "</thead>", "<tbody>",
-                                     "<p>x</p>", "<caption></caption>", "<tfoot><tr><td>f</td></tr></tfoot>"]))
+            parts.append(rng.choice(["<caption>%s</caption>" % (_text(rng) + rng.choice(INNER).format(_text(rng))
+                                                                 + _text(rng)),
+                                     "<thead>", "</thead>", "<tbody>", "<p>x</p>", "<caption></caption>",
+                                     "<tfoot><tr><td>f</td></tr></tfoot>"]))
     out = "<table>" + "".join(parts) + "</table>" + _text(rng)
     return f"<ul><li>{out}</li></ul>" if rng.random() < 0.1 else out
 
@@ -376,8 +387,8 @@ def test_generated_tables() -> None:
         met += compare(html, 1, tags, options, tally)
         met += compare(html, 0, tags, options, tally)
     assert met > 300
-    # own causes: the generated texts hold &#28; (refused by lxml) in some cells: "xml"
-    check_bounds(tally, own_share=0.25, shared_share=0.5)
+    # own causes: "xml" where a text holds &#28; (1% of the words; a table has dozens)
+    check_bounds(tally, own_share=0.15, shared_share=0.5)
     assert tally["ok-table"] > 100, dict(tally)
 
 
@@ -397,18 +408,54 @@ def test_harness_documents() -> None:
     check_bounds(tally, own_share=0.02, shared_share=0.5)
 
 
+def test_threads() -> None:
+    "The stage runs without the GIL: tables of separate documents from four threads at once."
+    import threading
+
+    html = page("".join(random_table(random.Random(k)) for k in range(40)))
+    tags = TAGSETS["tables"]
+    expected = []
+    tree = _tree(html, 1, Extractor())
+    for t in [e for e in desc_list(tree) if e.tag == "table"]:
+        res = core.nogil_handle_table(t, tags)
+        expected.append(res if res in (None, False) else _dumped(res))
+    expected.append(_dumped(tree))
+    trees = [_tree(html, 1, Extractor()) for _ in range(4)]
+    results: List[Any] = [None] * 4
+
+    def work(k: int) -> None:
+        out = []
+        for t in [e for e in desc_list(trees[k]) if e.tag == "table"]:
+            res = core.nogil_handle_table(t, tags)
+            out.append(res if res in (None, False) else _dumped(res))
+        out.append(_dumped(trees[k]))
+        results[k] = out
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert all(r == expected for r in results)
+    assert any(r not in (None, False) for r in expected[:-1])
+
+
 # -- corpus pages -----------------------------------------------------------------------------------
 
 @needs_corpora
 def test_corpus_tables() -> None:
+    """Every 3rd page of _BUNDLES holding a table: the converted tree with the default
+    potential tags; every other such page also its raw tree with the wide tags in recall."""
     tally: Dict[str, int] = collections.Counter()
     pages = met = 0
-    for _, pg in sample_pages(_BUNDLES, 7):
+    for _, pg in sample_pages(_BUNDLES, 3):
         if pg.html is None or "<table" not in pg.html.lower():
             continue
         pages += 1
         met += compare(pg.html, 1, TAGSETS["tables"], OPTIONS["balanced"], tally)
+        if pages % 2 == 0:
+            met += compare(pg.html, 0, TAGSETS["wide"], OPTIONS["recall"], tally)
     print(f"corpus: {pages} pages, {met} tables, {dict(tally)}")
-    assert pages >= 30 and met >= 100
+    assert pages >= 60 and met >= 300
     # own causes: only a parsed character lxml refuses, written into a cell or caption
     check_bounds(tally, own_share=0.01, shared_share=0.5)
