@@ -730,3 +730,13 @@ def nogil_html2txt_len(CElement root, bint clean=True, list why=None):
         return n
     finally:
         free(s)
+
+
+def nogil_baseline_tables():
+    """The C tables (tests): (_BLOCK_ELEMS names, scraped_tags names, _JSON_HOOKS literals, the
+    length constants)."""
+    cdef int k
+    return (tuple(_NGB_BLOCK_NAMES[k].decode() for k in range(34)),
+            tuple(_NGB_SCRAPED_NAMES[k].decode() for k in range(6)),
+            tuple(_NGB_HOOKS[k].decode() for k in range(7)),
+            {"min_content": _NGB_MIN_CONTENT, "min_duplicate": _NGB_MIN_DUPLICATE, "scan_cap": _NGB_SCAN_CAP})
