@@ -52,6 +52,7 @@ include "nogil_extract.pxi"
 include "nogil_tables.pxi"
 include "nogil_prune.pxi"
 include "nogil_prepare.pxi"
+include "nogil_baseline.pxi"
 
 
 def implementation(mode):
