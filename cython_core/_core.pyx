@@ -50,6 +50,7 @@ include "nogil_text.pxi"
 include "nogil_frame.pxi"
 include "nogil_extract.pxi"
 include "nogil_tables.pxi"
+include "nogil_output.pxi"
 
 
 def implementation(mode):
