@@ -303,6 +303,145 @@ cdef int nou_nfc_unchanged(const uchar* s, Py_ssize_t n) noexcept nogil:
     return 1
 
 
+cdef int _nou_decomp_find(uint32_t cp) noexcept nogil:
+    "The index of ``cp`` in nou_decomp, -1 when NFD leaves it (or it is a Hangul syllable)."
+    cdef int lo = 0, hi = NOU_N_DECOMP - 1, mid
+    if cp < 0xC0:
+        return -1
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if nou_decomp[mid].cp == cp:
+            return mid
+        if nou_decomp[mid].cp < cp:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+cdef uint32_t _nou_compose(uint32_t a, uint32_t b) noexcept nogil:
+    "The primary composite of starter ``a`` and ``b``, 0 when there is none."
+    cdef int lo = 0, hi = NOU_N_COMPOSE - 1, mid
+    cdef uint32_t ma, mb
+    if 0x1100 <= a <= 0x1112 and 0x1161 <= b <= 0x1175:
+        return 0xAC00 + ((a - 0x1100) * 21 + (b - 0x1161)) * 28
+    if 0xAC00 <= a <= 0xD7A3 and (a - 0xAC00) % 28 == 0 and 0x11A8 <= b <= 0x11C2:
+        return a + (b - 0x11A7)
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        ma = nou_compose[3 * mid]
+        mb = nou_compose[3 * mid + 1]
+        if ma == a and mb == b:
+            return nou_compose[3 * mid + 2]
+        if ma < a or (ma == a and mb < b):
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return 0
+
+
+cdef inline int _nou_ccc(uint32_t cp) noexcept nogil:
+    cdef int ccc, qc
+    _nou_nfc_class(cp, &ccc, &qc)
+    return ccc
+
+
+cdef bint nou_nfc_normalize(const uchar* s, Py_ssize_t n, Buf* out, int* err) noexcept nogil:
+    """unicodedata.normalize("NFC", s) of valid UTF-8 ``s[:n]`` appended to ``out`` (UAX #15:
+    full canonical decomposition, Hangul by its arithmetic; the canonical order of each run of
+    marks, a stable sort by combining class; canonical composition of each mark or starter with
+    the last starter when nothing between blocks it and the pair has a primary composite).
+    False (``err`` set) without memory. Only with the tables' unicodedata (_nou_unidata_ok)."""
+    cdef uint32_t* dec = NULL
+    cdef uint8_t* cls = NULL
+    cdef Py_ssize_t cap, m = 0, pos = 0, k, j, r, starter
+    cdef uint32_t cp, t, comp
+    cdef int e, cc, last_cc
+    cdef uint8_t tc
+    cdef bint ok = True
+    if n <= 0:
+        return True
+    if n > (<Py_ssize_t>1 << 40) // NOU_MAX_DECOMP:
+        err[0] = ERR_TOO_LARGE
+        return False
+    cap = n * NOU_MAX_DECOMP
+    if not alloc_fails():
+        dec = <uint32_t*>malloc(<size_t>cap * sizeof(uint32_t))
+        cls = <uint8_t*>malloc(<size_t>cap)
+    if dec == NULL or cls == NULL:
+        free(dec)
+        free(cls)
+        err[0] = ERR_MEMORY
+        return False
+    # decomposition
+    while pos < n:
+        cp = _u8_at(s, n, &pos)
+        if 0xAC00 <= cp <= 0xD7A3:
+            t = cp - 0xAC00
+            dec[m] = 0x1100 + t // 588
+            dec[m + 1] = 0x1161 + (t % 588) // 28
+            m += 2
+            if t % 28:
+                dec[m] = 0x11A7 + t % 28
+                m += 1
+            continue
+        e = _nou_decomp_find(cp)
+        if e < 0:
+            dec[m] = cp
+            m += 1
+        else:
+            for k in range(nou_decomp[e].len):
+                dec[m] = nou_decomp_cp[nou_decomp[e].off + k]
+                m += 1
+    for k in range(m):
+        cls[k] = <uint8_t>_nou_ccc(dec[k])
+    # canonical order: insertion sort of each run of non-starters (stable)
+    k = 0
+    while k < m:
+        if cls[k] == 0:
+            k += 1
+            continue
+        j = k
+        while j < m and cls[j] != 0:
+            j += 1
+        for r in range(k + 1, j):
+            t = dec[r]
+            tc = cls[r]
+            e = <int>r
+            while e > k and cls[e - 1] > tc:
+                dec[e] = dec[e - 1]
+                cls[e] = cls[e - 1]
+                e -= 1
+            dec[e] = t
+            cls[e] = tc
+        k = j
+    # composition, in place: dec[0:r] is the result so far
+    r = 0
+    starter = -1
+    last_cc = 0
+    for k in range(m):
+        cp = dec[k]
+        cc = cls[k]
+        if starter >= 0 and (r - 1 == starter or last_cc < cc):
+            comp = _nou_compose(dec[starter], cp)
+            if comp:
+                dec[starter] = comp
+                continue
+        if cc == 0:
+            starter = r
+        dec[r] = cp
+        cls[r] = <uint8_t>cc
+        last_cc = cc
+        r += 1
+    for k in range(r):
+        if not _nou_put_cp(out, dec[k], err):
+            ok = False
+            break
+    free(dec)
+    free(cls)
+    return ok
+
+
 # -- the stages -------------------------------------------------------------------------------
 
 cdef int _nou_xmltotxt(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogil:
@@ -369,6 +508,8 @@ cdef int _nou_determine_returnstring(NgCtx* c, int32_t body, int32_t comments_bo
                                      int* why) noexcept nogil:
     cdef Py_ssize_t start = out.len, a, z
     cdef int r
+    cdef Buf tmp
+    cdef bint ok
     r = _nou_xmltotxt(c, body, out, why)
     if r != NS_OK:
         return r
@@ -384,10 +525,20 @@ cdef int _nou_determine_returnstring(NgCtx* c, int32_t body, int32_t comments_bo
         if a > start:
             memmove(out.data + start, out.data + a, <size_t>(z - a))
         out.len = start + (z - a)
-    if not nou_nfc_unchanged(out.data + start, out.len - start):
-        why[0] = NOU_WHY_NFC if _nou_unidata_ok else NOU_WHY_UNIDATA
+    if nou_nfc_unchanged(out.data + start, out.len - start):
+        return NS_OK
+    if not _nou_unidata_ok:
+        why[0] = NOU_WHY_UNIDATA
         return NS_NEED_PYTHON
-    return NS_OK
+    # normalize: the NFC of out[start:] replaces it
+    memset(&tmp, 0, sizeof(Buf))
+    if not nou_nfc_normalize(out.data + start, out.len - start, &tmp, &c.d.error):
+        buf_free(&tmp)
+        return NS_ERROR
+    out.len = start
+    ok = buf_append(out, tmp.data, tmp.len, &c.d.error)
+    buf_free(&tmp)
+    return NS_OK if ok else NS_ERROR
 
 
 cdef int ng_determine_returnstring(NgCtx* c, int32_t body, int32_t comments_body, Buf* out) noexcept nogil:
@@ -433,6 +584,27 @@ def nogil_nfc_unchanged(str s):
     with nogil:
         r = nou_nfc_unchanged(p, n)
     return r == 1
+
+
+def nogil_nfc(str s):
+    "nou_nfc_normalize on ``s`` (no surrogates): unicodedata.normalize('NFC', s); None when the tables' unicodedata is not this one."
+    cdef bytes b = _nou_encode(s)
+    cdef const uchar* p = <const uchar*><const char*>b
+    cdef Py_ssize_t n = len(b)
+    cdef Buf out
+    cdef int err = 0
+    cdef bint ok
+    if not _nou_unidata_ok:
+        return None
+    memset(&out, 0, sizeof(Buf))
+    try:
+        with nogil:
+            ok = nou_nfc_normalize(p, n, &out, &err)
+        if not ok:
+            raise MemoryError("out of memory")
+        return PyUnicode_DecodeUTF8(<const char*>out.data, out.len, NULL) if out.len else ""
+    finally:
+        buf_free(&out)
 
 
 def nogil_output_tables():

@@ -90,7 +90,15 @@ def nfc_tables():
             ranges.append([cp, cp, v])
     maybe0 = {cp for cp, (ccc, qc) in cls.items() if qc == QC_MAYBE0}
     pairs = sorted((a, b) for a, b, _ in composites if b in maybe0)
-    return ranges, pairs
+    # the full canonical decompositions (Hangul syllables: algorithmic) and the primary composites
+    decomp = []
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF or 0xAC00 <= cp <= 0xD7A3:
+            continue
+        nfd = unicodedata.normalize("NFD", chr(cp))
+        if nfd != chr(cp):
+            decomp.append((cp, [ord(x) for x in nfd]))
+    return ranges, pairs, decomp, sorted(composites)
 
 
 def main() -> None:
@@ -101,7 +109,7 @@ def main() -> None:
     remap = [html._invalid_charrefs.get(k) for k in range(0xA0)]
     assert all(k in (0x00, 0x0D) or 0x80 <= k <= 0x9F for k in html._invalid_charrefs)
     invalid = sorted(html._invalid_codepoints)
-    ranges, pairs = nfc_tables()
+    ranges, pairs, decomp, composites = nfc_tables()
 
     lines = []
     w = lines.append
@@ -154,6 +162,29 @@ def main() -> None:
     for a, b in pairs:
         w(f"    0x{a:X}u, 0x{b:X}u,")
     w("};")
+    w(f"#define NOU_N_DECOMP {len(decomp)}")
+    w(f"#define NOU_MAX_DECOMP {max(len(d) for _, d in decomp)}")
+    w("/* full canonical decompositions (NFD of one code point; Hangul syllables excepted), sorted: the")
+    w("   code point, where its decomposition starts in nou_decomp_cp, how long it is */")
+    w("typedef struct { unsigned int cp; unsigned short off; unsigned char len; } nou_decomp_entry;")
+    w("static const nou_decomp_entry nou_decomp[NOU_N_DECOMP] = {")
+    flat = []
+    for cp, d in decomp:
+        w(f"    {{0x{cp:X}u, {len(flat)}, {len(d)}}},")
+        flat.extend(d)
+    w("};")
+    assert len(flat) < 65536
+    w(f"#define NOU_N_DECOMP_CP {len(flat)}")
+    w("static const unsigned int nou_decomp_cp[NOU_N_DECOMP_CP] = {")
+    for k in range(0, len(flat), 8):
+        w("    " + ", ".join(f"0x{v:X}u" for v in flat[k:k + 8]) + ",")
+    w("};")
+    w(f"#define NOU_N_COMPOSE {len(composites)}")
+    w("/* primary composites (Hangul excepted) as (first, second, composite), sorted */")
+    w("static const unsigned int nou_compose[3 * NOU_N_COMPOSE] = {")
+    for a, b, c in composites:
+        w(f"    0x{a:X}u, 0x{b:X}u, 0x{c:X}u,")
+    w("};")
     w('    """')
     w("    enum: NOU_N_ENT")
     w("    const char* const nou_ent_name[]")
@@ -171,11 +202,21 @@ def main() -> None:
     w("    const nou_nfc_range nou_nfc[]")
     w("    enum: NOU_N_PAIRS")
     w("    const unsigned int nou_pair[]")
+    w("    enum: NOU_N_DECOMP")
+    w("    enum: NOU_MAX_DECOMP")
+    w("    ctypedef struct nou_decomp_entry:")
+    w("        unsigned int cp")
+    w("        unsigned short off")
+    w("        unsigned char len")
+    w("    const nou_decomp_entry nou_decomp[]")
+    w("    const unsigned int nou_decomp_cp[]")
+    w("    enum: NOU_N_COMPOSE")
+    w("    const unsigned int nou_compose[]")
     w("")
     with open(OUT, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     print(f"{OUT}: {len(ents)} names, {len(invalid)} invalid code points, {len(ranges)} NFC ranges, "
-          f"{len(pairs)} pairs")
+          f"{len(pairs)} pairs, {len(decomp)} decompositions, {len(composites)} composites")
 
 
 if __name__ == "__main__":
