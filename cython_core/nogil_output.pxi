@@ -346,7 +346,7 @@ cdef inline int _nou_ccc(uint32_t cp) noexcept nogil:
     return ccc
 
 
-cdef bint nou_nfc_normalize(const uchar* s, Py_ssize_t n, Buf* out, int* err) noexcept nogil:
+cdef bint _nou_nfc_segment(const uchar* s, Py_ssize_t n, Buf* out, int* err) noexcept nogil:
     """unicodedata.normalize("NFC", s) of valid UTF-8 ``s[:n]`` appended to ``out`` (UAX #15:
     full canonical decomposition, Hangul by its arithmetic; the canonical order of each run of
     marks, a stable sort by combining class; canonical composition of each mark or starter with
@@ -440,6 +440,31 @@ cdef bint nou_nfc_normalize(const uchar* s, Py_ssize_t n, Buf* out, int* err) no
     free(dec)
     free(cls)
     return ok
+
+
+cdef bint nou_nfc_normalize(const uchar* s, Py_ssize_t n, Buf* out, int* err) noexcept nogil:
+    """unicodedata.normalize("NFC", s) of valid UTF-8 ``s[:n]`` appended to ``out``, a segment at
+    a time: NFC never reaches across the start of an ASCII character (a starter no canonical
+    decomposition has in second place, which no mark is reordered past), so each run of
+    non-ASCII characters is normalized with the ASCII character before it, and the other ASCII
+    is copied (the working memory is that of the longest run, not of the text)."""
+    cdef Py_ssize_t pos = 0, q, r, seg
+    while pos < n:
+        q = pos
+        while q < n and s[q] < 0x80:
+            q += 1
+        if q == n:
+            return buf_append(out, s + pos, n - pos, err)
+        seg = q - 1 if q > pos else q
+        r = q
+        while r < n and s[r] >= 0x80:
+            r += 1
+        if not buf_append(out, s + pos, seg - pos, err):
+            return False
+        if not _nou_nfc_segment(s + seg, r - seg, out, err):
+            return False
+        pos = r
+    return True
 
 
 # -- the stages -------------------------------------------------------------------------------
