@@ -469,3 +469,36 @@ def test_corpus_returnstring():
     assert tally["compared"] == tally["calls"], tally
     # the normalizing path was taken (pages with decomposed Latin, nukta, kana voicing marks)
     assert tally.get("changed by NFC", 0) >= 1, tally
+
+
+# -- memory ------------------------------------------------------------------------------------
+
+def test_allocation_failures_are_memory_errors():
+    "An allocation failing anywhere in the stage (names, walk, sanitize, unescape, NFC) is a MemoryError."
+    body = core.dom.Element("body")
+    for k in range(30):
+        p = core.dom.SubElement(body, "p")
+        p.text = f"caf&eacute; e\u0301 {k} &#x1161; \u1100\u1161 " * 20
+    comments = core.dom.Element("body")
+    q = core.dom.SubElement(comments, "p")
+    q.text = "  n&amp;m \u0bc6\u0bbe  "
+    expected = python_returnstring(body, comments).encode("utf-8")
+    failed = 0
+    for n in range(0, 60):
+        core._fail_allocations_after(n)
+        try:
+            got = core.nogil_determine_returnstring(body, comments)
+        except MemoryError:
+            failed += 1
+            continue
+        finally:
+            core._fail_allocations_after(-1)
+        assert got == expected, n
+    assert failed > 0
+    assert core.nogil_determine_returnstring(body, comments) == expected
+    core._fail_allocations_after(0)
+    try:
+        with pytest.raises(MemoryError):
+            core.nogil_nfc("e\u0301")
+    finally:
+        core._fail_allocations_after(-1)
