@@ -53,6 +53,7 @@ include "nogil_tables.pxi"
 include "nogil_prune.pxi"
 include "nogil_prepare.pxi"
 include "nogil_baseline.pxi"
+include "nogil_output.pxi"
 
 
 def implementation(mode):
