@@ -58,6 +58,8 @@ def declare_gil(monkeypatch):
     def declare(engine, mode: str, value: bool) -> None:
         monkeypatch.setattr(engine.implementation(mode), "releases_gil", value, raising=False)
         if not value:
+            # and for no option set either (the core's `fast` runs without the GIL)
+            monkeypatch.setattr(engine.implementation(mode), "releases_gil_for", None, raising=False)
             monkeypatch.setenv("TRAFILA_BATCH_PROCESSES", "0")
     return declare
 
@@ -238,7 +240,7 @@ def test_the_reference_declares_it_holds_the_gil():
 
     for mode in _engine.MODES:
         assert _engine.implementation(mode, "reference").releases_gil is False
-    assert _engine.OPTIONAL_IMPLEMENTATION_ATTRIBUTES == {"releases_gil": False}
+    assert _engine.OPTIONAL_IMPLEMENTATION_ATTRIBUTES == {"releases_gil": False, "releases_gil_for": None}
     pages = generated_pages(9, 4)
     with _engine_context("reference"):
         assert _batch.plan(pages, 2) == ("loop", "engine 'reference' holds the GIL while it extracts")
@@ -553,7 +555,9 @@ def test_bench_batches_time_the_three_side_by_side(engine_231):
     res = run_batches([engine_231.name], "2.3.1", ["fast", "fast-dedup", "bare"], ["synthetic"], every=16, rounds=2,
                       log=lambda message: None)
     assert set(res["rows"]) == {f"{engine_231.name} / fast", f"{engine_231.name} / fast-dedup"}  # extract sets only
-    pool = getattr(engine_231.implementation("2.3.1"), "releases_gil", False)
+    impl = engine_231.implementation("2.3.1")
+    releases_for = getattr(impl, "releases_gil_for", None)
+    pool = getattr(impl, "releases_gil", False) or (releases_for is not None and releases_for({"fast": True}))
     fast, dedup = res["rows"][f"{engine_231.name} / fast"], res["rows"][f"{engine_231.name} / fast-dedup"]
     for row in (fast, dedup):
         assert row["pages"] >= 3 and row["mismatches"] == 0

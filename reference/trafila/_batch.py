@@ -220,7 +220,11 @@ def _plan(batch: _Pages, threads: int, kwargs: dict) -> Tuple[str, str]:
         return "loop", "no engine runs this mode"
     engine = getattr(impl, "engine", "?")
     path, how = "pool", f"{threads} threads"
-    if getattr(impl, "releases_gil", False) is not True:
+    releases = getattr(impl, "releases_gil", False) is True
+    releases_for = getattr(impl, "releases_gil_for", None)
+    if not releases and releases_for is not None and releases_for(kwargs) is True:
+        releases, how = True, f"{threads} threads (engine {engine!r} runs these options without the GIL)"
+    if not releases:
         if engine == "reference":
             return "loop", f"engine {engine!r} holds the GIL while it extracts"
         why = _workers.available()

@@ -17,7 +17,7 @@ trafilatura installation has one.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import Any, Callable, Dict
 
 from . import _backend
 from ._engine import Implementation, _reference_implementation
@@ -51,6 +51,35 @@ def implementation(mode: str, core: Any) -> Implementation:
         DEFAULT_CONFIG=ref.DEFAULT_CONFIG, LRUCache=ref.LRUCache, LRU_TEST=ref.LRU_TEST,
         duplicate_test=ref.duplicate_test, trim=ref.trim, sanitize=ref.sanitize, reset_caches=ref.reset_caches,
         backend=backend,
-        # the stages are still Python (holding the GIL): extract_batch runs the loop
+        # most option sets still run Python stages (holding the GIL): extract_batch's worker
+        # processes; 2.3.1's `fast` runs its whole sequence in C without it (threads)
         releases_gil=False,
+        releases_gil_for=_fast_native_kwargs if mode == "2.3.1" and hasattr(core, "sequence_fast_231") else None,
     )
+
+
+#: extract()'s keyword arguments with the values that keep 2.3.1's `fast` in the C sequence
+#: (v2_3_1.core._native_sequence); other keys there leave it as it is
+_FAST_NATIVE = {
+    "fast": (True,), "no_fallback": (False,), "favor_precision": (False,), "favor_recall": (False,),
+    "include_comments": (True,), "include_tables": (True,), "include_formatting": (None, False),
+    "include_links": (False,), "include_images": (False,), "deduplicate": (False,), "output_format": ("txt",),
+    "with_metadata": (False,), "only_with_metadata": (False,), "max_tree_size": (None,),
+    "url_blacklist": (None,), "author_blacklist": (None,), "prune_xpath": (None,), "settingsfile": (None,),
+}
+_FAST_NATIVE_ANY = frozenset(["url", "record_id", "compat", "target_language", "tei_validation",
+                              "date_extraction_params"])
+
+
+def _fast_native_kwargs(kwargs: Dict[str, Any]) -> bool:
+    """True when ``extract(page, **kwargs)`` runs 2.3.1's `fast` sequence in the core, without
+    the GIL (extract_batch then runs its pages on threads)."""
+    if kwargs.get("fast") is not True:
+        return False
+    for key, value in kwargs.items():
+        if key in _FAST_NATIVE_ANY:
+            continue
+        allowed = _FAST_NATIVE.get(key)
+        if allowed is None or not any(value is a or (type(value) is type(a) and value == a) for a in allowed):
+            return False
+    return True

@@ -24,6 +24,9 @@ The core's contract (what ``trafila._core`` must export):
   that ``trafila.extract_batch`` gains by running pages on threads; missing
   means False (:data:`OPTIONAL_IMPLEMENTATION_ATTRIBUTES`). The reference
   declares False: pure Python holds the GIL, so its batches run the loop;
+* optionally, ``releases_gil_for(kwargs)`` -- the same promise for ``extract``
+  called with these keyword arguments only (an engine that runs some option
+  sets without the GIL); missing means ``releases_gil`` for every call;
 * ``parse_document(src)`` -- the HTML parser into the core's own document
   (``document_fromstring`` and ``fromstring`` likewise);
 * ``dom`` -- its element model with :mod:`trafila.dom`'s names (``Element``,
@@ -59,7 +62,7 @@ IMPLEMENTATION_ATTRIBUTES = (
 )
 
 #: what an Implementation may provide, with the value a missing one stands for
-OPTIONAL_IMPLEMENTATION_ATTRIBUTES: Dict[str, Any] = {"releases_gil": False}
+OPTIONAL_IMPLEMENTATION_ATTRIBUTES: Dict[str, Any] = {"releases_gil": False, "releases_gil_for": None}
 
 #: the reference engine's modules, per mode
 _REFERENCE_PACKAGES = {"2.3.1": "trafila.v2_3_1", "1.11.0": "trafila.v1_11_0"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import warnings
 from configparser import ConfigParser
 from copy import copy
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 from ._tree import Element, copy_tree, strip_tags
 from .baseline import baseline, html2txt
+from .._backend import core_of
 from .._engine import NotNative
 from ..xpathlib import select_tags
 from .deduplication import duplicate_test
@@ -78,8 +80,53 @@ def _recall_retry(esc_tree: _Element, r_options: Extractor, url: Optional[str]) 
     return _extract_and_compare(*_prepare_tree(esc_tree, r_options, url, not r_options.fast), esc_tree, r_options)
 
 
+#: trafilatura_sequence runs in the compiled core, without the GIL, for the option sets it has a C
+#: sequence for (`fast`: _native_sequence); False: always the sequence below (tests compare them)
+NATIVE_SEQUENCE = True
+
+_INT32 = 2**31
+
+
+def _native_sequence(tree: _Element, options: Extractor) -> Any:
+    """The core's C sequence (cython_core/nogil_sequence.pxi) on a core tree with `fast`'s
+    options: the sequence's result, or NotImplemented (the C gave the page back untouched, or
+    there is no C sequence for these options)."""
+    core = core_of(tree) if NATIVE_SEQUENCE else None
+    if (
+        core is None
+        or not hasattr(core, "sequence_fast_231")
+        or options.fast is not True
+        or options.focus != "balanced"
+        or options.comments is not True
+        or options.tables is not True
+        or options.formatting
+        or options.links
+        or options.images
+        or options.dedup
+        or not all(type(v) is int and 0 <= v < _INT32
+                   for v in (options.min_extracted_size, options.min_output_size, options.min_output_comm_size))
+    ):
+        return NotImplemented
+    want = getattr(_OUTPUT, "wanted", False) and not options.max_tree_size
+    native = core.sequence_fast_231(tree, options, want)
+    if native is NotImplemented or not want:
+        return native
+    # extract()'s txt output, made in the same GIL-free run: handed to extract() alone, for
+    # these very bodies (bare_extraction changes neither without max_tree_size or dedup)
+    _OUTPUT.made = (native[0], native[2], native[4])
+    return native[:4]
+
+
+#: per thread: extract() asks the C sequence for its txt output (``wanted``) and takes it
+#: (``made``: postbody, commentsbody, text or None) right after bare_extraction
+_OUTPUT = threading.local()
+
+
 def trafilatura_sequence(tree: _Element, options: Extractor, url: Optional[str] = None) -> Tuple[Any, str, Any, str]:
     "Prepare the raw tree, then the cascade: main extractor, baseline rescue, recall escalation."
+    native = _native_sequence(tree, options)
+    if native is not NotImplemented:
+        return native  # type: ignore[no-any-return]
     is_forum = _forum_thread_page(tree)
     # pruned on the raw tree so that the fallbacks inherit it: readability would
     # otherwise pick the longest appended article over the real one
@@ -362,9 +409,16 @@ def extract(
             url_blacklist=url_blacklist,
             date_params=date_extraction_params,
         )
-    document = bare_extraction(filecontent, options=options, as_dict=False, prune_xpath=prune_xpath)
+    _OUTPUT.wanted = options.format == "txt" and not options.formatting
+    _OUTPUT.made = None
+    try:
+        document = bare_extraction(filecontent, options=options, as_dict=False, prune_xpath=prune_xpath)
+    finally:
+        made, _OUTPUT.made, _OUTPUT.wanted = _OUTPUT.made, None, False
     if document is None:
         return None
     if options.format == "python":
         raise ValueError("'python' format only usable in bare_extraction() function")
+    if made is not None and made[2] is not None and made[0] is document.body and made[1] is document.commentsbody:
+        return made[2]  # type: ignore[no-any-return]
     return determine_returnstring(document, options)

@@ -1,0 +1,205 @@
+"""core.trafilatura_sequence for 2.3.1's `fast` options in the core without the GIL
+(cython_core/nogil_sequence.pxi; steps 5d, 6 and 8 of docs/nogil-fast-inventory.md).
+
+``core.sequence_fast_231(tree, options)`` runs the whole sequence (forum test, raw prune,
+cleaning, conversion, comments, the main extractor, the baseline rescue, the recall retry, the
+forum salvage) on a copy of the page inside its document, in one ``with nogil`` block, or hands
+the page back (NotImplemented, the tree untouched) where the C cannot be exact. Proved here:
+
+* where it answers, its four results are the reference sequence's on a tree parsed from the
+  same page (the bodies' structural dumps and both texts), and ``extract(fast=True)`` gives the
+  same string through it as through the reference sequence;
+* a page handed back leaves the tree exactly as parsed (the reference then runs on it);
+* it answers for most pages (counted by the stage that handed a page back, bounded);
+* only `fast`'s options reach it; the bodies are roots of documents of their own.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+
+core = pytest.importorskip("trafila._core")
+
+from trafila import _backend  # noqa: E402
+from trafila.v2_3_1 import core as seq  # noqa: E402
+from trafila.v2_3_1.settings import Extractor  # noqa: E402
+from trafila.v2_3_1.utils import load_html  # noqa: E402
+
+from ._helpers import generated_documents, needs_corpora, sample_pages  # noqa: E402
+from .test_core_nogil_select import _BUNDLES  # noqa: E402
+
+CORE = _backend.core_backend(core)
+FAST = dict(fast=True)
+
+
+def _dumped(el: Any) -> Any:
+    return (el.tag, sorted(el.attrib.items()), el.text, [(_dumped(c), c.tail) for c in el[:]])
+
+
+def _tree(html: str) -> Any:
+    return _backend.run_with(CORE, lambda: load_html(html))
+
+
+def _python_sequence(tree: Any, options: Extractor) -> Tuple[Any, str, Any, str]:
+    saved = seq.NATIVE_SEQUENCE
+    seq.NATIVE_SEQUENCE = False
+    try:
+        return _backend.run_with(CORE, lambda: seq.trafilatura_sequence(tree, options))
+    finally:
+        seq.NATIVE_SEQUENCE = saved
+
+
+def check_page(html: str) -> Optional[str]:
+    """None when the C sequence handed the page back (tree untouched), "ok" when it answered with
+    the reference's results; raises AssertionError otherwise."""
+    if _tree(html) is None:
+        return "unparsed"
+    options = Extractor(fast=True)
+    a = _tree(html)
+    before = _dumped(a)
+    got = _backend.run_with(CORE, lambda: core.sequence_fast_231(a, options))
+    if got is NotImplemented:
+        assert _dumped(a) == before, "a page handed back must leave the tree as parsed"
+        return None
+    want = _python_sequence(_tree(html), options)
+    assert got[1] == want[1], "temp_text"
+    assert got[3] == want[3], "temp_comments"
+    assert _dumped(got[0]) == _dumped(want[0]), "postbody"
+    assert _dumped(got[2]) == _dumped(want[2]), "commentsbody"
+    for body in (got[0], got[2]):
+        assert body.getparent() is None and body.getroottree().getroot() is not None
+        assert body.getroottree().getroot().tag == "body"
+    return "ok"
+
+
+def _extract_both(html: str) -> Tuple[Optional[str], Optional[str]]:
+    import trafila
+
+    def run(native: bool) -> Optional[str]:
+        saved = seq.NATIVE_SEQUENCE
+        seq.NATIVE_SEQUENCE = native
+        try:
+            return trafila.engine("core").extract(html, **FAST)
+        finally:
+            seq.NATIVE_SEQUENCE = saved
+    return run(True), run(False)
+
+
+HAND_WRITTEN = [
+    # an article: the main extractor's page
+    "<html><body><article><h1>Title</h1>" + "".join(f"<p>Paragraph {k} " + "words " * 40 + "</p>" for k in range(5))
+    + "<ul><li>one</li><li>two</li></ul><blockquote>quoted text here</blockquote></article>"
+    "<div class='comments'><p>a comment that is long enough to count</p></div></body></html>",
+    # short: baseline rescue and the recall retry
+    "<html><body><div><span>tiny</span></div><div class='x'>some div text " + "more " * 30 + "</div></body></html>",
+    # a thread forum: the comments become the posts
+    '<html><head><script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script></head>'
+    "<body><div class='comment-list'><div class='comment'><p>post one " + "text " * 30 + "</p></div>"
+    "<div class='comment'><p>post two " + "text " * 30 + "</p></div></div><main><p>short</p></main></body></html>",
+    # tables, code, lb tails, repeats
+    "<html><body><main><table><tr><th>h</th><td colspan='2'>a</td></tr><tr><td>b</td><td>c</td></tr></table>"
+    "<pre><code>x = 1\n  y = 2</code></pre>" + "<p>" + "same text again and again " * 4 + "</p>" * 1
+    + "<p>" + "same text again and again " * 4 + "</p><p>line<br/>  <br/>next</p></main></body></html>",
+    "<html><body></body></html>",
+    "<html><body><p>\u00e9t\u00e9\u3000\u2028 x</p></body></html>",
+]
+
+
+@pytest.mark.parametrize("html", HAND_WRITTEN)
+def test_hand_written_pages(html: str) -> None:
+    assert check_page(html) in ("ok", None, "unparsed")
+    got, want = _extract_both(html)
+    assert got == want
+
+
+def test_only_fast_options_reach_it() -> None:
+    html = HAND_WRITTEN[0]
+    core.sequence_stats(reset=True)
+    import trafila
+    for kwargs in ({}, dict(fast=True, favor_precision=True), dict(fast=True, include_comments=False),
+                   dict(fast=True, include_tables=False), dict(fast=True, include_formatting=True),
+                   dict(fast=True, include_links=True), dict(fast=True, deduplicate=True)):
+        trafila.engine("core").extract(html, **kwargs)
+    stats = core.sequence_stats()
+    assert stats["done"] == 0 and not any(stats["need_python"].values())
+    trafila.engine("core").extract(html, fast=True)
+    stats = core.sequence_stats(reset=True)
+    assert stats["done"] + sum(stats["need_python"].values()) == 1
+
+
+def test_generated_documents() -> None:
+    core.sequence_stats(reset=True)
+    outcomes: Dict[Optional[str], int] = {}
+    for html in generated_documents(11, 120):
+        r = check_page(html)
+        outcomes[r] = outcomes.get(r, 0) + 1
+    assert outcomes.get("ok", 0) >= 60, (outcomes, core.sequence_stats())
+
+
+@needs_corpora
+def test_corpus_pages() -> None:
+    core.sequence_stats(reset=True)
+    outcomes: Dict[Optional[str], int] = {}
+    mismatched: List[str] = []
+    for name, page in sample_pages(_BUNDLES, 7):
+        if page.html is None:
+            continue
+        r = check_page(page.html)
+        outcomes[r] = outcomes.get(r, 0) + 1
+        if r == "ok":
+            got, want = _extract_both(page.html)
+            if got != want:
+                mismatched.append(f"{name}#{page.index}")
+    stats = core.sequence_stats()
+    assert not mismatched, mismatched[:10]
+    answered = outcomes.get("ok", 0)
+    total = answered + outcomes.get(None, 0)
+    assert total > 50
+    assert answered >= 0.8 * total, (outcomes, stats)
+
+
+def test_threads_give_the_serial_results() -> None:
+    """Four threads extracting at once (the sequence runs without the GIL) give each page what one
+    thread gives it."""
+    import threading
+
+    import trafila
+
+    pages = list(generated_documents(12, 40)) + HAND_WRITTEN
+    eng = trafila.engine("core")
+    serial = [eng.extract(p, fast=True) for p in pages]
+    got: Dict[int, Optional[str]] = {}
+
+    def work(offset: int) -> None:
+        for k in range(offset, len(pages), 4):
+            got[k] = eng.extract(pages[k], fast=True)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [got[k] for k in range(len(pages))] == serial
+
+
+def test_extract_batch_takes_threads_for_fast_only() -> None:
+    from trafila import _batch, _core_impl
+
+    assert _core_impl._fast_native_kwargs({"fast": True})
+    assert _core_impl._fast_native_kwargs({"fast": True, "url": "https://example.org/", "include_tables": True})
+    for kwargs in ({}, {"fast": 1}, {"fast": True, "favor_precision": True}, {"fast": True, "include_comments": False},
+                   {"fast": True, "include_formatting": True}, {"fast": True, "deduplicate": True},
+                   {"fast": True, "output_format": "markdown"}, {"fast": True, "unknown": 1},
+                   {"fast": True, "include_images": 0}):
+        assert not _core_impl._fast_native_kwargs(kwargs), kwargs
+    from .test_batch import _engine_context
+
+    pages = list(generated_documents(13, 6))
+    with _engine_context("core"):
+        path, why = _batch.plan(pages, 2, fast=True)
+        assert path == "pool" and "without the GIL" in why
+        assert _batch.plan(pages, 2)[0] == "processes"
+        assert _batch.plan(pages, 2, fast=True, compat="1.11.0")[0] != "pool"
