@@ -204,6 +204,16 @@ def _body_match(k: int) -> Pick:
     return pick
 
 
+def _first_comments(tree: Any) -> Optional[Any]:
+    "extract_comments' subtree: the first match of the first COMMENTS selector with one."
+    with python_reference():
+        for sel in X.COMMENTS_XPATH:
+            found = sel(tree)
+            if found:
+                return found[0]
+    return None
+
+
 def _first_body(tree: Any) -> Optional[Any]:
     "_extract's first subtree: first_body_match of the first BODY selector with one."
     for k in range(len(X.BODY_XPATH)):
@@ -307,6 +317,11 @@ def check_all(html: str, tally: Tally, rng: Optional[random.Random] = None) -> L
     for cleaned in (None, "balanced", "precision"):
         for pick in (_root, _first_body, _inner(0)):
             problems.append(check_nodes(html, cleaned, pick, "overall_discard", True, tally))
+    # extract_comments' prune of its subtree
+    problems.append(check_nodes(html, "balanced", _first_comments, "comments_discard", False, tally))
+    # _extract goes on to the next BODY selector's subtree (of the tree the earlier ones pruned)
+    for k in (range(len(X.BODY_XPATH)) if rng is None else [rng.randrange(len(X.BODY_XPATH))]):
+        problems.append(check_sections(html, _body_match(k), POTENTIALS[0], "balanced", False, tally))
     density = [(tag, bt, fp) for tag in ("div", "list", "p", "head", "quote") for bt in (False, True) for fp in (False, True)]
     if rng is not None:
         density = rng.sample(density, 6)
