@@ -405,12 +405,18 @@ def test_forum_verdicts_both_ways() -> None:
     assert verdicts == {True, False}
 
 
+def _one_body(cases: List[str]) -> str:
+    "One page whose body holds the bodies of ``cases`` in turn."
+    return B.format("".join(case.split("<body>", 1)[1].rsplit("</body>", 1)[0] for case in cases))
+
+
 def test_threads_run_the_stages_apart() -> None:
     # the stages run without the GIL on separate documents at once: each result is the one a
     # lone run gives (no shared state but the constant name tables)
     from concurrent.futures import ThreadPoolExecutor
 
-    htmls = [CLEANING_CASES[k % len(CLEANING_CASES)] + CONVERT_CASES[k % len(CONVERT_CASES)] for k in range(24)]
+    htmls = [_one_body([CLEANING_CASES[k % len(CLEANING_CASES)], CONVERT_CASES[k % len(CONVERT_CASES)]])
+             for k in range(24)]
     options = [ALL_OPTIONS[(7 * k) % len(ALL_OPTIONS)] for k in range(24)]
 
     def run(k: int) -> Any:
@@ -422,6 +428,31 @@ def test_threads_run_the_stages_apart() -> None:
         together = list(pool.map(run, range(24)))
     assert together == alone
     assert sum(r is not None for r in alone) > 12
+
+
+def test_allocation_failures_are_memory_errors() -> None:
+    # every allocation of a run made to fail in turn: a MemoryError (NS_ERROR), never a crash or a
+    # wrong tree; once enough succeed the run gives the lone run's tree
+    html = _one_body([CLEANING_CASES[2], CLEANING_CASES[8], CLEANING_CASES[18], CONVERT_CASES[0], CONVERT_CASES[3],
+                      CONVERT_CASES[4], CLEANING_CASES[14]])
+    options = _options("recall", links=True, formatting=True, images=True)
+    expected = _tree_dump(core.nogil_prepare_tree(_load(html), options))
+    errors = 0
+    for after in range(0, 2000):
+        tree = _load(html)
+        core._fail_allocations_after(after)
+        try:
+            out = core.nogil_prepare_tree(tree, options)
+        except MemoryError:
+            errors += 1
+            continue
+        finally:
+            core._fail_allocations_after(-1)
+        assert out is not None and _tree_dump(out) == expected
+        break
+    else:
+        pytest.fail("never ran to its end")
+    assert errors > 5
 
 
 # -- generated documents ---------------------------------------------------------------------------
