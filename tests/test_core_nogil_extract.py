@@ -347,6 +347,7 @@ def test_generated_documents() -> None:
         html = random_article(rng) if k % 2 == 0 else random_html(rng)
         potential = POTENTIALS[k % len(POTENTIALS)]
         run_pass(html, "recall" if k % 3 == 0 else "balanced", potential, tally, every=0)
+    print(tally)
     assert tally.pages > 20 and tally.results > 50, tally
     # generated documents may hold refused characters (the stress grammar): rare
     assert sum(tally.need.values()) <= max(3, tally.pages // 10), tally
