@@ -1265,4 +1265,9 @@ def nogil_image_src(CElement el):
 def nogil_is_image_file(str value):
     "_nx_is_image_file on a str (for the generated cases)."
     cdef bytes b = value.encode("utf-8", "surrogatepass")
-    return _nx_is_image_file(<const uchar*><const char*>b, len(b))
+    cdef const uchar* s = <const uchar*><const char*>b
+    cdef Py_ssize_t n = len(b)
+    cdef bint r
+    with nogil:
+        r = _nx_is_image_file(s, n)
+    return r

@@ -238,6 +238,9 @@ CASES = [
     "<ul><li>x<table><tr><td>t</td></tr></table>y</li></ul><blockquote>q<table><tr><th>h</th></tr></table></blockquote>",
     "<p>\u00e9t\u00e9 <b>\u65e5\u672c</b>\U0001F600</p>\u00a0<p>\u0085q\u180e</p><ul><li>\u2028</li></ul>",
     "<p>a<code>c<b>b</b></code><b><code>x</code>y</b></p><p><b><img src='a.png'/>pic</b></p>",
+    # valueless attributes ('' or the attribute's own name, as the parser gives them)
+    "<p>x<img src='a.png' alt title/>y<img data-src-x.png/><img src=''/></p><pre lang>code</pre><div class>d</div>",
+    "<ul><li rend>a</li><li><img src='b.png' alt/>t</li></ul><blockquote><img data-src='c.gif' title/></blockquote>",
 ]
 
 
@@ -344,6 +347,7 @@ def test_generated_documents() -> None:
         html = random_article(rng) if k % 2 == 0 else random_html(rng)
         potential = POTENTIALS[k % len(POTENTIALS)]
         run_pass(html, "recall" if k % 3 == 0 else "balanced", potential, tally, every=0)
+    print(tally)
     assert tally.pages > 20 and tally.results > 50, tally
     # generated documents may hold refused characters (the stress grammar): rare
     assert sum(tally.need.values()) <= max(3, tally.pages // 10), tally
@@ -419,6 +423,60 @@ def test_deep_carried_nesting() -> None:
     shallow = "<b>" * 40 + "ok" + "</b>" * 40
     run_pass(_page(f"<p>x {shallow} y</p>"), "balanced", BASE | {"+fmt"}, tally)
     assert tally.need == {"depth": 1} and tally.results > 0, tally
+
+
+def _c_results(trees: List[Any], potential: Set[str]) -> List[Any]:
+    "The C dispatcher over every element of each tree (results dumped, the trees afterwards)."
+    out = []
+    for tree in trees:
+        for el in [tree, *desc_list(tree)]:
+            if el.tag == "table" or _root(el) is not tree:
+                continue
+            r = core.nogil_handle_textelem(el, potential)
+            out.append(r if r is False else _res_dump(r))
+        out.append(_dumped(tree))
+    return out
+
+
+def test_threads() -> None:
+    "Two threads running the stages on documents of their own give what one thread gives."
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(21)
+    pages = [f"<html><body><article>{_fragment(rng, 4)}</article></body></html>" for _ in range(80)]
+    potential = BASE | {"div", "+fmt"}
+
+    def build() -> List[Any]:
+        return [t for t in (_prepared(html, "balanced", potential) for html in pages) if t is not None]
+
+    expected = _c_results(build(), potential)
+    trees = build()
+    halves = [trees[0::2], trees[1::2]]
+    with ThreadPoolExecutor(2) as pool:
+        got = list(pool.map(lambda ts: _c_results(ts, potential), halves))
+    exp_halves = [_c_results(ts, potential) for ts in (build()[0::2], build()[1::2])]
+    assert got == exp_halves
+    assert sum(len(g) for g in got) == len(expected)
+
+
+def test_allocation_failures() -> None:
+    "Memory running out anywhere in a stage: MemoryError from the wrapper, never a crash."
+    html = _page(CASES[1] + CASES[12] + CASES[6] + CASES[8])
+    potential = BASE | {"div", "graphic", "+fmt"}
+    raised = 0
+    for n in range(0, 400, 3):
+        tree = _prepared(html, "balanced", potential)
+        elems = [tree, *desc_list(tree)]
+        core._fail_allocations_after(n)
+        try:
+            for el in elems:
+                if el.tag != "table":
+                    core.nogil_handle_textelem(el, potential)
+        except MemoryError:
+            raised += 1
+        finally:
+            core._fail_allocations_after(-1)
+    assert raised > 10
 
 
 # -- corpus pages ---------------------------------------------------------------------------------
