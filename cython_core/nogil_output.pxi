@@ -279,7 +279,13 @@ cdef int nou_nfc_unchanged(const uchar* s, Py_ssize_t n) noexcept nogil:
     cdef int ccc, qc, last_ccc = 0
     cdef bint have_prev = False
     if not _nou_unidata_ok:
-        return 0
+        # another Unicode version: only code points below U+0300 are known to be stable (starters,
+        # NFC_QC=YES, no composite's second in every version)
+        while pos < n:
+            if s[pos] >= 0xCC:
+                return 0
+            pos += 1
+        return 1
     while pos < n:
         if s[pos] < 0x80:
             prev = s[pos]
@@ -630,6 +636,15 @@ def nogil_nfc(str s):
         return PyUnicode_DecodeUTF8(<const char*>out.data, out.len, NULL) if out.len else ""
     finally:
         buf_free(&out)
+
+
+def _nogil_output_unidata_override(ok):
+    """Tests only: make the NFC tables count as the running unicodedata's (True) or not (False);
+    None: the real answer. The previous setting. Not thread-safe."""
+    global _nou_unidata_ok
+    prev = _nou_unidata_ok
+    _nou_unidata_ok = (_nou_unicodedata.unidata_version == NOU_UNIDATA_VERSION) if ok is None else bool(ok)
+    return prev
 
 
 def nogil_output_tables():

@@ -502,3 +502,51 @@ def test_allocation_failures_are_memory_errors():
             core.nogil_nfc("e\u0301")
     finally:
         core._fail_allocations_after(-1)
+
+
+# -- another unicodedata ---------------------------------------------------------------------------
+
+def test_other_unicode_version_needs_python():
+    "With tables of another Unicode version, only text below U+0300 passes the NFC step; the rest is NEED_PYTHON."
+    def returnstring(text):
+        body = core.dom.Element("body")
+        p = core.dom.SubElement(body, "p")
+        p.text = text
+        return body
+    core._nogil_output_unidata_override(False)
+    try:
+        for text in ["plain &amp; ascii", "caf\u00e9 \u0105 \u02ff", ""]:
+            body = returnstring(text)
+            assert core.nogil_determine_returnstring(body, None) == python_returnstring(body, None).encode("utf-8")
+        for text in ["\u03ac", "e\u0301", "\u0300", "\u65e5\u672c"]:
+            assert core.nogil_determine_returnstring(returnstring(text), None, with_cause=True) == (None, "unidata")
+            assert not core.nogil_nfc_unchanged(text)
+        assert core.nogil_nfc("e\u0301") is None
+    finally:
+        core._nogil_output_unidata_override(None)
+    assert core.nogil_nfc("e\u0301") == "\u00e9"
+
+
+# -- threads -------------------------------------------------------------------------------------
+
+def test_threads():
+    "The stage runs without the GIL: four threads on their own documents give each one's answer."
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(5)
+    jobs = []
+    for _ in range(24):
+        body = core.dom.Element("body")
+        for k in range(rng.randint(50, 200)):
+            p = core.dom.SubElement(body, rng.choice(["p", "head", "quote"]))
+            p.text = rng.choice(["caf&eacute; ", "e\u0301 ", "&#x1161;\u1100", "a &amp; b", "\u0bc6\u0bbe"]) * k
+        comments = core.dom.Element("body")
+        core.dom.SubElement(comments, "p").text = " c&lt;d "
+        jobs.append((body, comments, python_returnstring(body, comments).encode("utf-8")))
+
+    def run(job):
+        body, comments, expected = job
+        return all(core.nogil_determine_returnstring(body, comments) == expected for _ in range(5))
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(run, jobs))

@@ -9,7 +9,10 @@
   MAYBE: the second code point of the canonical decomposition of a primary composite, and the
   Hangul V and T jamo), with the primary composites whose second code point is a MAYBE of
   combining class 0 without a decomposition of its own (the pairs nogil_output.pxi checks to
-  answer those exactly).
+  answer those exactly);
+* NFC itself (nou_nfc_normalize, where the quick check cannot say): the full canonical
+  decomposition of every code point that has one (``normalize("NFD", ch)``; Hangul syllables are
+  arithmetic) and every primary composite (first, second, composite).
 
 Run: python tools/gen_nogil_output_tables.py  (writes the .pxi beside _core.pyx)
 """
