@@ -368,6 +368,32 @@ def test_results_by_strategy() -> None:
     assert core.nogil_baseline(_parse(CASES[11], "load"), [])[1:] == ("", 0)
 
 
+def test_allocation_failures() -> None:
+    "An allocation failing anywhere in either stage is a MemoryError (NS_ERROR), the source tree intact."
+    for html in (CASES[0], CASES[5], CASES[10], CASES[15]):
+        expected = core.nogil_baseline(_parse(html, "load"), [])
+        expected = (_dumped(expected[0]), expected[1], expected[2])
+        expected_len = core.nogil_html2txt_len(_parse(html, "load"))
+        errors = 0
+        for n in range(0, 80):
+            for stage in ("baseline", "html2txt"):
+                tree = _parse(html, "load")
+                before = _dumped(tree)
+                core._fail_allocations_after(n)
+                try:
+                    res = core.nogil_baseline(tree, []) if stage == "baseline" else core.nogil_html2txt_len(tree)
+                except MemoryError:
+                    errors += 1
+                    res = None
+                finally:
+                    core._fail_allocations_after(-1)
+                assert _dumped(tree) == before
+                if res is not None:
+                    got = (_dumped(res[0]), res[1], res[2]) if stage == "baseline" else res
+                    assert got == (expected if stage == "baseline" else expected_len)
+        assert errors > 10
+
+
 def test_dedupe_scan_cap() -> None:
     "Past DEDUPE_SCAN_CAP code points of text, repeated paragraphs are kept."
     para = "\u00e9" + "x" * 98 + " "
