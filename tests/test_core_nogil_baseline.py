@@ -319,7 +319,7 @@ RAW_CASES = [
 def test_hand_written_cases(html: str) -> None:
     tally = Tally()
     problems = []
-    for how in ("load", "pruned"):
+    for how in ("load", "pruned", "raw"):
         problems += check_page(html, how, tally)
         problems += check_html2txt(html, how, tally, clean=False)
     assert not problems, problems
@@ -392,6 +392,45 @@ def test_allocation_failures() -> None:
                     got = (_dumped(res[0]), res[1], res[2]) if stage == "baseline" else res
                     assert got == (expected if stage == "baseline" else expected_len)
         assert errors > 10
+
+
+def _deep_tree(depth: int) -> Any:
+    """html/body, then ``depth`` nested div > span elements with texts and tails, a long <p> at the
+    bottom and a nested <section> chain in an <article> (built through the API: the parser stops
+    nesting at 256)."""
+    def build() -> Any:
+        from trafila.v2_3_1._tree import Element, SubElement
+        root = Element("html")
+        body = SubElement(root, "body")
+        el = body
+        for k in range(depth):
+            el = SubElement(el, "div" if k % 3 else "blockquote")
+            el.text = f"d{k} "
+            span = SubElement(el, "span")
+            span.text = f"s{k}"
+            span.tail = " t "
+        SubElement(el, "p").text = _W
+        el = SubElement(body, "article")
+        for k in range(depth):
+            el = SubElement(el, "section")
+            el.text = "a "
+        return root
+    return _backend.run_with(CORE, build)
+
+
+def test_deep_tree() -> None:
+    "Nesting far past the recursion limit: the C walks are iterative (the trees compared by text, not by a recursive dump)."
+    for call in (lambda t: core.nogil_baseline(t, []), lambda t: core.nogil_html2txt_len(t)):
+        mine_tree, ref_tree = _deep_tree(5000), _deep_tree(5000)
+        mine = call(mine_tree)
+        if isinstance(mine, tuple):
+            ref = _reference(ref_tree, B.baseline)
+            assert (_dumped(mine[0]), mine[1], mine[2]) == (_dumped(ref[0]), ref[1], ref[2])
+            assert mine[1] == "a " * 4999 + "a"     # the article strategy: the section chain
+        else:
+            assert mine == _reference(ref_tree, lambda t: len(B.html2txt(t))) > 20000
+        assert list(mine_tree.itertext()) == list(ref_tree.itertext())
+        assert len(desc_list(mine_tree)) == len(desc_list(ref_tree)) == 1 + 2 * 5000 + 1 + 1 + 5000
 
 
 def test_dedupe_scan_cap() -> None:
