@@ -516,6 +516,22 @@ def test_basic_noise_predicate() -> None:
     assert tally.noise > 2000 + 96 and tally.baseline["ok"] == 30 and tally.html2txt["ok"] == 30
 
 
+def test_two_threads() -> None:
+    "Two threads running the stages on different documents give what one thread gives (no shared state)."
+    from concurrent.futures import ThreadPoolExecutor
+    htmls = [h for h in list(generated_documents(29, 40)) + CASES if _parse(h, "load") is not None]
+
+    def run(html: str) -> Any:
+        tree = _parse(html, "load")
+        res = core.nogil_baseline(tree, [])
+        return (None if res is None else (_dumped(res[0]), res[1], res[2]), core.nogil_html2txt_len(tree))
+
+    alone = [run(h) for h in htmls]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for _ in range(3):
+            assert list(pool.map(run, htmls)) == alone
+
+
 # -- corpus pages --------------------------------------------------------------------------
 
 _STEP = 2
