@@ -4,8 +4,8 @@
 # Both run on the raw tree as core.py hands it (an element: load_html returns it, and baseline
 # and html2txt work on copy_tree(tree)). Here the copy is made inside the same document
 # (ng_copy_subtree: a detached subtree), basic_cleaning deletes from it (basic_clean_xpath's
-# selection by ns_select, resolved with the GIL by the caller; each match through ng_delete),
-# and the text walks read it. The source tree is never written; what baseline returns (a new
+# selection by ns_select, resolved with the GIL by the caller, or by the exact predicate below
+# where the Matcher cannot decide; each match through ng_delete), and the text walks read it. The source tree is never written; what baseline returns (a new
 # <body> with <p> children) is made of detached nodes of the same document.
 #
 # The spaced text of ``_spaced_text_readonly`` (block_text, html2txt): every text and tail of
@@ -22,10 +22,14 @@
 #
 # NEED_PYTHON, by cause (NGB_* below): the JSON strategies (an ld+json script whose text
 # _JSON_HOOKS_RE finds, a div with id "data-preloaded": json.loads, html.unescape and a fragment
-# parse decide what comes out), a
-# deletion whose joined tail lxml's setter would check (ng_delete), a block slot xml_text
-# refuses (above), a text ng_set_slot refuses (cannot happen: every text written has been
-# through remove_control_characters and the whitespace collapse or trim).
+# parse decide what comes out), a deletion whose joined tail lxml's setter would check
+# (ng_delete), a block slot xml_text refuses (above), a text ng_set_slot refuses (cannot happen:
+# every text written has been through remove_control_characters and the whitespace collapse or
+# trim). The refused characters never come out of load_html (it strips them from a str), so on
+# its trees the JSON causes are the only ones.
+#
+# The frame has no place for per-document resolved selectors: ng_baseline and ng_html2txt_len
+# take basic_clean's NSel as an argument (``clean``, from _ngb_resolve_clean with the GIL).
 
 from libc.string cimport memchr as _ngb_memchr
 
