@@ -155,6 +155,8 @@ def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, 
         tally.baseline["ok"] += 1
         if mine[0].getparent() is not None:
             problems.append("body attached")
+        if any(_json_triggers(ref_tree)):
+            problems.append("a result on a page with a JSON trigger")
         got = (_dumped(mine[0]), mine[1], mine[2])
         if got != ref:
             problems.append(f"baseline differs: {str(got)[:400]} != {str(ref)[:400]}")
