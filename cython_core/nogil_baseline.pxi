@@ -28,8 +28,10 @@
 # trim). The refused characters never come out of load_html (it strips them from a str), so on
 # its trees the JSON causes are the only ones.
 #
-# The frame has no place for per-document resolved selectors: ng_baseline and ng_html2txt_len
-# take basic_clean's NSel as an argument (``clean``, from _ngb_resolve_clean with the GIL).
+# Entry points: ng_baseline / ng_html2txt_len decide basic_clean by the exact predicate alone
+# (nothing resolved with the GIL); ng_baseline_sel / ng_html2txt_len_sel take basic_clean's
+# NSel (from _ngb_resolve_clean, with the GIL: the frame has no place for per-document
+# resolved selectors) and use ns_select first. Both give the same results (tested).
 
 from libc.string cimport memchr as _ngb_memchr
 
@@ -500,12 +502,14 @@ cdef int _ngb_select_noise(DocData* d, const NgbNames* nm, int32_t top, NsVec* o
 cdef int _ngb_basic_cleaning(DocData* d, const NgbNames* nm, const NSel* clean, int32_t top,
                              int* cause) noexcept nogil:
     """basic_cleaning(top): every basic_clean_xpath match, in document order, deleted with its
-    tail kept. The selection is ns_select's; where its matcher answers -1, _ngb_select_noise's."""
+    tail kept. The selection is ns_select's with ``clean``; without it (NULL), or where its
+    matcher answers -1, _ngb_select_noise's."""
     cdef NsVec v
-    cdef int st
+    cdef int st = NS_NEED_PYTHON
     cdef Py_ssize_t k
     nsv_init(&v)
-    st = ns_select(d, top, clean, &v)
+    if clean != NULL:
+        st = ns_select(d, top, clean, &v)
     if st == NS_NEED_PYTHON:
         v.len = 0
         st = _ngb_select_noise(d, nm, top, &v)
@@ -782,13 +786,21 @@ cdef int _ngb_itertext_trimmed(DocData* d, int32_t top, Collapse* piece, Buf* ou
     return st
 
 
-cdef int ng_baseline(NgCtx* c, const NSel* clean, int32_t root, int32_t* body, Buf* text,
-                     Py_ssize_t* length) noexcept nogil:
+cdef int ng_baseline(NgCtx* c, int32_t root, int32_t* body, Buf* text, Py_ssize_t* length) noexcept nogil:
     """baseline.baseline(root) for a tree element (so on its copy): ``body`` the result's
     <body> (detached, same document), ``text`` its text as UTF-8 (the caller's buffer,
-    overwritten), ``length`` len(text) in code points. ``clean``: basic_clean_xpath resolved
-    for this document (_ngb_resolve_clean, with the GIL). NS_OK / NS_NEED_PYTHON / NS_ERROR;
-    the source tree is left as it was in every case."""
+    overwritten), ``length`` len(text) in code points. NS_OK / NS_NEED_PYTHON / NS_ERROR; the
+    source tree is left as it was in every case. basic_clean is decided by _ngb_basic_noise
+    (exact; nothing to resolve)."""
+    cdef int cause = 0
+    return _ngb_baseline(c, NULL, root, body, text, length, &cause)
+
+
+cdef int ng_baseline_sel(NgCtx* c, const NSel* clean, int32_t root, int32_t* body, Buf* text,
+                         Py_ssize_t* length) noexcept nogil:
+    """ng_baseline with basic_clean selected by ns_select (``clean``: basic_clean_xpath resolved
+    for this document by _ngb_resolve_clean, with the GIL), _ngb_basic_noise where its Matcher
+    answers -1. The same results."""
     cdef int cause = 0
     return _ngb_baseline(c, clean, root, body, text, length, &cause)
 
@@ -832,11 +844,17 @@ cdef int _ngb_html2txt_len(NgCtx* c, const NSel* clean, int32_t root, bint do_cl
     return st
 
 
-cdef int ng_html2txt_len(NgCtx* c, const NSel* clean, int32_t root, bint do_clean, Py_ssize_t* out) noexcept nogil:
+cdef int ng_html2txt_len(NgCtx* c, int32_t root, bint clean, Py_ssize_t* out) noexcept nogil:
     """len(baseline.html2txt(root, clean)) for a tree element ``root`` (basic_cleaning when
-    ``do_clean``, on a copy: the tree is left as it was). ``clean`` as for ng_baseline."""
+    ``clean``, on a copy: the tree is left as it was); basic_clean as in ng_baseline."""
     cdef int cause = 0
-    return _ngb_html2txt_len(c, clean, root, do_clean, out, &cause)
+    return _ngb_html2txt_len(c, NULL, root, clean, out, &cause)
+
+
+cdef int ng_html2txt_len_sel(NgCtx* c, const NSel* sel, int32_t root, bint clean, Py_ssize_t* out) noexcept nogil:
+    "ng_html2txt_len with basic_clean selected as in ng_baseline_sel."
+    cdef int cause = 0
+    return _ngb_html2txt_len(c, sel, root, clean, out, &cause)
 
 
 # -- with the GIL: the resolve, and the test wrappers (tests/test_core_nogil_baseline.py) --
@@ -856,9 +874,10 @@ cdef object _ngb_resolve_clean(CDocument doc, NSel* out):
     return (m, pf)
 
 
-def nogil_baseline(CElement root, list why=None):
-    """ng_baseline on ``root``'s document: (body, text, length), or None for NEED_PYTHON (its
-    cause, a name of NGB_CAUSES, appended to ``why``); MemoryError for NS_ERROR."""
+def nogil_baseline(CElement root, list why=None, bint select=True):
+    """ng_baseline_sel (``select``: basic_clean by ns_select first) or ng_baseline on ``root``'s
+    document: (body, text, length), or None for NEED_PYTHON (its cause, a name of NGB_CAUSES,
+    appended to ``why``); MemoryError for NS_ERROR."""
     cdef CDocument doc = root.doc
     cdef NgCtx c
     cdef NSel* s
@@ -872,7 +891,7 @@ def nogil_baseline(CElement root, list why=None):
     if s == NULL:
         raise MemoryError("out of memory")
     try:
-        keep = _ngb_resolve_clean(doc, s)
+        keep = _ngb_resolve_clean(doc, s) if select else ()
         if keep is None:
             r = NS_NEED_PYTHON
             cause = NGB_NO_MATCHER
@@ -880,7 +899,7 @@ def nogil_baseline(CElement root, list why=None):
             with nogil:
                 r = ng_init(&c, &doc.d)
                 if r == NS_OK:
-                    r = _ngb_baseline(&c, s, idx, &body, &text, &length, &cause)
+                    r = _ngb_baseline(&c, s if select else NULL, idx, &body, &text, &length, &cause)
                 ng_free(&c)
         if r == NS_ERROR:
             _raise_doc_error(doc)
@@ -894,9 +913,9 @@ def nogil_baseline(CElement root, list why=None):
         free(s)
 
 
-def nogil_html2txt_len(CElement root, bint clean=True, list why=None):
-    """ng_html2txt_len on ``root``'s document: the length, or None for NEED_PYTHON (its cause
-    appended to ``why``); MemoryError for NS_ERROR."""
+def nogil_html2txt_len(CElement root, bint clean=True, list why=None, bint select=True):
+    """ng_html2txt_len_sel (``select``) or ng_html2txt_len on ``root``'s document: the length,
+    or None for NEED_PYTHON (its cause appended to ``why``); MemoryError for NS_ERROR."""
     cdef CDocument doc = root.doc
     cdef NgCtx c
     cdef NSel* s
@@ -908,7 +927,7 @@ def nogil_html2txt_len(CElement root, bint clean=True, list why=None):
     if s == NULL:
         raise MemoryError("out of memory")
     try:
-        keep = _ngb_resolve_clean(doc, s)
+        keep = _ngb_resolve_clean(doc, s) if select else ()
         if keep is None:
             r = NS_NEED_PYTHON
             cause = NGB_NO_MATCHER
@@ -916,7 +935,7 @@ def nogil_html2txt_len(CElement root, bint clean=True, list why=None):
             with nogil:
                 r = ng_init(&c, &doc.d)
                 if r == NS_OK:
-                    r = _ngb_html2txt_len(&c, s, idx, clean, &n, &cause)
+                    r = _ngb_html2txt_len(&c, s if select else NULL, idx, clean, &n, &cause)
                 ng_free(&c)
         if r == NS_ERROR:
             _raise_doc_error(doc)

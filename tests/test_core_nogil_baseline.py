@@ -1,10 +1,11 @@
 """2.3.1's ``baseline.baseline`` and ``len(baseline.html2txt(...))`` without the GIL
 (cython_core/nogil_baseline.pxi; step 7 of docs/nogil-fast-inventory.md).
 
-``core.nogil_baseline(root, why)`` runs ``ng_baseline`` inside ``with nogil`` on the tree of
-``root`` (a raw tree, as core.py passes it) and gives ``(body, text, length)`` (the body: detached
-nodes of the same document), or None for NEED_PYTHON with its cause appended to ``why``;
-``core.nogil_html2txt_len(root, clean, why)`` gives the length or None. Each is compared with the
+``core.nogil_baseline(root, why, select)`` runs ``ng_baseline_sel`` (``select``) or
+``ng_baseline`` inside ``with nogil`` on the tree of ``root`` (a raw tree, as core.py passes it)
+and gives ``(body, text, length)`` (the body: detached nodes of the same document), or None for
+NEED_PYTHON with its cause appended to ``why``; ``core.nogil_html2txt_len(root, clean, why,
+select)`` gives the length or None. Each is compared with the
 reference on a second tree built from the same HTML, the reference run with the core switched
 off in baseline, _tree and xpathlib (block_text, html2txt, the descendant walks and the
 basic_clean selection all in Python; trafila._core's accel path is compared once more on the
@@ -18,14 +19,15 @@ corpus pages):
   xml_text refuses after remove_control_characters) and ``join`` (a deletion joining a tail
   lxml's setter refuses) only where the reference raises ValueError, and the reference raises
   only there; ``json-ld`` only on a page with an ld+json script holding a _JSON_HOOKS literal,
-  ``data-preloaded`` only with a div of that id; ``select`` only where the Python basic_clean
-  selection differs from no answer (the C matcher's unknown verdict); the JSON pages are
+  ``data-preloaded`` only with a div of that id, and no result is given on a page with either;
+  the JSON pages are
   compared once more with their JSON triggers neutralised on both trees (the rest of baseline
   then runs in C);
 * NEED_PYTHON is counted by cause and bounded (see ``test_corpus_pages``);
-* basic_clean's selection is ns_select's (nogil_select.pxi), and where its Matcher answers -1
-  (re.I on a non-ASCII class or id, 2% of the corpus pages) the exact predicate of
-  nogil_baseline.pxi (``core.nogil_basic_noise``) decides: it is compared with
+* basic_clean's selection: ng_baseline / ng_html2txt_len use the exact predicate of
+  nogil_baseline.pxi alone (``core.nogil_basic_noise``); the ``_sel`` entries use ns_select
+  (nogil_select.pxi) first and the predicate where its Matcher answers -1 (re.I on a non-ASCII
+  class or id, 2% of the corpus pages); both are compared with the reference, and the predicate: it is compared with
   ``xpaths._is_basic_noise`` on generated attribute values (sre's case-insensitive look-alikes
   İ ı ſ K included) and on corpus elements.
 
@@ -135,7 +137,8 @@ class Tally:
         self.noise = 0               # elements whose basic_clean verdict was compared
 
 
-def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, accel: bool = False) -> List[str]:
+def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, accel: bool = False,
+                   select: bool = True) -> List[str]:
     "nogil_baseline against the reference on two trees of ``html``: the problems found."
     problems: List[str] = []
     mine_tree, ref_tree = _parse(html, how), _parse(html, how)
@@ -146,7 +149,7 @@ def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, 
         _neutralise(ref_tree)
     before = _dumped(mine_tree)
     why: List[str] = []
-    mine = core.nogil_baseline(mine_tree, why)
+    mine = core.nogil_baseline(mine_tree, why, select)
     ref = _ref_baseline(ref_tree, accel)
     tally.compared += 2
     if _dumped(mine_tree) != before or _dumped(ref_tree) != before:
@@ -179,14 +182,15 @@ def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, 
     return problems
 
 
-def check_html2txt(html: str, how: str, tally: Tally, clean: bool = True, accel: bool = False) -> List[str]:
+def check_html2txt(html: str, how: str, tally: Tally, clean: bool = True, accel: bool = False,
+                   select: bool = True) -> List[str]:
     problems: List[str] = []
     mine_tree, ref_tree = _parse(html, how), _parse(html, how)
     if mine_tree is None:
         return problems
     before = _dumped(mine_tree)
     why: List[str] = []
-    mine = core.nogil_html2txt_len(mine_tree, clean, why)
+    mine = core.nogil_html2txt_len(mine_tree, clean, why, select)
     ref = _reference(ref_tree, lambda t: len(B.html2txt(t, clean)), accel)
     tally.compared += 2
     if _dumped(mine_tree) != before:
@@ -221,8 +225,10 @@ def check_noise(tree: Any, tally: Tally, rng: Optional[random.Random] = None, k:
     return problems
 
 
-def check_page(html: str, how: str, tally: Tally, accel: bool = False) -> List[str]:
-    problems = check_baseline(html, how, tally, accel=accel)
+def check_page(html: str, how: str, tally: Tally, accel: bool = False, select: bool = True) -> List[str]:
+    """Both stages on ``html`` (``select``: basic_clean by ns_select first, ng_*_sel; else by the
+    exact predicate alone, ng_baseline / ng_html2txt_len), the basic_clean verdicts too."""
+    problems = check_baseline(html, how, tally, accel=accel, select=select)
     tree = _parse(html, how)
     if tree is not None and _selection_unknown(tree):
         tally.fallback_pages += 1
@@ -230,9 +236,9 @@ def check_page(html: str, how: str, tally: Tally, accel: bool = False) -> List[s
     elif tree is not None:
         problems += check_noise(tree, tally, random.Random(len(html)), 20)
     if tree is not None and any(_json_triggers(tree)):
-        problems += check_baseline(html, how, tally, neutralise=True, accel=accel)
+        problems += check_baseline(html, how, tally, neutralise=True, accel=accel, select=select)
         tally.baseline["(neutralised)"] += 1
-    problems += check_html2txt(html, how, tally, accel=accel)
+    problems += check_html2txt(html, how, tally, accel=accel, select=select)
     return problems
 
 
@@ -322,7 +328,8 @@ def test_hand_written_cases(html: str) -> None:
     tally = Tally()
     problems = []
     for how in ("load", "pruned", "raw"):
-        problems += check_page(html, how, tally)
+        for select in (True, False):
+            problems += check_page(html, how, tally, select=select)
         problems += check_html2txt(html, how, tally, clean=False)
     assert not problems, problems
 
@@ -330,7 +337,8 @@ def test_hand_written_cases(html: str) -> None:
 @pytest.mark.parametrize("html", RAW_CASES)
 def test_control_characters(html: str) -> None:
     tally = Tally()
-    problems = check_page(html, "raw", tally) + check_html2txt(html, "raw", tally, clean=False)
+    problems = (check_page(html, "raw", tally) + check_page(html, "raw", tally, select=False)
+                + check_html2txt(html, "raw", tally, clean=False))
     assert not problems, problems
 
 
@@ -382,8 +390,10 @@ def test_allocation_failures() -> None:
                 tree = _parse(html, "load")
                 before = _dumped(tree)
                 core._fail_allocations_after(n)
+                select = n % 2 == 0
                 try:
-                    res = core.nogil_baseline(tree, []) if stage == "baseline" else core.nogil_html2txt_len(tree)
+                    res = (core.nogil_baseline(tree, [], select) if stage == "baseline"
+                           else core.nogil_html2txt_len(tree, True, None, select))
                 except MemoryError:
                     errors += 1
                     res = None
@@ -450,7 +460,7 @@ def test_generated_documents() -> None:
     problems: List[str] = []
     for k, html in enumerate(generated_documents(13, 60)):
         for how in ("load", "raw"):
-            for p in check_page(html, how, tally):
+            for p in check_page(html, how, tally, select=(k % 2 == 0)):
                 problems.append(f"doc {k} ({how}): {p}")
     assert not problems, problems[:5]
     assert tally.baseline["ok"] >= 90
@@ -469,7 +479,7 @@ def test_generated_with_control_characters() -> None:
             j = rng.randrange(1, len(pieces)) if len(pieces) > 1 else 0
             pieces[j] = rng.choice(chars) + pieces[j]
         html = ">".join(pieces)
-        for p in check_page(html, "raw", tally):
+        for p in check_page(html, "raw", tally, select=(k % 2 == 1)):
             problems.append(f"doc {k}: {p}")
     assert not problems, problems[:5]
     assert tally.raised > 0 and tally.baseline["ok"] > 0
@@ -512,10 +522,11 @@ def test_basic_noise_predicate() -> None:
         for how in ("load", "raw"):
             tree = _parse(html, how)
             problems += check_noise(tree, tally)
-        problems += check_baseline(html, "load", tally)
-        problems += check_html2txt(html, "load", tally)
+        for select in (True, False):
+            problems += check_baseline(html, "load", tally, select=select)
+            problems += check_html2txt(html, "load", tally, select=select)
     assert not problems, problems[:5]
-    assert tally.noise > 2000 + 96 and tally.baseline["ok"] == 30 and tally.html2txt["ok"] == 30
+    assert tally.noise > 2000 + 96 and tally.baseline["ok"] == 60 and tally.html2txt["ok"] == 60
 
 
 def test_two_threads() -> None:
@@ -525,7 +536,7 @@ def test_two_threads() -> None:
 
     def run(html: str) -> Any:
         tree = _parse(html, "load")
-        res = core.nogil_baseline(tree, [])
+        res = core.nogil_baseline(tree, [], len(html) % 2 == 0)
         return (None if res is None else (_dumped(res[0]), res[1], res[2]), core.nogil_html2txt_len(tree))
 
     alone = [run(h) for h in htmls]
@@ -548,8 +559,10 @@ def test_corpus_pages() -> None:
         if page.html is None:
             continue
         pages += 1
-        # every fourth page also against the accelerated reference (spaced_text_cleaned etc.)
-        problems = check_page(page.html, "pruned" if k % 2 else "load", tally, accel=(k % 4 == 1))
+        # every fourth page against the accelerated reference (spaced_text_cleaned etc.); every
+        # third by the exact predicate alone (ng_baseline / ng_html2txt_len), the others by ns_select first
+        problems = check_page(page.html, "pruned" if k % 2 else "load", tally, accel=(k % 4 == 1),
+                              select=(k % 3 != 0))
         if problems:
             failures.append(f"{page.id}: {problems[:3]}")
     print(f"\n{pages} pages, {tally.compared} comparisons; baseline {dict(tally.baseline)}; "
