@@ -4,8 +4,8 @@
 # Both run on the raw tree as core.py hands it (an element: load_html returns it, and baseline
 # and html2txt work on copy_tree(tree)). Here the copy is made inside the same document
 # (ng_copy_subtree: a detached subtree), basic_cleaning deletes from it (basic_clean_xpath's
-# selection by ns_select, resolved with the GIL by the caller; each match through ng_delete),
-# and the text walks read it. The source tree is never written; what baseline returns (a new
+# selection by ns_select, resolved with the GIL by the caller, or by the exact predicate below
+# where the Matcher cannot decide; each match through ng_delete), and the text walks read it. The source tree is never written; what baseline returns (a new
 # <body> with <p> children) is made of detached nodes of the same document.
 #
 # The spaced text of ``_spaced_text_readonly`` (block_text, html2txt): every text and tail of
@@ -22,10 +22,16 @@
 #
 # NEED_PYTHON, by cause (NGB_* below): the JSON strategies (an ld+json script whose text
 # _JSON_HOOKS_RE finds, a div with id "data-preloaded": json.loads, html.unescape and a fragment
-# parse decide what comes out), a basic_clean verdict the C matcher leaves to Python, a
-# deletion whose joined tail lxml's setter would check (ng_delete), a block slot xml_text
-# refuses (above), a text ng_set_slot refuses (cannot happen: every text written has been
-# through remove_control_characters and the whitespace collapse or trim).
+# parse decide what comes out), a deletion whose joined tail lxml's setter would check
+# (ng_delete), a block slot xml_text refuses (above), a text ng_set_slot refuses (cannot happen:
+# every text written has been through remove_control_characters and the whitespace collapse or
+# trim). The refused characters never come out of load_html (it strips them from a str), so on
+# its trees the JSON causes are the only ones.
+#
+# Entry points: ng_baseline / ng_html2txt_len decide basic_clean by the exact predicate alone
+# (nothing resolved with the GIL); ng_baseline_sel / ng_html2txt_len_sel take basic_clean's
+# NSel (from _ngb_resolve_clean, with the GIL: the frame has no place for per-document
+# resolved selectors) and use ns_select first. Both give the same results (tested).
 
 from libc.string cimport memchr as _ngb_memchr
 
@@ -34,7 +40,7 @@ cdef enum:
     NGB_NONE = 0
     NGB_JSON_LD = 1          # a script type=application/ld+json whose text holds a _JSON_HOOKS literal
     NGB_PRELOADED = 2        # a div with id 'data-preloaded' (_discourse_texts)
-    NGB_SELECT = 3           # basic_clean_xpath: a verdict only the Python predicate can give
+    NGB_SELECT = 3           # (no longer given: _ngb_select_noise decides where the Matcher cannot)
     NGB_JOIN = 4             # delete_element: a tail join lxml's setter checks
     NGB_XML_TEXT = 5         # block_text: xml_text would raise on a block slot
     NGB_SET = 6              # a result text ng_set_slot refuses
@@ -59,6 +65,9 @@ _NGB_SCRAPED_NAMES[:] = [b"blockquote", b"code", b"p", b"pre", b"q", b"quote"]
 cdef const char* _NGB_HOOKS[7]
 _NGB_HOOKS[:] = [b"articleBody", b"reviewBody", b"recipeInstructions", b"acceptedAnswer", b'"Product"',
                  b'"VideoObject"', b'"HowTo"']
+# xpaths._BASIC_TAGS
+cdef const char* _NGB_BASIC_TAGS[7]
+_NGB_BASIC_TAGS[:] = [b"aside", b"fencedframe", b"footer", b"script", b"style", b"svg", b"template"]
 cdef const char* _NGB_LD_JSON = b"application/ld+json"
 cdef const char* _NGB_PRELOADED_ID = b"data-preloaded"
 
@@ -77,6 +86,8 @@ cdef struct NgbNames:
     int32_t div
     int32_t a_type           # attribute names (-1: the document never saw them)
     int32_t a_id
+    int32_t a_class
+    int32_t basic[7]         # _BASIC_TAGS (-1: unseen)
 
 
 cdef struct NgbSpans:
@@ -115,6 +126,9 @@ cdef int _ngb_names(NgCtx* c, NgbNames* nm) noexcept nogil:
     nm.script = _ngb_name(d, b"script")
     nm.a_type = _ngb_name(d, b"type")
     nm.a_id = _ngb_name(d, b"id")
+    nm.a_class = _ngb_name(d, b"class")
+    for k in range(7):
+        nm.basic[k] = _ngb_name(d, _NGB_BASIC_TAGS[k])
     return NS_OK
 
 
@@ -303,15 +317,202 @@ cdef int _ngb_json_hooks(DocData* d, const NgbNames* nm, int32_t root, int* caus
     return NS_OK
 
 
-cdef int _ngb_basic_cleaning(DocData* d, const NSel* clean, int32_t top, int* cause) noexcept nogil:
-    "basic_cleaning(top): every basic_clean_xpath match, in document order, deleted with its tail kept."
+# -- basic_clean's predicate, exact (the fallback where ns_select's matcher answers -1) -------
+# xpaths._is_basic_noise: a _BASIC_TAGS tag; a div whose first of @class/@id (source order)
+# contains 'footer'; or _COOKIE_CONSENT (re.IGNORECASE) found in @class or in @id. The
+# Matcher leaves non-ASCII values under re.I to Python (a page with a class like
+# 'toc-Cheografía': 2% of the corpus pages). The pattern is ASCII letters, '-' and '_'; under
+# re.IGNORECASE a value's code point cp matches the letter l when sre's lowercase of cp
+# (Py_UNICODE_TOLOWER) is l, or is U+0131 for l = 'i' or U+017F for l = 's' (sre's extra
+# cases: nogil_text.pxi's _nt_ignorecase_eq), and '-' / '_' only match themselves. So each
+# code point folds to one byte (that letter, '-', '_', another ASCII byte, or 0 for a code
+# point no pattern character matches) and the search runs on the bytes.
+
+cdef const char* _NGB_COOKIE_TAILS[7]
+_NGB_COOKIE_TAILS[:] = [b"banner", b"bar", b"consent", b"law", b"notice", b"policy", b"description"]
+cdef const char* _NGB_CONSENT_TAILS[3]
+_NGB_CONSENT_TAILS[:] = [b"banner", b"manager", b"sdk"]
+cdef const char* _NGB_PLAIN[4]
+_NGB_PLAIN[:] = [b"borlabs", b"cookiebot", b"cmplz", b"onetrust"]
+
+
+cdef inline uchar _ngb_fold(Py_UCS4 cp) noexcept nogil:
+    cdef Py_UCS4 lo
+    cdef uint32_t v = <uint32_t>cp
+    if v < 0x80:
+        return <uchar>(v + 32) if 65 <= v <= 90 else <uchar>v
+    lo = _nt_tolower(cp)
+    if lo < 0x80:
+        return <uchar>lo
+    if lo == 0x131:
+        return 105
+    if lo == 0x17F:
+        return 115
+    return 0
+
+
+cdef inline Py_ssize_t _ngb_lit(const uchar* f, Py_ssize_t m, Py_ssize_t p, const char* lit) noexcept nogil:
+    "The end of ``lit`` matched at f[p], or -1."
+    cdef Py_ssize_t k = 0
+    while lit[k] != 0:
+        if p + k >= m or f[p + k] != <uchar>lit[k]:
+            return -1
+        k += 1
+    return p + k
+
+
+cdef inline bint _ngb_sep(const uchar* f, Py_ssize_t m, Py_ssize_t p) noexcept nogil:
+    return p < m and (f[p] == 45 or f[p] == 95)
+
+
+cdef bint _ngb_any_at(const uchar* f, Py_ssize_t m, Py_ssize_t p, const char** lits, int n) noexcept nogil:
+    cdef int k
+    for k in range(n):
+        if _ngb_lit(f, m, p, lits[k]) >= 0:
+            return True
+    return False
+
+
+cdef bint _ngb_cookie_at(const uchar* f, Py_ssize_t m, Py_ssize_t p) noexcept nogil:
+    "One of _COOKIE_CONSENT's alternatives matches at f[p]."
+    cdef Py_ssize_t e
+    # cookie[-_]?(?:banner|bar|consent|law|notice|policy|description)
+    e = _ngb_lit(f, m, p, b"cookie")
+    if e >= 0:
+        if _ngb_any_at(f, m, e, _NGB_COOKIE_TAILS, 7):
+            return True
+        if _ngb_sep(f, m, e) and _ngb_any_at(f, m, e + 1, _NGB_COOKIE_TAILS, 7):
+            return True
+    # notice[-_]{0,2}cookie
+    e = _ngb_lit(f, m, p, b"notice")
+    if e >= 0:
+        if _ngb_lit(f, m, e, b"cookie") >= 0:
+            return True
+        if _ngb_sep(f, m, e):
+            if _ngb_lit(f, m, e + 1, b"cookie") >= 0:
+                return True
+            if _ngb_sep(f, m, e + 1) and _ngb_lit(f, m, e + 2, b"cookie") >= 0:
+                return True
+    # consent[-_]?(?:banner|manager|sdk)
+    e = _ngb_lit(f, m, p, b"consent")
+    if e >= 0:
+        if _ngb_any_at(f, m, e, _NGB_CONSENT_TAILS, 3):
+            return True
+        if _ngb_sep(f, m, e) and _ngb_any_at(f, m, e + 1, _NGB_CONSENT_TAILS, 3):
+            return True
+    # borlabs|cookiebot|cmplz|onetrust
+    if _ngb_any_at(f, m, p, _NGB_PLAIN, 4):
+        return True
+    # moove[-_]?gdpr
+    e = _ngb_lit(f, m, p, b"moove")
+    if e >= 0:
+        if _ngb_lit(f, m, e, b"gdpr") >= 0:
+            return True
+        if _ngb_sep(f, m, e) and _ngb_lit(f, m, e + 1, b"gdpr") >= 0:
+            return True
+    return False
+
+
+cdef int _ngb_cookie_search(const uchar* v, Py_ssize_t n, Buf* scratch) noexcept nogil:
+    "bool(_COOKIE_CONSENT(value)) for a UTF-8 value: 1, 0, or -1 without memory."
+    cdef Py_ssize_t i = 0, m = 0, p
+    cdef Py_UCS4 cp
+    cdef int err = 0
+    scratch.len = 0
+    if n < 5:                # the shortest alternative: cmplz (one code point folds to one byte)
+        return 0
+    if not buf_reserve(scratch, n, &err):
+        return -1
+    while i < n:
+        i += _nt_decode(v, i, n, &cp)
+        scratch.data[m] = _ngb_fold(cp)
+        m += 1
+    for p in range(m):
+        if _ngb_cookie_at(scratch.data, m, p):
+            return 1
+    return 0
+
+
+cdef inline int _ngb_attr(DocData* d, int32_t k, const uchar** v, Py_ssize_t* n) noexcept nogil:
+    """Attribute entry ``k``'s value as XPath reads it: 1 and the bytes (a valueless attribute:
+    ''), or -3 for a boolean attribute whose value is its own name (the caller knows it)."""
+    cdef Attr* a = &d.attrs[k]
+    if a.kind == AV_VALUE:
+        v[0] = d.vals.data + a.val_off
+        n[0] = a.val_len
+        return 1
+    if a.kind == AV_OWN_NAME:
+        return -3
+    v[0] = NULL
+    n[0] = 0
+    return 1
+
+
+cdef int _ngb_basic_noise(DocData* d, const NgbNames* nm, int32_t i, Buf* scratch) noexcept nogil:
+    "xpaths._is_basic_noise(i): 1, 0, or -1 without memory."
+    cdef int32_t t = d.nodes[i].tag, k, nid
+    cdef const uchar* v = NULL
+    cdef Py_ssize_t n = 0
+    cdef int r, j
+    cdef Node* nd = &d.nodes[i]
+    for j in range(7):
+        if nm.basic[j] >= 0 and t == nm.basic[j]:
+            return 1
+    if t == nm.div:
+        # the first of @class/@id in source order ('' when neither)
+        for k in range(nd.attr_start, nd.attr_start + nd.attr_count):
+            nid = d.attrs[k].name
+            if nid >= 0 and (nid == nm.a_class or nid == nm.a_id):
+                # a boolean one reads as its own name, 'class' or 'id': no 'footer' in it
+                if _ngb_attr(d, k, &v, &n) == 1 and _ngb_contains(v, n, <const uchar*>b"footer", 6):
+                    return 1
+                break
+    for j in range(2):
+        nid = nm.a_class if j == 0 else nm.a_id
+        if nid < 0:
+            continue
+        k = dom_attr_find(d, i, nid)
+        if k < 0:
+            continue
+        # missing: ''; a boolean one: 'class' / 'id', which the pattern does not find either
+        if _ngb_attr(d, k, &v, &n) != 1:
+            continue
+        r = _ngb_cookie_search(v, n, scratch)
+        if r != 0:
+            return r
+    return 0
+
+
+cdef int _ngb_select_noise(DocData* d, const NgbNames* nm, int32_t top, NsVec* out) noexcept nogil:
+    "basic_clean_xpath(top) by _ngb_basic_noise: NS_OK or NS_ERROR."
+    cdef Buf scratch
+    cdef int32_t i = d.nodes[top].first
+    cdef int r, st = NS_OK
+    memset(&scratch, 0, sizeof(Buf))
+    while i >= 0:
+        r = _ngb_basic_noise(d, nm, i, &scratch)
+        if r < 0 or (r == 1 and nsv_push(out, i) < 0):
+            st = NS_ERROR
+            break
+        i = dom_preorder_next(d, i, top)
+    buf_free(&scratch)
+    return st
+
+
+cdef int _ngb_basic_cleaning(DocData* d, const NgbNames* nm, const NSel* clean, int32_t top,
+                             int* cause) noexcept nogil:
+    """basic_cleaning(top): every basic_clean_xpath match, in document order, deleted with its
+    tail kept. The selection is ns_select's with ``clean``; without it (NULL), or where its
+    matcher answers -1, _ngb_select_noise's."""
     cdef NsVec v
-    cdef int st
+    cdef int st = NS_NEED_PYTHON
     cdef Py_ssize_t k
     nsv_init(&v)
-    st = ns_select(d, top, clean, &v)
+    if clean != NULL:
+        st = ns_select(d, top, clean, &v)
     if st == NS_NEED_PYTHON:
-        cause[0] = NGB_SELECT
+        v.len = 0
+        st = _ngb_select_noise(d, nm, top, &v)
     k = 0
     while st == NS_OK and k < v.len:
         st = ng_delete(d, v.data[k], True)
@@ -402,7 +603,7 @@ cdef int _ngb_baseline(NgCtx* c, const NSel* clean, int32_t root, int32_t* body,
         if tree < 0:
             st = NS_ERROR
             break
-        st = _ngb_basic_cleaning(d, clean, tree, cause)
+        st = _ngb_basic_cleaning(d, &nm, clean, tree, cause)
         if st != NS_OK:
             break
 
@@ -585,13 +786,21 @@ cdef int _ngb_itertext_trimmed(DocData* d, int32_t top, Collapse* piece, Buf* ou
     return st
 
 
-cdef int ng_baseline(NgCtx* c, const NSel* clean, int32_t root, int32_t* body, Buf* text,
-                     Py_ssize_t* length) noexcept nogil:
+cdef int ng_baseline(NgCtx* c, int32_t root, int32_t* body, Buf* text, Py_ssize_t* length) noexcept nogil:
     """baseline.baseline(root) for a tree element (so on its copy): ``body`` the result's
     <body> (detached, same document), ``text`` its text as UTF-8 (the caller's buffer,
-    overwritten), ``length`` len(text) in code points. ``clean``: basic_clean_xpath resolved
-    for this document (_ngb_resolve_clean, with the GIL). NS_OK / NS_NEED_PYTHON / NS_ERROR;
-    the source tree is left as it was in every case."""
+    overwritten), ``length`` len(text) in code points. NS_OK / NS_NEED_PYTHON / NS_ERROR; the
+    source tree is left as it was in every case. basic_clean is decided by _ngb_basic_noise
+    (exact; nothing to resolve)."""
+    cdef int cause = 0
+    return _ngb_baseline(c, NULL, root, body, text, length, &cause)
+
+
+cdef int ng_baseline_sel(NgCtx* c, const NSel* clean, int32_t root, int32_t* body, Buf* text,
+                         Py_ssize_t* length) noexcept nogil:
+    """ng_baseline with basic_clean selected by ns_select (``clean``: basic_clean_xpath resolved
+    for this document by _ngb_resolve_clean, with the GIL), _ngb_basic_noise where its Matcher
+    answers -1. The same results."""
     cdef int cause = 0
     return _ngb_baseline(c, clean, root, body, text, length, &cause)
 
@@ -619,7 +828,7 @@ cdef int _ngb_html2txt_len(NgCtx* c, const NSel* clean, int32_t root, bint do_cl
     if copy < 0:
         st = NS_ERROR
     elif do_clean:
-        st = _ngb_basic_cleaning(d, clean, copy, cause)
+        st = _ngb_basic_cleaning(d, &nm, clean, copy, cause)
     else:
         st = NS_OK
     if st == NS_OK:
@@ -635,11 +844,17 @@ cdef int _ngb_html2txt_len(NgCtx* c, const NSel* clean, int32_t root, bint do_cl
     return st
 
 
-cdef int ng_html2txt_len(NgCtx* c, const NSel* clean, int32_t root, bint do_clean, Py_ssize_t* out) noexcept nogil:
+cdef int ng_html2txt_len(NgCtx* c, int32_t root, bint clean, Py_ssize_t* out) noexcept nogil:
     """len(baseline.html2txt(root, clean)) for a tree element ``root`` (basic_cleaning when
-    ``do_clean``, on a copy: the tree is left as it was). ``clean`` as for ng_baseline."""
+    ``clean``, on a copy: the tree is left as it was); basic_clean as in ng_baseline."""
     cdef int cause = 0
-    return _ngb_html2txt_len(c, clean, root, do_clean, out, &cause)
+    return _ngb_html2txt_len(c, NULL, root, clean, out, &cause)
+
+
+cdef int ng_html2txt_len_sel(NgCtx* c, const NSel* sel, int32_t root, bint clean, Py_ssize_t* out) noexcept nogil:
+    "ng_html2txt_len with basic_clean selected as in ng_baseline_sel."
+    cdef int cause = 0
+    return _ngb_html2txt_len(c, sel, root, clean, out, &cause)
 
 
 # -- with the GIL: the resolve, and the test wrappers (tests/test_core_nogil_baseline.py) --
@@ -659,9 +874,10 @@ cdef object _ngb_resolve_clean(CDocument doc, NSel* out):
     return (m, pf)
 
 
-def nogil_baseline(CElement root, list why=None):
-    """ng_baseline on ``root``'s document: (body, text, length), or None for NEED_PYTHON (its
-    cause, a name of NGB_CAUSES, appended to ``why``); MemoryError for NS_ERROR."""
+def nogil_baseline(CElement root, list why=None, bint select=True):
+    """ng_baseline_sel (``select``: basic_clean by ns_select first) or ng_baseline on ``root``'s
+    document: (body, text, length), or None for NEED_PYTHON (its cause, a name of NGB_CAUSES,
+    appended to ``why``); MemoryError for NS_ERROR."""
     cdef CDocument doc = root.doc
     cdef NgCtx c
     cdef NSel* s
@@ -675,7 +891,7 @@ def nogil_baseline(CElement root, list why=None):
     if s == NULL:
         raise MemoryError("out of memory")
     try:
-        keep = _ngb_resolve_clean(doc, s)
+        keep = _ngb_resolve_clean(doc, s) if select else ()
         if keep is None:
             r = NS_NEED_PYTHON
             cause = NGB_NO_MATCHER
@@ -683,7 +899,7 @@ def nogil_baseline(CElement root, list why=None):
             with nogil:
                 r = ng_init(&c, &doc.d)
                 if r == NS_OK:
-                    r = _ngb_baseline(&c, s, idx, &body, &text, &length, &cause)
+                    r = _ngb_baseline(&c, s if select else NULL, idx, &body, &text, &length, &cause)
                 ng_free(&c)
         if r == NS_ERROR:
             _raise_doc_error(doc)
@@ -697,9 +913,9 @@ def nogil_baseline(CElement root, list why=None):
         free(s)
 
 
-def nogil_html2txt_len(CElement root, bint clean=True, list why=None):
-    """ng_html2txt_len on ``root``'s document: the length, or None for NEED_PYTHON (its cause
-    appended to ``why``); MemoryError for NS_ERROR."""
+def nogil_html2txt_len(CElement root, bint clean=True, list why=None, bint select=True):
+    """ng_html2txt_len_sel (``select``) or ng_html2txt_len on ``root``'s document: the length,
+    or None for NEED_PYTHON (its cause appended to ``why``); MemoryError for NS_ERROR."""
     cdef CDocument doc = root.doc
     cdef NgCtx c
     cdef NSel* s
@@ -711,7 +927,7 @@ def nogil_html2txt_len(CElement root, bint clean=True, list why=None):
     if s == NULL:
         raise MemoryError("out of memory")
     try:
-        keep = _ngb_resolve_clean(doc, s)
+        keep = _ngb_resolve_clean(doc, s) if select else ()
         if keep is None:
             r = NS_NEED_PYTHON
             cause = NGB_NO_MATCHER
@@ -719,7 +935,7 @@ def nogil_html2txt_len(CElement root, bint clean=True, list why=None):
             with nogil:
                 r = ng_init(&c, &doc.d)
                 if r == NS_OK:
-                    r = _ngb_html2txt_len(&c, s, idx, clean, &n, &cause)
+                    r = _ngb_html2txt_len(&c, s if select else NULL, idx, clean, &n, &cause)
                 ng_free(&c)
         if r == NS_ERROR:
             _raise_doc_error(doc)
@@ -740,3 +956,31 @@ def nogil_baseline_tables():
             tuple(_NGB_SCRAPED_NAMES[k].decode() for k in range(6)),
             tuple(_NGB_HOOKS[k].decode() for k in range(7)),
             {"min_content": _NGB_MIN_CONTENT, "min_duplicate": _NGB_MIN_DUPLICATE, "scan_cap": _NGB_SCAN_CAP})
+
+
+def nogil_basic_noise(CElement el):
+    """_ngb_basic_noise on ``el`` (tests): xpaths._is_basic_noise(el)."""
+    cdef CDocument doc = el.doc
+    cdef NgCtx c
+    cdef NgbNames nm
+    cdef Buf scratch
+    cdef int r
+    doc._check(el.idx)
+    memset(&scratch, 0, sizeof(Buf))
+    memset(&nm, 0, sizeof(NgbNames))
+    with nogil:
+        r = ng_init(&c, &doc.d)
+        if r == NS_OK:
+            r = _ngb_names(&c, &nm)
+        if r == NS_OK:
+            r = _ngb_basic_noise(&doc.d, &nm, el.idx, &scratch)
+            if r < 0:
+                r = NS_ERROR
+            else:
+                r = 10 + r
+        ng_free(&c)
+        free(nm.flags)
+        buf_free(&scratch)
+    if r < 10:
+        _raise_doc_error(doc)
+    return r == 11

@@ -1,10 +1,11 @@
 """2.3.1's ``baseline.baseline`` and ``len(baseline.html2txt(...))`` without the GIL
 (cython_core/nogil_baseline.pxi; step 7 of docs/nogil-fast-inventory.md).
 
-``core.nogil_baseline(root, why)`` runs ``ng_baseline`` inside ``with nogil`` on the tree of
-``root`` (a raw tree, as core.py passes it) and gives ``(body, text, length)`` (the body: detached
-nodes of the same document), or None for NEED_PYTHON with its cause appended to ``why``;
-``core.nogil_html2txt_len(root, clean, why)`` gives the length or None. Each is compared with the
+``core.nogil_baseline(root, why, select)`` runs ``ng_baseline_sel`` (``select``) or
+``ng_baseline`` inside ``with nogil`` on the tree of ``root`` (a raw tree, as core.py passes it)
+and gives ``(body, text, length)`` (the body: detached nodes of the same document), or None for
+NEED_PYTHON with its cause appended to ``why``; ``core.nogil_html2txt_len(root, clean, why,
+select)`` gives the length or None. Each is compared with the
 reference on a second tree built from the same HTML, the reference run with the core switched
 off in baseline, _tree and xpathlib (block_text, html2txt, the descendant walks and the
 basic_clean selection all in Python; trafila._core's accel path is compared once more on the
@@ -18,11 +19,17 @@ corpus pages):
   xml_text refuses after remove_control_characters) and ``join`` (a deletion joining a tail
   lxml's setter refuses) only where the reference raises ValueError, and the reference raises
   only there; ``json-ld`` only on a page with an ld+json script holding a _JSON_HOOKS literal,
-  ``data-preloaded`` only with a div of that id; ``select`` only where the Python basic_clean
-  selection differs from no answer (the C matcher's unknown verdict); the JSON pages are
+  ``data-preloaded`` only with a div of that id, and no result is given on a page with either;
+  the JSON pages are
   compared once more with their JSON triggers neutralised on both trees (the rest of baseline
   then runs in C);
-* NEED_PYTHON is counted by cause and bounded (see ``test_corpus_pages``).
+* NEED_PYTHON is counted by cause and bounded (see ``test_corpus_pages``);
+* basic_clean's selection: ng_baseline / ng_html2txt_len use the exact predicate of
+  nogil_baseline.pxi alone (``core.nogil_basic_noise``); the ``_sel`` entries use ns_select
+  (nogil_select.pxi) first and the predicate where its Matcher answers -1 (re.I on a non-ASCII
+  class or id, 2% of the corpus pages); both are compared with the reference, and the predicate: it is compared with
+  ``xpaths._is_basic_noise`` on generated attribute values (sre's case-insensitive look-alikes
+  İ ı ſ K included) and on corpus elements.
 
 Refused characters never come out of ``load_html`` (it strips them from a str), so the cases
 that hold them are parsed with ``core.fromstring_view`` (the core parser keeps them, as libxml2
@@ -126,9 +133,12 @@ class Tally:
         self.html2txt = Counter()
         self.compared = 0            # comparisons made (baseline results, html2txt lengths, tree dumps)
         self.raised = 0              # reference ValueErrors (each matched by a NEED_PYTHON)
+        self.fallback_pages = 0      # pages where the Matcher left basic_clean to the fallback
+        self.noise = 0               # elements whose basic_clean verdict was compared
 
 
-def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, accel: bool = False) -> List[str]:
+def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, accel: bool = False,
+                   select: bool = True) -> List[str]:
     "nogil_baseline against the reference on two trees of ``html``: the problems found."
     problems: List[str] = []
     mine_tree, ref_tree = _parse(html, how), _parse(html, how)
@@ -139,7 +149,7 @@ def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, 
         _neutralise(ref_tree)
     before = _dumped(mine_tree)
     why: List[str] = []
-    mine = core.nogil_baseline(mine_tree, why)
+    mine = core.nogil_baseline(mine_tree, why, select)
     ref = _ref_baseline(ref_tree, accel)
     tally.compared += 2
     if _dumped(mine_tree) != before or _dumped(ref_tree) != before:
@@ -148,6 +158,8 @@ def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, 
         tally.baseline["ok"] += 1
         if mine[0].getparent() is not None:
             problems.append("body attached")
+        if any(_json_triggers(ref_tree)):
+            problems.append("a result on a page with a JSON trigger")
         got = (_dumped(mine[0]), mine[1], mine[2])
         if got != ref:
             problems.append(f"baseline differs: {str(got)[:400]} != {str(ref)[:400]}")
@@ -165,22 +177,20 @@ def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, 
     elif cause == "data-preloaded":
         if not pre or ld:
             problems.append("data-preloaded without the div (or with an ld+json hook found first)")
-    elif cause == "select":
-        if not _selection_unknown(ref_tree):
-            problems.append("select without an unknown basic_clean verdict")
     else:
         problems.append(f"NEED_PYTHON cause {cause}")
     return problems
 
 
-def check_html2txt(html: str, how: str, tally: Tally, clean: bool = True, accel: bool = False) -> List[str]:
+def check_html2txt(html: str, how: str, tally: Tally, clean: bool = True, accel: bool = False,
+                   select: bool = True) -> List[str]:
     problems: List[str] = []
     mine_tree, ref_tree = _parse(html, how), _parse(html, how)
     if mine_tree is None:
         return problems
     before = _dumped(mine_tree)
     why: List[str] = []
-    mine = core.nogil_html2txt_len(mine_tree, clean, why)
+    mine = core.nogil_html2txt_len(mine_tree, clean, why, select)
     ref = _reference(ref_tree, lambda t: len(B.html2txt(t, clean)), accel)
     tally.compared += 2
     if _dumped(mine_tree) != before:
@@ -196,21 +206,39 @@ def check_html2txt(html: str, how: str, tally: Tally, clean: bool = True, accel:
         if not (isinstance(ref, tuple) and ref[0] == "raised"):
             problems.append(f"html2txt NEED_PYTHON ({cause}) where the reference gives {ref}")
         tally.raised += 1
-    elif cause == "select":
-        if not _selection_unknown(ref_tree):
-            problems.append("html2txt select without an unknown basic_clean verdict")
     else:
         problems.append(f"html2txt NEED_PYTHON cause {cause}")
     return problems
 
 
-def check_page(html: str, how: str, tally: Tally, accel: bool = False) -> List[str]:
-    problems = check_baseline(html, how, tally, accel=accel)
+def check_noise(tree: Any, tally: Tally, rng: Optional[random.Random] = None, k: int = 40) -> List[str]:
+    "nogil_basic_noise against xpaths._is_basic_noise on the elements of ``tree`` (a sample of ``k`` with ``rng``)."
+    from trafila.v2_3_1.xpaths import _is_basic_noise
+    els = desc_list(tree)
+    if rng is not None and len(els) > k:
+        els = rng.sample(els, k)
+    problems = []
+    for el in els:
+        tally.noise += 1
+        if core.nogil_basic_noise(el) != bool(_is_basic_noise(el)):
+            problems.append(f"basic_noise differs on <{el.tag} {dict(el.attrib)}>")
+    return problems
+
+
+def check_page(html: str, how: str, tally: Tally, accel: bool = False, select: bool = True) -> List[str]:
+    """Both stages on ``html`` (``select``: basic_clean by ns_select first, ng_*_sel; else by the
+    exact predicate alone, ng_baseline / ng_html2txt_len), the basic_clean verdicts too."""
+    problems = check_baseline(html, how, tally, accel=accel, select=select)
     tree = _parse(html, how)
+    if tree is not None and _selection_unknown(tree):
+        tally.fallback_pages += 1
+        problems += check_noise(tree, tally)
+    elif tree is not None:
+        problems += check_noise(tree, tally, random.Random(len(html)), 20)
     if tree is not None and any(_json_triggers(tree)):
-        problems += check_baseline(html, how, tally, neutralise=True, accel=accel)
+        problems += check_baseline(html, how, tally, neutralise=True, accel=accel, select=select)
         tally.baseline["(neutralised)"] += 1
-    problems += check_html2txt(html, how, tally, accel=accel)
+    problems += check_html2txt(html, how, tally, accel=accel, select=select)
     return problems
 
 
@@ -299,8 +327,9 @@ RAW_CASES = [
 def test_hand_written_cases(html: str) -> None:
     tally = Tally()
     problems = []
-    for how in ("load", "pruned"):
-        problems += check_page(html, how, tally)
+    for how in ("load", "pruned", "raw"):
+        for select in (True, False):
+            problems += check_page(html, how, tally, select=select)
         problems += check_html2txt(html, how, tally, clean=False)
     assert not problems, problems
 
@@ -308,7 +337,8 @@ def test_hand_written_cases(html: str) -> None:
 @pytest.mark.parametrize("html", RAW_CASES)
 def test_control_characters(html: str) -> None:
     tally = Tally()
-    problems = check_page(html, "raw", tally) + check_html2txt(html, "raw", tally, clean=False)
+    problems = (check_page(html, "raw", tally) + check_page(html, "raw", tally, select=False)
+                + check_html2txt(html, "raw", tally, clean=False))
     assert not problems, problems
 
 
@@ -324,7 +354,10 @@ def test_causes_are_given() -> None:
     assert cause(CASES[25]) is None
     assert cause(CASES[26]) == "data-preloaded"
     assert cause(CASES[27]) is None
-    assert cause(CASES[28]) == "select"
+    # the Matcher cannot decide these (re.I on non-ASCII): the fallback predicate does
+    for k in (28, 29):
+        assert _selection_unknown(_parse(CASES[k], "load"))
+        assert cause(CASES[k]) is None
     assert cause(RAW_CASES[0], "raw") == "xml-text"
     assert cause(RAW_CASES[5], "raw") == "join"
     assert cause(RAW_CASES[2], "raw") is None     # a tail of a non-block element: not checked
@@ -345,6 +378,73 @@ def test_results_by_strategy() -> None:
     assert core.nogil_baseline(_parse(CASES[11], "load"), [])[1:] == ("", 0)
 
 
+def test_allocation_failures() -> None:
+    "An allocation failing anywhere in either stage is a MemoryError (NS_ERROR), the source tree intact."
+    for html in (CASES[0], CASES[5], CASES[10], CASES[15]):
+        expected = core.nogil_baseline(_parse(html, "load"), [])
+        expected = (_dumped(expected[0]), expected[1], expected[2])
+        expected_len = core.nogil_html2txt_len(_parse(html, "load"))
+        errors = 0
+        for n in range(0, 80):
+            for stage in ("baseline", "html2txt"):
+                tree = _parse(html, "load")
+                before = _dumped(tree)
+                core._fail_allocations_after(n)
+                select = n % 2 == 0
+                try:
+                    res = (core.nogil_baseline(tree, [], select) if stage == "baseline"
+                           else core.nogil_html2txt_len(tree, True, None, select))
+                except MemoryError:
+                    errors += 1
+                    res = None
+                finally:
+                    core._fail_allocations_after(-1)
+                assert _dumped(tree) == before
+                if res is not None:
+                    got = (_dumped(res[0]), res[1], res[2]) if stage == "baseline" else res
+                    assert got == (expected if stage == "baseline" else expected_len)
+        assert errors > 10
+
+
+def _deep_tree(depth: int) -> Any:
+    """html/body, then ``depth`` nested div > span elements with texts and tails, a long <p> at the
+    bottom and a nested <section> chain in an <article> (built through the API: the parser stops
+    nesting at 256)."""
+    def build() -> Any:
+        from trafila.v2_3_1._tree import Element, SubElement
+        root = Element("html")
+        body = SubElement(root, "body")
+        el = body
+        for k in range(depth):
+            el = SubElement(el, "div" if k % 3 else "blockquote")
+            el.text = f"d{k} "
+            span = SubElement(el, "span")
+            span.text = f"s{k}"
+            span.tail = " t "
+        SubElement(el, "p").text = _W
+        el = SubElement(body, "article")
+        for k in range(depth):
+            el = SubElement(el, "section")
+            el.text = "a "
+        return root
+    return _backend.run_with(CORE, build)
+
+
+def test_deep_tree() -> None:
+    "Nesting far past the recursion limit: the C walks are iterative (the trees compared by text, not by a recursive dump)."
+    for call in (lambda t: core.nogil_baseline(t, []), lambda t: core.nogil_html2txt_len(t)):
+        mine_tree, ref_tree = _deep_tree(5000), _deep_tree(5000)
+        mine = call(mine_tree)
+        if isinstance(mine, tuple):
+            ref = _reference(ref_tree, B.baseline)
+            assert (_dumped(mine[0]), mine[1], mine[2]) == (_dumped(ref[0]), ref[1], ref[2])
+            assert mine[1] == "a " * 4999 + "a"     # the article strategy: the section chain
+        else:
+            assert mine == _reference(ref_tree, lambda t: len(B.html2txt(t))) > 20000
+        assert list(mine_tree.itertext()) == list(ref_tree.itertext())
+        assert len(desc_list(mine_tree)) == len(desc_list(ref_tree)) == 1 + 2 * 5000 + 1 + 1 + 5000
+
+
 def test_dedupe_scan_cap() -> None:
     "Past DEDUPE_SCAN_CAP code points of text, repeated paragraphs are kept."
     para = "\u00e9" + "x" * 98 + " "
@@ -360,7 +460,7 @@ def test_generated_documents() -> None:
     problems: List[str] = []
     for k, html in enumerate(generated_documents(13, 60)):
         for how in ("load", "raw"):
-            for p in check_page(html, how, tally):
+            for p in check_page(html, how, tally, select=(k % 2 == 0)):
                 problems.append(f"doc {k} ({how}): {p}")
     assert not problems, problems[:5]
     assert tally.baseline["ok"] >= 90
@@ -379,10 +479,70 @@ def test_generated_with_control_characters() -> None:
             j = rng.randrange(1, len(pieces)) if len(pieces) > 1 else 0
             pieces[j] = rng.choice(chars) + pieces[j]
         html = ">".join(pieces)
-        for p in check_page(html, "raw", tally):
+        for p in check_page(html, "raw", tally, select=(k % 2 == 1)):
             problems.append(f"doc {k}: {p}")
     assert not problems, problems[:5]
     assert tally.raised > 0 and tally.baseline["ok"] > 0
+
+
+def test_basic_noise_predicate() -> None:
+    "The fallback predicate on generated class/id values around _COOKIE_CONSENT and 'footer'."
+    pieces = ["cookie", "COOKIE", "coo\u212aie", "\u212a", "notice", "NOTICE", "consent", "s\u0130gn",
+              "\u017fdk", "sdk", "SDK", "\u0130", "\u0131", "-", "_", "--", "___", "-_", "banner", "bar",
+              "law", "policy", "description", "manager", "gdpr", "moove", "borlabs", "cookiebot",
+              "cmplz", "CMPLZ", "onetrust", "onetru\u017ft", "\u0131d", "footer", "Footer", "\u00e9",
+              "\u00df", "x", " ", "\U0001F600", "no", "tice", "cook", "ie"]
+    lookalikes = ["\u0130cookie-banner", "coo\u212aie_bar", "notice\u212acookie", "notice__cookie", "notice___cookie",
+                  "consent-\u017fdk", "CONSENTMANAGER", "onetru\u017ft", "\u0131onetrust", "moove-gdpr",
+                  "moove--gdpr", "cmplz", "cmpl", "xcookiebotx", "cookiedescription", "cookie-law",
+                  "borlab\u017f", "b\u0131rlabs", "borlabs\u0130", "n\u0131tice", "\u00e9cookie-\u00e9",
+                  "site-footer", "\u00e9footer", "FOOTER"]
+    rng = random.Random(3)
+    tally = Tally()
+    html = "<html><body>" + "".join(f"<p class='{v}'>a</p><div id='{v}'>b</div><div id='{v}' class='x'>c</div>"
+                                    f"<div class='y' id='{v}'>d</div>" for v in lookalikes) + "</body></html>"
+    problems: List[str] = check_noise(_parse(html, "load"), tally)
+    assert not problems, problems[:5]
+    # 14 of the values hold a _COOKIE_CONSENT match (4 elements each); 'site-footer' and '\u00e9footer'
+    # as the first of a div's @id/@class (2 elements each: not after class='y')
+    assert sum(core.nogil_basic_noise(e) for e in desc_list(_parse(html, "load"))) == 14 * 4 + 4
+    for _ in range(30):
+        items = []
+        for _ in range(40):
+            tag = rng.choice(["div", "div", "p", "span", "section", "aside", "footer", "svg", "template"])
+            attrs = []
+            for name in rng.sample(["class", "id", "title"], rng.randint(0, 3)):
+                if rng.random() < 0.1:
+                    attrs.append(name)            # a valueless attribute
+                else:
+                    value = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 4)))
+                    attrs.append(f"{name}='{value}'")
+            items.append(f"<{tag} {' '.join(attrs)}>t</{tag}>")
+        html = "<html><body>" + "".join(items) + "</body></html>"
+        for how in ("load", "raw"):
+            tree = _parse(html, how)
+            problems += check_noise(tree, tally)
+        for select in (True, False):
+            problems += check_baseline(html, "load", tally, select=select)
+            problems += check_html2txt(html, "load", tally, select=select)
+    assert not problems, problems[:5]
+    assert tally.noise > 2000 + 96 and tally.baseline["ok"] == 60 and tally.html2txt["ok"] == 60
+
+
+def test_two_threads() -> None:
+    "Two threads running the stages on different documents give what one thread gives (no shared state)."
+    from concurrent.futures import ThreadPoolExecutor
+    htmls = [h for h in list(generated_documents(29, 40)) + CASES if _parse(h, "load") is not None]
+
+    def run(html: str) -> Any:
+        tree = _parse(html, "load")
+        res = core.nogil_baseline(tree, [], len(html) % 2 == 0)
+        return (None if res is None else (_dumped(res[0]), res[1], res[2]), core.nogil_html2txt_len(tree))
+
+    alone = [run(h) for h in htmls]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for _ in range(3):
+            assert list(pool.map(run, htmls)) == alone
 
 
 # -- corpus pages --------------------------------------------------------------------------
@@ -399,25 +559,24 @@ def test_corpus_pages() -> None:
         if page.html is None:
             continue
         pages += 1
-        # every fourth page also against the accelerated reference (spaced_text_cleaned etc.)
-        problems = check_page(page.html, "pruned" if k % 2 else "load", tally, accel=(k % 4 == 1))
+        # every fourth page against the accelerated reference (spaced_text_cleaned etc.); every
+        # third by the exact predicate alone (ng_baseline / ng_html2txt_len), the others by ns_select first
+        problems = check_page(page.html, "pruned" if k % 2 else "load", tally, accel=(k % 4 == 1),
+                              select=(k % 3 != 0))
         if problems:
             failures.append(f"{page.id}: {problems[:3]}")
     print(f"\n{pages} pages, {tally.compared} comparisons; baseline {dict(tally.baseline)}; "
-          f"html2txt {dict(tally.html2txt)}; reference ValueErrors {tally.raised}")
+          f"html2txt {dict(tally.html2txt)}; reference ValueErrors {tally.raised}; basic_clean verdicts "
+          f"{tally.noise} ({tally.fallback_pages} pages where the Matcher leaves some to the fallback)")
     assert not failures, failures[:5]
     assert pages > 100
     need = {c: n for c, n in tally.baseline.items() if c not in ("ok", "(neutralised)")}
-    # the bounds: JSON pages are common on news sites (articleBody, "Product"), so json-ld is
-    # bounded by a share of the pages; a non-ASCII class/id under basic_clean's re.I pattern and
-    # the raising paths are rare
-    assert need.get("json-ld", 0) + need.get("data-preloaded", 0) <= 0.4 * pages
-    # (select: a class or id with a non-ASCII character anywhere in the page, e.g. 'toc-Cheografía',
-    # 'Qualität_1': the C matcher leaves re.I patterns on non-ASCII values to Python; 21 of the 990
-    # pages of _BUNDLES, 15 of this sample's 496)
-    assert need.get("select", 0) <= 0.04 * pages
-    assert sum(n for c, n in need.items() if c not in ("json-ld", "data-preloaded", "select")) == 0
-    # html2txt: the same select pages (its only NEED_PYTHON on load_html trees; the raising paths
-    # need refused characters, which load_html strips)
-    assert sum(n for c, n in tally.html2txt.items() if c != "ok") <= 0.04 * pages
-    assert tally.html2txt["ok"] >= 0.9 * pages and tally.raised == 0
+    # the bound: the JSON strategies stay in Python, and JSON-LD with articleBody/"Product" is
+    # common on news and shop pages (54 of this sample's 496 pages), so it is a share of the pages;
+    # nothing else gives NEED_PYTHON on load_html trees (the raising paths need refused
+    # characters, which load_html strips; the Matcher's unknown verdicts, on 15 of these pages,
+    # go to the fallback predicate)
+    assert need.get("json-ld", 0) + need.get("data-preloaded", 0) <= 0.2 * pages
+    assert sum(n for c, n in need.items() if c not in ("json-ld", "data-preloaded")) == 0
+    assert tally.html2txt["ok"] == pages and tally.raised == 0
+    assert tally.fallback_pages > 0
