@@ -8,9 +8,10 @@
 # What the cells' children need is written here with the prefix ``_tb_`` (private twins, so that
 # a common table is decided without the handlers of nogil_extract.pxi): process_node,
 # handle_textnode, define_newelem, _append_block without a processed block, and the cases of
-# handle_textelem that are a childless p/head, an lb, a div (no "w3-code" class) or a tag it
-# gives None for. The rest goes to the shared handlers (ng_handle_lists, ng_handle_textelem,
-# ng_append_block): until they land they answer NEED_PYTHON, and this stage with them.
+# handle_textelem that are a p without children, a head (handle_titles), an lb, a div (no
+# "w3-code" class) or a tag it gives None for. The rest goes to the shared handlers
+# (ng_handle_lists, ng_handle_textelem, ng_append_block): until they land they answer
+# NEED_PYTHON, and this stage with them.
 #
 # NEED_PYTHON causes (TB_WHY_*, reported by the test wrapper): a value lxml refuses (the
 # reference raises there), a span of more than 640 decimal digits (int() may refuse it:
@@ -363,6 +364,43 @@ cdef int _tb_shared_textelem(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
     return r
 
 
+cdef bint _tb_has_text(TbCtx* t, int32_t top) noexcept nogil:
+    """is_text_element: a non-space character in ``"".join(top.itertext())`` (a piece that is
+    not blank: top's text, its descendants' texts and tails)."""
+    cdef DocData* d = t.c.d
+    cdef int32_t s = top
+    if not _slot_blank(d, _slot_of(d, top, False)):
+        return True
+    s = dom_preorder_next(d, top, top)
+    while s >= 0:
+        if not _slot_blank(d, _slot_of(d, s, False)) or not _slot_blank(d, _slot_of(d, s, True)):
+            return True
+        s = dom_preorder_next(d, s, top)
+    return False
+
+
+cdef int _tb_titles_copy(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
+    """handle_titles for a head with children: a copy (its tail too) without its "done"
+    elements, every descendant of the source marked "done"; the copy if it has text."""
+    cdef DocData* d = t.c.d
+    cdef int32_t title, s
+    cdef int r
+    out[0] = -1
+    title = ng_copy_subtree(d, i, True)
+    if title < 0:
+        return NS_ERROR
+    r = ng_strip_elements(t.c, title, ng_bit(NG_DONE), True)
+    if r != NS_OK:
+        return r
+    s = dom_preorder_next(d, i, i)
+    while s >= 0:
+        _tb_done(t, s)
+        s = dom_preorder_next(d, s, i)
+    if _tb_has_text(t, title):
+        out[0] = title
+    return NS_OK
+
+
 cdef int _tb_handle_textelem(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
     """handle_textelem(i, potential_tags | {"div"}) for a cell's child that is no td/th, hi,
     ref, del or list (those _fill_cell_child takes before): ``out`` = the processed element
@@ -375,7 +413,7 @@ cdef int _tb_handle_textelem(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
         return _tb_shared_textelem(t, i, out)
     if k == NG_HEAD:
         if d.nodes[i].first >= 0:
-            return _tb_shared_textelem(t, i, out)   # handle_titles' copy
+            return _tb_titles_copy(t, i, out)
         r = _tb_process_node(t, i, &pn)
         if r != NS_OK:
             return r

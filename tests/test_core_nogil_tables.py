@@ -222,6 +222,9 @@ FIXED = [
     "<table><tr><td><td>nested cell</td></td></tr><tr><td><img src=a.png>img</td></tr></table>",
     "<table><tr><td><span>s</span><em> e </em><font>f</font></td><td><blockquote>q</blockquote><pre>code</pre>"
     "</td></tr></table>",
+    # headings with children (handle_titles' copy), one holding a nested table
+    "<table><tr><td><h2>a <b>b</b> <span>c</span></h2>t<h3><b> </b></h3><h4><i>x</i>y</h4>z</td>"
+    "<td><h2>x<table><tr><td>in</td></tr></table>y</h2>after</td></tr></table>",
     # thead/tbody/tfoot stripped; filtered texts
     "<table><thead><tr><th>h</th></tr></thead><tbody><tr><td>Facebook</td><td>b</td></tr></tbody>"
     "<tfoot><tr><td>f</td></tr></tfoot></table>",
@@ -249,6 +252,8 @@ CONVERTED = [
     "<table><tr><td><lb>text in lb</lb>tail</td><td><lb></lb>only tail</td><td><p rend=x>p</p>pt</td></tr></table>",
     "<table><tr><td><div>x<graphic src=a></graphic></div></td><td><item>loose item</item></td></tr></table>",
     "<table><tr><td><quote>q</quote><code>c</code><cell>inner cell</cell><row>r</row></td></tr></table>",
+    "<table><tr><td><head rend=h2>h<done>d</done>t<hi>x<lb></lb></hi><lb></lb></head>tail<head><done>only</done>"
+    "</head></td></tr></table>",
     "<table><tr><td><graphic src=a.png></graphic>t</td><td><graphic></graphic></td></tr></table>",
     # KEEP_ATTRS without a value (read as '' / as the attribute's own name), others dropped
     "<table><tr><td><hi title rend=''>v</hi> <ref target id=i>r</ref><del alt=a src=s role=r x=y>d</del></td>"
@@ -364,7 +369,7 @@ SPANS = ["", "", "", " colspan=2", " rowspan=2", " colspan=3 rowspan=2", " colsp
          " colspan='\u0662'", " colspan=x", " colspan", " rowspan=3", " colspan=101"]
 INNER = ["", "", "<b>{}</b>", "<p>{}</p>", "<ul><li>{}</li><li>x</li></ul>", "<br>{}", "{}<br>",
          "<table><tr><td>{}</td></tr></table>", "<div>{}</div>", "<a href=x>{}</a>", "<img src=i.png>{}",
-         "<blockquote>{}</blockquote>", "<h2>{}</h2>", "<td>{}</td>", "<pre>{}</pre>", "<span>{}</span>",
+         "<blockquote>{}</blockquote>", "<h2>{}</h2>", "<h3>{}<b>b</b></h3>", "<td>{}</td>", "<pre>{}</pre>", "<span>{}</span>",
          "<i>{}<b>x</b></i>", "<br><b>{}</b>", "<div class='w3-code'>{}</div>", "<p>{}<b>b</b></p>"]
 
 
