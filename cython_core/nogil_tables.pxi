@@ -8,9 +8,10 @@
 # What the cells' children need is written here with the prefix ``_tb_`` (private twins, so that
 # a common table is decided without the handlers of nogil_extract.pxi): process_node,
 # handle_textnode, define_newelem, _append_block without a processed block, and the cases of
-# handle_textelem that are a childless p/head, an lb, a div (no "w3-code" class) or a tag it
-# gives None for. The rest goes to the shared handlers (ng_handle_lists, ng_handle_textelem,
-# ng_append_block): until they land they answer NEED_PYTHON, and this stage with them.
+# handle_textelem that are a p without children, a head (handle_titles), an lb, a div (no
+# "w3-code" class) or a tag it gives None for. The rest goes to the shared handlers
+# (ng_handle_lists, ng_handle_textelem, ng_append_block): until they land they answer
+# NEED_PYTHON, and this stage with them.
 #
 # NEED_PYTHON causes (TB_WHY_*, reported by the test wrapper): a value lxml refuses (the
 # reference raises there), a span of more than 640 decimal digits (int() may refuse it:
@@ -53,6 +54,7 @@ cdef struct TbCtx:
     int32_t n_nested
     uint64_t ptags              # potential_tags | {"div"} as NG_* bits
     int why                     # the first NEED_PYTHON cause
+    int32_t why_node            # the node it arose at (-1: none named)
 
 
 cdef const char* _TB_KEEP[6]
@@ -63,6 +65,12 @@ cdef inline int _tb_need(TbCtx* t, int why) noexcept nogil:
     if t.why == TB_WHY_NONE:
         t.why = why
     return NS_NEED_PYTHON
+
+
+cdef inline int _tb_need_at(TbCtx* t, int why, int32_t i) noexcept nogil:
+    if t.why == TB_WHY_NONE:
+        t.why_node = i
+    return _tb_need(t, why)
 
 
 cdef inline bint _tb_is(TbCtx* t, int32_t i, int k) noexcept nogil:
@@ -352,8 +360,45 @@ cdef bint _tb_w3_code(TbCtx* t, int32_t i) noexcept nogil:
 cdef int _tb_shared_textelem(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
     cdef int r = ng_handle_textelem(t.c, i, t.ptags, out)
     if r == NS_NEED_PYTHON:
-        return _tb_need(t, TB_WHY_TEXTELEM)
+        return _tb_need_at(t, TB_WHY_TEXTELEM, i)
     return r
+
+
+cdef bint _tb_has_text(TbCtx* t, int32_t top) noexcept nogil:
+    """is_text_element: a non-space character in ``"".join(top.itertext())`` (a piece that is
+    not blank: top's text, its descendants' texts and tails)."""
+    cdef DocData* d = t.c.d
+    cdef int32_t s = top
+    if not _slot_blank(d, _slot_of(d, top, False)):
+        return True
+    s = dom_preorder_next(d, top, top)
+    while s >= 0:
+        if not _slot_blank(d, _slot_of(d, s, False)) or not _slot_blank(d, _slot_of(d, s, True)):
+            return True
+        s = dom_preorder_next(d, s, top)
+    return False
+
+
+cdef int _tb_titles_copy(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
+    """handle_titles for a head with children: a copy (its tail too) without its "done"
+    elements, every descendant of the source marked "done"; the copy if it has text."""
+    cdef DocData* d = t.c.d
+    cdef int32_t title, s
+    cdef int r
+    out[0] = -1
+    title = ng_copy_subtree(d, i, True)
+    if title < 0:
+        return NS_ERROR
+    r = ng_strip_elements(t.c, title, ng_bit(NG_DONE), True)
+    if r != NS_OK:
+        return r
+    s = dom_preorder_next(d, i, i)
+    while s >= 0:
+        _tb_done(t, s)
+        s = dom_preorder_next(d, s, i)
+    if _tb_has_text(t, title):
+        out[0] = title
+    return NS_OK
 
 
 cdef int _tb_handle_textelem(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
@@ -368,7 +413,7 @@ cdef int _tb_handle_textelem(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
         return _tb_shared_textelem(t, i, out)
     if k == NG_HEAD:
         if d.nodes[i].first >= 0:
-            return _tb_shared_textelem(t, i, out)   # handle_titles' copy
+            return _tb_titles_copy(t, i, out)
         r = _tb_process_node(t, i, &pn)
         if r != NS_OK:
             return r
@@ -451,13 +496,13 @@ cdef int _tb_fill_cell_child(TbCtx* t, int32_t new_cell, int32_t child) noexcept
     elif k == NG_LIST:
         r = ng_handle_lists(t.c, child, &proc)
         if r == NS_NEED_PYTHON:
-            return _tb_need(t, TB_WHY_LISTS)
+            return _tb_need_at(t, TB_WHY_LISTS, child)
         if r != NS_OK:
             return r
         if t.c.o.focus == NG_RECALL and proc >= 0:
             r = ng_append_block(t.c, new_cell, proc, child)
             if r == NS_NEED_PYTHON:
-                return _tb_need(t, TB_WHY_APPEND_BLOCK)
+                return _tb_need_at(t, TB_WHY_APPEND_BLOCK, child)
             return r
         return _tb_append_tail(t, new_cell, child)
     else:
@@ -751,8 +796,9 @@ cdef int _tb_rows(TbCtx* t, int32_t table, int32_t newtable, NsVec* cells, NsVec
     return st
 
 
-cdef int _tb_handle_table(NgCtx* c, int32_t i, uint64_t potential, int32_t* out, int* why) noexcept nogil:
-    "ng_handle_table, the NEED_PYTHON cause in ``why``."
+cdef int _tb_handle_table(NgCtx* c, int32_t i, uint64_t potential, int32_t* out, int* why,
+                          int32_t* why_node) noexcept nogil:
+    "ng_handle_table, the NEED_PYTHON cause in ``why`` (and its node, when one is named)."
     cdef TbCtx t
     cdef DocData* d = c.d
     cdef int32_t ids[4]
@@ -766,6 +812,8 @@ cdef int _tb_handle_table(NgCtx* c, int32_t i, uint64_t potential, int32_t* out,
     why[0] = TB_WHY_NONE
     memset(&t, 0, sizeof(TbCtx))
     t.c = c
+    t.why_node = -1
+    why_node[0] = -1
     if c.o.dedup:
         why[0] = TB_WHY_OPTIONS
         return NS_NEED_PYTHON
@@ -853,6 +901,7 @@ cdef int _tb_handle_table(NgCtx* c, int32_t i, uint64_t potential, int32_t* out,
     nsv_free(&caps)
     free(t.nested)
     why[0] = t.why if st == NS_NEED_PYTHON else TB_WHY_NONE
+    why_node[0] = t.why_node if st == NS_NEED_PYTHON else -1
     if st == NS_OK and d.nodes[newtable].first >= 0:
         out[0] = newtable
     return st
@@ -861,7 +910,8 @@ cdef int _tb_handle_table(NgCtx* c, int32_t i, uint64_t potential, int32_t* out,
 cdef int ng_handle_table(NgCtx* c, int32_t i, uint64_t potential, int32_t* out) noexcept nogil:
     "main_extractor.handle_table with ``potential_tags`` as NG_* bits: ``out`` = the new table or -1."
     cdef int why
-    return _tb_handle_table(c, i, potential, out, &why)
+    cdef int32_t why_node
+    return _tb_handle_table(c, i, potential, out, &why, &why_node)
 
 
 # -- test wrappers (tests/test_core_nogil_tables.py) -----------------------------------------------
@@ -879,11 +929,12 @@ cdef uint64_t _tb_bits(object tags) except? 0:
 def nogil_handle_table(CElement el, tags, bint recall=False, list why=None):
     """ng_handle_table on ``el`` (potential_tags ``tags``, focus recall or balanced): the new
     table (a detached element of the same document), None for the reference's None, False for
-    NEED_PYTHON (its cause appended to ``why``)."""
+    NEED_PYTHON (its cause appended to ``why``, then the tag of the element a shared handler
+    declined, if any)."""
     cdef CDocument doc = el.doc
     cdef NgCtx c
     cdef uint64_t bits = _tb_bits(tags)
-    cdef int32_t out = -1
+    cdef int32_t out = -1, wn = -1
     cdef int r, w = TB_WHY_NONE
     doc._check(el.idx)
     with nogil:
@@ -891,13 +942,15 @@ def nogil_handle_table(CElement el, tags, bint recall=False, list why=None):
         if r == NS_OK:
             c.o.focus = NG_RECALL if recall else NG_BALANCED
             c.o.tables = True
-            r = _tb_handle_table(&c, el.idx, bits, &out, &w)
+            r = _tb_handle_table(&c, el.idx, bits, &out, &w, &wn)
         ng_free(&c)
     if r == NS_ERROR:
         _raise_doc_error(doc)
     if r == NS_NEED_PYTHON:
         if why is not None:
             why.append(TB_WHY_NAMES[w])
+            if wn >= 0:
+                why.append(doc.name_str(doc.d.nodes[wn].tag))
         return False
     return _proxy(doc, out)
 
