@@ -928,10 +928,8 @@ cdef int ng_trafilatura_sequence_fast(NgCtx* c, SqResolved* res, int32_t tree, S
     # baseline rescue on the raw tree
     if len_text < c.o.min_extracted_size and c.o.focus != NG_PRECISION:
         out.at = SQ_AT_BASELINE
-        if not res.sel.avail[NGS_BASIC_CLEAN]:
-            return NS_NEED_PYTHON
         memset(&b_text, 0, sizeof(Buf))
-        r = ng_baseline(c, &res.sel.sel[NGS_BASIC_CLEAN], work, &b_body, &b_text, &b_len)
+        r = ng_baseline(c, work, &b_body, &b_text, &b_len)
         if r == NS_OK and b_len > len_text:
             out.postbody = b_body
             out.temp_text.n = 0
@@ -945,9 +943,7 @@ cdef int ng_trafilatura_sequence_fast(NgCtx* c, SqResolved* res, int32_t tree, S
     # recall escalation
     if c.o.focus == NG_BALANCED and 0 < len_text < SQ_ESCALATION_MAX_LENGTH:
         out.at = SQ_AT_HTML2TXT
-        if not res.sel.avail[NGS_BASIC_CLEAN]:
-            return NS_NEED_PYTHON
-        r = ng_html2txt_len(c, &res.sel.sel[NGS_BASIC_CLEAN], work, True, &page_len)
+        r = ng_html2txt_len(c, work, True, &page_len)
         if r != NS_OK:
             return r
     if (c.o.focus == NG_BALANCED and 0 < len_text < SQ_ESCALATION_MAX_LENGTH
