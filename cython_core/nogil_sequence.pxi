@@ -1053,6 +1053,12 @@ cdef SqResolved* _sq_template() except NULL:
         _sq_release(res)
         free(res)
         raise
+    if _SQ_TEMPLATE != NULL:
+        # another thread made one while the resolve ran Python (the GIL can change hands
+        # there): keep the first, so that every page pairs the same names with the same ids
+        _sq_release(res)
+        free(res)
+        return _SQ_TEMPLATE
     _SQ_TEMPLATE_DOC = doc
     _SQ_TEMPLATE = res
     return res
