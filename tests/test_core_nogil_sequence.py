@@ -158,7 +158,8 @@ def test_corpus_pages() -> None:
     answered = outcomes.get("ok", 0)
     total = answered + outcomes.get(None, 0)
     assert total > 50
-    assert answered >= 0.8 * total, (outcomes, stats)
+    # measured: 449 of 451 every-10th pages; what hands back is the baseline's JSON strategies (Python)
+    assert answered >= 0.95 * total, (outcomes, stats)
 
 
 def test_threads_give_the_serial_results() -> None:
