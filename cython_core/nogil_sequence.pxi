@@ -476,7 +476,8 @@ cdef struct SqTexts:
 cdef bint _sq_in_elems(SqTexts* t, const uchar* p, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t k
     for k in range(0, t.spans.len, 2):
-        if t.spans.data[k + 1] == n and memcmp(t.elems.p + t.spans.data[k], p, <size_t>n) == 0:
+        # n 0: the empty text (memcmp must not see the NULL of an empty buffer)
+        if t.spans.data[k + 1] == n and (n == 0 or memcmp(t.elems.p + t.spans.data[k], p, <size_t>n) == 0):
             return True
     return False
 
