@@ -104,6 +104,10 @@ HAND_WRITTEN = [
     "<pre><code>x = 1\n  y = 2</code></pre>" + "<p>" + "same text again and again " * 4 + "</p>" * 1
     + "<p>" + "same text again and again " * 4 + "</p><p>line<br/>  <br/>next</p></main></body></html>",
     "<html><body></body></html>",
+    # blocks without text in the main pass's body and in the wild-text recovery (empty texts are
+    # deduplicated too: UBSan once caught a memcmp of a NULL empty buffer there)
+    "<html><body><article><table><tr><td><br></td></tr></table><p>Short text.</p>"
+    "<table><tr><td><br></td></tr></table></article><p>wild</p><table><tr><td><br></td></tr></table></body></html>",
     "<html><body><p>\u00e9t\u00e9\u3000\u2028 x</p></body></html>",
 ]
 
