@@ -555,9 +555,7 @@ def test_bench_batches_time_the_three_side_by_side(engine_231):
     res = run_batches([engine_231.name], "2.3.1", ["fast", "fast-dedup", "bare"], ["synthetic"], every=16, rounds=2,
                       log=lambda message: None)
     assert set(res["rows"]) == {f"{engine_231.name} / fast", f"{engine_231.name} / fast-dedup"}  # extract sets only
-    impl = engine_231.implementation("2.3.1")
-    releases_for = getattr(impl, "releases_gil_for", None)
-    pool = getattr(impl, "releases_gil", False) or (releases_for is not None and releases_for({"fast": True}))
+    pool = getattr(engine_231.implementation("2.3.1"), "releases_gil", False)
     fast, dedup = res["rows"][f"{engine_231.name} / fast"], res["rows"][f"{engine_231.name} / fast-dedup"]
     for row in (fast, dedup):
         assert row["pages"] >= 3 and row["mismatches"] == 0

@@ -38,13 +38,9 @@ def _path(engine, pages, **options) -> str:
 
 
 def _on_processes(engine, pages, **options) -> bool:
-    """Whether this engine's batch takes the worker processes (the core); the reference takes the loop,
-    the core's option sets without the GIL (2.3.1's `fast`) its threads."""
+    """Whether this engine's batch takes the worker processes (the core); the reference takes the loop."""
     path = _path(engine, pages, **options)
-    impl = engine.implementation(options.get("compat", "2.3.1"))
-    releases_for = getattr(impl, "releases_gil_for", None)
-    threads = releases_for is not None and releases_for({k: v for k, v in options.items() if k != "compat"}) is True
-    assert path == ("loop" if engine.name == "reference" else "pool" if threads else "processes")
+    assert path == ("loop" if engine.name == "reference" else "processes")
     return path == "processes"
 
 

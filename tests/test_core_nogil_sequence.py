@@ -190,7 +190,9 @@ def test_threads_give_the_serial_results() -> None:
     assert [got[k] for k in range(len(pages))] == serial
 
 
-def test_extract_batch_takes_threads_for_fast_only() -> None:
+def test_extract_batch_takes_threads_for_fast_only(monkeypatch: Any) -> None:
+    """extract_batch runs `fast` on threads where it cannot have worker processes (they still
+    give more: reports/bench.md); the other option sets take the loop there."""
     from trafila import _batch, _core_impl
 
     assert _core_impl._fast_native_kwargs({"fast": True})
@@ -204,7 +206,15 @@ def test_extract_batch_takes_threads_for_fast_only() -> None:
 
     pages = list(generated_documents(13, 6))
     with _engine_context("core"):
+        assert _batch.plan(pages, 2, fast=True)[0] == "processes"
+        assert _batch.plan(pages, 2)[0] == "processes"
+    monkeypatch.setenv("TRAFILA_BATCH_PROCESSES", "0")
+    with _engine_context("core"):
         path, why = _batch.plan(pages, 2, fast=True)
         assert path == "pool" and "without the GIL" in why
-        assert _batch.plan(pages, 2)[0] == "processes"
-        assert _batch.plan(pages, 2, fast=True, compat="1.11.0")[0] != "pool"
+        assert _batch.plan(pages, 2)[0] == "loop"
+        assert _batch.plan(pages, 2, fast=True, compat="1.11.0")[0] == "loop"
+    import trafila
+
+    loop = [trafila.engine("core").extract(p, fast=True) for p in pages]
+    assert trafila.engine("core").extract_batch(pages, threads=2, fast=True) == loop

@@ -18,7 +18,9 @@ p in pages]``. How it gets there is one of three paths, chosen per batch by
   warned, logged or delegated) runs again on the calling thread, so its effects
   come where the loop's do (:mod:`trafila._workers`).
 * **the pool** -- when the engine's :class:`~trafila._engine.Implementation`
-  declares ``releases_gil = True``: page 0 runs on the calling thread (when
+  declares ``releases_gil = True`` (or, where worker processes cannot be
+  started, ``releases_gil_for(kwargs)`` says these options run without the
+  GIL: the core's 2.3.1 `fast`): page 0 runs on the calling thread (when
   trafila hands it to trafilatura, the rest of the batch runs the loop), then
   the other pages go to ``threads`` threads of trafila's own, created for the
   call and joined before it returns. The calling thread feeds them through a
@@ -220,15 +222,17 @@ def _plan(batch: _Pages, threads: int, kwargs: dict) -> Tuple[str, str]:
         return "loop", "no engine runs this mode"
     engine = getattr(impl, "engine", "?")
     path, how = "pool", f"{threads} threads"
-    releases = getattr(impl, "releases_gil", False) is True
-    releases_for = getattr(impl, "releases_gil_for", None)
-    if not releases and releases_for is not None and releases_for(kwargs) is True:
-        releases, how = True, f"{threads} threads (engine {engine!r} runs these options without the GIL)"
-    if not releases:
+    if getattr(impl, "releases_gil", False) is not True:
+        releases_for = getattr(impl, "releases_gil_for", None)
+        # these options without the GIL: threads when there are no worker processes (measured, the
+        # processes still give more while a share of each page holds the GIL: docs/ARCHITECTURE.md)
+        threads_ok = releases_for is not None and releases_for(kwargs) is True
         if engine == "reference":
             return "loop", f"engine {engine!r} holds the GIL while it extracts"
         why = _workers.available()
         if why is not None:
+            if threads_ok:
+                return "pool", f"{threads} threads (engine {engine!r} runs these options without the GIL; {why})"
             return "loop", f"engine {engine!r} holds the GIL while it extracts, and {why}"
         path, how = "processes", f"{threads} worker processes (engine {engine!r} holds the GIL while it extracts)"
     if mode == "2.3.1":

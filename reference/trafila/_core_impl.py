@@ -52,7 +52,8 @@ def implementation(mode: str, core: Any) -> Implementation:
         duplicate_test=ref.duplicate_test, trim=ref.trim, sanitize=ref.sanitize, reset_caches=ref.reset_caches,
         backend=backend,
         # most option sets still run Python stages (holding the GIL): extract_batch's worker
-        # processes; 2.3.1's `fast` runs its whole sequence in C without it (threads)
+        # processes; 2.3.1's `fast` runs its whole sequence in C without it (threads where
+        # there are no worker processes)
         releases_gil=False,
         releases_gil_for=_fast_native_kwargs if mode == "2.3.1" and hasattr(core, "sequence_fast_231") else None,
     )

@@ -26,7 +26,8 @@ The core's contract (what ``trafila._core`` must export):
   declares False: pure Python holds the GIL, so its batches run the loop;
 * optionally, ``releases_gil_for(kwargs)`` -- the same promise for ``extract``
   called with these keyword arguments only (an engine that runs some option
-  sets without the GIL); missing means ``releases_gil`` for every call;
+  sets without the GIL: ``extract_batch`` then runs them on threads where it
+  cannot start worker processes); missing means ``releases_gil`` for every call;
 * ``parse_document(src)`` -- the HTML parser into the core's own document
   (``document_fromstring`` and ``fromstring`` likewise);
 * ``dom`` -- its element model with :mod:`trafila.dom`'s names (``Element``,
