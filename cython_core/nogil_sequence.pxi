@@ -801,7 +801,26 @@ cdef int ng_extract_comments(NgCtx* c, const NgSelectors* s, int32_t tree, int32
     return ng_itertext_join_strip(d, body, temp_comments)
 
 
-# -- core.trafilatura_sequence for `fast` ---------------------------------------------------
+# -- external.compare_extraction -------------------------------------------------------------
+
+cdef enum:
+    SQ_SANITIZED_N = 20
+    SQ_HEADINGS_N = 3
+
+# external._SANITIZED_TAGS: a body holding one of these is "unclean", and jusText is tried
+cdef const char* SQ_SANITIZED_NAMES[SQ_SANITIZED_N]
+SQ_SANITIZED_NAMES[:] = [b"aside", b"audio", b"button", b"fencedframe", b"fieldset", b"figure", b"footer",
+                         b"iframe", b"input", b"label", b"link", b"nav", b"noindex", b"noscript", b"object",
+                         b"option", b"select", b"source", b"svg", b"time"]
+# the headings _prefer_readability looks for in readability's output (recall)
+cdef const char* SQ_HEADING_NAMES[SQ_HEADINGS_N]
+SQ_HEADING_NAMES[:] = [b"h2", b"h3", b"h4"]
+
+cdef Py_ssize_t SQ_JUSTEXT_OVERRIDE_RATIO = 3    # external.JUSTEXT_OVERRIDE_RATIO
+cdef double SQ_ESCALATION_JUSTEXT_RATIO = 2.0   # core.ESCALATION_JUSTEXT_RATIO
+
+
+# -- core.trafilatura_sequence ---------------------------------------------------------------
 
 cdef enum:
     # where a page left the C sequence (sequence_stats)
@@ -815,13 +834,19 @@ cdef enum:
     SQ_AT_HTML2TXT
     SQ_AT_RETRY
     SQ_AT_SALVAGE
+    SQ_AT_COMMENTS_PRUNE
+    SQ_AT_COMPARE
+    SQ_AT_READABILITY
+    SQ_AT_JUSTEXT
+    SQ_AT_SANITIZE
     SQ_AT_N
 
 cdef Py_ssize_t SQ_NEED[SQ_AT_N]
 cdef Py_ssize_t SQ_DONE = 0
 cdef const char* SQ_AT_NAMES[SQ_AT_N]
 SQ_AT_NAMES[:] = [b"forum test", b"raw prune", b"cleaning", b"conversion", b"comments", b"extraction",
-                  b"baseline", b"html2txt", b"recall retry", b"forum salvage"]
+                  b"baseline", b"html2txt", b"recall retry", b"forum salvage", b"comments prune",
+                  b"compare_extraction", b"readability", b"justext", b"sanitize_tree"]
 
 cdef double SQ_ESCALATION_PAGE_SHARE = 0.2     # core.ESCALATION_PAGE_SHARE
 cdef Py_ssize_t SQ_ESCALATION_MAX_LENGTH = 3000 # core.ESCALATION_MAX_LENGTH
@@ -830,6 +855,7 @@ cdef double SQ_ESCALATION_ACCEPT_RATIO = 1.5   # core.ESCALATION_ACCEPT_RATIO
 
 cdef struct SqOut:
     int32_t postbody
+    bint postbody_html     # readability's body: a node of its re-parsed HTML document
     int32_t commentsbody
     NgStr temp_text
     NgStr temp_comments
@@ -840,6 +866,8 @@ cdef struct SqResolved:
     # what the sequence resolved with the GIL before its nogil part
     NgSelectors sel
     SqInline inl
+    int32_t sanitized[SQ_SANITIZED_N]
+    int32_t headings[SQ_HEADINGS_N]
 
 
 cdef int _sq_resolve(CDocument doc, SqResolved* res) except -1:
@@ -852,6 +880,173 @@ cdef int _sq_resolve(CDocument doc, SqResolved* res) except -1:
 
 cdef void _sq_release(SqResolved* res):
     ng_selectors_free(&res.sel)
+
+
+# -- external.compare_extraction: the verdicts --------------------------------------------
+
+cdef bint _sq_has_desc_in(DocData* d, int32_t top, const int32_t* ids, int n) noexcept nogil:
+    "``any(e.tag in names for e in desc_list(top))``, the names as ids."
+    cdef int32_t i = _preorder_next(d, top, top)
+    cdef int k
+    while i >= 0:
+        for k in range(n):
+            if d.nodes[i].tag == ids[k]:
+                return True
+        i = _preorder_next(d, i, top)
+    return False
+
+
+cdef bint _sq_has_text_piece(DocData* d, int32_t p) noexcept nogil:
+    """``any(t is not None for t in p.itertext())``: a text slot of p or of a descendant, or a
+    descendant's tail, that is not None (an empty one counts, as in itertext)."""
+    cdef int32_t i
+    if d.nodes[p].text_off >= 0:
+        return True
+    i = _preorder_next(d, p, p)
+    while i >= 0:
+        if d.nodes[i].text_off >= 0 or d.nodes[i].tail_off >= 0:
+            return True
+        i = _preorder_next(d, i, p)
+    return False
+
+
+cdef int _sq_trim_content_tail(DocData* d, int32_t top, NgStr* out) noexcept nogil:
+    """``trim("".join(top.itertext()) + (top.tail or ""))`` into ``out`` (external's
+    _text_serialisation, lxml's method="text", then utils.trim)."""
+    cdef ExCollapse col
+    cdef int k
+    out.n = 0
+    col.out = NULL
+    for k in range(2):
+        # the first pass measures, the second writes
+        col.len = 0
+        col.pending = False
+        col.started = False
+        _ex_collapse_subtree(d, top, &col)
+        if d.nodes[top].tail_off >= 0:
+            _ex_collapse_feed(&col, d.text.data + d.nodes[top].tail_off, d.nodes[top].tail_len)
+        if k == 0:
+            if col.len == 0:
+                return NS_OK
+            if ngs_reserve(out, col.len) != NS_OK:
+                return NS_ERROR
+            col.out = out.p
+    out.n = col.len
+    return NS_OK
+
+
+cdef bint ng_prefer_readability(NgCtx* c, SqResolved* res, int32_t body, int32_t algo, const NgStr* algo_text,
+                                Py_ssize_t len_text, Py_ssize_t len_algo) noexcept nogil:
+    "external._prefer_readability: whether readability's output replaces the own extraction."
+    cdef DocData* d = c.d
+    cdef bint brace = algo_text.n > 0 and algo_text.p[0] == 123     # algo_text.startswith("{")
+    cdef bint p_text = False
+    cdef Py_ssize_t n_p = 0, n_tables = 0
+    cdef int32_t i
+    if len_algo == 0 or len_algo == len_text:
+        return False
+    if len_text > 2 * len_algo:
+        return False
+    if len_text == 0:
+        return True
+    if len_algo > 2 * len_text and not brace:
+        return True
+    if len_algo > <Py_ssize_t>c.o.min_extracted_size * 2:
+        i = _preorder_next(d, body, body)
+        while i >= 0:
+            if d.nodes[i].tag == c.name[NG_P]:
+                n_p += 1
+                if not p_text:
+                    p_text = _sq_has_text_piece(d, i)
+            elif d.nodes[i].tag == c.name[NG_TABLE]:
+                n_tables += 1
+            i = _preorder_next(d, i, body)
+        if not p_text or n_tables > n_p:
+            return True
+    if c.o.focus == NG_RECALL and <double>len_algo > 1.5 * <double>len_text and not brace:
+        return True
+    if (c.o.focus == NG_RECALL and len_algo > len_text
+            and not _sq_has_desc_in(d, body, &c.name[NG_HEAD], 1)
+            and (d.nodes[algo].tag == res.headings[0] or d.nodes[algo].tag == res.headings[1]
+                 or d.nodes[algo].tag == res.headings[2]
+                 or _sq_has_desc_in(d, algo, res.headings, SQ_HEADINGS_N))):
+        return True
+    return False
+
+
+cdef int ng_compare_extraction(NgCtx* c, SqResolved* res, const NgJtStoplist* sl, int32_t backup, int32_t raw,
+                               int32_t* body, bint* body_html, NgStr* text, int* at) noexcept nogil:
+    """external.compare_extraction(backup, raw, body, text, options): the own extraction
+    (``body``, ``text``) against readability's on ``raw`` (a copy of the page), then jusText
+    on ``backup`` for an unclean or short result. ``body``/``text`` are replaced in place;
+    ``body_html``: the body is readability's (a node of a re-parsed HTML document)."""
+    cdef DocData* d = c.d
+    cdef Py_ssize_t len_text = ngs_code_points(text.p, text.n), len_algo, len2 = 0
+    cdef int32_t algo = -1, body2 = -1, sane = -1
+    cdef NgStr algo_text
+    cdef Buf buf
+    cdef bint use, unclean, accept
+    cdef int r
+    if c.o.focus == NG_RECALL and len_text > <Py_ssize_t>c.o.min_extracted_size * 10:
+        return NS_OK
+    if c.o.focus == NG_PRECISION:
+        at[0] = SQ_AT_COMPARE
+        r = ng_prune_unwanted_nodes(c, &res.sel, NGL_OVERALL_DISCARD, raw, False)
+        if r != NS_OK:
+            return r
+    at[0] = SQ_AT_READABILITY
+    r = ng_try_readability(c, raw, &algo)
+    if r != NS_OK:
+        return r
+    at[0] = SQ_AT_COMPARE
+    ngs_init(&algo_text)
+    if _sq_trim_content_tail(d, algo, &algo_text) != NS_OK:
+        ngs_free(&algo_text)
+        return NS_ERROR
+    len_algo = ngs_code_points(algo_text.p, algo_text.n)
+    use = ng_prefer_readability(c, res, body[0], algo, &algo_text, len_text, len_algo)
+    if use:
+        body[0] = algo
+        body_html[0] = True
+        ngs_free(text)
+        text[0] = algo_text
+        ngs_init(&algo_text)
+        len_text = len_algo
+    ngs_free(&algo_text)
+
+    unclean = _sq_has_desc_in(d, body[0], res.sanitized, SQ_SANITIZED_N)
+    if unclean or len_text < c.o.min_extracted_size:
+        at[0] = SQ_AT_JUSTEXT
+        memset(&buf, 0, sizeof(Buf))
+        r = ng_justext_rescue(c, sl, backup, &body2, &buf, &len2)
+        if r == NS_OK:
+            if unclean:
+                accept = len_text <= SQ_JUSTEXT_OVERRIDE_RATIO * len2 and (
+                    len2 > len_text or not c.o.images
+                    or not _sq_has_desc_in(d, body[0], &c.name[NG_GRAPHIC], 1))
+            else:
+                accept = len_text < len2
+            if buf.len and accept:
+                body[0] = body2
+                body_html[0] = False
+                text.n = 0
+                r = ngs_append(text, buf.data, buf.len)
+                use = False
+        buf_free(&buf)
+        if r != NS_OK:
+            return r
+
+    if use:
+        at[0] = SQ_AT_SANITIZE
+        memset(&buf, 0, sizeof(Buf))
+        r = ng_sanitize_tree(c, body[0], &sane, &buf, &len2)
+        if r == NS_OK:
+            body[0] = sane
+            text.n = 0
+            r = ngs_append(text, buf.data, buf.len)
+        buf_free(&buf)
+        return r
+    return NS_OK
 
 
 cdef int _sq_prepare(NgCtx* c, SqResolved* res, int32_t tree, int32_t* cleaned, int32_t* backup,
@@ -875,18 +1070,39 @@ cdef int _sq_prepare(NgCtx* c, SqResolved* res, int32_t tree, int32_t* cleaned, 
     return ng_convert_tags(c, cleaned[0], False)
 
 
-cdef int ng_trafilatura_sequence_fast(NgCtx* c, SqResolved* res, int32_t tree, SqOut* out) noexcept nogil:
-    """core.trafilatura_sequence with 2.3.1's `fast` options (balanced, comments and tables on,
-    no formatting, links, images or deduplication) on ``tree``, a private copy of the page
-    (changed in place as the reference changes its tree)."""
+cdef int _sq_extract_and_compare(NgCtx* c, SqResolved* res, const NgJtStoplist* sl, int32_t cleaned,
+                                 int32_t backup, int32_t tree, int32_t* body, bint* body_html, NgStr* text,
+                                 int* at) noexcept nogil:
+    "core._extract_and_compare: extract_content, then (not fast) compare_extraction on a copy of ``tree``."
+    cdef int r
+    cdef int32_t raw
+    at[0] = SQ_AT_EXTRACTION
+    body_html[0] = False
+    r = ng_extract_content(c, &res.sel, &res.inl, cleaned, body, text)
+    if r != NS_OK or c.o.fast:
+        return r
+    raw = ng_copy_subtree(c.d, tree, True)
+    if raw < 0:
+        return NS_ERROR
+    return ng_compare_extraction(c, res, sl, backup, raw, body, body_html, text, at)
+
+
+cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* sl, int32_t tree,
+                                 SqOut* out) noexcept nogil:
+    """core.trafilatura_sequence on ``tree``, a private copy of the page (changed in place as
+    the reference changes its tree), with the options of ``c.o`` (formatting, links, images
+    and deduplication off: the caller checks). ``sl``: jusText's stoplist for the options'
+    language (only read when not fast)."""
     cdef DocData* d = c.d
-    cdef int32_t work, cleaned, backup, forum_posts = -1, esc, r_body = -1, b_body = -1, ch, nxt
-    cdef bint is_forum = False, salvaged
-    cdef Py_ssize_t len_text, b_len = 0, page_len = 0, r_len
+    cdef int32_t work, cleaned, backup, forum_posts = -1, esc, r_body = -1, b_body = -1, j_body = -1
+    cdef int32_t ch, nxt
+    cdef bint is_forum = False, salvaged, r_html = False
+    cdef Py_ssize_t len_text, b_len = 0, page_len = 0, r_len, j_len = 0
     cdef NgStr r_text, existing, t
-    cdef Buf b_text
+    cdef Buf b_text, j_text
     cdef int r, focus
     out.postbody = -1
+    out.postbody_html = False
     out.commentsbody = -1
     ngs_init(&r_text)
     ngs_init(&existing)
@@ -900,28 +1116,41 @@ cdef int ng_trafilatura_sequence_fast(NgCtx* c, SqResolved* res, int32_t tree, S
     r = ng_prune_unwanted_nodes(c, &res.sel, NGL_RAW_TREE_PRUNE, work, False)
     if r != NS_OK:
         return r
-    r = _sq_prepare(c, res, work, &cleaned, &backup, c.o.comments and is_forum, &out.at)
+    if not c.o.comments and (c.o.focus == NG_PRECISION or not is_forum):
+        out.at = SQ_AT_COMMENTS_PRUNE
+        r = ng_prune_unwanted_nodes(c, &res.sel, NGL_REMOVE_COMMENTS_AND_LISTS, work, False)
+        if r != NS_OK:
+            return r
+    r = _sq_prepare(c, res, work, &cleaned, &backup, not c.o.fast or (c.o.comments and is_forum), &out.at)
     if r != NS_OK:
         return r
-    out.at = SQ_AT_COMMENTS
-    r = ng_extract_comments(c, &res.sel, cleaned, &out.commentsbody, &out.temp_comments)
-    if r != NS_OK:
-        return r
-    if out.temp_comments.n and is_forum:
-        forum_posts = out.commentsbody
+    if c.o.comments:
+        out.at = SQ_AT_COMMENTS
+        r = ng_extract_comments(c, &res.sel, cleaned, &out.commentsbody, &out.temp_comments)
+        if r != NS_OK:
+            return r
+        if out.temp_comments.n and is_forum:
+            forum_posts = out.commentsbody
+            out.commentsbody = -1
+            out.temp_comments.n = 0
+            cleaned = ng_copy_subtree(d, backup, True)
+            if cleaned < 0:
+                return NS_ERROR
+            out.at = SQ_AT_CONVERSION
+            r = ng_convert_tags(c, cleaned, False)
+            if r != NS_OK:
+                return r
+    if out.commentsbody < 0:
         out.commentsbody = ng_new_element(c, NG_BODY, -1)
         if out.commentsbody < 0:
             return NS_ERROR
-        out.temp_comments.n = 0
-        cleaned = ng_copy_subtree(d, backup, True)
-        if cleaned < 0:
-            return NS_ERROR
-        out.at = SQ_AT_CONVERSION
-        r = ng_convert_tags(c, cleaned, False)
+    if c.o.focus == NG_PRECISION and not is_forum:
+        out.at = SQ_AT_COMMENTS_PRUNE
+        r = ng_prune_unwanted_nodes(c, &res.sel, NGL_REMOVE_COMMENTS, cleaned, False)
         if r != NS_OK:
             return r
-    out.at = SQ_AT_EXTRACTION
-    r = ng_extract_content(c, &res.sel, &res.inl, cleaned, &out.postbody, &out.temp_text)
+    r = _sq_extract_and_compare(c, res, sl, cleaned, backup, work, &out.postbody, &out.postbody_html,
+                                &out.temp_text, &out.at)
     if r != NS_OK:
         return r
     len_text = ngs_code_points(out.temp_text.p, out.temp_text.n)
@@ -933,6 +1162,7 @@ cdef int ng_trafilatura_sequence_fast(NgCtx* c, SqResolved* res, int32_t tree, S
         r = ng_baseline(c, work, &b_body, &b_text, &b_len)
         if r == NS_OK and b_len > len_text:
             out.postbody = b_body
+            out.postbody_html = False
             out.temp_text.n = 0
             r = ngs_append(&out.temp_text, b_text.data, b_text.len)
             len_text = b_len
@@ -964,20 +1194,39 @@ cdef int ng_trafilatura_sequence_fast(NgCtx* c, SqResolved* res, int32_t tree, S
         c.o.focus = NG_RECALL
         r = _sq_prepare(c, res, esc, &cleaned, &backup, not c.o.fast, &out.at)
         if r == NS_OK:
-            out.at = SQ_AT_RETRY
-            r = ng_extract_content(c, &res.sel, &res.inl, cleaned, &r_body, &r_text)
+            r = _sq_extract_and_compare(c, res, sl, cleaned, backup, esc, &r_body, &r_html, &r_text, &out.at)
         c.o.focus = focus
         if r != NS_OK:
             ngs_free(&r_text)
             return r
         r_len = ngs_code_points(r_text.p, r_text.n)
-        if r_len >= c.o.min_extracted_size and <double>r_len > SQ_ESCALATION_ACCEPT_RATIO * <double>len_text:
+        # jusText reaches div-buried content the retry misses (not fast)
+        memset(&j_text, 0, sizeof(Buf))
+        if not c.o.fast:
+            out.at = SQ_AT_JUSTEXT
+            esc = ng_copy_subtree(d, esc, True)
+            r = NS_ERROR if esc < 0 else ng_justext_rescue(c, sl, esc, &j_body, &j_text, &j_len)
+            if r != NS_OK:
+                buf_free(&j_text)
+                ngs_free(&r_text)
+                return r
+        if j_len > r_len and <double>j_len > SQ_ESCALATION_JUSTEXT_RATIO * <double>len_text:
+            out.postbody = j_body
+            out.postbody_html = False
+            out.temp_text.n = 0
+            r = ngs_append(&out.temp_text, j_text.data, j_text.len)
+            forum_posts = -1
+        elif r_len >= c.o.min_extracted_size and <double>r_len > SQ_ESCALATION_ACCEPT_RATIO * <double>len_text:
             out.postbody = r_body
+            out.postbody_html = r_html
             ngs_free(&out.temp_text)
             out.temp_text = r_text
             ngs_init(&r_text)
             forum_posts = -1
+        buf_free(&j_text)
         ngs_free(&r_text)
+        if r != NS_OK:
+            return r
 
     # forum posts the cascade kept out: the ones missing from the body are appended
     if forum_posts >= 0:
@@ -1023,6 +1272,31 @@ cdef object _sq_own_document(CDocument src, int32_t i):
     return _proxy(doc, j)
 
 
+cdef object _sq_reparsed_document(CDocument src, int32_t i):
+    """readability's body ``i`` as the reference has it: a node of the HTML document its
+    summary was re-parsed into, ancestors, siblings and tail included (xmltotxt renders the
+    tail; the Document's body keeps its parents)."""
+    cdef CDocument doc = CDocument()
+    cdef int32_t top = i, j, k = 0, s
+    doc.is_html = True
+    while src.d.nodes[top].parent >= 0:
+        top = src.d.nodes[top].parent
+    s = top
+    while s != i:
+        s = _preorder_next(&src.d, s, top)
+        k += 1
+    with nogil:
+        j = dom_copy_subtree(&src.d, top, &doc.d, True)
+    if j < 0 or not dom_add_root(&doc.d, j):
+        _raise_doc_error(doc)
+    # the copy has the same shape: i's place in the preorder finds its twin
+    s = j
+    while k:
+        s = _preorder_next(&doc.d, s, j)
+        k -= 1
+    return _proxy(doc, s)
+
+
 cdef inline object _sq_str(NgStr* s):
     return utf8_str(s.p, s.n) if s.n else ""
 
@@ -1043,11 +1317,14 @@ cdef SqResolved* _sq_template() except NULL:
     if _SQ_TEMPLATE != NULL:
         return _SQ_TEMPLATE
     doc = CDocument()
-    if ng_intern_names(&doc.d, NG_NAMES, NG_N, ids) != NS_OK:
-        _raise_doc_error(doc)
     res = <SqResolved*>calloc(1, sizeof(SqResolved))
     if res == NULL:
         raise MemoryError()
+    if (ng_intern_names(&doc.d, NG_NAMES, NG_N, ids) != NS_OK
+            or ng_intern_names(&doc.d, SQ_SANITIZED_NAMES, SQ_SANITIZED_N, res.sanitized) != NS_OK
+            or ng_intern_names(&doc.d, SQ_HEADING_NAMES, SQ_HEADINGS_N, res.headings) != NS_OK):
+        free(res)
+        _raise_doc_error(doc)
     try:
         _sq_resolve(doc, res)
     except BaseException:
@@ -1065,17 +1342,22 @@ cdef SqResolved* _sq_template() except NULL:
     return res
 
 
-def sequence_fast_231(CElement tree, options, bint with_output=False):
-    """core.trafilatura_sequence(tree, options) for 2.3.1's `fast` option set, run without the
-    GIL: ``(postbody, temp_text, commentsbody, temp_comments)`` as the reference gives them, or
-    NotImplemented when the C met something only the reference decides exactly. The C works
-    on a copy of the page in a document of its own: ``tree`` is never changed (the reference
-    then runs on it). The caller checks the options. ``with_output``: a fifth item, the txt
-    output of the two bodies (determine_returnstring, formatting off), or None where the C
-    output hands back (NFC, a tree the Python walk renders)."""
+cdef dict _SQ_FOCUS = {"balanced": NG_BALANCED, "precision": NG_PRECISION, "recall": NG_RECALL}
+
+
+def sequence_231(CElement tree, options, bint with_output=False):
+    """core.trafilatura_sequence(tree, options) for 2.3.1, run without the GIL:
+    ``(postbody, temp_text, commentsbody, temp_comments)`` as the reference gives them, or
+    NotImplemented when the C met something only the reference decides exactly, or for
+    options it has no C for (formatting, links, images, deduplication; tables off). The C
+    works on a copy of the page in a document of its own: ``tree`` is never changed (the
+    reference then runs on it). ``with_output``: a fifth item, the txt output of the two
+    bodies (determine_returnstring, formatting off), or None where the C output hands back
+    (NFC, a tree the Python walk renders)."""
     cdef CDocument doc = tree.doc
-    cdef SqResolved* res = _sq_template()
-    cdef CDocument work = CDocument()
+    cdef SqResolved* res
+    cdef const NgJtStoplist* sl = NULL
+    cdef CDocument work
     cdef NgCtx c
     cdef NgOpts o
     cdef SqOut out
@@ -1084,6 +1366,22 @@ def sequence_fast_231(CElement tree, options, bint with_output=False):
     cdef int r, ro = NS_NEED_PYTHON
     global SQ_DONE
     doc._check(tree.idx)
+    focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
+    if (focus is None or not options.tables or options.formatting or options.links or options.images
+            or options.dedup):
+        return NotImplemented
+    memset(&o, 0, sizeof(NgOpts))
+    o.focus = focus
+    o.fast = bool(options.fast)
+    o.comments = bool(options.comments)
+    o.tables = True
+    o.min_extracted_size = options.min_extracted_size
+    o.min_output_size = options.min_output_size
+    o.min_output_comm_size = options.min_output_comm_size
+    res = _sq_template()
+    if not o.fast:
+        sl = ng_jt_stoplist(options.lang)
+    work = CDocument()
     memset(&text, 0, sizeof(Buf))
     memset(&c, 0, sizeof(NgCtx))
     ngs_init(&out.temp_text)
@@ -1093,14 +1391,6 @@ def sequence_fast_231(CElement tree, options, bint with_output=False):
     # shared with the GIL held: the template's counts are set up once, not raced for
     if not share_names(&_SQ_TEMPLATE_DOC.d, &work.d):
         raise MemoryError()
-    memset(&o, 0, sizeof(NgOpts))
-    o.focus = NG_BALANCED
-    o.fast = True
-    o.comments = True
-    o.tables = True
-    o.min_extracted_size = options.min_extracted_size
-    o.min_output_size = options.min_output_size
-    o.min_output_comm_size = options.min_output_comm_size
     try:
         with nogil:
             root = dom_copy_subtree(&doc.d, tree.idx, &work.d, True)
@@ -1109,14 +1399,16 @@ def sequence_fast_231(CElement tree, options, bint with_output=False):
             else:
                 r = ng_init(&c, &work.d)
                 c.o = o
-                r = ng_trafilatura_sequence_fast(&c, res, root, &out) if r == NS_OK else r
+                r = ng_trafilatura_sequence(&c, res, sl, root, &out) if r == NS_OK else r
                 if r == NS_OK and with_output:
                     ro = ng_determine_returnstring(&c, out.postbody, out.commentsbody, &text)
         if r == NS_OK:
             SQ_DONE += 1
             if ro == NS_ERROR:
                 _raise_doc_error(work)
-            result = (_sq_own_document(work, out.postbody), _sq_str(&out.temp_text),
+            postbody = (_sq_reparsed_document(work, out.postbody) if out.postbody_html
+                        else _sq_own_document(work, out.postbody))
+            result = (postbody, _sq_str(&out.temp_text),
                       _sq_own_document(work, out.commentsbody), _sq_str(&out.temp_comments))
             if with_output:
                 result += ((utf8_str(text.data, text.len) if text.len else "") if ro == NS_OK else None,)
@@ -1143,3 +1435,17 @@ def sequence_stats(bint reset=False):
         for k in range(SQ_AT_N):
             SQ_NEED[k] = 0
     return stats
+
+
+def sequence_tables():
+    "The tables and constants the C sequence carries (tests compare them with the reference's)."
+    cdef int k
+    return {
+        "sanitized": frozenset(SQ_SANITIZED_NAMES[k].decode() for k in range(SQ_SANITIZED_N)),
+        "headings": tuple(SQ_HEADING_NAMES[k].decode() for k in range(SQ_HEADINGS_N)),
+        "JUSTEXT_OVERRIDE_RATIO": SQ_JUSTEXT_OVERRIDE_RATIO,
+        "ESCALATION_JUSTEXT_RATIO": SQ_ESCALATION_JUSTEXT_RATIO,
+        "ESCALATION_PAGE_SHARE": SQ_ESCALATION_PAGE_SHARE,
+        "ESCALATION_MAX_LENGTH": SQ_ESCALATION_MAX_LENGTH,
+        "ESCALATION_ACCEPT_RATIO": SQ_ESCALATION_ACCEPT_RATIO,
+    }

@@ -55,7 +55,7 @@ def implementation(mode: str, core: Any) -> Implementation:
         # processes; 2.3.1's `fast` runs its whole sequence in C without it (threads where
         # there are no worker processes)
         releases_gil=False,
-        releases_gil_for=_fast_native_kwargs if mode == "2.3.1" and hasattr(core, "sequence_fast_231") else None,
+        releases_gil_for=_fast_native_kwargs if mode == "2.3.1" and hasattr(core, "sequence_231") else None,
     )
 
 

@@ -81,23 +81,22 @@ def _recall_retry(esc_tree: _Element, r_options: Extractor, url: Optional[str]) 
 
 
 #: trafilatura_sequence runs in the compiled core, without the GIL, for the option sets it has a C
-#: sequence for (`fast`: _native_sequence); False: always the sequence below (tests compare them)
+#: sequence for (_native_sequence); False: always the sequence below (tests compare them)
 NATIVE_SEQUENCE = True
 
 _INT32 = 2**31
 
 
 def _native_sequence(tree: _Element, options: Extractor) -> Any:
-    """The core's C sequence (cython_core/nogil_sequence.pxi) on a core tree with `fast`'s
-    options: the sequence's result, or NotImplemented (the C gave the page back untouched, or
-    there is no C sequence for these options)."""
+    """The core's C sequence (cython_core/nogil_sequence.pxi) on a core tree: the sequence's
+    result, or NotImplemented (the C gave the page back untouched, or there is no C sequence
+    for these options: formatting, links, images, deduplication, tables off)."""
     core = core_of(tree) if NATIVE_SEQUENCE else None
     if (
         core is None
-        or not hasattr(core, "sequence_fast_231")
-        or options.fast is not True
-        or options.focus != "balanced"
-        or options.comments is not True
+        or not hasattr(core, "sequence_231")
+        or type(options.fast) is not bool
+        or type(options.comments) is not bool
         or options.tables is not True
         or options.formatting
         or options.links
@@ -108,7 +107,7 @@ def _native_sequence(tree: _Element, options: Extractor) -> Any:
     ):
         return NotImplemented
     want = getattr(_OUTPUT, "wanted", False) and not options.max_tree_size
-    native = core.sequence_fast_231(tree, options, want)
+    native = core.sequence_231(tree, options, want)
     if native is NotImplemented or not want:
         return native
     # extract()'s txt output, made in the same GIL-free run: handed to extract() alone, for
