@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from .bench import _sample, _warmup_pages
+from .provenance import portable_command
 from .corpora import ROOT
 from .stages import ORCHESTRATION, STAGES_OF
 
@@ -235,7 +236,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         one = argparse.Namespace(**dict(vars(args), sets=[set_name]))
         results.append(measure(one))
     if not args.no_report:
-        write_report(results, "python -m harness gil " + " ".join(argv or []))
+        write_report(results, "python -m harness gil " + portable_command(argv or []))
     return 0
 
 

@@ -35,6 +35,26 @@ def git_commit(short: bool = True, mark_dirty: bool = False) -> Optional[str]:
     return commit
 
 
+def portable_command(argv: Any) -> str:
+    """A report's command line without this machine's paths: an absolute path inside the checkout
+    is given relative to it, and one to an executable file elsewhere (``--py-spy
+    /x/venv/bin/py-spy``) by its name, found on PATH; other arguments are kept as given."""
+    import os
+
+    out = []
+    for arg in argv:
+        text = str(arg)
+        if text.startswith("/"):
+            path = Path(text)
+            try:
+                text = str(path.resolve().relative_to(_CHECKOUT))
+            except (OSError, ValueError):
+                if path.is_file() and os.access(path, os.X_OK):
+                    text = path.name
+        out.append(text)
+    return " ".join(out)
+
+
 def utc_now() -> str:
     "The time a report is written, as every report shows it."
     return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -35,3 +35,20 @@ def test_samples_outside_the_loop_and_other_releases_files_do_not_count():
 @pytest.mark.parametrize("held, bound", [(0.0, 2.0), (1.0, 1.0), (0.5, 4 / 3), (0.1, 1 / 0.55)])
 def test_amdahl_bound(held, bound):
     assert amdahl_two_threads(held) == pytest.approx(bound)
+
+
+def test_the_command_line_carries_no_machine_path(tmp_path):
+    import os
+    import sys
+
+    from harness.provenance import _CHECKOUT, portable_command
+
+    tool = tmp_path / "py-spy"
+    tool.write_text("#!/bin/sh\n")
+    os.chmod(tool, 0o755)
+    data = tmp_path / "pages"
+    line = portable_command(["--set", "fast", "--py-spy", str(tool), "--report-dir",
+                             str(_CHECKOUT / "reports"), "--corpora", str(data)])
+    # the executable by its name, the checkout's path relative to it, anything else as given
+    assert line == f"--set fast --py-spy py-spy --report-dir reports --corpora {data}"
+    assert sys.executable not in portable_command(["--set", "fast"])
