@@ -1,0 +1,289 @@
+# external.sanitize_tree (2.3.1) without the GIL: the clean-up of readability's output when
+# compare_extraction adopts it.
+#
+#   ng_sanitize_tree   tree_cleaning (ng_tree_cleaning), strip_tags of span and a,
+#                      convert_tags (ng_convert_tags), the th head rows, td/th/tr as cell/row,
+#                      every tag outside TEI_VALID_TAGS stripped, and
+#                      ``trim(" ".join(tree.itertext()))`` as UTF-8 with its length in code points
+#
+# The input is readability's result: an element of a re-parsed document (html/body ancestors,
+# maybe a tail) or a parentless element; the stage works on it in place, in its own document.
+# NEED_PYTHON (the caller runs the reference on the untouched page), by cause:
+#   * xml-text: a string lxml refuses would be written (a joined tail of a deletion, a math
+#     tail): the reference raises ValueError there;
+#   * links: options.links (convert_link resolves targets against options.url, which NgOpts
+#     does not carry);
+#   * graphic: a graphic element after convert_tags (main_extractor.handle_image: image_src,
+#     IMAGE_EXTENSION and urljoin stay in Python). With images off only a literal <graphic>
+#     of the page gives one.
+# Everything else is exact. The test wrapper ``nogil_sanitize_tree`` is at the end
+# (tests/test_core_nogil_sanitize.py).
+
+
+cdef enum:
+    NSZ_WHY_NONE = 0
+    NSZ_WHY_XML = 1
+    NSZ_WHY_LINKS = 2
+    NSZ_WHY_GRAPHIC = 3
+    NSZ_N_TEI = 17
+
+NSZ_WHY_NAMES = ("", "xml-text", "links", "graphic")
+
+# xml.TEI_VALID_TAGS
+cdef const char* _NSZ_TEI[NSZ_N_TEI]
+_NSZ_TEI[:] = [b"ab", b"body", b"cell", b"code", b"del", b"div", b"graphic", b"head", b"hi", b"item",
+               b"lb", b"list", b"p", b"quote", b"ref", b"row", b"table"]
+
+
+cdef int _nsz_head_rows(NgCtx* c, int32_t tree) noexcept nogil:
+    """The first tr of each parent (document order, ``tree`` included; a parentless tr counts
+    under the key None) having a th child: its th children get role=head."""
+    cdef DocData* d = c.d
+    cdef int32_t tr = c.name[NG_TR], th = c.name[NG_TH], role = -1, i, p, k
+    cdef uchar* seen = NULL
+    cdef bint seen_none = False, has_th, done
+    cdef int r = NS_OK
+    i = tree
+    while i >= 0:
+        if d.nodes[i].tag == tr:
+            p = d.nodes[i].parent
+            if p < 0:
+                done = seen_none
+            else:
+                done = seen != NULL and seen[p] != 0
+            if not done:
+                has_th = False
+                k = d.nodes[i].first
+                while k >= 0 and not has_th:
+                    has_th = d.nodes[k].tag == th
+                    k = d.nodes[k].next
+                if has_th:
+                    if p < 0:
+                        seen_none = True
+                    else:
+                        if seen == NULL:
+                            seen = NULL if alloc_fails() else <uchar*>calloc(<size_t>d.n_nodes, 1)
+                            if seen == NULL:
+                                d.error = ERR_MEMORY
+                                r = NS_ERROR
+                                break
+                        seen[p] = 1
+                    if role < 0:
+                        role = _cv_name(d, "role")
+                        if role < 0:
+                            r = NS_ERROR
+                            break
+                    k = d.nodes[i].first
+                    while k >= 0:
+                        if d.nodes[k].tag == th and not dom_attr_set(d, k, role, AV_VALUE, <const uchar*>"head", 4):
+                            r = NS_ERROR
+                            break
+                        k = d.nodes[k].next
+                    if r != NS_OK:
+                        break
+        i = dom_preorder_next(d, i, tree)
+    free(seen)
+    return r
+
+
+cdef int _nsz_strip_non_tei(NgCtx* c, int32_t tree) noexcept nogil:
+    """``strip_tags(tree, *({e.tag for e in tree.iter()} - TEI_VALID_TAGS))``: every descendant
+    whose tag is not a TEI one (``tree`` itself is never stripped)."""
+    cdef DocData* d = c.d
+    cdef int32_t tei[NSZ_N_TEI]
+    cdef int n_tei = _np_known_ids(d, _NSZ_TEI, NSZ_N_TEI, tei, 0)
+    cdef uchar* mark = NULL
+    cdef NsVec ids
+    cdef int32_t i, t, n_names = N_KNOWN + d.n_names
+    cdef Py_ssize_t k
+    cdef bint new
+    cdef int r = NS_OK
+    cdef TagSet ts
+    mark = NULL if alloc_fails() else <uchar*>calloc(<size_t>n_names + 1, 1)
+    if mark == NULL:
+        d.error = ERR_MEMORY
+        return NS_ERROR
+    nsv_init(&ids)
+    i = d.nodes[tree].first
+    while i >= 0:
+        t = d.nodes[i].tag
+        if 0 <= t < n_names:
+            new = not mark[t]
+            mark[t] = 1
+        else:
+            # not an id of this document's names: cannot happen, looked up in the list then
+            new = True
+            for k in range(ids.len):
+                if ids.data[k] == t:
+                    new = False
+        if new:
+            if not _id_in(t, tei, n_tei) and nsv_push(&ids, t) < 0:
+                d.error = ERR_MEMORY
+                r = NS_ERROR
+                break
+        i = dom_preorder_next(d, i, tree)
+    if r == NS_OK and ids.len > 0:
+        tagset_init(&ts, False, ids.data, <int32_t>ids.len)
+        if not dom_strip_tags(d, tree, &ts):
+            r = NS_ERROR
+    nsv_free(&ids)
+    free(mark)
+    return r
+
+
+cdef int _nsz_trim_piece(DocData* d, int32_t off, int32_t n, Buf* out, bint* gap) noexcept nogil:
+    """One itertext piece into ``trim(" ".join(pieces))``: whitespace runs (the joining " "
+    included) become one space between non-space characters, none at either end."""
+    cdef const uchar* s
+    cdef Py_ssize_t k = 0, w
+    cdef uchar* o
+    if off < 0:
+        return NS_OK
+    gap[0] = out.len > 0
+    if n == 0:
+        return NS_OK
+    if not buf_reserve(out, <Py_ssize_t>n + 1, &d.error):
+        return NS_ERROR
+    s = d.text.data + off
+    o = out.data
+    while k < n:
+        w = _space_at(s, k, n)
+        if w:
+            gap[0] = out.len > 0
+            k += w
+            continue
+        if gap[0]:
+            o[out.len] = 32
+            out.len += 1
+            gap[0] = False
+        o[out.len] = s[k]
+        out.len += 1
+        k += 1
+        while k < n and (s[k] & 0xC0) == 0x80:
+            o[out.len] = s[k]
+            out.len += 1
+            k += 1
+    return NS_OK
+
+
+cdef int _nsz_text(DocData* d, int32_t top, Buf* out, Py_ssize_t* length) noexcept nogil:
+    """``trim(" ".join(top.itertext()))`` into ``out`` (emptied first; top's own tail left out)
+    and its length in code points."""
+    cdef int32_t s = top
+    cdef Node* nd
+    cdef bint gap = False
+    cdef Py_ssize_t k, cont = 0
+    out.len = 0
+    if _nsz_trim_piece(d, d.nodes[top].text_off, d.nodes[top].text_len, out, &gap) != NS_OK:
+        return NS_ERROR
+    while True:
+        if d.nodes[s].first >= 0:
+            s = d.nodes[s].first
+            nd = &d.nodes[s]
+            if _nsz_trim_piece(d, nd.text_off, nd.text_len, out, &gap) != NS_OK:
+                return NS_ERROR
+            continue
+        while s != top:
+            nd = &d.nodes[s]
+            if _nsz_trim_piece(d, nd.tail_off, nd.tail_len, out, &gap) != NS_OK:
+                return NS_ERROR
+            if nd.next >= 0:
+                s = nd.next
+                nd = &d.nodes[s]
+                if _nsz_trim_piece(d, nd.text_off, nd.text_len, out, &gap) != NS_OK:
+                    return NS_ERROR
+                break
+            s = nd.parent
+        if s == top:
+            break
+    for k in range(out.len):
+        if (out.data[k] & 0xC0) == 0x80:
+            cont += 1
+    length[0] = out.len - cont
+    return NS_OK
+
+
+cdef int _nsz_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_ssize_t* text_len,
+                            int* why) noexcept nogil:
+    "ng_sanitize_tree with the cause of a NEED_PYTHON in ``why`` (NSZ_WHY_*)."
+    cdef DocData* d = c.d
+    cdef int32_t i
+    cdef int r
+    out[0] = tree
+    text_len[0] = 0
+    why[0] = NSZ_WHY_NONE
+    if c.o.links:
+        why[0] = NSZ_WHY_LINKS
+        return NS_NEED_PYTHON
+    r = ng_tree_cleaning(c, tree)
+    if r == NS_OK:
+        r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) | ng_bit(NG_A))
+    if r == NS_OK:
+        r = ng_convert_tags(c, tree, False)
+    if r == NS_NEED_PYTHON:
+        why[0] = NSZ_WHY_XML
+    if r != NS_OK:
+        return r
+    i = tree
+    while i >= 0:
+        if d.nodes[i].tag == c.name[NG_GRAPHIC]:
+            why[0] = NSZ_WHY_GRAPHIC
+            return NS_NEED_PYTHON
+        i = dom_preorder_next(d, i, tree)
+    r = _nsz_head_rows(c, tree)
+    if r != NS_OK:
+        return r
+    i = tree
+    while i >= 0:
+        if d.nodes[i].tag == c.name[NG_TD] or d.nodes[i].tag == c.name[NG_TH]:
+            d.nodes[i].tag = c.name[NG_CELL]
+        elif d.nodes[i].tag == c.name[NG_TR]:
+            d.nodes[i].tag = c.name[NG_ROW]
+        i = dom_preorder_next(d, i, tree)
+    r = _nsz_strip_non_tei(c, tree)
+    if r != NS_OK:
+        return r
+    return _nsz_text(d, tree, text, text_len)
+
+
+cdef int ng_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_ssize_t* text_len) noexcept nogil:
+    """external.sanitize_tree(tree, options from c.o): ``tree`` cleaned and converted in place
+    (``*out``: the returned tree, ``tree`` itself), ``text`` = ``trim(" ".join(
+    tree.itertext()))`` as UTF-8 (emptied first), ``*text_len`` its length in code points.
+    NS_OK / NS_NEED_PYTHON (the working copy may be half-changed) / NS_ERROR."""
+    cdef int why
+    return _nsz_sanitize_tree(c, tree, out, text, text_len, &why)
+
+
+# -- test wrapper (tests/test_core_nogil_sanitize.py) ----------------------------------------
+
+def nogil_sanitize_tree(CElement tree, options, list why=None):
+    """ng_sanitize_tree on ``tree`` (in place) with ``options`` (a settings.Extractor) inside
+    ``with nogil``: (tree, text, length), or None for NEED_PYTHON (its cause, a name of
+    NSZ_WHY_NAMES, appended to ``why``); MemoryError for NS_ERROR."""
+    cdef CDocument doc = tree.doc
+    cdef NgCtx c
+    cdef Buf text
+    cdef int32_t out = -1, idx = tree.idx
+    cdef Py_ssize_t length = 0
+    cdef int r, cause = NSZ_WHY_NONE
+    doc._check(idx)
+    memset(&text, 0, sizeof(Buf))
+    try:
+        with nogil:
+            r = ng_init(&c, &doc.d)
+        if r == NS_OK:
+            _np_options(&c, options)
+            with nogil:
+                r = _nsz_sanitize_tree(&c, idx, &out, &text, &length, &cause)
+        with nogil:
+            ng_free(&c)
+        if r == NS_ERROR:
+            _raise_doc_error(doc)
+        if r != NS_OK:
+            if why is not None:
+                why.append(NSZ_WHY_NAMES[cause])
+            return None
+        return (_proxy(doc, out), PyUnicode_DecodeUTF8(<const char*>text.data, text.len, NULL), length)
+    finally:
+        buf_free(&text)
