@@ -442,6 +442,27 @@ cdef object _jt_run(CElement root, frozenset paragraph_tags, type cls):
         _jt_free(&w)
 
 
+cdef bint _jt_walk_alloc(JtWalk* w, DocData* d) noexcept nogil:
+    """The walk's per-name arrays for ``d`` (``w`` zeroed by the caller, freed by it with
+    _jt_free), namespaced names flagged; False without memory."""
+    cdef int32_t k
+    cdef const uchar* nm
+    cdef Py_ssize_t nm_len
+    w.d = d
+    w.n_ids = N_KNOWN + d.n_names
+    w.nflags = NULL if alloc_fails() else <uint8_t*>calloc(<size_t>w.n_ids, 1)
+    w.cnt_val = NULL if alloc_fails() else <int32_t*>calloc(<size_t>w.n_ids, sizeof(int32_t))
+    w.cnt_frame = NULL if alloc_fails() else <int32_t*>malloc(<size_t>w.n_ids * sizeof(int32_t))
+    if w.nflags == NULL or w.cnt_val == NULL or w.cnt_frame == NULL:
+        return False
+    for k in range(w.n_ids):
+        w.cnt_frame[k] = -1
+        nm = name_bytes(d, k, &nm_len)
+        if nm_len > 0 and nm[0] == 123:  # "{"
+            w.nflags[k] |= JT_NS
+    return True
+
+
 cdef int _jt_walk_root(CDocument doc, int32_t top, frozenset paragraph_tags, JtWalk* wp) except -2:
     """Set up ``wp`` (zeroed by the caller, freed by it) and run the walk of
     ``top``; JT_OK, or JT_FALLBACK for a tree the Python walk must take."""
@@ -451,18 +472,8 @@ cdef int _jt_walk_root(CDocument doc, int32_t top, frozenset paragraph_tags, JtW
     cdef const uchar* nm
     cdef Py_ssize_t nm_len
     cdef JtWalk* w = wp
-    w.d = d
-    w.n_ids = N_KNOWN + d.n_names
-    w.nflags = NULL if alloc_fails() else <uint8_t*>calloc(<size_t>w.n_ids, 1)
-    w.cnt_val = NULL if alloc_fails() else <int32_t*>calloc(<size_t>w.n_ids, sizeof(int32_t))
-    w.cnt_frame = NULL if alloc_fails() else <int32_t*>malloc(<size_t>w.n_ids * sizeof(int32_t))
-    if w.nflags == NULL or w.cnt_val == NULL or w.cnt_frame == NULL:
+    if not _jt_walk_alloc(w, d):
         raise MemoryError()
-    for k in range(w.n_ids):
-        w.cnt_frame[k] = -1
-        nm = name_bytes(d, k, &nm_len)
-        if nm_len > 0 and nm[0] == 123:  # "{"
-            w.nflags[k] |= JT_NS
     for name in paragraph_tags:
         nid = _lookup(doc, name)
         if 0 <= nid < w.n_ids:
@@ -729,6 +740,7 @@ def jt_classify(list paragraphs, frozenset stoplist, type made, object heading_s
     """classify_paragraphs over MadeParagraph objects; NotImplemented (nothing written)
     when some paragraph or parameter is not what the C loop handles."""
     cdef Py_ssize_t n = len(paragraphs), i, length
+    cdef int c
     cdef list texts = [], doms = [], results
     cdef int64_t* links
     cdef double ld, dens, low, high, swl, swh, mld
@@ -768,24 +780,11 @@ def jt_classify(list paragraphs, frozenset stoplist, type made, object heading_s
             text = texts[i]
             dom = doms[i]
             length = len(text)
-            ld = (<double>links[i] / <double>length) if length else 0.0
-            if ld > mld:
-                cls = "bad"
-            elif "\xa9" in text or "&copy" in text:
-                cls = "bad"
-            elif "select" in dom:
-                cls = "bad"
-            elif length < low:
-                cls = "bad" if links[i] > 0 else "short"
-            else:
+            c = _jt_cf_code(links[i], length, "\xa9" in text or "&copy" in text, "select" in dom, low, mld)
+            if c == JT_OTHER:
                 density = _jt_density(text, tab, stoplist)
-                dens = density
-                if dens >= swh:
-                    cls = "good" if length > high else "neargood"
-                elif dens >= swl:
-                    cls = "neargood"
-                else:
-                    cls = "bad"
+                c = _jt_density_code(density, length, high, swl, swh)
+            cls = ("short", "neargood", "good", "bad")[c]
             heading = False if no_headings else bool(heading_search(dom))
             results.append((heading, cls))
         for i in range(n):
@@ -836,6 +835,72 @@ cdef inline bint _jt_good_within(const int8_t* cur, const int64_t* lens, Py_ssiz
     return False
 
 
+cdef void _jt_revise_codes(int8_t* cur, const int8_t* cf, const int8_t* head, int8_t* new, const int64_t* lens,
+                           Py_ssize_t n, double mhd) noexcept nogil:
+    """revise_paragraph_classification on class codes: ``cf`` the context-free classes,
+    ``head`` the heading flags, ``lens`` the lengths, ``cur`` the class_type codes before
+    (pass one's look-ahead reads them) and after; ``new`` scratch of ``n``."""
+    cdef Py_ssize_t i
+    cdef int prev_n, next_n
+    # good headings
+    for i in range(n):
+        cur[i] = cf[i]
+        if head[i] and cur[i] == JT_SHORT and _jt_good_within(cur, lens, n, i, mhd):
+            cur[i] = JT_NEARGOOD
+    # short paragraphs from their neighbours, applied after
+    for i in range(n):
+        new[i] = -1
+        if cur[i] != JT_SHORT:
+            continue
+        prev_n = _jt_neighbour(cur, n, i, True, -1)
+        next_n = _jt_neighbour(cur, n, i, True, 1)
+        if prev_n == JT_GOOD and next_n == JT_GOOD:
+            new[i] = JT_GOOD
+        elif prev_n == JT_BAD and next_n == JT_BAD:
+            new[i] = JT_BAD
+        elif ((prev_n == JT_BAD and _jt_neighbour(cur, n, i, False, -1) == JT_NEARGOOD)
+              or (next_n == JT_BAD and _jt_neighbour(cur, n, i, False, 1) == JT_NEARGOOD)):
+            new[i] = JT_GOOD
+        else:
+            new[i] = JT_BAD
+    for i in range(n):
+        if new[i] >= 0:
+            cur[i] = new[i]
+    # neargood, in place and in order
+    for i in range(n):
+        if cur[i] != JT_NEARGOOD:
+            continue
+        prev_n = _jt_neighbour(cur, n, i, True, -1)
+        next_n = _jt_neighbour(cur, n, i, True, 1)
+        cur[i] = JT_BAD if (prev_n == JT_BAD and next_n == JT_BAD) else JT_GOOD
+    # more good headings
+    for i in range(n):
+        if head[i] and cur[i] == JT_BAD and cf[i] != JT_BAD and _jt_good_within(cur, lens, n, i, mhd):
+            cur[i] = JT_GOOD
+
+
+cdef inline int _jt_cf_code(int64_t links, int64_t length, bint copyright, bint select, double low,
+                            double mld) noexcept nogil:
+    """classify_paragraphs' tests before the stopword density: the class code, or JT_OTHER
+    when the density decides (then _jt_density_code)."""
+    cdef double ld = (<double>links / <double>length) if length else 0.0
+    if ld > mld:
+        return JT_BAD
+    if copyright or select:
+        return JT_BAD
+    if length < low:
+        return JT_BAD if links > 0 else JT_SHORT
+    return JT_OTHER
+
+
+cdef inline int _jt_density_code(double dens, int64_t length, double high, double swl, double swh) noexcept nogil:
+    if dens >= swh:
+        return JT_GOOD if length > high else JT_NEARGOOD
+    if dens >= swl:
+        return JT_NEARGOOD
+    return JT_BAD
+
+
 def jt_revise(list paragraphs, type made, object max_heading_distance):
     """revise_paragraph_classification over MadeParagraph objects; NotImplemented
     (nothing written) as jt_classify."""
@@ -883,41 +948,7 @@ def jt_revise(list paragraphs, type made, object max_heading_distance):
             head[i] = hd is True
             lens[i] = len(text)
         with nogil:
-            # good headings
-            for i in range(n):
-                cur[i] = cf[i]
-                if head[i] and cur[i] == JT_SHORT and _jt_good_within(cur, lens, n, i, mhd):
-                    cur[i] = JT_NEARGOOD
-            # short paragraphs from their neighbours, applied after
-            for i in range(n):
-                new[i] = -1
-                if cur[i] != JT_SHORT:
-                    continue
-                prev_n = _jt_neighbour(cur, n, i, True, -1)
-                next_n = _jt_neighbour(cur, n, i, True, 1)
-                if prev_n == JT_GOOD and next_n == JT_GOOD:
-                    new[i] = JT_GOOD
-                elif prev_n == JT_BAD and next_n == JT_BAD:
-                    new[i] = JT_BAD
-                elif ((prev_n == JT_BAD and _jt_neighbour(cur, n, i, False, -1) == JT_NEARGOOD)
-                      or (next_n == JT_BAD and _jt_neighbour(cur, n, i, False, 1) == JT_NEARGOOD)):
-                    new[i] = JT_GOOD
-                else:
-                    new[i] = JT_BAD
-            for i in range(n):
-                if new[i] >= 0:
-                    cur[i] = new[i]
-            # neargood, in place and in order
-            for i in range(n):
-                if cur[i] != JT_NEARGOOD:
-                    continue
-                prev_n = _jt_neighbour(cur, n, i, True, -1)
-                next_n = _jt_neighbour(cur, n, i, True, 1)
-                cur[i] = JT_BAD if (prev_n == JT_BAD and next_n == JT_BAD) else JT_GOOD
-            # more good headings
-            for i in range(n):
-                if head[i] and cur[i] == JT_BAD and cf[i] != JT_BAD and _jt_good_within(cur, lens, n, i, mhd):
-                    cur[i] = JT_GOOD
+            _jt_revise_codes(cur, cf, head, new, lens, n, mhd)
         for i in range(n):
             c = cur[i]
             paragraphs[i].class_type = ("short", "neargood", "good", "bad")[c]
@@ -1007,63 +1038,16 @@ def justext_good_texts(CElement root, frozenset paragraph_tags, frozenset stopli
             lens[i] = length
             if p.links > 9007199254740992 or p.links < 0:
                 return NotImplemented
-            ld = (<double>p.links / <double>length) if length else 0.0
-            if ld > mld:
-                c = JT_BAD
-            elif "\xa9" in text or "&copy" in text:
-                c = JT_BAD
-            elif _jt_has_select(w.paths.data + p.path_off, p.dom_len):
-                c = JT_BAD
-            elif length < low:
-                c = JT_BAD if p.links > 0 else JT_SHORT
-            else:
+            c = _jt_cf_code(p.links, length, "\xa9" in text or "&copy" in text,
+                            _jt_has_select(w.paths.data + p.path_off, p.dom_len), low, mld)
+            if c == JT_OTHER:
                 density = _jt_density(text, tab, stoplist)
-                dens = density
-                if dens >= swh:
-                    c = JT_GOOD if length > high else JT_NEARGOOD
-                elif dens >= swl:
-                    c = JT_NEARGOOD
-                else:
-                    c = JT_BAD
+                c = _jt_density_code(density, length, high, swl, swh)
             cf[i] = c
             head[i] = bool(heading_search(utf8_str(w.paths.data + p.path_off, p.dom_len))) if headings else False
             cur[i] = JT_OTHER  # class_type "" before the revision
         with nogil:
-            # good headings (the paragraphs ahead still hold class_type "")
-            for i in range(n):
-                cur[i] = cf[i]
-                if head[i] and cur[i] == JT_SHORT and _jt_good_within(cur, lens, n, i, mhd):
-                    cur[i] = JT_NEARGOOD
-            # short paragraphs from their neighbours, applied after
-            for i in range(n):
-                new[i] = -1
-                if cur[i] != JT_SHORT:
-                    continue
-                prev_n = _jt_neighbour(cur, n, i, True, -1)
-                next_n = _jt_neighbour(cur, n, i, True, 1)
-                if prev_n == JT_GOOD and next_n == JT_GOOD:
-                    new[i] = JT_GOOD
-                elif prev_n == JT_BAD and next_n == JT_BAD:
-                    new[i] = JT_BAD
-                elif ((prev_n == JT_BAD and _jt_neighbour(cur, n, i, False, -1) == JT_NEARGOOD)
-                      or (next_n == JT_BAD and _jt_neighbour(cur, n, i, False, 1) == JT_NEARGOOD)):
-                    new[i] = JT_GOOD
-                else:
-                    new[i] = JT_BAD
-            for i in range(n):
-                if new[i] >= 0:
-                    cur[i] = new[i]
-            # neargood, in place and in order
-            for i in range(n):
-                if cur[i] != JT_NEARGOOD:
-                    continue
-                prev_n = _jt_neighbour(cur, n, i, True, -1)
-                next_n = _jt_neighbour(cur, n, i, True, 1)
-                cur[i] = JT_BAD if (prev_n == JT_BAD and next_n == JT_BAD) else JT_GOOD
-            # more good headings
-            for i in range(n):
-                if head[i] and cur[i] == JT_BAD and cf[i] != JT_BAD and _jt_good_within(cur, lens, n, i, mhd):
-                    cur[i] = JT_GOOD
+            _jt_revise_codes(cur, cf, head, new, lens, n, mhd)
         for i in range(n):
             if cur[i] == JT_GOOD:
                 good.append(texts[i])
