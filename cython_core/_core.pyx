@@ -56,6 +56,7 @@ include "nogil_baseline.pxi"
 include "nogil_output.pxi"
 include "nogil_sanitize.pxi"
 include "nogil_justext.pxi"
+include "nogil_readability.pxi"
 include "nogil_sequence.pxi"
 
 

@@ -484,21 +484,39 @@ cdef inline int _unlikely_hit(CDocument doc, int32_t i, list out, int32_t* found
     return 0
 
 
+cdef int _unlikely_verdict_c(DocData* d, int32_t i, int32_t class_id, int32_t id_id,
+                             const WordSet* ok) noexcept nogil:
+    """remove_unlikely_candidates' verdict on node ``i`` (not body or html): 1 drop, 0 keep,
+    -1 a value with a non-ASCII byte (str.lower() may map one to ASCII: the reference decides)."""
+    cdef const uchar* cs
+    cdef const uchar* is_
+    cdef Py_ssize_t cn, in_
+    if not _class_value(d, i, class_id, &cs, &cn):
+        cn = 0
+    if not _class_value(d, i, id_id, &is_, &in_):
+        in_ = 0
+    if _has_high_byte(cs, cn) or _has_high_byte(is_, in_):
+        return -1
+    if cn + in_ + (1 if cn > 0 and in_ > 0 else 0) < 2:
+        return 0
+    if ((_contains_any(cs, cn, &_UNLIKELY_SET) or _contains_any(is_, in_, &_UNLIKELY_SET))
+            and not _contains_any(cs, cn, ok) and not _contains_any(is_, in_, ok)):
+        return 1
+    return 0
+
+
 cdef int _unlikely_walk(CDocument doc, int32_t root, object verdict, const WordSet* ok, int32_t body_id,
                         int32_t html_id, int32_t class_id, int32_t id_id, list out, int32_t* found) except -1:
     cdef DocData* d = &doc.d
     cdef int32_t i, tag
-    cdef const uchar* cs
-    cdef const uchar* is_
-    cdef Py_ssize_t cn, in_
+    cdef int v_c
     cdef dict memo = {}
     i = d.nodes[root].first
     while i >= 0:
         tag = d.nodes[i].tag
         if tag != body_id and tag != html_id:
-            _attr_bytes(d, i, class_id, &cs, &cn)
-            _attr_bytes(d, i, id_id, &is_, &in_)
-            if cn < 0 or in_ < 0 or _has_high_byte(cs, cn) or _has_high_byte(is_, in_):
+            v_c = _unlikely_verdict_c(d, i, class_id, id_id, ok)
+            if v_c < 0:
                 el = _proxy(doc, i)
                 attrs = " ".join(value for value in (el.get("class"), el.get("id")) if value)
                 if len(attrs) >= 2:
@@ -507,10 +525,8 @@ cdef int _unlikely_walk(CDocument doc, int32_t root, object verdict, const WordS
                         v = memo[attrs] = bool(verdict(attrs))
                     if v:
                         _unlikely_hit(doc, i, out, found, el)
-            elif cn + in_ + (1 if cn > 0 and in_ > 0 else 0) >= 2:
-                if ((_contains_any(cs, cn, &_UNLIKELY_SET) or _contains_any(is_, in_, &_UNLIKELY_SET))
-                        and not _contains_any(cs, cn, ok) and not _contains_any(is_, in_, ok)):
-                    _unlikely_hit(doc, i, out, found, None)
+            elif v_c:
+                _unlikely_hit(doc, i, out, found, None)
         if d.nodes[i].first >= 0:
             i = d.nodes[i].first
             continue
@@ -572,6 +588,16 @@ cdef inline bint _has_non_space(DocData* d, int32_t off, int32_t n) noexcept nog
     memset(&t, 0, sizeof(TextStats))
     _stats_feed(&t, d.text.data + off, n)
     return t.nonws > 0
+
+
+cdef bint _blank_slot_c(DocData* d, int32_t off, int32_t n) noexcept nogil:
+    "``not s or not s.strip()`` for a text slot (Python's whitespace)."
+    cdef TextStats t
+    if off < 0 or n <= 0:
+        return True
+    memset(&t, 0, sizeof(TextStats))
+    _stats_feed(&t, d.text.data + off, n)
+    return t.nonws == 0
 
 
 cdef struct PrefixFlags:
@@ -936,32 +962,64 @@ _wordset_init(&_POSITIVE_SET, _POSITIVE_BLOB, POSITIVE_WORDS)
 _wordset_init(&_NEGATIVE_SET, _NEGATIVE_BLOB, NEGATIVE_WORDS)
 
 
+cdef inline long _attr_weight_ascii(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """_attribute_weight of a non-empty value without a non-ASCII byte."""
+    cdef long weight = 0
+    if _contains_any(s, n, &_NEGATIVE_SET):
+        weight -= 25
+    if _contains_any(s, n, &_POSITIVE_SET):
+        weight += 25
+    return weight
+
+
+cdef inline bint _class_value(DocData* d, int32_t i, int32_t nid, const uchar** s, Py_ssize_t* n) noexcept nogil:
+    """``i.get(name)`` for ``nid`` as bytes (a valueless boolean attribute reads as its own
+    name); False when absent or empty (class_weight skips those)."""
+    cdef int32_t k
+    if not _attr_bytes(d, i, nid, s, n):
+        if n[0] < 0:
+            k = dom_attr_find(d, i, nid)
+            s[0] = name_bytes(d, d.attrs[k].name, n)
+        else:
+            return False
+    return n[0] > 0
+
+
+cdef bint _class_weight_c(DocData* d, int32_t i, int32_t class_id, int32_t id_id, long* out) noexcept nogil:
+    """class_weight of node ``i`` into ``out``; False (``out`` unset) when a value holds a
+    non-ASCII byte (re.IGNORECASE's non-ASCII equivalences: the reference decides)."""
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    cdef long weight = 0
+    cdef int which
+    for which in range(2):
+        if not _class_value(d, i, class_id if which == 0 else id_id, &s, &n):
+            continue
+        if _has_high_byte(s, n):
+            return False
+        weight += _attr_weight_ascii(s, n)
+    out[0] = weight
+    return True
+
+
 cdef long _class_weight_of(CDocument doc, int32_t i, int32_t class_id, int32_t id_id,
                            object attribute_weight) except? -1:
     """class_weight of node ``i`` (``class_id``/``id_id``: the document's ids of
     "class" and "id", -1 when it has none)."""
     cdef DocData* d = &doc.d
-    cdef int32_t nid, k, which
+    cdef int32_t which
     cdef const uchar* s
     cdef Py_ssize_t n
     cdef long weight = 0
+    if _class_weight_c(d, i, class_id, id_id, &weight):
+        return weight
     for which in range(2):
-        nid = class_id if which == 0 else id_id
-        if not _attr_bytes(d, i, nid, &s, &n):
-            if n < 0:
-                # a value that reads as the attribute's name
-                k = dom_attr_find(d, i, nid)
-                weight += <long>attribute_weight(_attr_value(doc, &d.attrs[k]))
-            continue
-        if n == 0:
+        if not _class_value(d, i, class_id if which == 0 else id_id, &s, &n):
             continue
         if _has_high_byte(s, n):
-            weight += <long>attribute_weight(slice_str(&d.vals, <int32_t>(s - d.vals.data), <int32_t>n))
-            continue
-        if _contains_any(s, n, &_NEGATIVE_SET):
-            weight -= 25
-        if _contains_any(s, n, &_POSITIVE_SET):
-            weight += 25
+            weight += <long>attribute_weight(utf8_str(s, n))
+        else:
+            weight += _attr_weight_ascii(s, n)
     return weight
 
 
@@ -1330,36 +1388,142 @@ cdef void _text_table(DocData* d, int32_t top, int32_t a_id, Seg* acc, int64_t* 
             i = p
 
 
+cdef struct RdScore:
+    # score_paragraphs over node indexes: the candidates dict as arrays
+    int32_t* slot       # per node: its candidate number, or -1
+    int32_t* cand       # per candidate number (insertion order): the node
+    int32_t* inc_par    # per counted paragraph: the parent's and grandparent's candidate numbers
+    int32_t* inc_gp
+    double* inc         # and its score
+    double* score       # per candidate number
+    Seg* acc
+    int64_t* length
+    int64_t* links
+    int32_t n_cand
+    int32_t n_inc
+    int32_t n_nodes     # the document's node count when allocated (the arrays' length)
+
+
+cdef inline void* _rd_alloc_nodes(DocData* d, size_t per_node) noexcept nogil:
+    if alloc_fails():
+        return NULL
+    return malloc(<size_t>(d.n_nodes if d.n_nodes > 0 else 1) * per_node)
+
+
+cdef void _rd_score_free(RdScore* r) noexcept nogil:
+    free(r.slot)
+    free(r.cand)
+    free(r.inc_par)
+    free(r.inc_gp)
+    free(r.inc)
+    free(r.score)
+    free(r.acc)
+    free(r.length)
+    free(r.links)
+    memset(r, 0, sizeof(RdScore))
+
+
+cdef bint _rd_score_alloc(DocData* d, RdScore* r) noexcept nogil:
+    """Room for the arrays (sized to the document's nodes now); False without memory (then
+    _rd_score_free is still due)."""
+    memset(r, 0, sizeof(RdScore))
+    r.n_nodes = d.n_nodes
+    r.slot = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    r.cand = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    r.inc_par = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    r.inc_gp = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    r.inc = <double*>_rd_alloc_nodes(d, sizeof(double))
+    r.score = <double*>_rd_alloc_nodes(d, sizeof(double))
+    r.acc = <Seg*>_rd_alloc_nodes(d, sizeof(Seg))
+    r.length = <int64_t*>_rd_alloc_nodes(d, sizeof(int64_t))
+    r.links = <int64_t*>_rd_alloc_nodes(d, sizeof(int64_t))
+    return (r.slot != NULL and r.cand != NULL and r.inc_par != NULL and r.inc_gp != NULL and r.inc != NULL
+            and r.score != NULL and r.acc != NULL and r.length != NULL and r.links != NULL)
+
+
+cdef bint _rd_score_collect(DocData* d, int32_t root, long long min_len, const int32_t* ids, int n_ids,
+                            int32_t a_id, RdScore* r) noexcept nogil:
+    """score_paragraphs' loop over the p/pre/td (``ids``) of ``root``'s subtree: the candidates
+    in insertion order and each counted paragraph's increment; the text lengths and link
+    numerators from one _text_table over the subtree of ``root``'s grandparent (every
+    candidate is in it). True when an increment is too large for exact doubles."""
+    cdef int32_t base_top = root, i, parent, gp
+    cdef double q, s
+    cdef bint inexact = False
+    if d.nodes[base_top].parent >= 0:
+        base_top = d.nodes[base_top].parent
+        if d.nodes[base_top].parent >= 0:
+            base_top = d.nodes[base_top].parent
+    _text_table(d, base_top, a_id, r.acc, r.length, r.links)
+    memset(r.slot, 0xFF, <size_t>d.n_nodes * sizeof(int32_t))
+    r.n_cand = 0
+    r.n_inc = 0
+    i = root
+    while i >= 0:
+        if _id_in(d.nodes[i].tag, ids, n_ids):
+            parent = d.nodes[i].parent
+            if parent >= 0 and r.length[i] >= min_len:
+                gp = d.nodes[parent].parent
+                if r.slot[parent] < 0:
+                    r.slot[parent] = r.n_cand
+                    r.cand[r.n_cand] = parent
+                    r.n_cand += 1
+                if gp >= 0 and r.slot[gp] < 0:
+                    r.slot[gp] = r.n_cand
+                    r.cand[r.n_cand] = gp
+                    r.n_cand += 1
+                # 1 + len(text.split(",")) + min(len(text) / 100, 3)
+                q = <double>r.length[i] / 100.0
+                s = <double>(2 + r.acc[i].commas) + (3.0 if 3.0 < q else q)
+                if s >= _EXACT_LIMIT:
+                    inexact = True
+                r.inc_par[r.n_inc] = r.slot[parent]
+                r.inc_gp[r.n_inc] = r.slot[gp] if gp >= 0 else -1
+                r.inc[r.n_inc] = s
+                r.n_inc += 1
+        i = _preorder_next(d, i, root)
+    return inexact
+
+
+cdef bint _rd_score_finish(RdScore* r) noexcept nogil:
+    """The increments added to the candidates' base scores (score[c], set by the caller), in
+    the Python loop's order, then each scaled by 1 - its link density. True when a sum leaves
+    the exact range."""
+    cdef int32_t k, c
+    cdef int64_t total
+    cdef bint inexact = False
+    for k in range(r.n_inc):
+        r.score[r.inc_par[k]] += r.inc[k]
+        if not (-_EXACT_LIMIT < r.score[r.inc_par[k]] < _EXACT_LIMIT):
+            inexact = True
+        if r.inc_gp[k] >= 0:
+            r.score[r.inc_gp[k]] += r.inc[k] / 2.0
+    # scale by link density (get_link_density: links / (text_length or 1))
+    for c in range(r.n_cand):
+        total = r.length[r.cand[c]]
+        if total == 0:
+            total = 1
+        r.score[c] *= 1.0 - <double>r.links[r.cand[c]] / <double>total
+    return inexact
+
+
 def rd_score_paragraphs(CElement top, object min_text_length, object attribute_weight, object tag_score,
                         object candidate_type):
     """readability's ``Document.score_paragraphs`` over ``top`` (the
     candidates dict: ``candidate_type(score, elem)`` per candidate, in the
     insertion order of the Python loop). ``tag_score(tag)`` is score_node's
     tag part (asked once per tag name), ``attribute_weight`` class_weight's
-    Python part. The text lengths and link densities come from one
-    _text_table over the subtree of ``top``'s grandparent (every candidate
-    is in it: a parent or grandparent of a paragraph of ``top``'s subtree).
+    Python part (_rd_score_collect, then the base scores, then _rd_score_finish).
     NotImplemented (nothing done) where the C doubles could differ from the
     Python numbers (a non-int minimum, huge integers)."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
     cdef int32_t ids[3]
     cdef int n_ids = 0
-    cdef int32_t root = top.idx, base_top, i, parent, gp, node, c, nid, a_id, class_id, id_id
-    cdef int32_t n_cand = 0, n_inc = 0, k
-    cdef int32_t* slot = NULL      # per node: its candidate number, or -1
-    cdef int32_t* cand = NULL      # per candidate number: the node
-    cdef int32_t* inc_par = NULL   # per counted paragraph: the parent's and grandparent's candidate numbers
-    cdef int32_t* inc_gp = NULL
-    cdef double* inc = NULL        # and its score
-    cdef double* score = NULL      # per candidate number
-    cdef Seg* acc = NULL
-    cdef int64_t* length = NULL
-    cdef int64_t* links = NULL
-    cdef int64_t total
+    cdef int32_t root = top.idx, node, c, nid, a_id, class_id, id_id
+    cdef RdScore r
     cdef long long min_len
-    cdef double q, s
-    cdef bint inexact = False
+    cdef bint inexact = False, ok
     cdef dict out = {}
     cdef dict tag_memo = {}
     doc._check(root)
@@ -1374,55 +1538,20 @@ def rd_score_paragraphs(CElement top, object min_text_length, object attribute_w
     if n_ids == 0:
         return out
     a_id = _lookup(doc, "a")
-    base_top = root
-    if d.nodes[base_top].parent >= 0:
-        base_top = d.nodes[base_top].parent
-        if d.nodes[base_top].parent >= 0:
-            base_top = d.nodes[base_top].parent
     try:
-        slot = _alloc_nodes(d, sizeof(int32_t))
-        cand = _alloc_nodes(d, sizeof(int32_t))
-        inc_par = _alloc_nodes(d, sizeof(int32_t))
-        inc_gp = _alloc_nodes(d, sizeof(int32_t))
-        inc = <double*>_alloc_nodes(d, sizeof(double))
-        score = <double*>_alloc_nodes(d, sizeof(double))
-        acc = <Seg*>_alloc_nodes(d, sizeof(Seg))
-        length = <int64_t*>_alloc_nodes(d, sizeof(int64_t))
-        links = <int64_t*>_alloc_nodes(d, sizeof(int64_t))
         with nogil:
-            _text_table(d, base_top, a_id, acc, length, links)
-            memset(slot, 0xFF, <size_t>d.n_nodes * sizeof(int32_t))
-            i = root
-            while i >= 0:
-                if _id_in(d.nodes[i].tag, ids, n_ids):
-                    parent = d.nodes[i].parent
-                    if parent >= 0 and length[i] >= min_len:
-                        gp = d.nodes[parent].parent
-                        if slot[parent] < 0:
-                            slot[parent] = n_cand
-                            cand[n_cand] = parent
-                            n_cand += 1
-                        if gp >= 0 and slot[gp] < 0:
-                            slot[gp] = n_cand
-                            cand[n_cand] = gp
-                            n_cand += 1
-                        # 1 + len(text.split(",")) + min(len(text) / 100, 3)
-                        q = <double>length[i] / 100.0
-                        s = <double>(2 + acc[i].commas) + (3.0 if 3.0 < q else q)
-                        if s >= _EXACT_LIMIT:
-                            inexact = True
-                        inc_par[n_inc] = slot[parent]
-                        inc_gp[n_inc] = slot[gp] if gp >= 0 else -1
-                        inc[n_inc] = s
-                        n_inc += 1
-                i = _preorder_next(d, i, root)
+            ok = _rd_score_alloc(d, &r)
+            if ok:
+                inexact = _rd_score_collect(d, root, min_len, ids, n_ids, a_id, &r)
+        if not ok:
+            raise MemoryError("out of memory")
         if inexact:
             return NotImplemented
         # score_node: class_weight + the tag's score, Python ints
         class_id = _lookup(doc, "class")
         id_id = _lookup(doc, "id")
-        for c in range(n_cand):
-            node = cand[c]
+        for c in range(r.n_cand):
+            node = r.cand[c]
             nid = d.nodes[node].tag
             ts = tag_memo.get(nid)
             if ts is None:
@@ -1430,36 +1559,17 @@ def rd_score_paragraphs(CElement top, object min_text_length, object attribute_w
             base = _class_weight_of(doc, node, class_id, id_id, attribute_weight) + ts
             if type(base) is not int or not (-_EXACT_LIMIT < base < _EXACT_LIMIT):
                 return NotImplemented
-            score[c] = <double><long long>base
+            r.score[c] = <double><long long>base
         with nogil:
-            for k in range(n_inc):
-                score[inc_par[k]] += inc[k]
-                if not (-_EXACT_LIMIT < score[inc_par[k]] < _EXACT_LIMIT):
-                    inexact = True
-                if inc_gp[k] >= 0:
-                    score[inc_gp[k]] += inc[k] / 2.0
-            # scale by link density (get_link_density: links / (text_length or 1))
-            for c in range(n_cand):
-                total = length[cand[c]]
-                if total == 0:
-                    total = 1
-                score[c] *= 1.0 - <double>links[cand[c]] / <double>total
+            inexact = _rd_score_finish(&r)
         if inexact:
             return NotImplemented
-        for c in range(n_cand):
-            el = _proxy(doc, cand[c])
-            out[el] = candidate_type(score[c], el)
+        for c in range(r.n_cand):
+            el = _proxy(doc, r.cand[c])
+            out[el] = candidate_type(r.score[c], el)
         return out
     finally:
-        free(slot)
-        free(cand)
-        free(inc_par)
-        free(inc_gp)
-        free(inc)
-        free(score)
-        free(acc)
-        free(length)
-        free(links)
+        _rd_score_free(&r)
 
 
 HEADING_NAMES = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -1520,6 +1630,84 @@ cdef inline bint _is_hidden_input(DocData* d, int32_t i, int32_t type_id) noexce
     return n == 6 and memcmp(s, b"hidden", 6) == 0
 
 
+cdef struct RdCondIds:
+    # the document's ids of the names sanitize's conditional cleaning reads (-1: none)
+    int32_t a_id
+    int32_t type_id
+    int32_t p_id
+    int32_t img_id
+    int32_t li_id
+    int32_t embed_id
+    int32_t input_id
+    int32_t ol_id
+    int32_t ul_id
+
+
+cdef int _rd_cond_verdict(DocData* d, int32_t i, long weight, long long min_len, const RdCondIds* ci) noexcept nogil:
+    """The conditional cleaning's verdict on node ``i`` (class weight ``weight``) when
+    weight + score is not negative: 1 remove, 0 keep, 2 kept for no content between long
+    siblings (1.11.0 exempts that subtree's nodes)."""
+    cdef TextStats t
+    cdef long long n_p, n_img, n_li, n_embed, n_input, hidden
+    cdef Py_ssize_t content_length, links, total
+    cdef double link_density
+    cdef int32_t j, tag
+    memset(&t, 0, sizeof(TextStats))
+    _stats_walk(d, i, &t)
+    if t.commas >= 10:
+        return 0
+    # one walk for the counts and get_link_density's numerator (the text
+    # lengths of every ``a`` descendant, nested ones too); the stats walk
+    # above is text_length(elem), its denominator (or 1)
+    n_p = n_img = n_li = n_embed = n_input = hidden = 0
+    links = 0
+    j = _preorder_next(d, i, i)
+    while j >= 0:
+        tag = d.nodes[j].tag
+        if tag == ci.a_id and ci.a_id >= 0:
+            links += _text_length_of(d, j)
+        elif tag == ci.p_id:
+            n_p += 1
+        elif tag == ci.img_id:
+            n_img += 1
+        elif tag == ci.li_id:
+            n_li += 1
+        elif tag == ci.embed_id:
+            n_embed += 1
+        elif tag == ci.input_id:
+            n_input += 1
+            if _is_hidden_input(d, j, ci.type_id):
+                hidden += 1
+        j = _preorder_next(d, j, i)
+    n_li -= 100
+    n_input -= hidden
+    content_length = _trim_length(&t)
+    total = content_length if content_length != 0 else 1
+    link_density = <double>links / <double>total
+    if n_p and <double>n_img > 1.0 + <double>n_p * 1.3:
+        return 1  # too many images
+    elif n_li > n_p and d.nodes[i].tag != ci.ol_id and d.nodes[i].tag != ci.ul_id:
+        return 1  # more <li>s than <p>s
+    elif <double>n_input > <double>n_p / 3.0:
+        return 1  # less than 3x <p>s than <input>s
+    elif content_length < min_len and n_img == 0:
+        return 1  # too short content length without a single image
+    elif content_length < min_len and n_img > 2:
+        return 1  # too short content length and too many images
+    elif link_density > (0.5 if weight >= 25 else 0.2):
+        return 1  # too many links for its weight (1.11.0: the same, as two tests)
+    elif (n_embed == 1 and content_length < 75) or n_embed > 1:
+        return 1  # <embed>s with too short content length, or too many <embed>s
+    elif not content_length:
+        # kept between long neighbours: the nearest non-empty sibling on each
+        # side (1.11.0 collects at most those two lengths, the same sum)
+        if (_first_nonzero_sibling(d, d.nodes[i].next, False)
+                + _first_nonzero_sibling(d, d.nodes[i].prev, True)) <= 1000:
+            return 1
+        return 2
+    return 0
+
+
 def rd_clean_conditionally(CElement node, dict candidates not None, object min_text_length, object attribute_weight,
                            object drop_tree, object tops=None):
     """sanitize's conditional cleaning (2.3.1's ``sanitize_tree`` last loop):
@@ -1541,13 +1729,11 @@ def rd_clean_conditionally(CElement node, dict candidates not None, object min_t
     cdef int32_t* snap = NULL
     cdef double* scores = NULL
     cdef uchar* allowed = NULL
-    cdef int32_t n = 0, k, i, j, tag, class_id, id_id, a_id, type_id
-    cdef int32_t p_id, img_id, li_id, embed_id, input_id, ol_id, ul_id
-    cdef long long min_len, n_p, n_img, n_li, n_embed, n_input, hidden
+    cdef int32_t n = 0, k, i, j, class_id, id_id, a_id
+    cdef RdCondIds ci
+    cdef long long min_len
     cdef long weight
-    cdef Py_ssize_t content_length, links, total
-    cdef double link_density
-    cdef TextStats t
+    cdef int v
     cdef bint to_remove, old = tops is not None
     cdef PyObject* found
     cdef CElement top
@@ -1568,14 +1754,15 @@ def rd_clean_conditionally(CElement node, dict candidates not None, object min_t
     class_id = _lookup(doc, "class")
     id_id = _lookup(doc, "id")
     a_id = _lookup(doc, "a")
-    type_id = _lookup(doc, "type")
-    p_id = _lookup(doc, "p")
-    img_id = _lookup(doc, "img")
-    li_id = _lookup(doc, "li")
-    embed_id = _lookup(doc, "embed")
-    input_id = _lookup(doc, "input")
-    ol_id = _lookup(doc, "ol")
-    ul_id = _lookup(doc, "ul")
+    ci.a_id = a_id
+    ci.type_id = _lookup(doc, "type")
+    ci.p_id = _lookup(doc, "p")
+    ci.img_id = _lookup(doc, "img")
+    ci.li_id = _lookup(doc, "li")
+    ci.embed_id = _lookup(doc, "embed")
+    ci.input_id = _lookup(doc, "input")
+    ci.ol_id = _lookup(doc, "ol")
+    ci.ul_id = _lookup(doc, "ul")
     snap = _alloc_nodes(d, sizeof(int32_t))
     try:
         if old:
@@ -1617,66 +1804,14 @@ def rd_clean_conditionally(CElement node, dict candidates not None, object min_t
             if <double>weight + scores[k] < 0.0:
                 _rd_drop(doc, i, drop_tree)
                 continue
-            memset(&t, 0, sizeof(TextStats))
-            _stats_walk(d, i, &t)
-            if t.commas >= 10:
-                continue
-            # one walk for the counts and get_link_density's numerator (the text
-            # lengths of every ``a`` descendant, nested ones too); the stats walk
-            # above is text_length(elem), its denominator (or 1)
-            n_p = n_img = n_li = n_embed = n_input = hidden = 0
-            links = 0
-            j = _preorder_next(d, i, i)
-            while j >= 0:
-                tag = d.nodes[j].tag
-                if tag == a_id and a_id >= 0:
-                    links += _text_length_of(d, j)
-                elif tag == p_id:
-                    n_p += 1
-                elif tag == img_id:
-                    n_img += 1
-                elif tag == li_id:
-                    n_li += 1
-                elif tag == embed_id:
-                    n_embed += 1
-                elif tag == input_id:
-                    n_input += 1
-                    if _is_hidden_input(d, j, type_id):
-                        hidden += 1
-                j = _preorder_next(d, j, i)
-            n_li -= 100
-            n_input -= hidden
-            content_length = _trim_length(&t)
-            total = content_length if content_length != 0 else 1
-            link_density = <double>links / <double>total
-            to_remove = True
-            if n_p and <double>n_img > 1.0 + <double>n_p * 1.3:
-                pass  # too many images
-            elif n_li > n_p and d.nodes[i].tag != ol_id and d.nodes[i].tag != ul_id:
-                pass  # more <li>s than <p>s
-            elif <double>n_input > <double>n_p / 3.0:
-                pass  # less than 3x <p>s than <input>s
-            elif content_length < min_len and n_img == 0:
-                pass  # too short content length without a single image
-            elif content_length < min_len and n_img > 2:
-                pass  # too short content length and too many images
-            elif link_density > (0.5 if weight >= 25 else 0.2):
-                pass  # too many links for its weight (1.11.0: the same, as two tests)
-            elif (n_embed == 1 and content_length < 75) or n_embed > 1:
-                pass  # <embed>s with too short content length, or too many <embed>s
-            elif not content_length:
-                # kept between long neighbours: the nearest non-empty sibling on each
-                # side (1.11.0 collects at most those two lengths, the same sum)
-                to_remove = (_first_nonzero_sibling(d, d.nodes[i].next, False)
-                             + _first_nonzero_sibling(d, d.nodes[i].prev, True)) <= 1000
-                if old and not to_remove:
-                    j = i
-                    while j >= 0:
-                        if _id_in(d.nodes[j].tag, allowed_ids, n_allowed):
-                            allowed[j] = 1
-                        j = _preorder_next(d, j, i)
-            else:
-                to_remove = False
+            v = _rd_cond_verdict(d, i, weight, min_len, &ci)
+            to_remove = v == 1
+            if old and v == 2:
+                j = i
+                while j >= 0:
+                    if _id_in(d.nodes[j].tag, allowed_ids, n_allowed):
+                        allowed[j] = 1
+                    j = _preorder_next(d, j, i)
             if to_remove:
                 _rd_drop(doc, i, drop_tree)
     finally:
@@ -1712,15 +1847,20 @@ cdef inline bint _div_slots_refused(DocData* d, int32_t div) noexcept nogil:
     return False
 
 
-cdef int _wrap_div(CDocument doc, int32_t div, int32_t p_id, int32_t br_id, int32_t** kids, Py_ssize_t* cap,
-                   object drop_tree) except -1:
-    cdef DocData* d = &doc.d
+cdef int _wrap_div_c(DocData* d, int32_t div, int32_t p_id, int32_t br_id, int32_t** kids,
+                     Py_ssize_t* cap) noexcept nogil:
+    """_wrap_loose_text on ``div``: 0 done, -1 out of memory, 1 where the reference raises
+    ValueError (a string to move, or a joined tail of a dropped <br>, holds a character lxml
+    refuses): the steps before it done, as the reference leaves them."""
     cdef int32_t p, c, child, nk = 0, pos
     cdef int32_t* grown
+    cdef int r
     if _has_non_space(d, d.nodes[div].text_off, d.nodes[div].text_len):
+        if _xml_refused(d, d.nodes[div].text_off, d.nodes[div].text_len):
+            return 1
         p = dom_new_node(d, p_id, -1)
         if p < 0:
-            _raise_doc_error(doc)
+            return -1
         d.nodes[p].text_off = d.nodes[div].text_off
         d.nodes[p].text_len = d.nodes[div].text_len
         d.nodes[div].text_off = -1
@@ -1731,7 +1871,8 @@ cdef int _wrap_div(CDocument doc, int32_t div, int32_t p_id, int32_t br_id, int3
         if nk >= cap[0]:
             grown = NULL if alloc_fails() else <int32_t*>realloc(kids[0], <size_t>(2 * cap[0] + 16) * sizeof(int32_t))
             if grown == NULL:
-                raise MemoryError("out of memory")
+                d.error = ERR_MEMORY
+                return -1
             kids[0] = grown
             cap[0] = 2 * cap[0] + 16
         kids[0][nk] = c
@@ -1740,16 +1881,33 @@ cdef int _wrap_div(CDocument doc, int32_t div, int32_t p_id, int32_t br_id, int3
     for pos in range(nk - 1, -1, -1):
         child = kids[0][pos]
         if _has_non_space(d, d.nodes[child].tail_off, d.nodes[child].tail_len):
+            if _xml_refused(d, d.nodes[child].tail_off, d.nodes[child].tail_len):
+                return 1
             p = dom_new_node(d, p_id, -1)
             if p < 0:
-                _raise_doc_error(doc)
+                return -1
             d.nodes[p].text_off = d.nodes[child].tail_off
             d.nodes[p].text_len = d.nodes[child].tail_len
             d.nodes[child].tail_off = -1
             d.nodes[child].tail_len = 0
             dom_link_before(d, div, p, d.nodes[child].next)
         if d.nodes[child].tag == br_id:
-            _rd_drop(doc, child, drop_tree)
+            r = _drop_tree_c(d, child)
+            if r != 1:
+                return 1 if r == 0 else -1
+    return 0
+
+
+cdef int _wrap_div(CDocument doc, int32_t div, int32_t p_id, int32_t br_id, int32_t** kids, Py_ssize_t* cap,
+                   object drop_tree) except -1:
+    # the caller checked the div's strings (_div_slots_refused): no step can raise
+    cdef int r = _wrap_div_c(&doc.d, div, p_id, br_id, kids, cap)
+    if r < 0:
+        if doc.d.error:
+            _raise_doc_error(doc)
+        raise MemoryError("out of memory")
+    if r > 0:
+        raise AssertionError("_wrap_div on a div with refused strings")
     return 0
 
 
@@ -1783,12 +1941,43 @@ cdef inline uchar _own_flags(CDocument doc, int32_t nid, PrefixFlags* pf, object
     return 1 if pf.flags[nid] else 0
 
 
+cdef void _descendant_flags_c(DocData* d, int32_t root, uchar* acc, PrefixFlags* pf, int32_t a_id) noexcept nogil:
+    """2.3.1's acc[x] for every x of ``root``'s subtree: the OR over x's strict descendants of
+    bit 1 (the tag starts with a DIV_TO_P_PREFIXES prefix) and bit 2 (it is ``a``), each node
+    added into its parent as it is left."""
+    cdef int32_t i = root, p, nid
+    cdef uchar own
+    acc[root] = 0
+    while True:
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            acc[i] = 0
+            continue
+        while True:
+            if i == root:
+                return
+            p = d.nodes[i].parent
+            if p < 0:
+                return
+            nid = d.nodes[i].tag
+            own = (1 if _prefix_flag(d, pf, nid) else 0) | (2 if nid == a_id else 0)
+            acc[p] |= acc[i] | own
+            if d.nodes[i].next >= 0:
+                i = d.nodes[i].next
+                acc[i] = 0
+                break
+            i = p
+
+
 cdef int _descendant_flags(CDocument doc, int32_t root, uchar* acc, PrefixFlags* pf, object tag_flag,
                            int32_t a_id) except -1:
     """acc[x] = the OR of _own_flags over x's strict descendants, for every x of
     ``root``'s subtree (each node is added into its parent as it is left)."""
     cdef DocData* d = &doc.d
     cdef int32_t i = root, p
+    if tag_flag is None:
+        _descendant_flags_c(d, root, acc, pf, a_id)
+        return 0
     acc[root] = 0
     while True:
         if d.nodes[i].first >= 0:
@@ -1882,6 +2071,13 @@ def rd_transform_misused_divs(CElement top, object wrap_one, object drop_tree, o
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 
+cdef bint _rd_xml_utf8_c(DocData* d, int32_t i, Buf* out) noexcept nogil:
+    """The plain XML serialisation of node ``i`` and its tail into ``out``; False without memory."""
+    if not xml_plain_c(out, d, i):
+        return False
+    return put_slice(out, &d.text, d.nodes[i].tail_off, d.nodes[i].tail_len, False, &d.error)
+
+
 def rd_tostring_xml_utf8(CElement el):
     """``tostring_xml(el).encode("utf8", "surrogatepass")`` (the tail included),
     or None where tostring_xml hands the element to the reference serialiser
@@ -1889,7 +2085,6 @@ def rd_tostring_xml_utf8(CElement el):
     cdef CDocument doc = el.doc
     cdef Buf out
     cdef bint ok
-    cdef Node* nd
     doc._check(el.idx)
     info = doc.docinfo
     if info.has_doctype():
@@ -1898,10 +2093,7 @@ def rd_tostring_xml_utf8(CElement el):
             return None
     memset(&out, 0, sizeof(Buf))
     with nogil:
-        ok = xml_plain_c(&out, &doc.d, el.idx)
-        if ok:
-            nd = &doc.d.nodes[el.idx]
-            ok = put_slice(&out, &doc.d.text, nd.tail_off, nd.tail_len, False, &doc.d.error)
+        ok = _rd_xml_utf8_c(&doc.d, el.idx, &out)
     try:
         if not ok:
             _raise_doc_error(doc)
@@ -1934,6 +2126,19 @@ cdef inline Py_ssize_t _code_points(const uchar* s, Py_ssize_t n) noexcept nogil
     return k
 
 
+cdef bint _rd_p_sibling(DocData* d, int32_t c, int32_t a_id) noexcept nogil:
+    """get_article's verdict on a ``p`` sibling that is not kept as a candidate: more than
+    80 characters of text and a link density below 0.25, or 80 or fewer, no links and
+    DOT_SPACE in its text."""
+    cdef double density = _link_density_of(d, c, a_id)
+    cdef int32_t off = d.nodes[c].text_off
+    cdef int32_t n = d.nodes[c].text_len if off >= 0 else 0
+    cdef Py_ssize_t length = _code_points(d.text.data + off, n) if n > 0 else 0
+    if length > 80:
+        return density < 0.25
+    return density == 0.0 and n > 0 and _dot_space(d.text.data + off, n)
+
+
 cdef int _score_of(object value, double* out) except -1:
     """A candidate's score as a C double, 0 when it is not exactly one (then 1)."""
     if PyFloat_CheckExact(value):
@@ -1954,9 +2159,8 @@ def rd_article_siblings(CElement best, dict candidates not None, object threshol
     threshold is not a float or a small int."""
     cdef CDocument doc = best.doc
     cdef DocData* d = &doc.d
-    cdef int32_t parent, c, p_id, a_id, off, n
-    cdef double thr, score, density
-    cdef Py_ssize_t length
+    cdef int32_t parent, c, p_id, a_id
+    cdef double thr, score
     cdef PyObject* found
     cdef bint append
     cdef list out = []
@@ -1983,14 +2187,7 @@ def rd_article_siblings(CElement best, dict candidates not None, object threshol
                     continue
                 # a candidate below the threshold: the elif below still applies
         if not append and d.nodes[c].tag == p_id and p_id >= 0:
-            density = _link_density_of(d, c, a_id)
-            off = d.nodes[c].text_off
-            n = d.nodes[c].text_len if off >= 0 else 0
-            length = _code_points(d.text.data + off, n) if n > 0 else 0
-            if length > 80:
-                append = density < 0.25
-            else:
-                append = density == 0.0 and n > 0 and _dot_space(d.text.data + off, n)
+            append = _rd_p_sibling(d, c, a_id)
         if append:
             out.append(_proxy(doc, c))
         c = d.nodes[c].next

@@ -79,24 +79,108 @@ cpdef CDocument parse_document(src, Py_ssize_t start=0):
     if inp.error:
         input_free(&inp)
         _raise_error(inp.error)
-    memset(&p, 0, sizeof(Parser))
-    p.s = inp.s
-    p.n = inp.n
-    p.d = &doc.d
-    p.insert_mode = INSERT_INITIAL
-    p.dt_name_off = -1
-    p.dt_pub_off = -1
-    p.dt_sys_off = -1
     with nogil:
-        # the text arena is most of the input: one allocation up front
-        buf_reserve(&doc.d.text, inp.n // 2 + 64, &doc.d.error)
-        if not doc.d.error:
-            parse_document_c(&p)
-        buf_free(&p.scratch)
+        parse_input_c(&inp, &doc.d)
         input_free(&inp)
     if doc.d.error:
         _raise_error(doc.d.error)
     return doc
+
+
+cdef bint parse_input_c(Input* inp, DocData* d) noexcept nogil:
+    """Parse the converted input into the empty ``d``; False without memory (``d.error``)."""
+    cdef Parser p
+    memset(&p, 0, sizeof(Parser))
+    p.s = inp.s
+    p.n = inp.n
+    p.d = d
+    p.insert_mode = INSERT_INITIAL
+    p.dt_name_off = -1
+    p.dt_pub_off = -1
+    p.dt_sys_off = -1
+    # the text arena is most of the input: one allocation up front
+    buf_reserve(&d.text, inp.n // 2 + 64, &d.error)
+    if not d.error:
+        parse_document_c(&p)
+    buf_free(&p.scratch)
+    return not d.error
+
+
+cdef bint parse_bytes_c(DocData* d, const uchar* s, Py_ssize_t n) noexcept nogil:
+    """parse_document(bytes) into the empty ``d``; False without memory (``d.error``)."""
+    cdef Input inp
+    cdef bint ok
+    memset(&inp, 0, sizeof(Input))
+    input_from_bytes(&inp, s, n)
+    if inp.error:
+        d.error = inp.error
+        input_free(&inp)
+        return False
+    ok = parse_input_c(&inp, d)
+    input_free(&inp)
+    return ok
+
+
+cdef inline bint _ci_word_at(const uchar* s, Py_ssize_t n, Py_ssize_t i, const char* w) noexcept nogil:
+    "The lower-case ASCII word ``w`` at s[i:], ASCII case-insensitively."
+    cdef Py_ssize_t k = 0
+    while w[k] != 0:
+        if i + k >= n or _ascii_lower(s[i + k]) != <uchar>w[k]:
+            return False
+        k += 1
+    return True
+
+
+cdef bint looks_full_html_bytes_c(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """_LOOKS_FULL_BYTES: ``rb"\\s*<(?:html|!doctype)"`` (re.I, ASCII) matches at the start."""
+    cdef Py_ssize_t i = 0
+    while i < n and (s[i] == 32 or (9 <= s[i] <= 13)):
+        i += 1
+    if i >= n or s[i] != 60:
+        return False
+    return _ci_word_at(s, n, i + 1, "html") or _ci_word_at(s, n, i + 1, "!doctype")
+
+
+cdef int fromstring_root_c(DocData* d, bint is_full_html, int32_t* root) noexcept nogil:
+    """fromstring's choice of the element to return, on the parsed ``d``: 0 done (``*root``;
+    the body renamed div/span where lxml.html renames it), 1 the root has several bodies or
+    heads (nothing changed: the Python path merges them), 2 the document is empty."""
+    cdef int32_t top, c, body = -1, last, i
+    cdef int n_bodies = 0, n_heads = 0
+    cdef bint block = False
+    if d.n_roots == 0:
+        return 2
+    top = d.roots[0]
+    root[0] = top
+    if is_full_html:
+        return 0
+    c = d.nodes[top].first
+    while c >= 0:
+        if d.nodes[c].tag == ID_BODY:
+            if body < 0:
+                body = c
+            n_bodies += 1
+        elif d.nodes[c].tag == ID_HEAD:
+            n_heads += 1
+        c = d.nodes[c].next
+    if n_bodies > 1 or n_heads > 1:
+        return 1
+    if n_heads or body < 0:
+        return 0
+    last = d.nodes[body].last
+    if (last >= 0 and d.nodes[body].first == last and _blank_slot_c(d, d.nodes[body].text_off, d.nodes[body].text_len)
+            and _blank_slot_c(d, d.nodes[last].tail_off, d.nodes[last].tail_len)):
+        root[0] = last
+        return 0
+    i = body
+    while i >= 0:
+        if known_flags(d.nodes[i].tag) & F_BLOCK:
+            block = True
+            break
+        i = dom_preorder_next(d, i, body)
+    d.nodes[body].tag = ID_DIV if block else ID_SPAN
+    root[0] = body
+    return 0
 
 
 cdef int32_t _root_or_raise(CDocument doc) except -2:
@@ -180,6 +264,7 @@ def fromstring(src, Py_ssize_t start=0):
     from ``start`` on: as ``fromstring(src[start:])`` without the copy."""
     cdef bint is_full_html
     cdef int32_t root, body, other, child, last
+    cdef int r
     cdef CDocument doc
     if start and not isinstance(src, str):
         src = src[start:]
@@ -189,10 +274,12 @@ def fromstring(src, Py_ssize_t start=0):
     else:
         is_full_html = _LOOKS_FULL_STR(src, start) is not None
     doc = parse_document(src, start)
+    r = fromstring_root_c(&doc.d, is_full_html, &root)
+    if r == 0:
+        doc.root_index = root
+        return doc
     root = _root_or_raise(doc)
     doc.root_index = root
-    if is_full_html:
-        return doc
     bodies = [c for c in _children_of(doc, root) if doc.d.nodes[c].tag == ID_BODY]
     body = -1
     if bodies:

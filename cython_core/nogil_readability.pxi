@@ -1,0 +1,629 @@
+# trafilatura 2.3.1's ``external.try_readability`` without the GIL: the reference is
+# trafila.readability_2_3_1.try_readability (Document.summary_tree, the XML serialisation of
+# the summary, its re-parse by the HTML parser and lxml.html.fromstring's heuristics).
+#
+# ``raw`` is a tree of the page's working copy ``c.d``; it is mutated in place as the reference
+# mutates its input. The candidates dict is RdScore's arrays (accel_readability.pxi: per node a
+# candidate number, per number the node and its score, numbers in insertion order). The
+# summary is re-parsed into a document of its own, whose whole tree is then copied into ``c.d``
+# (so that the result has the parents, siblings and tail the reference's has).
+#
+# Where the reference raises (and try_readability answers an empty ``HtmlElement``): drop_tree
+# on a parentless element (an assertion), a string lxml refuses in a moved text or a joined tail
+# (xml_text), an empty re-parsed document. The input is then left as the reference leaves it at
+# the raise. Why a run answers NS_NEED_PYTHON is a thread-local cause (NRD_*).
+
+from libc.string cimport strcmp
+
+cdef extern from *:
+    """
+    static _Thread_local int trafila_nrd_cause = 0;
+    static inline void trafila_nrd_set_cause(int c) { trafila_nrd_cause = c; }
+    static inline int trafila_nrd_get_cause(void) { return trafila_nrd_cause; }
+    """
+    void _nrd_set_cause "trafila_nrd_set_cause" (int c) nogil
+    int _nrd_get_cause "trafila_nrd_get_cause" () nogil
+
+
+cdef enum:
+    NRD_NONE = 0
+    NRD_ATTR        # a class or id value with a non-ASCII byte (str.lower, re.IGNORECASE on it)
+    NRD_TAG         # a candidate's tag holds U+212A (str.lower maps it to "k")
+    NRD_VIDEO       # an iframe src with a non-ASCII byte and no ASCII match of videoRe
+    NRD_XHTML       # the document has an XHTML doctype (tostring's XHTML serialiser)
+    NRD_MERGE       # the re-parsed summary has several bodies, heads or top-level nodes
+    NRD_INEXACT     # a score beyond the doubles' exact integers
+    NRD_N
+
+cdef const char* NRD_CAUSES[NRD_N]
+NRD_CAUSES[:] = [b"none", b"attr", b"tag", b"video", b"xhtml", b"merge", b"inexact"]
+
+
+cdef inline int _nrd_need(int cause) noexcept nogil:
+    _nrd_set_cause(cause)
+    return NS_NEED_PYTHON
+
+
+cdef inline int32_t _nrd_lookup(DocData* d, const char* name) noexcept nogil:
+    return dom_lookup_name(d, <const uchar*>name, <Py_ssize_t>strlen(name))
+
+
+cdef int _nrd_ids(DocData* d, const char** names, int n, int32_t* ids) noexcept nogil:
+    "The ids of the names the document knows (the others cannot match a node): their count."
+    cdef int k, m = 0
+    cdef int32_t nid
+    for k in range(n):
+        nid = _nrd_lookup(d, names[k])
+        if nid >= 0:
+            ids[m] = nid
+            m += 1
+    return m
+
+
+cdef int32_t* _nrd_snapshot(DocData* d, int32_t top, const int32_t* ids, int n_ids, bint include_self,
+                            int32_t* n) noexcept nogil:
+    """``_preorder(top, names, include_self)`` as a malloc'd array (its length in ``n``); NULL
+    without memory (``d.error`` set)."""
+    cdef int32_t* snap = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    if snap == NULL:
+        d.error = ERR_MEMORY
+        return NULL
+    n[0] = _snapshot(d, top, ids, n_ids, include_self, snap) if n_ids > 0 else 0
+    return snap
+
+
+cdef inline int _nrd_drop(DocData* d, int32_t i) noexcept nogil:
+    """treeops.drop_tree: NS_OK done, NS_NEED_PYTHON standing for "raises" (a parentless element,
+    or a joined tail lxml refuses: nothing changed), NS_ERROR without memory."""
+    cdef int r
+    if d.nodes[i].parent < 0:
+        return NS_NEED_PYTHON
+    r = _drop_tree_c(d, i)
+    if r == 1:
+        return NS_OK
+    return NS_NEED_PYTHON if r == 0 else NS_ERROR
+
+
+cdef int _nrd_drop_all(DocData* d, const int32_t* snap, int32_t n, bint* raised) noexcept nogil:
+    "drop_tree on each node of ``snap`` in order; ``raised`` at the first that raises."
+    cdef int32_t k
+    cdef int r
+    for k in range(n):
+        r = _nrd_drop(d, snap[k])
+        if r == NS_NEED_PYTHON:
+            raised[0] = True
+            return NS_OK
+        if r != NS_OK:
+            return r
+    return NS_OK
+
+
+cdef int ng_drop_tagged(NgCtx* c, int32_t top, const char** names, int n_names, bint* raised) noexcept nogil:
+    "``_drop_tagged(top, names)``: drop_tree on a snapshot of the matches, ``top`` included."
+    cdef int32_t ids[8]
+    cdef int n_ids = _nrd_ids(c.d, names, n_names, ids)
+    cdef int32_t n = 0
+    cdef int32_t* snap
+    cdef int r
+    if n_ids == 0:
+        return NS_OK
+    snap = _nrd_snapshot(c.d, top, ids, n_ids, True, &n)
+    if snap == NULL:
+        return NS_ERROR
+    r = _nrd_drop_all(c.d, snap, n, raised)
+    free(snap)
+    return r
+
+
+cdef int ng_remove_unlikely_candidates(NgCtx* c, int32_t doc, bint* raised) noexcept nogil:
+    """Document.remove_unlikely_candidates: every verdict (they read tags and attributes only),
+    then the drops in document order."""
+    cdef DocData* d = c.d
+    cdef int32_t class_id = _nrd_lookup(d, "class"), id_id = _nrd_lookup(d, "id")
+    cdef int32_t html_id = _nrd_lookup(d, "html"), body_id = c.name[NG_BODY]
+    cdef int32_t i, n = 0
+    cdef int32_t* found
+    cdef int v, r = NS_OK
+    if class_id < 0 and id_id < 0:
+        return NS_OK
+    found = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    if found == NULL:
+        d.error = ERR_MEMORY
+        return NS_ERROR
+    i = _preorder_next(d, doc, doc)
+    while i >= 0:
+        if d.nodes[i].tag != body_id and d.nodes[i].tag != html_id:
+            v = _unlikely_verdict_c(d, i, class_id, id_id, &_OK_SET)
+            if v < 0:
+                r = _nrd_need(NRD_ATTR)
+                break
+            if v:
+                found[n] = i
+                n += 1
+        i = _preorder_next(d, i, doc)
+    if r == NS_OK:
+        r = _nrd_drop_all(d, found, n, raised)
+    free(found)
+    return r
+
+
+cdef int ng_transform_misused_divs_into_paragraphs(NgCtx* c, int32_t doc, bint* raised) noexcept nogil:
+    """Both loops: the renames div -> p (every verdict first), then _wrap_loose_text on each div
+    left with loose text or a <br> child (the divs listed first)."""
+    cdef DocData* d = c.d
+    cdef int32_t div_id = c.name[NG_DIV], p_id = c.name[NG_P], a_id = c.name[NG_A]
+    cdef int32_t br_id = _nrd_lookup(d, "br"), i, k, n = 0
+    cdef int32_t* divs = NULL
+    cdef int32_t* kids = NULL
+    cdef uchar* acc = NULL
+    cdef Py_ssize_t cap = 0
+    cdef PrefixFlags prefixes
+    cdef int r = NS_OK, w
+    prefixes.n = N_KNOWN + d.n_names
+    prefixes.flags = NULL if alloc_fails() else <signed char*>malloc(<size_t>prefixes.n)
+    divs = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    acc = <uchar*>_rd_alloc_nodes(d, 1)
+    if prefixes.flags == NULL or divs == NULL or acc == NULL:
+        d.error = ERR_MEMORY
+        r = NS_ERROR
+    else:
+        memset(prefixes.flags, 0xFF, <size_t>prefixes.n)
+        _descendant_flags_c(d, doc, acc, &prefixes, a_id)
+        i = _preorder_next(d, doc, doc)
+        while i >= 0:
+            if d.nodes[i].tag == div_id and not (acc[i] & 1) and (not (acc[i] & 2) or _div_loose_xml(d, i)):
+                divs[n] = i
+                n += 1
+            i = _preorder_next(d, i, doc)
+        for k in range(n):
+            d.nodes[divs[k]].tag = p_id
+        n = 0
+        i = _preorder_next(d, doc, doc)
+        while i >= 0:
+            if d.nodes[i].tag == div_id and _div_has_loose_text(d, i, br_id):
+                divs[n] = i
+                n += 1
+            i = _preorder_next(d, i, doc)
+        for k in range(n):
+            w = _wrap_div_c(d, divs[k], p_id, br_id, &kids, &cap)
+            if w < 0:
+                r = NS_ERROR
+                break
+            if w > 0:
+                raised[0] = True
+                break
+    free(prefixes.flags)
+    free(divs)
+    free(kids)
+    free(acc)
+    return r
+
+
+cdef int _nrd_tag_score(DocData* d, int32_t nid, long* out) noexcept nogil:
+    """_tag_score: TAG_SCORES of the lowered tag. A non-ASCII name lowers to an ASCII key
+    only through U+212A (the one non-ASCII character whose lower() is ASCII): NEED_PYTHON."""
+    cdef Py_ssize_t n, k
+    cdef const uchar* s = name_bytes(d, nid, &n)
+    cdef char low[12]
+    out[0] = 0
+    if _has_high_byte(s, n):
+        for k in range(n - 2):
+            if s[k] == 0xE2 and s[k + 1] == 0x84 and s[k + 2] == 0xAA:
+                return _nrd_need(NRD_TAG)
+        return NS_OK
+    if n > 10:
+        return NS_OK
+    for k in range(n):
+        low[k] = <char>_ascii_lower(s[k])
+    low[n] = 0
+    if strcmp(low, "div") == 0 or strcmp(low, "article") == 0:
+        out[0] = 5
+    elif strcmp(low, "pre") == 0 or strcmp(low, "td") == 0 or strcmp(low, "blockquote") == 0:
+        out[0] = 3
+    elif (strcmp(low, "address") == 0 or strcmp(low, "ol") == 0 or strcmp(low, "ul") == 0
+          or strcmp(low, "dl") == 0 or strcmp(low, "dd") == 0 or strcmp(low, "dt") == 0
+          or strcmp(low, "li") == 0 or strcmp(low, "form") == 0 or strcmp(low, "aside") == 0):
+        out[0] = -3
+    elif ((n == 2 and low[0] == b'h' and b'1' <= low[1] <= b'6') or strcmp(low, "th") == 0
+          or strcmp(low, "header") == 0 or strcmp(low, "footer") == 0 or strcmp(low, "nav") == 0):
+        out[0] = -5
+    return NS_OK
+
+
+cdef int ng_score_paragraphs(NgCtx* c, int32_t doc, RdScore* r) noexcept nogil:
+    """Document.score_paragraphs (min_text_length 25) into ``r`` (allocated here; the caller
+    frees it): _rd_score_collect, the base scores (score_node), _rd_score_finish."""
+    cdef DocData* d = c.d
+    cdef int32_t ids[3]
+    cdef int32_t k, class_id = _nrd_lookup(d, "class"), id_id = _nrd_lookup(d, "id")
+    cdef long weight, tag_score
+    cdef int st
+    ids[0] = c.name[NG_P]
+    ids[1] = c.name[NG_PRE]
+    ids[2] = c.name[NG_TD]
+    if not _rd_score_alloc(d, r):
+        d.error = ERR_MEMORY
+        return NS_ERROR
+    if _rd_score_collect(d, doc, 25, ids, 3, c.name[NG_A], r):
+        return _nrd_need(NRD_INEXACT)
+    for k in range(r.n_cand):
+        if not _class_weight_c(d, r.cand[k], class_id, id_id, &weight):
+            return _nrd_need(NRD_ATTR)
+        st = _nrd_tag_score(d, d.nodes[r.cand[k]].tag, &tag_score)
+        if st != NS_OK:
+            return st
+        r.score[k] = <double>(weight + tag_score)
+    if _rd_score_finish(r):
+        return _nrd_need(NRD_INEXACT)
+    return NS_OK
+
+
+cdef int32_t ng_select_best_candidate(RdScore* r) noexcept nogil:
+    "The candidate number max() gives (the first of equal scores), -1 for none."
+    cdef int32_t k, best = -1
+    for k in range(r.n_cand):
+        if best < 0 or r.score[k] > r.score[best]:
+            best = k
+    return best
+
+
+cdef int32_t _nrd_fragment(NgCtx* c, int k) noexcept nogil:
+    """_fragment(tag): a new element, the only child of a new <body> in a new <html> (detached
+    nodes of the document); -1 without memory."""
+    cdef int32_t html_id = intern_name(c.d, <const uchar*>b"html", 4), html, body
+    if html_id < 0:
+        return -1
+    html = dom_new_node(c.d, html_id, -1)
+    if html < 0:
+        return -1
+    body = ng_new_element(c, NG_BODY, html)
+    if body < 0:
+        return -1
+    return ng_new_element(c, k, body)
+
+
+cdef int ng_get_article(NgCtx* c, RdScore* r, int32_t best, int32_t* out) noexcept nogil:
+    """Document.get_article: the best candidate and the siblings that go with it (every
+    verdict first: each reads only its sibling's subtree), moved into a new <div>."""
+    cdef DocData* d = c.d
+    cdef int32_t node = r.cand[best], parent = d.nodes[node].parent, s, n = 0, k, div
+    cdef int32_t p_id = c.name[NG_P], a_id = c.name[NG_A]
+    cdef double thr = r.score[best] * 0.2
+    cdef int32_t* keep
+    cdef bint append
+    if not (thr > 10.0):
+        thr = 10.0
+    keep = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    if keep == NULL:
+        d.error = ERR_MEMORY
+        return NS_ERROR
+    # a parentless best candidate (the tree's root) is its own only sibling
+    s = d.nodes[parent].first if parent >= 0 else node
+    while s >= 0:
+        append = s == node
+        if not append and s < r.n_nodes and r.slot[s] >= 0:
+            append = r.score[r.slot[s]] >= thr
+        if not append and d.nodes[s].tag == p_id:
+            append = _rd_p_sibling(d, s, a_id)
+        if append:
+            keep[n] = s
+            n += 1
+        s = d.nodes[s].next if parent >= 0 else -1
+    div = _nrd_fragment(c, NG_DIV)
+    if div < 0:
+        free(keep)
+        return NS_ERROR
+    for k in range(n):
+        dom_move_before(d, div, keep[k], -1)
+    free(keep)
+    out[0] = div
+    return NS_OK
+
+
+cdef bint _nrd_video_ascii(const uchar* s, Py_ssize_t n) noexcept nogil:
+    r"""videoRe ``https?:\/\/(?:www\.)?(?:youtube|vimeo)\.com`` (re.I) on the ASCII letters."""
+    cdef Py_ssize_t i, j, h
+    for i in range(n):
+        if not _ci_word_at(s, n, i, "http"):
+            continue
+        j = i + 4
+        if j < n and _ascii_lower(s[j]) == b's':
+            j += 1
+        if not _ci_word_at(s, n, j, "://"):
+            continue
+        j += 3
+        for h in range(2):
+            if h == 1:
+                if not _ci_word_at(s, n, j, "www."):
+                    break
+                j += 4
+            if _ci_word_at(s, n, j, "youtube.com") or _ci_word_at(s, n, j, "vimeo.com"):
+                return True
+    return False
+
+
+cdef int _nrd_iframes(NgCtx* c, int32_t node, bint* raised) noexcept nogil:
+    "sanitize's iframe loop: a video keeps an iframe (its text set to VIDEO), the others are dropped."
+    cdef DocData* d = c.d
+    cdef int32_t ids[1]
+    cdef int32_t src_id = _nrd_lookup(d, "src"), n = 0, k, i, a
+    cdef int32_t* snap
+    cdef const uchar* s
+    cdef Py_ssize_t sn
+    cdef bint video
+    cdef int r = NS_OK
+    ids[0] = _nrd_lookup(d, "iframe")
+    if ids[0] < 0:
+        return NS_OK
+    snap = _nrd_snapshot(d, node, ids, 1, True, &n)
+    if snap == NULL:
+        return NS_ERROR
+    for k in range(n):
+        i = snap[k]
+        video = False
+        a = dom_attr_find(d, i, src_id) if src_id >= 0 else -1
+        if a >= 0:
+            if d.attrs[a].kind == AV_VALUE:
+                s = d.vals.data + d.attrs[a].val_off
+                sn = d.attrs[a].val_len
+            elif d.attrs[a].kind == AV_OWN_NAME:
+                s = name_bytes(d, src_id, &sn)
+            else:
+                s = NULL
+                sn = 0
+            video = _nrd_video_ascii(s, sn)
+            if not video and _has_high_byte(s, sn):
+                r = _nrd_need(NRD_VIDEO)
+                break
+        if video:
+            if not dom_set_slot(d, i, False, <const uchar*>b"VIDEO", 5, False):
+                r = NS_ERROR
+                break
+        else:
+            r = _nrd_drop(d, i)
+            if r == NS_NEED_PYTHON:
+                raised[0] = True
+                r = NS_OK
+                break
+            if r != NS_OK:
+                break
+    free(snap)
+    return r
+
+
+cdef const char* _NRD_HEADINGS[6]
+_NRD_HEADINGS[:] = [b"h1", b"h2", b"h3", b"h4", b"h5", b"h6"]
+cdef const char* _NRD_CONDITIONAL[7]
+_NRD_CONDITIONAL[:] = [b"table", b"ul", b"div", b"aside", b"header", b"footer", b"section"]
+cdef const char* _NRD_SCRIPT_TAGS[3]
+_NRD_SCRIPT_TAGS[:] = [b"script", b"style", b"fencedframe"]
+cdef const char* _NRD_FORM_TAGS[2]
+_NRD_FORM_TAGS[:] = [b"form", b"textarea"]
+
+
+cdef int ng_sanitize_tree(NgCtx* c, RdScore* r, int32_t node, bint* raised) noexcept nogil:
+    """Document.sanitize_tree (min_text_length 25): headings, forms, iframes, then the
+    conditional cleaning innermost last-first on the live tree."""
+    cdef DocData* d = c.d
+    cdef int32_t ids[7]
+    cdef int32_t class_id = _nrd_lookup(d, "class"), id_id = _nrd_lookup(d, "id")
+    cdef int32_t n = 0, k, i
+    cdef int n_ids, st = NS_OK, v
+    cdef int32_t* snap
+    cdef long weight
+    cdef double score
+    cdef RdCondIds ci
+    # headings
+    n_ids = _nrd_ids(d, _NRD_HEADINGS, 6, ids)
+    if n_ids:
+        snap = _nrd_snapshot(d, node, ids, n_ids, True, &n)
+        if snap == NULL:
+            return NS_ERROR
+        for k in range(n):
+            i = snap[k]
+            if not _class_weight_c(d, i, class_id, id_id, &weight):
+                st = _nrd_need(NRD_ATTR)
+                break
+            if weight < 0 or _link_density_of(d, i, c.name[NG_A]) > 0.33:
+                st = _nrd_drop(d, i)
+                if st == NS_NEED_PYTHON:
+                    raised[0] = True
+                    st = NS_OK
+                    break
+                if st != NS_OK:
+                    break
+        free(snap)
+        if st != NS_OK or raised[0]:
+            return st
+    st = ng_drop_tagged(c, node, _NRD_FORM_TAGS, 2, raised)
+    if st != NS_OK or raised[0]:
+        return st
+    st = _nrd_iframes(c, node, raised)
+    if st != NS_OK or raised[0]:
+        return st
+    # the conditional cleaning
+    n_ids = _nrd_ids(d, _NRD_CONDITIONAL, 7, ids)
+    if n_ids == 0:
+        return NS_OK
+    ci.a_id = c.name[NG_A]
+    ci.type_id = _nrd_lookup(d, "type")
+    ci.p_id = c.name[NG_P]
+    ci.img_id = c.name[NG_IMG]
+    ci.li_id = _nrd_lookup(d, "li")
+    ci.embed_id = _nrd_lookup(d, "embed")
+    ci.input_id = _nrd_lookup(d, "input")
+    ci.ol_id = _nrd_lookup(d, "ol")
+    ci.ul_id = _nrd_lookup(d, "ul")
+    snap = _nrd_snapshot(d, node, ids, n_ids, True, &n)
+    if snap == NULL:
+        return NS_ERROR
+    for k in range(n - 1, -1, -1):
+        i = snap[k]
+        if not _class_weight_c(d, i, class_id, id_id, &weight):
+            st = _nrd_need(NRD_ATTR)
+            break
+        score = r.score[r.slot[i]] if (i < r.n_nodes and r.slot[i] >= 0) else 0.0
+        if <double>weight + score < 0.0:
+            v = 1
+        else:
+            v = _rd_cond_verdict(d, i, weight, 25, &ci)
+        if v == 1:
+            st = _nrd_drop(d, i)
+            if st == NS_NEED_PYTHON:
+                raised[0] = True
+                st = NS_OK
+                break
+            if st != NS_OK:
+                break
+    free(snap)
+    return st
+
+
+cdef int ng_summary_tree(NgCtx* c, int32_t doc, int32_t* article, bint* raised) noexcept nogil:
+    """Document(doc, min_text_length=25).summary_tree(): the element summary() serialises
+    (``raised``: the reference raises on the way)."""
+    cdef DocData* d = c.d
+    cdef RdScore r
+    cdef int32_t best, ch
+    cdef int st
+    memset(&r, 0, sizeof(RdScore))
+    st = ng_drop_tagged(c, doc, _NRD_SCRIPT_TAGS, 3, raised)
+    if st == NS_OK and not raised[0]:
+        st = ng_remove_unlikely_candidates(c, doc, raised)
+    if st == NS_OK and not raised[0]:
+        st = ng_transform_misused_divs_into_paragraphs(c, doc, raised)
+    if st == NS_OK and not raised[0]:
+        st = ng_score_paragraphs(c, doc, &r)
+    if st == NS_OK and not raised[0]:
+        best = ng_select_best_candidate(&r)
+        if best >= 0:
+            st = ng_get_article(c, &r, best, article)
+        else:
+            article[0] = doc
+            ch = d.nodes[doc].first
+            while ch >= 0:
+                if d.nodes[ch].tag == c.name[NG_BODY]:
+                    article[0] = ch
+                    break
+                ch = d.nodes[ch].next
+        if st == NS_OK:
+            st = ng_sanitize_tree(c, &r, article[0], raised)
+    _rd_score_free(&r)
+    return st
+
+
+cdef bint _nrd_slot_is(DocData* d, int32_t off, int32_t n, const char* s) noexcept nogil:
+    cdef Py_ssize_t m = <Py_ssize_t>strlen(s)
+    return off >= 0 and n == m and memcmp(d.vals.data + off, s, <size_t>m) == 0
+
+
+cdef bint _nrd_xhtml_doctype(DocData* d) noexcept nogil:
+    "serialize.is_xhtml_doctype on the document's doctype."
+    if not d.has_doctype:
+        return False
+    return (_nrd_slot_is(d, d.dt_pub_off, d.dt_pub_len, "-//W3C//DTD XHTML 1.0 Strict//EN")
+            or _nrd_slot_is(d, d.dt_pub_off, d.dt_pub_len, "-//W3C//DTD XHTML 1.0 Frameset//EN")
+            or _nrd_slot_is(d, d.dt_pub_off, d.dt_pub_len, "-//W3C//DTD XHTML 1.0 Transitional//EN")
+            or _nrd_slot_is(d, d.dt_sys_off, d.dt_sys_len, "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd")
+            or _nrd_slot_is(d, d.dt_sys_off, d.dt_sys_len, "http://www.w3.org/TR/xhtml1/DTD/xhtml1-frameset.dtd")
+            or _nrd_slot_is(d, d.dt_sys_off, d.dt_sys_len,
+                            "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd"))
+
+
+cdef int _nrd_reparse(NgCtx* c, const uchar* s, Py_ssize_t n, int32_t* out) noexcept nogil:
+    """``current().fromstring(bytes)`` of the summary, copied into ``c.d``: its document's whole
+    tree (so the result keeps its ancestors), ``out`` the copy of the element fromstring
+    returns; -1 there when the document is empty (the reference's ParserError)."""
+    cdef DocData tmp
+    cdef int32_t root = -1, top, copy, s_i, c_i
+    cdef int f, st = NS_OK
+    memset(&tmp, 0, sizeof(DocData))
+    out[0] = -1
+    if not parse_bytes_c(&tmp, s, n):
+        c.d.error = tmp.error if tmp.error else ERR_MEMORY
+        doc_free(&tmp)
+        return NS_ERROR
+    f = fromstring_root_c(&tmp, looks_full_html_bytes_c(s, n), &root)
+    if f == 1 or (f == 0 and tmp.n_roots != 1):
+        st = _nrd_need(NRD_MERGE)
+    elif f == 0:
+        top = tmp.roots[0]
+        copy = dom_copy_subtree(&tmp, top, c.d, True)
+        if copy < 0:
+            st = NS_ERROR
+        else:
+            # the same preorder position in the copy
+            s_i = top
+            c_i = copy
+            while s_i != root and s_i >= 0:
+                s_i = dom_preorder_next(&tmp, s_i, top)
+                c_i = dom_preorder_next(c.d, c_i, copy)
+            out[0] = c_i if s_i == root else -1
+            if out[0] < 0:
+                st = NS_ERROR
+                c.d.error = ERR_MEMORY
+    doc_free(&tmp)
+    return st
+
+
+cdef int32_t _nrd_empty_html_element(NgCtx* c) noexcept nogil:
+    "empty_html_element(): a new element named HtmlElement; -1 without memory."
+    cdef int32_t nid = intern_name(c.d, <const uchar*>b"HtmlElement", 11)
+    if nid < 0:
+        return -1
+    return dom_new_node(c.d, nid, -1)
+
+
+cdef int ng_try_readability(NgCtx* c, int32_t raw, int32_t* out) noexcept nogil:
+    """external.try_readability(raw): ``out`` the re-parsed summary (a node of ``c.d``), or a new
+    ``HtmlElement`` where the reference fails."""
+    cdef int32_t article = -1
+    cdef bint raised = False
+    cdef int st
+    cdef Buf buf
+    out[0] = -1
+    _nrd_set_cause(NRD_NONE)
+    st = ng_summary_tree(c, raw, &article, &raised)
+    if st != NS_OK:
+        return st
+    if not raised:
+        if _nrd_xhtml_doctype(c.d):
+            return _nrd_need(NRD_XHTML)
+        memset(&buf, 0, sizeof(Buf))
+        if not _rd_xml_utf8_c(c.d, article, &buf):
+            buf_free(&buf)
+            return NS_ERROR
+        st = _nrd_reparse(c, buf.data, buf.len, out)
+        buf_free(&buf)
+        if st != NS_OK:
+            return st
+    if out[0] < 0:
+        out[0] = _nrd_empty_html_element(c)
+        if out[0] < 0:
+            return NS_ERROR
+    return NS_OK
+
+
+# -- test hook (tests/test_core_nogil_readability.py) ------------------------------------------
+
+def nogil_try_readability(CElement raw not None, list why not None):
+    """ng_try_readability on ``raw``'s document (mutated as the reference mutates its input),
+    inside ``with nogil``: the result (a proxy in raw's document), or None for NEED_PYTHON with
+    its cause (a name of NRD_CAUSES) appended to ``why``; MemoryError for NS_ERROR."""
+    cdef CDocument doc = raw.doc
+    cdef NgCtx c
+    cdef int32_t out = -1, idx = raw.idx
+    cdef int r, cause
+    doc._check(idx)
+    with nogil:
+        r = ng_init(&c, &doc.d)
+        if r == NS_OK:
+            r = ng_try_readability(&c, idx, &out)
+        ng_free(&c)
+        cause = _nrd_get_cause()
+    if r == NS_ERROR:
+        _raise_doc_error(doc)
+    if r != NS_OK:
+        why.append(NRD_CAUSES[cause].decode() if 0 <= cause < NRD_N else str(cause))
+        return None
+    return _proxy(doc, out)
