@@ -301,61 +301,31 @@ cdef inline void _ex_collapse_feed(ExCollapse* c, const uchar* s, Py_ssize_t n) 
         i += 1
 
 
+cdef int _ex_collapse_piece(void* c, const uchar* s, int32_t n) noexcept nogil:
+    _ex_collapse_feed(<ExCollapse*>c, s, n)
+    return NS_OK
+
+
 cdef void _ex_collapse_subtree(DocData* d, int32_t top, ExCollapse* c) noexcept nogil:
     """``"".join(el.itertext())`` (text of top, then each descendant's text and
     tail in document order; not top's tail) fed to the collapse."""
-    cdef int32_t s = top
-    cdef Node* nd
-    if d.nodes[top].text_off >= 0:
-        _ex_collapse_feed(c, d.text.data + d.nodes[top].text_off, d.nodes[top].text_len)
-    while True:
-        if d.nodes[s].first >= 0:
-            s = d.nodes[s].first
-            nd = &d.nodes[s]
-            if nd.text_off >= 0:
-                _ex_collapse_feed(c, d.text.data + nd.text_off, nd.text_len)
-            continue
-        while True:
-            if s == top:
-                return
-            nd = &d.nodes[s]
-            if nd.tail_off >= 0:
-                _ex_collapse_feed(c, d.text.data + nd.tail_off, nd.tail_len)
-            if nd.next >= 0:
-                s = nd.next
-                nd = &d.nodes[s]
-                if nd.text_off >= 0:
-                    _ex_collapse_feed(c, d.text.data + nd.text_off, nd.text_len)
-                break
-            s = nd.parent
+    ng_itertext_pieces(d, top, _ex_collapse_piece, c)
 
 
 def extract_elem_text(CElement el):
-    """main_extractor._elem_text: ``trim("".join(el.itertext()))``."""
+    """main_extractor._elem_text: ``trim("".join(el.itertext()))`` (ng_elem_text)."""
     cdef CDocument doc = el.doc
-    cdef DocData* d = &doc.d
-    cdef ExCollapse c
-    cdef object res
+    cdef NgStr out
+    cdef int r
     doc._check(el.idx)
-    c.out = NULL
-    c.len = 0
-    c.pending = False
-    c.started = False
-    _ex_collapse_subtree(d, el.idx, &c)
-    if c.len == 0:
-        return ""
-    c.out = NULL if alloc_fails() else <uchar*>malloc(<size_t>c.len)
-    if c.out == NULL:
-        raise MemoryError("out of memory")
-    c.len = 0
-    c.pending = False
-    c.started = False
-    _ex_collapse_subtree(d, el.idx, &c)
+    ngs_init(&out)
+    r = ng_elem_text(&doc.d, el.idx, &out)
     try:
-        res = utf8_str(c.out, c.len)
+        if r != NS_OK:
+            raise MemoryError("out of memory")
+        return utf8_str(out.p, out.n) if out.n else ""
     finally:
-        free(c.out)
-    return res
+        ngs_free(&out)
 
 
 def extract_has_text(CElement el):
@@ -902,162 +872,76 @@ def extract_table(CElement table, CElement out, filter_match, fill):
 def extract_dispatched(CElement top, object names, bint skip_divs, bint skip_graphics):
     """``core.descendants(top, names)`` for _extract's main loop, less the
     elements whose handle_textelem call is None with no change whatever
-    happens before it: with ``skip_divs`` ("div" not in potential_tags) the
-    divs whose class holds no "w3-code" (handle_other_elements: None; a
-    handler may rename a later div "done", also None, and none changes its
-    class), with ``skip_graphics`` ("graphic" not in potential_tags) the
-    graphics (None, and no handler renames one but to "done")."""
+    happens before (_sq_dispatched): with ``skip_divs`` ("div" not in
+    potential_tags) the divs whose class holds no "w3-code"
+    (handle_other_elements: None; a handler may rename a later div "done",
+    also None, and none changes its class), with ``skip_graphics``
+    ("graphic" not in potential_tags) the graphics (None, and no handler
+    renames one but to "done"). None (the caller walks) when ``names`` holds
+    a name of the document that is none of the extraction's (NG_*)."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
-    cdef int32_t ids[MAX_NAME_SET]
-    cdef int n
-    cdef int32_t root = top.idx, i, div_id, graphic_id, class_id, k
-    cdef Attr* a
+    cdef NgCtx c
+    cdef NsVec found
+    cdef uint64_t tags = 0
+    cdef Py_ssize_t j
+    cdef int r
     cdef list out = []
-    doc._check(root)
-    if not isinstance(names, (set, frozenset, tuple, list)):
-        names = tuple(names)
-    n = _name_ids(doc, names, ids)
-    if n < 0:
-        return None
-    if n == 0:
-        return out
-    div_id = _name_id(d, "div") if skip_divs else -1
-    graphic_id = _name_id(d, "graphic") if skip_graphics else -1
-    class_id = _name_id(d, "class")
-    i = d.nodes[root].first
-    while i >= 0:
-        if _id_in(d.nodes[i].tag, ids, n):
-            if _is_tag(d, i, graphic_id):
-                pass
-            elif _is_tag(d, i, div_id):
-                k = dom_attr_find(d, i, class_id) if class_id >= 0 else -1
-                if k >= 0:
-                    a = &d.attrs[k]
-                    if a.kind == AV_VALUE and _contains_bytes(d.vals.data + a.val_off, a.val_len,
-                                                              <const uchar*>"w3-code", 7, False):
-                        out.append(_proxy(doc, i))
-            else:
-                out.append(_proxy(doc, i))
-        if d.nodes[i].first >= 0:
-            i = d.nodes[i].first
-            continue
-        while i != root and d.nodes[i].next < 0:
-            i = d.nodes[i].parent
-        if i == root:
-            break
-        i = d.nodes[i].next
+    doc._check(top.idx)
+    for name in names:
+        k = _NG_INDEX.get(name)
+        if k is not None:
+            tags |= ng_bit(k)
+        elif _lookup(doc, name) >= 0:
+            return None
+    nsv_init(&found)
+    with nogil:
+        r = ng_view(&c, d)
+        if r == NS_OK:
+            r = _sq_dispatched(&c, top.idx, skip_divs, skip_graphics, &found, tags)
+        ng_free(&c)
+    try:
+        if r != NS_OK:
+            raise MemoryError("out of memory")
+        for j in range(found.len):
+            out.append(_proxy(doc, found.data[j]))
+    finally:
+        nsv_free(&found)
     return out
 
 
 # -- extract_content's last passes ----------------------------------------------------------
 
-cdef inline Py_ssize_t _ex_code_points(const uchar* s, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i, k = 0
-    for i in range(n):
-        if (s[i] & 0xC0) != 0x80:
-            k += 1
-    return k
-
-
-cdef uchar* _ex_subtree_text(DocData* d, int32_t top, Py_ssize_t* n) noexcept nogil:
-    """_elem_text of ``top`` as UTF-8 (malloc'd, NULL with ``*n`` 0 when empty
-    or, with ``*n`` -1, out of memory)."""
-    cdef ExCollapse c
-    c.out = NULL
-    c.len = 0
-    c.pending = False
-    c.started = False
-    _ex_collapse_subtree(d, top, &c)
-    n[0] = c.len
-    if c.len == 0:
-        return NULL
-    c.out = NULL if alloc_fails() else <uchar*>malloc(<size_t>c.len)
-    if c.out == NULL:
-        n[0] = -1
-        return NULL
-    c.len = 0
-    c.pending = False
-    c.started = False
-    _ex_collapse_subtree(d, top, &c)
-    return c.out
-
-
 def extract_drop_repeats(CElement body, Py_ssize_t min_length):
-    """extract_content's adjacent-duplicate pass: each child of ``body`` whose
-    _elem_text is non-empty, longer than ``min_length`` code points and equal
-    to the previous kept child's is removed with its tail
+    """extract_content's adjacent-duplicate pass (_sq_drop_repeats): each child
+    of ``body`` whose _elem_text is non-empty, longer than ``min_length`` code
+    points and equal to the previous kept child's is removed with its tail
     (delete_element(el, keep_tail=False))."""
     cdef CDocument doc = body.doc
-    cdef DocData* d = &doc.d
-    cdef int32_t c, nxt
-    cdef uchar* prev = NULL
-    cdef uchar* cur
-    cdef Py_ssize_t prev_n = -1, cur_n   # prev_n -1: None
-    cdef bint failed = False
+    cdef int r
     doc._check(body.idx)
     with nogil:
-        c = d.nodes[body.idx].first
-        while c >= 0:
-            nxt = d.nodes[c].next
-            cur = _ex_subtree_text(d, c, &cur_n)
-            if cur_n < 0:
-                failed = True
-                break
-            if (cur_n > 0 and cur_n == prev_n and memcmp(cur, prev, <size_t>cur_n) == 0
-                    and _ex_code_points(cur, cur_n) > min_length):
-                unlink_node(d, c)
-                free(cur)
-            else:
-                free(prev)
-                prev = cur
-                prev_n = cur_n
-            c = nxt
-        free(prev)
-    if failed:
+        r = _sq_drop_repeats(&doc.d, body.idx, min_length)
+    if r != NS_OK:
         raise MemoryError("out of memory")
 
 
 def extract_lb_tails(CElement body):
-    """extract_content's last pass: the tail of each <lb> in ``body`` (and
-    ``body`` itself) that is whitespace only (not empty) is set to None unless
-    an ancestor is a <code> or <pre> (renaming or tails change no link: a
-    static walk meets what the live one meets)."""
+    """extract_content's last pass (_sq_lb_tails): the tail of each <lb> in
+    ``body`` (and ``body`` itself) that is whitespace only (not empty) is set
+    to None unless an ancestor is a <code> or <pre> (renaming or tails change
+    no link: a static walk meets what the live one meets)."""
     cdef CDocument doc = body.doc
-    cdef DocData* d = &doc.d
-    cdef int32_t top = body.idx, i, a, lb_id, code_id, pre_id
-    cdef Slot tl
-    cdef bint protected
-    doc._check(top)
-    lb_id = _name_id(d, "lb")
-    if lb_id < 0:
-        return
-    code_id = _name_id(d, "code")
-    pre_id = _name_id(d, "pre")
+    cdef NgCtx c
+    cdef int r
+    doc._check(body.idx)
     with nogil:
-        i = top
-        while i >= 0:
-            if d.nodes[i].tag == lb_id:
-                tl = _slot_of(d, i, True)
-                if _slot_truthy(tl) and _slot_blank(d, tl):
-                    protected = False
-                    a = d.nodes[i].parent
-                    while a >= 0:
-                        if _is_tag(d, a, code_id) or _is_tag(d, a, pre_id):
-                            protected = True
-                            break
-                        a = d.nodes[a].parent
-                    if not protected:
-                        d.nodes[i].tail_off = -1
-                        d.nodes[i].tail_len = 0
-            if d.nodes[i].first >= 0:
-                i = d.nodes[i].first
-                continue
-            while i != top and d.nodes[i].next < 0:
-                i = d.nodes[i].parent
-            if i == top:
-                break
-            i = d.nodes[i].next
+        r = ng_view(&c, &doc.d)
+        if r == NS_OK and c.name[NG_LB] >= 0:
+            _sq_lb_tails(&c, body.idx)
+        ng_free(&c)
+    if r != NS_OK:
+        raise MemoryError("out of memory")
 
 
 # -- _extract's main loop ----------------------------------------------------------------

@@ -57,6 +57,15 @@ NG_NAMES[:] = [b"p", b"head", b"lb", b"list", b"item", b"hi", b"ref", b"del", b"
                b"thead", b"tbody", b"tfoot", b"caption", b"div", b"done", b"span", b"body",
                b"article", b"main", b"a", b"img", b"math"]
 
+
+cdef dict _ng_index():
+    cdef int k
+    return {NG_NAMES[k].decode(): k for k in range(NG_N)}
+
+
+#: NG_* of each name, for the accelerators given names as str
+_NG_INDEX = _ng_index()
+
 # extraction options (settings.Extractor) the stages read
 cdef enum:
     NG_BALANCED = 0
@@ -119,6 +128,31 @@ cdef int ng_init(NgCtx* c, DocData* d) noexcept nogil:
     c.n_kind = top
     for k in range(NG_N):
         c.kind[c.name[k]] = <int8_t>k
+    return NS_OK
+
+
+cdef int ng_view(NgCtx* c, DocData* d) noexcept nogil:
+    """ng_init for a walk that only reads (the GIL-holding accelerators): the names the document
+    has are looked up, not interned (-1 for a name no node has: nothing matches it). NS_OK or
+    NS_ERROR; after either, ng_free(c) is safe."""
+    cdef int k
+    cdef int32_t top = 0
+    memset(c, 0, sizeof(NgCtx))
+    c.d = d
+    for k in range(NG_N):
+        c.name[k] = dom_lookup_name(d, <const uchar*>NG_NAMES[k], <Py_ssize_t>strlen(NG_NAMES[k]))
+        if c.name[k] + 1 > top:
+            top = c.name[k] + 1
+    if alloc_fails():
+        return NS_ERROR
+    c.kind = <int8_t*>malloc(<size_t>top + 1)
+    if c.kind == NULL:
+        return NS_ERROR
+    memset(c.kind, -1, <size_t>top + 1)
+    c.n_kind = top
+    for k in range(NG_N):
+        if c.name[k] >= 0:
+            c.kind[c.name[k]] = <int8_t>k
     return NS_OK
 
 
@@ -313,6 +347,48 @@ cdef int32_t ng_copy_subtree(DocData* d, int32_t top, bint with_tail) noexcept n
 
 # -- text of a subtree --------------------------------------------------------------------
 
+ctypedef int (*NgPieceFn)(void* st, const uchar* p, int32_t n) noexcept nogil
+
+
+cdef int ng_itertext_pieces(DocData* d, int32_t top, NgPieceFn feed, void* st) noexcept nogil:
+    """lxml's ``top.itertext()``: ``feed`` gets every text and tail slot that is not None (empty
+    ones too), top's own tail excepted, in document order; a status other than NS_OK from
+    ``feed`` stops the walk and is returned."""
+    cdef int32_t s = top
+    cdef Node* nd
+    cdef int r
+    if d.nodes[top].text_off >= 0:
+        r = feed(st, d.text.data + d.nodes[top].text_off, d.nodes[top].text_len)
+        if r != NS_OK:
+            return r
+    while True:
+        if d.nodes[s].first >= 0:
+            s = d.nodes[s].first
+            nd = &d.nodes[s]
+            if nd.text_off >= 0:
+                r = feed(st, d.text.data + nd.text_off, nd.text_len)
+                if r != NS_OK:
+                    return r
+            continue
+        while True:
+            if s == top:
+                return NS_OK
+            nd = &d.nodes[s]
+            if nd.tail_off >= 0:
+                r = feed(st, d.text.data + nd.tail_off, nd.tail_len)
+                if r != NS_OK:
+                    return r
+            if nd.next >= 0:
+                s = nd.next
+                nd = &d.nodes[s]
+                if nd.text_off >= 0:
+                    r = feed(st, d.text.data + nd.text_off, nd.text_len)
+                    if r != NS_OK:
+                        return r
+                break
+            s = nd.parent
+
+
 cdef struct NgStripLen:
     Py_ssize_t count        # code points of the join so far
     Py_ssize_t first        # where its first non-space code point starts (-1: none yet)
@@ -320,7 +396,8 @@ cdef struct NgStripLen:
     bint started            # a piece was fed (the next one is preceded by " ")
 
 
-cdef inline void _ng_strip_len_feed(NgStripLen* st, const uchar* p, int32_t n) noexcept nogil:
+cdef int _ng_strip_len_feed(void* state, const uchar* p, int32_t n) noexcept nogil:
+    cdef NgStripLen* st = <NgStripLen*>state
     cdef Py_ssize_t k = 0, w
     if st.started:
         st.count += 1       # the " " separator
@@ -338,41 +415,19 @@ cdef inline void _ng_strip_len_feed(NgStripLen* st, const uchar* p, int32_t n) n
         k += 1
         while k < n and (p[k] & 0xC0) == 0x80:
             k += 1
+    return NS_OK
 
 
 cdef Py_ssize_t ng_itertext_strip_len(DocData* d, int32_t top) noexcept nogil:
-    """``len(" ".join(top.itertext()).strip())`` in code points: lxml's itertext yields every
-    text and tail slot that is not None (empty ones too: each adds a separator), top's own tail
-    excepted, in document order."""
+    """``len(" ".join(top.itertext()).strip())`` in code points (ng_itertext_join_strip's
+    length, counted without building the string)."""
     cdef NgStripLen st
-    cdef int32_t s = top
-    cdef Node* nd
     st.count = 0
     st.first = -1
     st.last_end = 0
     st.started = False
-    if d.nodes[top].text_off >= 0:
-        _ng_strip_len_feed(&st, d.text.data + d.nodes[top].text_off, d.nodes[top].text_len)
-    while True:
-        if d.nodes[s].first >= 0:
-            s = d.nodes[s].first
-            nd = &d.nodes[s]
-            if nd.text_off >= 0:
-                _ng_strip_len_feed(&st, d.text.data + nd.text_off, nd.text_len)
-            continue
-        while True:
-            if s == top:
-                return 0 if st.first < 0 else st.last_end - st.first
-            nd = &d.nodes[s]
-            if nd.tail_off >= 0:
-                _ng_strip_len_feed(&st, d.text.data + nd.tail_off, nd.tail_len)
-            if nd.next >= 0:
-                s = nd.next
-                nd = &d.nodes[s]
-                if nd.text_off >= 0:
-                    _ng_strip_len_feed(&st, d.text.data + nd.text_off, nd.text_len)
-                break
-            s = nd.parent
+    ng_itertext_pieces(d, top, _ng_strip_len_feed, &st)
+    return 0 if st.first < 0 else st.last_end - st.first
 
 
 # -- test wrappers (tests/test_core_nogil_frame.py) -----------------------------------------

@@ -105,51 +105,37 @@ cdef void _sq_strip(NgStr* s) noexcept nogil:
     s.n = end - start
 
 
-cdef int _sq_join_piece(NgStr* s, bint* started, DocData* d, int32_t off, int32_t n) noexcept nogil:
-    if off < 0:
-        return NS_OK
-    if started[0]:
-        if ngs_append(s, <const uchar*>" ", 1) != NS_OK:
+cdef struct SqJoin:
+    NgStr* s
+    bint started
+
+
+cdef int _sq_join_piece(void* state, const uchar* p, int32_t n) noexcept nogil:
+    cdef SqJoin* j = <SqJoin*>state
+    if j.started:
+        if ngs_append(j.s, <const uchar*>" ", 1) != NS_OK:
             return NS_ERROR
-    started[0] = True
+    j.started = True
     # the arena may not move under us: s is a separate buffer
-    return ngs_append(s, d.text.data + off, n)
+    return ngs_append(j.s, p, n)
 
 
 cdef int ng_itertext_join_strip(DocData* d, int32_t top, NgStr* out) noexcept nogil:
-    """``" ".join(top.itertext()).strip()`` as UTF-8 into ``out`` (emptied first): every text
-    and tail slot that is not None (empty ones too), top's own tail excepted."""
-    cdef int32_t s = top
-    cdef Node* nd
-    cdef bint started = False
+    """``" ".join(top.itertext()).strip()`` as UTF-8 into ``out`` (emptied first)."""
+    cdef SqJoin j
+    cdef int r
     out.n = 0
-    if _sq_join_piece(out, &started, d, d.nodes[top].text_off, d.nodes[top].text_len) != NS_OK:
-        return NS_ERROR
-    while True:
-        if d.nodes[s].first >= 0:
-            s = d.nodes[s].first
-            nd = &d.nodes[s]
-            if _sq_join_piece(out, &started, d, nd.text_off, nd.text_len) != NS_OK:
-                return NS_ERROR
-            continue
-        while True:
-            if s == top:
-                _sq_strip(out)
-                return NS_OK
-            nd = &d.nodes[s]
-            if _sq_join_piece(out, &started, d, nd.tail_off, nd.tail_len) != NS_OK:
-                return NS_ERROR
-            if nd.next >= 0:
-                s = nd.next
-                nd = &d.nodes[s]
-                if _sq_join_piece(out, &started, d, nd.text_off, nd.text_len) != NS_OK:
-                    return NS_ERROR
-                break
-            s = nd.parent
+    j.s = out
+    j.started = False
+    r = ng_itertext_pieces(d, top, _sq_join_piece, &j)
+    if r == NS_OK:
+        _sq_strip(out)
+    return r
 
 
 cdef int ng_elem_text(DocData* d, int32_t top, NgStr* out) noexcept nogil:
-    """main_extractor._elem_text: ``trim("".join(top.itertext()))`` into ``out``."""
+    """main_extractor._elem_text: ``trim("".join(top.itertext()))`` into ``out`` (also the
+    accelerator's, extract_elem_text)."""
     cdef ExCollapse c
     out.n = 0
     c.out = NULL
@@ -229,35 +215,9 @@ cdef int _sq_vec_of_descendants(NgCtx* c, int32_t top, uint64_t tags, NsVec* out
 
 cdef Py_ssize_t ng_p_text_length(NgCtx* c, int32_t top) noexcept nogil:
     """xpaths.p_text_length: the code points of the text inside the <p> elements of ``top``'s
-    subtree (``top`` included), a nested <p> counted once (inside its outermost one)."""
-    cdef DocData* d = c.d
-    cdef int32_t i = top, s
-    cdef Py_ssize_t total = 0
-    cdef Node* nd
-    while i >= 0:
-        if ng_is(c, i, NG_P):
-            # itertext of the p: its text, and the text and tail of each descendant
-            nd = &d.nodes[i]
-            if nd.text_off >= 0:
-                total += ngs_code_points(d.text.data + nd.text_off, nd.text_len)
-            s = dom_preorder_next(d, i, i)
-            while s >= 0:
-                nd = &d.nodes[s]
-                if nd.text_off >= 0:
-                    total += ngs_code_points(d.text.data + nd.text_off, nd.text_len)
-                if nd.tail_off >= 0:
-                    total += ngs_code_points(d.text.data + nd.tail_off, nd.tail_len)
-                s = dom_preorder_next(d, s, i)
-            # skip the p's subtree
-            s = i
-            while s != top and d.nodes[s].next < 0:
-                s = d.nodes[s].parent
-            if s == top:
-                break
-            i = d.nodes[s].next
-            continue
-        i = dom_preorder_next(d, i, top)
-    return total
+    subtree (``top`` included), a nested <p> counted once (the accelerator's walk,
+    tag_text_length)."""
+    return _tag_text_chars(c.d, top, c.name[NG_P])
 
 
 # -- main_extractor._extract ------------------------------------------------------------
@@ -295,11 +255,12 @@ cdef int _sq_desc_kinds(NgCtx* c, int32_t top, uint64_t* kinds, bint* others) no
     return NS_OK
 
 
-cdef int _sq_dispatched(NgCtx* c, int32_t top, bint skip_divs, bint skip_graphics, NsVec* out) noexcept nogil:
-    """_extract's subelems (core.extract_dispatched): the descendants with a _DISPATCHED tag,
-    less the elements handle_textelem would give None for with no change whatever happens
-    before: divs without "w3-code" in their class when "div" is not a potential tag, and
-    graphics when "graphic" is not."""
+cdef int _sq_dispatched(NgCtx* c, int32_t top, bint skip_divs, bint skip_graphics, NsVec* out,
+                        uint64_t tags=SQ_DISPATCHED) noexcept nogil:
+    """_extract's subelems (also the accelerator's, extract_dispatched): the descendants with a
+    ``tags`` tag (_DISPATCHED), less the elements handle_textelem would give None for with no
+    change whatever happens before: divs without "w3-code" in their class when "div" is not a
+    potential tag, and graphics when "graphic" is not."""
     cdef DocData* d = c.d
     cdef int32_t i = dom_preorder_next(d, top, top), class_id, k
     cdef int kind
@@ -307,7 +268,7 @@ cdef int _sq_dispatched(NgCtx* c, int32_t top, bint skip_divs, bint skip_graphic
     class_id = dom_lookup_name(d, <const uchar*>"class", 5)
     while i >= 0:
         kind = ng_kind(c, i)
-        if kind >= 0 and (SQ_DISPATCHED >> kind) & 1:
+        if kind >= 0 and (tags >> kind) & 1:
             if kind == NG_GRAPHIC and skip_graphics:
                 pass
             elif kind == NG_DIV and skip_divs:
@@ -637,8 +598,10 @@ cdef int ng_recover_wild_text(NgCtx* c, const NgSelectors* s, SqInline* inl, int
     return r
 
 
-cdef int _sq_drop_repeats(DocData* d, int32_t body) noexcept nogil:
-    "extract_content's adjacent-duplicate pass (core.extract_drop_repeats)."
+cdef int _sq_drop_repeats(DocData* d, int32_t body, Py_ssize_t min_length=SQ_MIN_DUPLICATE_LENGTH) noexcept nogil:
+    """extract_content's adjacent-duplicate pass (also the accelerator's, extract_drop_repeats):
+    each child whose _elem_text is non-empty, longer than ``min_length`` code points and equal
+    to the previous kept child's leaves with its tail."""
     cdef NgStr prev, cur, tmp
     cdef bint have_prev = False
     cdef int32_t ch = d.nodes[body].first, nxt
@@ -651,7 +614,7 @@ cdef int _sq_drop_repeats(DocData* d, int32_t body) noexcept nogil:
         if r != NS_OK:
             break
         if (cur.n > 0 and have_prev and cur.n == prev.n and memcmp(cur.p, prev.p, <size_t>cur.n) == 0
-                and ngs_code_points(cur.p, cur.n) > SQ_MIN_DUPLICATE_LENGTH):
+                and ngs_code_points(cur.p, cur.n) > min_length):
             unlink_node(d, ch)
         else:
             tmp = prev
@@ -665,7 +628,9 @@ cdef int _sq_drop_repeats(DocData* d, int32_t body) noexcept nogil:
 
 
 cdef void _sq_lb_tails(NgCtx* c, int32_t top) noexcept nogil:
-    "extract_content's last pass (core.extract_lb_tails)."
+    """extract_content's last pass (also the accelerator's, extract_lb_tails): the tail of each
+    <lb> in ``top`` (and ``top`` itself) that is whitespace only (not empty) is set to None
+    unless an ancestor is a <code> or <pre>."""
     cdef DocData* d = c.d
     cdef int32_t i = top, a
     cdef Slot tl

@@ -5,18 +5,14 @@
 # _fill_cell, _fill_cell_child and _nested_table_tail. Everything the stage creates (the new
 # table, its rows and cells) is a detached subtree of the same document (nogil_frame.pxi).
 #
-# What the cells' children need is written here with the prefix ``_tb_`` (private twins, so that
-# a common table is decided without the handlers of nogil_extract.pxi): process_node,
-# handle_textnode, define_newelem, _append_block without a processed block, and the cases of
-# handle_textelem that are a p without children, a head (handle_titles), an lb, a div (no
-# "w3-code" class) or a tag it gives None for. The rest goes to the shared handlers
-# (ng_handle_lists, ng_handle_textelem, ng_append_block): until they land they answer
-# NEED_PYTHON, and this stage with them.
+# A cell's children go through the handlers of nogil_extract.pxi (process_node, handle_textnode,
+# handle_lists, handle_textelem, define_newelem, _append_block), their NEED_PYTHON causes (NX_*)
+# told as this stage's.
 #
 # NEED_PYTHON causes (TB_WHY_*, reported by the test wrapper): a value lxml refuses (the
 # reference raises there), a span of more than 640 decimal digits (int() may refuse it:
 # sys.get_int_max_str_digits, 640 at the least), define_newelem nested deeper than 64 carried
-# levels, a tag that is no plain name, deduplication on, and each shared handler's answer.
+# levels, a tag that is no plain name, deduplication on, and a shared handler's other causes.
 
 cdef extern from "Python.h" nogil:
     int _tb_todecimal "Py_UNICODE_TODECIMAL" (Py_UCS4 ch)
@@ -27,38 +23,28 @@ cdef enum:
     TB_WHY_OPTIONS        # deduplication: not this path
     TB_WHY_XML            # a value the reference writes holds a character lxml refuses
     TB_WHY_SPAN           # a colspan/rowspan of more than 640 decimal digits
-    TB_WHY_DEPTH          # define_newelem's carried nesting deeper than _TB_DEPTH
+    TB_WHY_DEPTH          # define_newelem's carried nesting deeper than _NX_MAX_DEPTH
     TB_WHY_NAME           # define_newelem of a tag that is not a plain name
     TB_WHY_ANCESTOR       # a nested table without a table ancestor (cannot happen)
-    TB_WHY_LISTS          # ng_handle_lists answered NEED_PYTHON
-    TB_WHY_APPEND_BLOCK   # ng_append_block answered NEED_PYTHON
-    TB_WHY_TEXTELEM       # ng_handle_textelem answered NEED_PYTHON
+    TB_WHY_SHARED         # a handler of nogil_extract.pxi, for a cause other than the above
     TB_WHY_N
 
-    _TB_DEPTH = 64
     _TB_MAX_SPAN = 100
     _TB_SPAN_DIGITS = 640  # below this int() never checks sys.get_int_max_str_digits
 
-TB_WHY_NAMES = ("", "options", "xml", "span", "depth", "name", "ancestor",
-                "shared:handle_lists", "shared:append_block", "shared:handle_textelem")
+TB_WHY_NAMES = ("", "options", "xml", "span", "depth", "name", "ancestor", "shared:other")
 
 
 cdef struct TbCtx:
     NgCtx* c
     int32_t colspan_id          # -1: the document has no such name (no node has it)
     int32_t rowspan_id
-    int32_t class_id
     int32_t role_id             # interned: the stage writes it
-    int32_t keep[6]             # KEEP_ATTRS
     uchar* nested               # node index -> in nested_elems (nodes made later: no)
     int32_t n_nested
     uint64_t ptags              # potential_tags | {"div"} as NG_* bits
     int why                     # the first NEED_PYTHON cause
     int32_t why_node            # the node it arose at (-1: none named)
-
-
-cdef const char* _TB_KEEP[6]
-_TB_KEEP[:] = [b"rend", b"role", b"target", b"src", b"alt", b"title"]
 
 
 cdef inline int _tb_need(TbCtx* t, int why) noexcept nogil:
@@ -83,18 +69,6 @@ cdef inline void _tb_done(TbCtx* t, int32_t i) noexcept nogil:
 
 cdef inline bint _tb_nested(TbCtx* t, int32_t i) noexcept nogil:
     return 0 <= i < t.n_nested and t.nested[i] != 0
-
-
-cdef inline bint _tb_keep_attr(TbCtx* t, int32_t nid) noexcept nogil:
-    cdef int k
-    for k in range(6):
-        if t.keep[k] >= 0 and t.keep[k] == nid:
-            return True
-    return False
-
-
-cdef inline bint _tb_space_cp(Py_UCS4 cp) noexcept nogil:
-    return _nt_isspace(cp)
 
 
 # -- _span -------------------------------------------------------------------------------
@@ -136,330 +110,22 @@ cdef int _tb_span(TbCtx* t, int32_t i, int32_t nid, int32_t* out) noexcept nogil
     return NS_OK
 
 
-# -- htmlprocessing.process_node / handle_textnode (no deduplication) ----------------------
+# -- the shared handlers (nogil_extract.pxi) ------------------------------------------------
 
-cdef int _tb_process_node(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
-    "process_node: ``out`` = i or -1."
-    cdef DocData* d = t.c.d
-    cdef Slot text, tail, tx, tl
-    out[0] = -1
-    if _tb_is(t, i, NG_DONE):
-        return NS_OK
-    text = _slot_of(d, i, False)
-    tail = _slot_of(d, i, True)
-    if d.nodes[i].first < 0 and not _slot_truthy(text) and not _slot_truthy(tail):
-        return NS_OK
-    if _trim_slot(d, text, &tx) < 0 or _trim_slot(d, tail, &tl) < 0:
-        return NS_ERROR
-    if not _slot_ok(d, tx) or not _slot_ok(d, tl):
+cdef int _tb_shared(TbCtx* t, int r, int32_t i) noexcept nogil:
+    """A status of nogil_extract.pxi's handlers, their NEED_PYTHON cause (NX_*, reset by the
+    caller before the call) told as this stage's."""
+    cdef int cause
+    if r != NS_NEED_PYTHON:
+        return r
+    cause = _nx_get_cause()
+    if cause == NX_CHAR:
         return _tb_need(t, TB_WHY_XML)
-    _put_slot(d, i, False, tx)
-    _put_slot(d, i, True, tl)
-    if not _tb_is(t, i, NG_LB) and tx.off < 0 and tl.off >= 0 and d.nodes[i].first < 0:
-        _put_slot(d, i, False, tl)
-        tx = tl
-        tl.off = -1
-        tl.len = 0
-        _put_slot(d, i, True, tl)
-    if (tx.off >= 0 or tl.off >= 0) and _ex_textfilter(d, i):
-        return NS_OK
-    out[0] = i
-    return NS_OK
-
-
-cdef bint _tb_separates_inline(TbCtx* t, int32_t i) noexcept nogil:
-    "xml.separates_inline: an lb followed by an inline (carried) element."
-    cdef int32_t nxt
-    cdef int k
-    if not _tb_is(t, i, NG_LB):
-        return False
-    nxt = t.c.d.nodes[i].next
-    if nxt < 0:
-        return False
-    k = ng_kind(t.c, nxt)
-    return k == NG_HI or k == NG_REF or k == NG_DEL or k == NG_CODE or k == NG_GRAPHIC
-
-
-cdef int _tb_handle_textnode(TbCtx* t, int32_t i, bint comments_fix, bint preserve_spaces,
-                             int32_t* out) noexcept nogil:
-    "handle_textnode (no deduplication) on an element that is no <graphic>: ``out`` = i or -1."
-    cdef DocData* d = t.c.d
-    cdef Slot text, tail, tx, tl
-    cdef bint is_lb
-    out[0] = -1
-    if _tb_is(t, i, NG_GRAPHIC):
-        return _tb_need(t, TB_WHY_TEXTELEM)   # image_src: not written here (never reached)
-    if _tb_is(t, i, NG_DONE):
-        return NS_OK
-    text = _slot_of(d, i, False)
-    tail = _slot_of(d, i, True)
-    is_lb = _tb_is(t, i, NG_LB)
-    if (d.nodes[i].first < 0 and not _slot_truthy(text) and not _slot_truthy(tail)
-            and (comments_fix or not _tb_separates_inline(t, i))):
-        return NS_OK
-    if not comments_fix and is_lb:
-        if not preserve_spaces:
-            if _trim_slot(d, tail, &tl) < 0:
-                return NS_ERROR
-            if not _slot_ok(d, tl):
-                return _tb_need(t, TB_WHY_XML)
-            _put_slot(d, i, True, tl)
-        out[0] = i
-        return NS_OK
-    if not _slot_truthy(text) and d.nodes[i].first < 0:
-        # elem.text, elem.tail = xml_text(elem.tail), "" (then the text trimmed; '' stays)
-        if not _slot_ok(d, tail):
-            return _tb_need(t, TB_WHY_XML)
-        tx = tail
-        if not preserve_spaces and _trim_slot(d, tail, &tx) < 0:
-            return NS_ERROR
-        _put_slot(d, i, False, tx)
-        if not dom_set_slot(d, i, True, NULL, 0, False):
-            return NS_ERROR
-        if comments_fix and is_lb:
-            d.nodes[i].tag = t.c.name[NG_P]
-    elif not preserve_spaces:
-        tl = tail
-        if _trim_slot(d, text, &tx) < 0:
-            return NS_ERROR
-        if _slot_truthy(tail) and _trim_slot(d, tail, &tl) < 0:
-            return NS_ERROR
-        if not _slot_ok(d, tx) or not _slot_ok(d, tl):
-            return _tb_need(t, TB_WHY_XML)
-        _put_slot(d, i, False, tx)
-        _put_slot(d, i, True, tl)
-    if not _slot_truthy(_slot_of(d, i, False)) and _ex_textfilter(d, i):
-        return NS_OK
-    out[0] = i
-    return NS_OK
-
-
-# -- define_newelem / _append_block ----------------------------------------------------------
-
-cdef int _tb_define_newelem(TbCtx* t, int32_t p, int32_t orig, bint keep, int depth) noexcept nogil:
-    """define_newelem(p, orig, keep_children=keep) in one document (p >= 0): a new last child
-    of ``orig`` named as ``p`` with its text, tail and KEEP_ATTRS; with ``keep`` the carried
-    children (INLINE_CARRIED and lb) likewise, each then marked "done" with its subtree."""
-    cdef DocData* d = t.c.d
-    cdef int32_t tag = d.nodes[p].tag, sub, ch, s, k, n_keep = 0, at
-    cdef Attr* a
-    cdef int r, kind
-    if depth > _TB_DEPTH:
-        return _tb_need(t, TB_WHY_DEPTH)
-    if ng_kind_of(t.c, tag) < 0 and not _ex_simple_name(d, tag):
+    if cause == NX_NAME:
         return _tb_need(t, TB_WHY_NAME)
-    if not _slot_ok(d, _slot_of(d, p, False)) or not _slot_ok(d, _slot_of(d, p, True)):
-        return _tb_need(t, TB_WHY_XML)
-    for k in range(d.nodes[p].attr_count):
-        a = &d.attrs[d.nodes[p].attr_start + k]
-        if _tb_keep_attr(t, a.name):
-            if a.kind == AV_VALUE and not _utf8_xml_ok(d.vals.data + a.val_off, a.val_len):
-                return _tb_need(t, TB_WHY_XML)
-            n_keep += 1
-    sub = dom_new_node(d, tag, orig)
-    if sub < 0:
-        return NS_ERROR
-    ng_share_slot(d, sub, False, p, False)
-    ng_share_slot(d, sub, True, p, True)
-    if n_keep:
-        # the entries copied as they are: a value is read from the (append-only) arena, ''
-        # and a valueless attribute's own name read alike on the copy
-        if not grow_array(<void**>&d.attrs, &d.cap_attrs, d.n_attrs + n_keep, sizeof(Attr), &d.error):
-            return NS_ERROR
-        at = d.n_attrs
-        for k in range(d.nodes[p].attr_count):
-            if _tb_keep_attr(t, d.attrs[d.nodes[p].attr_start + k].name):
-                d.attrs[at] = d.attrs[d.nodes[p].attr_start + k]
-                at += 1
-        d.nodes[sub].attr_start = d.n_attrs
-        d.nodes[sub].attr_count = n_keep
-        d.n_attrs = at
-    if not keep:
-        return NS_OK
-    ch = d.nodes[p].first
-    while ch >= 0:
-        kind = ng_kind(t.c, ch)
-        if (kind == NG_HI or kind == NG_REF or kind == NG_DEL or kind == NG_CODE
-                or kind == NG_GRAPHIC or kind == NG_LB):
-            r = _tb_define_newelem(t, ch, sub, True, depth + 1)
-            if r != NS_OK:
-                return r
-            s = ch
-            while s >= 0:
-                _tb_done(t, s)
-                s = dom_preorder_next(d, s, ch)
-        ch = d.nodes[ch].next
-    return NS_OK
-
-
-cdef inline bint _tb_last_cp_space(const uchar* s, Py_ssize_t n) noexcept nogil:
-    "``s[-1:].isspace()`` of a non-empty UTF-8 string."
-    cdef Py_ssize_t k = n - 1
-    cdef Py_UCS4 cp
-    while k > 0 and (s[k] & 0xC0) == 0x80:
-        k -= 1
-    _nt_decode(s, k, n, &cp)
-    return _tb_space_cp(cp)
-
-
-cdef int _tb_append_tail(TbCtx* t, int32_t parent, int32_t source) noexcept nogil:
-    """_append_block(parent, None, source): a tail with text joins the parent's text or its
-    last child's tail, a space between when neither side has one (not for a graphic)."""
-    cdef DocData* d = t.c.d
-    cdef Slot tl = _slot_of(d, source, True), before
-    cdef int32_t last, off
-    cdef Py_UCS4 cp
-    cdef bint sep = False
-    cdef Py_ssize_t total
-    if tl.off < 0 or tl.len == 0 or _slot_blank(d, tl):
-        return NS_OK
-    last = d.nodes[parent].last
-    before = _slot_of(d, parent, False) if last < 0 else _slot_of(d, last, True)
-    if not _tb_is(t, source, NG_GRAPHIC) and (before.len > 0 or last >= 0):
-        _nt_decode(d.text.data + tl.off, 0, tl.len, &cp)
-        if not _tb_space_cp(cp) and not (before.len > 0 and _tb_last_cp_space(d.text.data + before.off, before.len)):
-            sep = True
-    if not _slot_ok(d, before) or not _slot_ok(d, tl):
-        return _tb_need(t, TB_WHY_XML)
-    total = before.len + (1 if sep else 0) + tl.len
-    if not buf_reserve(&d.text, total, &d.error):
-        return NS_ERROR
-    off = <int32_t>d.text.len
-    if before.len > 0:
-        memcpy(d.text.data + off, d.text.data + before.off, <size_t>before.len)
-    if sep:
-        d.text.data[off + before.len] = 32
-    memcpy(d.text.data + off + before.len + (1 if sep else 0), d.text.data + tl.off, <size_t>tl.len)
-    d.text.len += total
-    before.off = off
-    before.len = <int32_t>total
-    if last < 0:
-        _put_slot(d, parent, False, before)
-    else:
-        _put_slot(d, last, True, before)
-    return NS_OK
-
-
-# -- handle_textelem's cases a cell child meets -------------------------------------------------
-
-cdef bint _tb_w3_code(TbCtx* t, int32_t i) noexcept nogil:
-    """``"w3-code" in element.get("class", "")``"""
-    cdef DocData* d = t.c.d
-    cdef int32_t k
-    cdef Attr* a
-    if t.class_id < 0:
-        return False
-    k = dom_attr_find(d, i, t.class_id)
-    if k < 0:
-        return False
-    a = &d.attrs[k]
-    return a.kind == AV_VALUE and _contains_bytes(d.vals.data + a.val_off, a.val_len,
-                                                  <const uchar*>"w3-code", 7, False)
-
-
-cdef int _tb_shared_textelem(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
-    cdef int r = ng_handle_textelem(t.c, i, t.ptags, out)
-    if r == NS_NEED_PYTHON:
-        return _tb_need_at(t, TB_WHY_TEXTELEM, i)
-    return r
-
-
-cdef bint _tb_has_text(TbCtx* t, int32_t top) noexcept nogil:
-    """is_text_element: a non-space character in ``"".join(top.itertext())`` (a piece that is
-    not blank: top's text, its descendants' texts and tails)."""
-    cdef DocData* d = t.c.d
-    cdef int32_t s = top
-    if not _slot_blank(d, _slot_of(d, top, False)):
-        return True
-    s = dom_preorder_next(d, top, top)
-    while s >= 0:
-        if not _slot_blank(d, _slot_of(d, s, False)) or not _slot_blank(d, _slot_of(d, s, True)):
-            return True
-        s = dom_preorder_next(d, s, top)
-    return False
-
-
-cdef int _tb_titles_copy(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
-    """handle_titles for a head with children: a copy (its tail too) without its "done"
-    elements, every descendant of the source marked "done"; the copy if it has text."""
-    cdef DocData* d = t.c.d
-    cdef int32_t title, s
-    cdef int r
-    out[0] = -1
-    title = ng_copy_subtree(d, i, True)
-    if title < 0:
-        return NS_ERROR
-    r = ng_strip_elements(t.c, title, ng_bit(NG_DONE), True)
-    if r != NS_OK:
-        return r
-    s = dom_preorder_next(d, i, i)
-    while s >= 0:
-        _tb_done(t, s)
-        s = dom_preorder_next(d, s, i)
-    if _tb_has_text(t, title):
-        out[0] = title
-    return NS_OK
-
-
-cdef int _tb_handle_textelem(TbCtx* t, int32_t i, int32_t* out) noexcept nogil:
-    """handle_textelem(i, potential_tags | {"div"}) for a cell's child that is no td/th, hi,
-    ref, del or list (those _fill_cell_child takes before): ``out`` = the processed element
-    or -1."""
-    cdef DocData* d = t.c.d
-    cdef int k = ng_kind(t.c, i), r
-    cdef int32_t pn, p
-    out[0] = -1
-    if k == NG_LIST or k == NG_CODE or k == NG_QUOTE or k == NG_HI or k == NG_REF or k == NG_DEL:
-        return _tb_shared_textelem(t, i, out)
-    if k == NG_HEAD:
-        if d.nodes[i].first >= 0:
-            return _tb_titles_copy(t, i, out)
-        r = _tb_process_node(t, i, &pn)
-        if r != NS_OK:
-            return r
-        # is_text_element(title): a non-space character in its (only) text
-        if pn >= 0 and not _slot_blank(d, _slot_of(d, pn, False)):
-            out[0] = pn
-        return NS_OK
-    if k == NG_P:
-        if d.nodes[i].first >= 0:
-            return _tb_shared_textelem(t, i, out)   # handle_paragraphs' general case
-        return _tb_process_node(t, i, out)
-    if k == NG_LB:
-        if _slot_blank(d, _slot_of(d, i, True)):
-            return NS_OK
-        r = _tb_process_node(t, i, &pn)
-        if r != NS_OK or pn < 0:
-            return r
-        # Element("p") with the trimmed tail as its text
-        if not _slot_ok(d, _slot_of(d, i, True)):
-            return _tb_need(t, TB_WHY_XML)
-        p = ng_new_element(t.c, NG_P, -1)
-        if p < 0:
-            return NS_ERROR
-        ng_share_slot(d, p, False, i, True)
-        out[0] = p
-        return NS_OK
-    if k == NG_TABLE and (t.ptags >> NG_TABLE) & 1:
-        return _tb_shared_textelem(t, i, out)
-    if k == NG_GRAPHIC and (t.ptags >> NG_GRAPHIC) & 1:
-        return _tb_shared_textelem(t, i, out)       # handle_image
-    # handle_other_elements
-    if k != NG_DIV:
-        return NS_OK
-    if _tb_w3_code(t, i):
-        return _tb_shared_textelem(t, i, out)       # handle_code_blocks
-    if not (t.ptags >> NG_DIV) & 1:
-        return NS_OK
-    r = _tb_handle_textnode(t, i, False, True, &pn)
-    if r != NS_OK or pn < 0:
-        return r
-    if _slot_blank(d, _slot_of(d, pn, False)):
-        return NS_OK
-    d.nodes[pn].attr_count = 0
-    d.nodes[pn].tag = t.c.name[NG_P]
-    out[0] = pn
-    return NS_OK
+    if cause == NX_DEPTH:
+        return _tb_need(t, TB_WHY_DEPTH)
+    return _tb_need_at(t, TB_WHY_SHARED, i)
 
 
 # -- _fill_cell, _fill_cell_child, _nested_table_tail -------------------------------------------
@@ -475,7 +141,8 @@ cdef int _tb_nested_table_tail(TbCtx* t, int32_t new_cell, int32_t child) noexce
         return _tb_need(t, TB_WHY_ANCESTOR)   # next() of an empty iterator
     if _tb_nested(t, a):
         return NS_OK
-    r = _tb_append_tail(t, new_cell, child)
+    _nx_set_cause(NX_NONE)
+    r = _tb_shared(t, ng_append_block(t.c, new_cell, -1, child), child)
     if r != NS_OK:
         return r
     return NS_OK if dom_set_slot(d, child, True, NULL, 0, True) else NS_ERROR
@@ -483,36 +150,28 @@ cdef int _tb_nested_table_tail(TbCtx* t, int32_t new_cell, int32_t child) noexce
 
 cdef int _tb_fill_cell_child(TbCtx* t, int32_t new_cell, int32_t child) noexcept nogil:
     "One element of a cell into the new <cell>."
-    cdef DocData* d = t.c.d
-    cdef int k = ng_kind(t.c, child), r
+    cdef NgCtx* c = t.c
+    cdef int k = ng_kind(c, child), r
     cdef int32_t proc = -1
+    _nx_set_cause(NX_NONE)
     if k == NG_TD or k == NG_TH:
-        d.nodes[child].tag = t.c.name[NG_CELL]
-        r = _tb_handle_textnode(t, child, True, True, &proc)
+        c.d.nodes[child].tag = c.name[NG_CELL]
+        r = ng_handle_textnode(c, child, True, True, &proc)
     elif k == NG_HI or k == NG_REF or k == NG_DEL:
-        r = _tb_handle_textnode(t, child, True, True, &proc)
-        if r == NS_OK and proc < 0 and d.nodes[child].first >= 0:
+        r = ng_handle_textnode(c, child, True, True, &proc)
+        if r == NS_OK and proc < 0 and c.d.nodes[child].first >= 0:
             proc = child
     elif k == NG_LIST:
-        r = ng_handle_lists(t.c, child, &proc)
-        if r == NS_NEED_PYTHON:
-            return _tb_need_at(t, TB_WHY_LISTS, child)
-        if r != NS_OK:
-            return r
-        if t.c.o.focus == NG_RECALL and proc >= 0:
-            r = ng_append_block(t.c, new_cell, proc, child)
-            if r == NS_NEED_PYTHON:
-                return _tb_need_at(t, TB_WHY_APPEND_BLOCK, child)
-            return r
-        return _tb_append_tail(t, new_cell, child)
+        r = ng_handle_lists(c, child, &proc)
+        if r == NS_OK:
+            r = ng_append_block(c, new_cell, proc if c.o.focus == NG_RECALL else -1, child)
+        return _tb_shared(t, r, child)
     else:
-        r = _tb_handle_textelem(t, child, &proc)
+        r = ng_handle_textelem(c, child, t.ptags, &proc)
+    if r == NS_OK:
+        r = ng_define_newelem(c, proc, new_cell, True)
     if r != NS_OK:
-        return r
-    if proc >= 0:
-        r = _tb_define_newelem(t, proc, new_cell, True, 0)
-        if r != NS_OK:
-            return r
+        return _tb_shared(t, r, child)
     _tb_done(t, child)
     return NS_OK
 
@@ -523,7 +182,8 @@ cdef int _tb_fill_cell(TbCtx* t, int32_t new_cell, int32_t cell) noexcept nogil:
     cdef int32_t pn, node, nxt, lb
     cdef int r
     if d.nodes[cell].first < 0:
-        r = _tb_process_node(t, cell, &pn)
+        _nx_set_cause(NX_NONE)
+        r = _tb_shared(t, ng_process_node(t.c, cell, &pn), cell)
         if r != NS_OK or pn < 0:
             return r
         # checked by process_node's writes already
@@ -548,7 +208,7 @@ cdef int _tb_fill_cell(TbCtx* t, int32_t new_cell, int32_t cell) noexcept nogil:
                 if r != NS_OK:
                     return r
             continue
-        if _tb_separates_inline(t, node) and _slot_blank(d, _slot_of(d, node, True)):
+        if _nx_separates_inline(t.c, node) and _slot_blank(d, _slot_of(d, node, True)):
             lb = ng_new_element(t.c, NG_LB, new_cell)
             if lb < 0:
                 return NS_ERROR
@@ -566,97 +226,22 @@ cdef int _tb_caption_text(TbCtx* t, int32_t top, Slot* out) noexcept nogil:
     """``" ".join(top.itertext()).strip()`` written to the text arena: ``out`` its slice
     (length 0 when empty)."""
     cdef DocData* d = t.c.d
-    cdef Py_ssize_t total = 0, pieces = 0, w, a, b, pos
-    cdef int32_t s, off, pass_
-    cdef Node* nd
-    cdef uchar* o
-    cdef Py_UCS4 cp
+    cdef NgStr s
+    cdef int r
     out.off = -1
     out.len = 0
-    for pass_ in range(2):
-        if pass_ == 1:
-            if total == 0:
-                return NS_OK
-            if not buf_reserve(&d.text, total, &d.error):
-                return NS_ERROR
-            off = <int32_t>d.text.len
-            o = d.text.data + off
-            pos = 0
-            pieces = 0
-        # the walk of ng_itertext_strip_len: every text and tail slot that is not None
-        s = top
-        if d.nodes[top].text_off >= 0:
-            if pass_ == 0:
-                total += d.nodes[top].text_len
-            else:
-                memcpy(o + pos, d.text.data + d.nodes[top].text_off, <size_t>d.nodes[top].text_len)
-                pos += d.nodes[top].text_len
-            pieces += 1
-        while True:
-            if d.nodes[s].first >= 0:
-                s = d.nodes[s].first
-                nd = &d.nodes[s]
-                if nd.text_off >= 0:
-                    if pass_ == 0:
-                        total += nd.text_len + (1 if pieces else 0)
-                    else:
-                        if pieces:
-                            o[pos] = 32
-                            pos += 1
-                        memcpy(o + pos, d.text.data + nd.text_off, <size_t>nd.text_len)
-                        pos += nd.text_len
-                    pieces += 1
-                continue
-            while s != top:
-                nd = &d.nodes[s]
-                if nd.tail_off >= 0:
-                    if pass_ == 0:
-                        total += nd.tail_len + (1 if pieces else 0)
-                    else:
-                        if pieces:
-                            o[pos] = 32
-                            pos += 1
-                        memcpy(o + pos, d.text.data + nd.tail_off, <size_t>nd.tail_len)
-                        pos += nd.tail_len
-                    pieces += 1
-                if nd.next >= 0:
-                    s = nd.next
-                    nd = &d.nodes[s]
-                    if nd.text_off >= 0:
-                        if pass_ == 0:
-                            total += nd.text_len + (1 if pieces else 0)
-                        else:
-                            if pieces:
-                                o[pos] = 32
-                                pos += 1
-                            memcpy(o + pos, d.text.data + nd.text_off, <size_t>nd.text_len)
-                            pos += nd.text_len
-                        pieces += 1
-                    break
-                s = nd.parent
-            if s == top:
-                break
-    d.text.len += total
-    # strip(): Py_UNICODE_ISSPACE at both ends
-    a = 0
-    while a < total:
-        w = _space_at(o, a, total)
-        if w == 0:
-            break
-        a += w
-    b = a
-    pos = a
-    while pos < total:
-        w = _space_at(o, pos, total)
-        if w:
-            pos += w
-            continue
-        pos += _nt_decode(o, pos, total, &cp)
-        b = pos
-    if b > a:
-        out.off = off + <int32_t>a
-        out.len = <int32_t>(b - a)
-    return NS_OK
+    ngs_init(&s)
+    r = ng_itertext_join_strip(d, top, &s)
+    if r == NS_OK and s.n > 0:
+        if buf_reserve(&d.text, s.n, &d.error):
+            out.off = <int32_t>d.text.len
+            out.len = <int32_t>s.n
+            memcpy(d.text.data + d.text.len, s.p, <size_t>s.n)
+            d.text.len += s.n
+        else:
+            r = NS_ERROR
+    ngs_free(&s)
+    return r
 
 
 cdef int32_t _tb_new_cell(TbCtx* t, int32_t parent, bint header) noexcept nogil:
@@ -801,8 +386,8 @@ cdef int _tb_handle_table(NgCtx* c, int32_t i, uint64_t potential, int32_t* out,
     "ng_handle_table, the NEED_PYTHON cause in ``why`` (and its node, when one is named)."
     cdef TbCtx t
     cdef DocData* d = c.d
-    cdef int32_t ids[4]
-    cdef const char* names[4]
+    cdef int32_t ids[2]
+    cdef const char* names[3]
     cdef int32_t newtable, ch, nxt, cc, s, v
     cdef int64_t max_cols = 0, sum_cols
     cdef int st = NS_OK, k
@@ -819,17 +404,13 @@ cdef int _tb_handle_table(NgCtx* c, int32_t i, uint64_t potential, int32_t* out,
         return NS_NEED_PYTHON
     names[0] = b"colspan"
     names[1] = b"rowspan"
-    names[2] = b"class"
-    names[3] = b"role"
-    for k in range(3):
+    names[2] = b"role"
+    for k in range(2):
         ids[k] = dom_lookup_name(d, <const uchar*>names[k], <Py_ssize_t>strlen(names[k]))
     t.colspan_id = ids[0]
     t.rowspan_id = ids[1]
-    t.class_id = ids[2]
-    if ng_intern_names(d, &names[3], 1, &t.role_id) != NS_OK:
+    if ng_intern_names(d, &names[2], 1, &t.role_id) != NS_OK:
         return NS_ERROR
-    for k in range(6):
-        t.keep[k] = dom_lookup_name(d, <const uchar*>_TB_KEEP[k], <Py_ssize_t>strlen(_TB_KEEP[k]))
     t.ptags = potential | ng_bit(NG_DIV)
     nsv_init(&cells)
     nsv_init(&row_start)
