@@ -244,18 +244,20 @@ def test_threads_give_the_serial_results() -> None:
     assert [got[k] for k in range(len(pages))] == serial
 
 
-def test_extract_batch_takes_threads_for_fast_only(monkeypatch: Any) -> None:
-    """extract_batch runs `fast` on threads where it cannot have worker processes (they still
-    give more: reports/bench.md); the other option sets take the loop there."""
+def test_extract_batch_takes_threads_for_the_c_sequence_only(monkeypatch: Any) -> None:
+    """extract_batch runs the option sets of the C sequence on threads where it cannot have worker
+    processes (they still give more: reports/bench.md); the others take the loop there."""
     from trafila import _batch, _core_impl
 
-    assert _core_impl._fast_native_kwargs({"fast": True})
-    assert _core_impl._fast_native_kwargs({"fast": True, "url": "https://example.org/", "include_tables": True})
-    for kwargs in ({}, {"fast": 1}, {"fast": True, "favor_precision": True}, {"fast": True, "include_comments": False},
-                   {"fast": True, "include_formatting": True}, {"fast": True, "deduplicate": True},
-                   {"fast": True, "output_format": "markdown"}, {"fast": True, "unknown": 1},
-                   {"fast": True, "include_images": 0}):
-        assert not _core_impl._fast_native_kwargs(kwargs), kwargs
+    for kwargs in OPTION_SETS.values():
+        assert _core_impl._native_kwargs(kwargs), kwargs
+    assert _core_impl._native_kwargs({"fast": True, "url": "https://example.org/", "include_tables": True})
+    assert _core_impl._native_kwargs({"favor_precision": True, "include_comments": False, "target_language": "de"})
+    for kwargs in ({"fast": 1}, {"favor_precision": 1}, {"include_comments": 0}, {"include_tables": False},
+                   {"include_formatting": True}, {"deduplicate": True}, {"output_format": "markdown"},
+                   {"unknown": 1}, {"include_images": 0}, {"include_links": True},
+                   {"favor_precision": True, "include_comments": False, "deduplicate": True}):
+        assert not _core_impl._native_kwargs(kwargs), kwargs
     from .test_batch import _engine_context
 
     pages = list(generated_documents(13, 6))
@@ -266,9 +268,11 @@ def test_extract_batch_takes_threads_for_fast_only(monkeypatch: Any) -> None:
     with _engine_context("core"):
         path, why = _batch.plan(pages, 2, fast=True)
         assert path == "pool" and "without the GIL" in why
-        assert _batch.plan(pages, 2)[0] == "loop"
+        assert _batch.plan(pages, 2)[0] == "pool"
+        assert _batch.plan(pages, 2, deduplicate=True)[0] == "loop"
         assert _batch.plan(pages, 2, fast=True, compat="1.11.0")[0] == "loop"
     import trafila
 
-    loop = [trafila.engine("core").extract(p, fast=True) for p in pages]
-    assert trafila.engine("core").extract_batch(pages, threads=2, fast=True) == loop
+    for kwargs in (FAST, OPTION_SETS["default"], OPTION_SETS["datatrove-nodedup"]):
+        loop = [trafila.engine("core").extract(p, **kwargs) for p in pages]
+        assert trafila.engine("core").extract_batch(pages, threads=2, **kwargs) == loop

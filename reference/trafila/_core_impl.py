@@ -51,36 +51,34 @@ def implementation(mode: str, core: Any) -> Implementation:
         DEFAULT_CONFIG=ref.DEFAULT_CONFIG, LRUCache=ref.LRUCache, LRU_TEST=ref.LRU_TEST,
         duplicate_test=ref.duplicate_test, trim=ref.trim, sanitize=ref.sanitize, reset_caches=ref.reset_caches,
         backend=backend,
-        # most option sets still run Python stages (holding the GIL): extract_batch's worker
-        # processes; 2.3.1's `fast` runs its whole sequence in C without it (threads where
-        # there are no worker processes)
+        # 1.11.0 and the option sets without a C sequence run Python stages (holding the GIL):
+        # extract_batch's worker processes; 2.3.1's sequence runs in C without it for the option
+        # sets of _native_kwargs (threads where there are no worker processes)
         releases_gil=False,
-        releases_gil_for=_fast_native_kwargs if mode == "2.3.1" and hasattr(core, "sequence_231") else None,
+        releases_gil_for=_native_kwargs if mode == "2.3.1" and hasattr(core, "sequence_231") else None,
     )
 
 
-#: extract()'s keyword arguments with the values that keep 2.3.1's `fast` in the C sequence
+#: extract()'s keyword arguments with the values that keep 2.3.1's sequence in C
 #: (v2_3_1.core._native_sequence); other keys there leave it as it is
-_FAST_NATIVE = {
-    "fast": (True,), "no_fallback": (False,), "favor_precision": (False,), "favor_recall": (False,),
-    "include_comments": (True,), "include_tables": (True,), "include_formatting": (None, False),
+_NATIVE = {
+    "fast": (False, True), "no_fallback": (False,), "favor_precision": (False, True), "favor_recall": (False, True),
+    "include_comments": (True, False), "include_tables": (True,), "include_formatting": (None, False),
     "include_links": (False,), "include_images": (False,), "deduplicate": (False,), "output_format": ("txt",),
     "with_metadata": (False,), "only_with_metadata": (False,), "max_tree_size": (None,),
     "url_blacklist": (None,), "author_blacklist": (None,), "prune_xpath": (None,), "settingsfile": (None,),
 }
-_FAST_NATIVE_ANY = frozenset(["url", "record_id", "compat", "target_language", "tei_validation",
+_NATIVE_ANY = frozenset(["url", "record_id", "compat", "target_language", "tei_validation",
                               "date_extraction_params"])
 
 
-def _fast_native_kwargs(kwargs: Dict[str, Any]) -> bool:
-    """True when ``extract(page, **kwargs)`` runs 2.3.1's `fast` sequence in the core, without
-    the GIL (extract_batch then runs its pages on threads)."""
-    if kwargs.get("fast") is not True:
-        return False
+def _native_kwargs(kwargs: Dict[str, Any]) -> bool:
+    """True when ``extract(page, **kwargs)`` runs 2.3.1's sequence in the core, without the GIL
+    (extract_batch then runs its pages on threads where it has no worker processes)."""
     for key, value in kwargs.items():
-        if key in _FAST_NATIVE_ANY:
+        if key in _NATIVE_ANY:
             continue
-        allowed = _FAST_NATIVE.get(key)
+        allowed = _NATIVE.get(key)
         if allowed is None or not any(value is a or (type(value) is type(a) and value == a) for a in allowed):
             return False
     return True
