@@ -8,6 +8,9 @@
 #
 # The input is readability's result: an element of a re-parsed document (html/body ancestors,
 # maybe a tail) or a parentless element; the stage works on it in place, in its own document.
+# With focus recall, where tree_cleaning returns its copy (the deletions left no <p>), the
+# copy's content takes the tree's place (ng_tree_cleaning): the result is the same node, still
+# in its document, where the reference's is a parentless copy with the same content.
 # NEED_PYTHON (the caller runs the reference on the untouched page), by cause:
 #   * xml-text: a string lxml refuses would be written (a joined tail of a deletion, a math
 #     tail): the reference raises ValueError there;
