@@ -443,7 +443,16 @@ cdef int ng_tree_cleaning(NgCtx* c, int32_t root) noexcept nogil:
     """htmlprocessing.tree_cleaning(root, options from c.o), in place. Where the reference
     returns its recall copy (taken before the deletions, which left no <p>), ``root`` takes the
     copy's place: its text, tail and children become the copy's (its tag and attributes are the
-    copy's already: the deletions change neither), so the caller's index stays the tree."""
+    copy's already: the deletions change neither), so the caller's index stays the tree (for
+    a parentless root, as the sequence's copies are, that is the reference's result)."""
+    return _np_tree_cleaning(c, root, NULL)
+
+
+cdef int _np_tree_cleaning(NgCtx* c, int32_t root, int32_t* result) noexcept nogil:
+    """ng_tree_cleaning, or with ``result``: the tree the reference returns, the recall copy
+    itself (a parentless node of the same document, as the reference's copy_tree is a
+    document's root) where it goes back to it, else ``root``; the form handling and the
+    empty-element pruning then run on that tree."""
     cdef DocData* d = c.d
     cdef int32_t clean[NP_MAX_IDS]
     cdef int32_t strip[NP_MAX_IDS]
@@ -498,7 +507,12 @@ cdef int ng_tree_cleaning(NgCtx* c, int32_t root) noexcept nogil:
     r = _np_delete_by_tags(c, root, clean, n_clean)
     if r != NS_OK:
         return r
-    if tcopy >= 0 and not _np_has_desc(d, root, para):
+    if result != NULL:
+        result[0] = root
+    if tcopy >= 0 and not _np_has_desc(d, root, para) and result != NULL:
+        root = tcopy
+        result[0] = tcopy
+    elif tcopy >= 0 and not _np_has_desc(d, root, para):
         # tree = tcopy, kept at root's index
         ng_share_slot(d, root, False, tcopy, False)
         ng_share_slot(d, root, True, tcopy, True)

@@ -8,9 +8,9 @@
 #
 # The input is readability's result: an element of a re-parsed document (html/body ancestors,
 # maybe a tail) or a parentless element; the stage works on it in place, in its own document.
-# With focus recall, where tree_cleaning returns its copy (the deletions left no <p>), the
-# copy's content takes the tree's place (ng_tree_cleaning): the result is the same node, still
-# in its document, where the reference's is a parentless copy with the same content.
+# With focus recall, where tree_cleaning returns its copy (the deletions left no <p>), the rest
+# runs on that copy, a parentless node of the same document, and ``*out`` is it, as the
+# reference's result is the copy (a new document's root) and not the tree it was given.
 # NEED_PYTHON (the caller runs the reference on the untouched page), by cause:
 #   * xml-text: a string lxml refuses would be written (a joined tail of a deletion, a math
 #     tail): the reference raises ValueError there;
@@ -218,7 +218,8 @@ cdef int _nsz_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_
     if c.o.links:
         why[0] = NSZ_WHY_LINKS
         return NS_NEED_PYTHON
-    r = ng_tree_cleaning(c, tree)
+    r = _np_tree_cleaning(c, tree, out)
+    tree = out[0]
     if r == NS_OK:
         r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) | ng_bit(NG_A))
     if r == NS_OK:
@@ -251,7 +252,8 @@ cdef int _nsz_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_
 
 cdef int ng_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_ssize_t* text_len) noexcept nogil:
     """external.sanitize_tree(tree, options from c.o): ``tree`` cleaned and converted in place
-    (``*out``: the returned tree, ``tree`` itself), ``text`` = ``trim(" ".join(
+    (``*out``: the returned tree, ``tree`` itself, or tree_cleaning's recall copy of it: a
+    parentless node of the same document), ``text`` = ``trim(" ".join(
     tree.itertext()))`` as UTF-8 (emptied first), ``*text_len`` its length in code points.
     NS_OK / NS_NEED_PYTHON (the working copy may be half-changed) / NS_ERROR."""
     cdef int why

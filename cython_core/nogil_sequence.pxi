@@ -781,6 +781,12 @@ SQ_SANITIZED_NAMES[:] = [b"aside", b"audio", b"button", b"fencedframe", b"fields
 cdef const char* SQ_HEADING_NAMES[SQ_HEADINGS_N]
 SQ_HEADING_NAMES[:] = [b"h2", b"h3", b"h4"]
 
+# what the body the sequence gives is, for the Python objects made of it
+cdef enum:
+    SQ_BODY_OWN = 0            # a new element: the root of an XML document of its own
+    SQ_BODY_REPARSED = 1       # readability's: a node of its re-parsed HTML document
+    SQ_BODY_REPARSED_COPY = 2  # tree_cleaning's recall copy of readability's: an HTML document's root
+
 cdef Py_ssize_t SQ_JUSTEXT_OVERRIDE_RATIO = 3    # external.JUSTEXT_OVERRIDE_RATIO
 cdef double SQ_ESCALATION_JUSTEXT_RATIO = 2.0   # core.ESCALATION_JUSTEXT_RATIO
 
@@ -820,7 +826,7 @@ cdef double SQ_ESCALATION_ACCEPT_RATIO = 1.5   # core.ESCALATION_ACCEPT_RATIO
 
 cdef struct SqOut:
     int32_t postbody
-    bint postbody_html     # readability's body: a node of its re-parsed HTML document
+    int postbody_kind      # SQ_BODY_*
     int32_t commentsbody
     NgStr temp_text
     NgStr temp_comments
@@ -940,11 +946,11 @@ cdef bint ng_prefer_readability(NgCtx* c, SqResolved* res, int32_t body, int32_t
 
 
 cdef int ng_compare_extraction(NgCtx* c, SqResolved* res, const NgJtStoplist* sl, int32_t backup, int32_t raw,
-                               int32_t* body, bint* body_html, NgStr* text, int* at) noexcept nogil:
+                               int32_t* body, int* body_kind, NgStr* text, int* at) noexcept nogil:
     """external.compare_extraction(backup, raw, body, text, options): the own extraction
     (``body``, ``text``) against readability's on ``raw`` (a copy of the page), then jusText
-    on ``backup`` for an unclean or short result. ``body``/``text`` are replaced in place;
-    ``body_html``: the body is readability's (a node of a re-parsed HTML document)."""
+    on ``backup`` for an unclean or short result. ``body``/``text`` are replaced in place,
+    ``body_kind`` (SQ_BODY_*) says what the body is."""
     cdef DocData* d = c.d
     cdef Py_ssize_t len_text = ngs_code_points(text.p, text.n), len_algo, len2 = 0
     cdef int32_t algo = -1, body2 = -1, sane = -1
@@ -972,7 +978,7 @@ cdef int ng_compare_extraction(NgCtx* c, SqResolved* res, const NgJtStoplist* sl
     use = ng_prefer_readability(c, res, body[0], algo, &algo_text, len_text, len_algo)
     if use:
         body[0] = algo
-        body_html[0] = True
+        body_kind[0] = SQ_BODY_REPARSED
         ngs_free(text)
         text[0] = algo_text
         ngs_init(&algo_text)
@@ -993,7 +999,7 @@ cdef int ng_compare_extraction(NgCtx* c, SqResolved* res, const NgJtStoplist* sl
                 accept = len_text < len2
             if buf.len and accept:
                 body[0] = body2
-                body_html[0] = False
+                body_kind[0] = SQ_BODY_OWN
                 text.n = 0
                 r = ngs_append(text, buf.data, buf.len)
                 use = False
@@ -1006,6 +1012,8 @@ cdef int ng_compare_extraction(NgCtx* c, SqResolved* res, const NgJtStoplist* sl
         memset(&buf, 0, sizeof(Buf))
         r = ng_sanitize_tree(c, body[0], &sane, &buf, &len2)
         if r == NS_OK:
+            if sane != body[0]:
+                body_kind[0] = SQ_BODY_REPARSED_COPY
             body[0] = sane
             text.n = 0
             r = ngs_append(text, buf.data, buf.len)
@@ -1036,20 +1044,20 @@ cdef int _sq_prepare(NgCtx* c, SqResolved* res, int32_t tree, int32_t* cleaned, 
 
 
 cdef int _sq_extract_and_compare(NgCtx* c, SqResolved* res, const NgJtStoplist* sl, int32_t cleaned,
-                                 int32_t backup, int32_t tree, int32_t* body, bint* body_html, NgStr* text,
+                                 int32_t backup, int32_t tree, int32_t* body, int* body_kind, NgStr* text,
                                  int* at) noexcept nogil:
     "core._extract_and_compare: extract_content, then (not fast) compare_extraction on a copy of ``tree``."
     cdef int r
     cdef int32_t raw
     at[0] = SQ_AT_EXTRACTION
-    body_html[0] = False
+    body_kind[0] = SQ_BODY_OWN
     r = ng_extract_content(c, &res.sel, &res.inl, cleaned, body, text)
     if r != NS_OK or c.o.fast:
         return r
     raw = ng_copy_subtree(c.d, tree, True)
     if raw < 0:
         return NS_ERROR
-    return ng_compare_extraction(c, res, sl, backup, raw, body, body_html, text, at)
+    return ng_compare_extraction(c, res, sl, backup, raw, body, body_kind, text, at)
 
 
 cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* sl, int32_t tree,
@@ -1061,13 +1069,14 @@ cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* 
     cdef DocData* d = c.d
     cdef int32_t work, cleaned, backup, forum_posts = -1, esc, r_body = -1, b_body = -1, j_body = -1
     cdef int32_t ch, nxt
-    cdef bint is_forum = False, salvaged, r_html = False
+    cdef bint is_forum = False, salvaged
+    cdef int r_kind = SQ_BODY_OWN
     cdef Py_ssize_t len_text, b_len = 0, page_len = 0, r_len, j_len = 0
     cdef NgStr r_text, existing, t
     cdef Buf b_text, j_text
     cdef int r, focus
     out.postbody = -1
-    out.postbody_html = False
+    out.postbody_kind = SQ_BODY_OWN
     out.commentsbody = -1
     ngs_init(&r_text)
     ngs_init(&existing)
@@ -1114,7 +1123,7 @@ cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* 
         r = ng_prune_unwanted_nodes(c, &res.sel, NGL_REMOVE_COMMENTS, cleaned, False)
         if r != NS_OK:
             return r
-    r = _sq_extract_and_compare(c, res, sl, cleaned, backup, work, &out.postbody, &out.postbody_html,
+    r = _sq_extract_and_compare(c, res, sl, cleaned, backup, work, &out.postbody, &out.postbody_kind,
                                 &out.temp_text, &out.at)
     if r != NS_OK:
         return r
@@ -1127,7 +1136,7 @@ cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* 
         r = ng_baseline(c, work, &b_body, &b_text, &b_len)
         if r == NS_OK and b_len > len_text:
             out.postbody = b_body
-            out.postbody_html = False
+            out.postbody_kind = SQ_BODY_OWN
             out.temp_text.n = 0
             r = ngs_append(&out.temp_text, b_text.data, b_text.len)
             len_text = b_len
@@ -1159,7 +1168,7 @@ cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* 
         c.o.focus = NG_RECALL
         r = _sq_prepare(c, res, esc, &cleaned, &backup, not c.o.fast, &out.at)
         if r == NS_OK:
-            r = _sq_extract_and_compare(c, res, sl, cleaned, backup, esc, &r_body, &r_html, &r_text, &out.at)
+            r = _sq_extract_and_compare(c, res, sl, cleaned, backup, esc, &r_body, &r_kind, &r_text, &out.at)
         c.o.focus = focus
         if r != NS_OK:
             ngs_free(&r_text)
@@ -1177,13 +1186,13 @@ cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* 
                 return r
         if j_len > r_len and <double>j_len > SQ_ESCALATION_JUSTEXT_RATIO * <double>len_text:
             out.postbody = j_body
-            out.postbody_html = False
+            out.postbody_kind = SQ_BODY_OWN
             out.temp_text.n = 0
             r = ngs_append(&out.temp_text, j_text.data, j_text.len)
             forum_posts = -1
         elif r_len >= c.o.min_extracted_size and <double>r_len > SQ_ESCALATION_ACCEPT_RATIO * <double>len_text:
             out.postbody = r_body
-            out.postbody_html = r_html
+            out.postbody_kind = r_kind
             ngs_free(&out.temp_text)
             out.temp_text = r_text
             ngs_init(&r_text)
@@ -1224,12 +1233,13 @@ cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* 
     return NS_OK
 
 
-cdef object _sq_own_document(CDocument src, int32_t i):
-    """The body ``i`` as the reference has it: the root of a new (XML) document of its own
-    (``Element("body")``), its content copied there."""
+cdef object _sq_own_document(CDocument src, int32_t i, bint is_html=False):
+    """The body ``i`` as the reference has it: the root of a new document of its own
+    (``Element("body")``: XML; a copy_tree of an HTML document's node: HTML), its content
+    copied there."""
     cdef CDocument doc = CDocument()
     cdef int32_t j
-    doc.is_html = False
+    doc.is_html = is_html
     with nogil:
         j = dom_copy_subtree(&src.d, i, &doc.d, True)
     if j < 0 or not dom_add_root(&doc.d, j):
@@ -1371,8 +1381,10 @@ def sequence_231(CElement tree, options, bint with_output=False):
             SQ_DONE += 1
             if ro == NS_ERROR:
                 _raise_doc_error(work)
-            postbody = (_sq_reparsed_document(work, out.postbody) if out.postbody_html
-                        else _sq_own_document(work, out.postbody))
+            if out.postbody_kind == SQ_BODY_REPARSED:
+                postbody = _sq_reparsed_document(work, out.postbody)
+            else:
+                postbody = _sq_own_document(work, out.postbody, out.postbody_kind == SQ_BODY_REPARSED_COPY)
             result = (postbody, _sq_str(&out.temp_text),
                       _sq_own_document(work, out.commentsbody), _sq_str(&out.temp_comments))
             if with_output:

@@ -10,8 +10,8 @@ elements, no accelerator):
 * OK: the same result dump (tag, sorted attributes, text, children with tails), the result's own
   tail, the same text and length, and the same whole document around it (tree_cleaning may
   delete the tree from its parent: the ancestors change alike) unless the reference's result
-  is parentless (a parentless input, or recall's tree_cleaning copy, whose content the C puts
-  at the tree's own place);
+  is parentless (a parentless input, or recall's tree_cleaning copy, which the C's result is
+  then too: a parentless node, not the tree handed in);
 * NEED_PYTHON is honest: ``xml-text`` only where the reference raises ValueError (and the
   reference raises only there), ``links`` only with options.links, ``graphic`` only where the
   tree holds a graphic or, images on, an img; counted by cause and bounded on corpus pages.
@@ -119,9 +119,10 @@ def check(make: Callable[[], Any], options: Extractor, tally: Tally) -> List[str
                 tree, text = external.sanitize_tree(ref_tree, options)
         except ValueError:
             return None
-        # the recall copy (and a parentless input) has no document around it; the C keeps the
-        # copy's content at the tree's own place, in the tree's document
-        return (_dumped(tree), tree.tail, text, len(text), None if tree.getparent() is None else _dumped(_top(tree)))
+        # the recall copy (and a parentless input) has no document around it; the copy is a
+        # tree of its own (the C's: a parentless node of the same document)
+        return (_dumped(tree), tree.tail, text, len(text), None if tree.getparent() is None else _dumped(_top(tree)),
+                tree is not ref_tree)
 
     why: List[str] = []
     mine = core.nogil_sanitize_tree(mine_tree, options, why)
@@ -130,10 +131,13 @@ def check(make: Callable[[], Any], options: Extractor, tally: Tally) -> List[str
     if mine is not None:
         tally.causes[(_label(options), "ok")] += 1
         tree, text, length = mine
-        if _dumped(tree) != _dumped(mine_tree):
+        copied = expected is not None and expected[5]
+        if copied and (tree.getparent() is not None or tree is mine_tree):
+            problems.append("the reference's result is tree_cleaning's copy: the C's must be a parentless node")
+        if not copied and tree is not mine_tree:
             problems.append("the result is not the tree handed in")
         got = (_dumped(tree), tree.tail, text, length,
-               None if expected is None or expected[4] is None else _dumped(_top(tree)))
+               None if expected is None or expected[4] is None else _dumped(_top(tree)), tree is not mine_tree)
         if got != expected:
             problems.append(f"differs: {str(got)[:600]}\n  !=  {str(expected)[:600]}")
         return problems
