@@ -142,6 +142,17 @@ def test_empty_slots_count_as_pieces() -> None:
     assert core.nogil_itertext_strip_len(body) == 0
     desc_list(body)[-1].tail = " z\u3000y "
     assert core.nogil_itertext_strip_len(body) == len(" ".join(body.itertext()).strip()) == 3
+    # an empty piece between two words still gets its separator: "a" + " " + "" + " " + "b"
+    kids = desc_list(body)
+    assert len(kids) >= 2
+    for el in kids:
+        el.text = None
+        el.tail = None
+    body.text = "a"
+    kids[0].text = ""
+    kids[-1].tail = "b"
+    assert " ".join(body.itertext()).strip() == "a  b"
+    assert core.nogil_itertext_strip_len(body) == 4
 
 
 @needs_corpora
