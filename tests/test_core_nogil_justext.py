@@ -223,6 +223,10 @@ _DE = ("Die Katze ist auf dem Tisch und der Hund ist unter dem Stuhl, aber wir h
        "gesehen, dass es für sie \u00fcber alles ging. ")
 _GR = "\u0397 \u03b3\u03ac\u03c4\u03b1 \u03b5\u03af\u03bd\u03b1\u03b9 \u03c3\u03c4\u03bf \u03c4\u03c1\u03b1\u03c0\u03ad\u03b6\u03b9 \u03ba\u03b1\u03b9 \u03bf \u03c3\u03ba\u03cd\u03bb\u03bf\u03c2 \u03b5\u03af\u03bd\u03b1\u03b9 \u03ad\u03be\u03c9. "
 
+# stopword densities between the thresholds: 1/7 (neargood, or good by the swapped test) and 1/12 (bad)
+_MID = "alpha beta gamma delta epsilon zeta the " * 6
+_LOW = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda the " * 4
+
 CASES = [
     f"<html><body><div><p>{_EN * 2}</p><p>{_EN}</p><p>short</p><p>{_EN * 3}</p></div></body></html>",
     f"<html><body><p>{_DE * 3}</p><p>{_DE.upper() * 2}</p><div>Mehr: <a href='x'>link text here</a></div>"
@@ -253,6 +257,8 @@ CASES = [
     f"</legend></fieldset></form></body></html>",
     # the root's own tail, nested paragraphs, inline tags counted
     f"<html><body><div><span>{_EN}</span><b>{_EN}</b><div><i>{_EN}</i></div>{_EN}</div></body></html>",
+    f"<html><body><p>{_MID}</p><p>{_LOW}</p><div><p>{_EN * 2}</p><p>{_MID}</p><p>{_LOW}</p><p>{_EN * 2}</p></div>"
+    f"<p>{_MID}</p><p>x</p><p>{_LOW}</p><p>{_MID[:60]}</p><p>{_EN}</p></body></html>",
 ]
 
 CTRL_CASES = [
