@@ -197,6 +197,7 @@ CASES = [
     f"<html><body><d\u00efv>{_P}</d\u00efv></body></html>",
     # equal scores: the first candidate wins
     f"<html><body><div>{_P}</div><div>{_P}</div></body></html>",
+    f"<html><body><div><div>{_P}</div></div><section><div><p>{'more, ' * 30}</p></div></section></body></html>",
     # a body with several children and whitespace: fromstring keeps the body (renamed div)
     f"<html><body>\n<div class='sidebar'>x</div>\n</body></html>",
     # a long paragraph directly in the body: the body is the best candidate
