@@ -401,7 +401,7 @@ cdef const char* _NRD_FORM_TAGS[2]
 _NRD_FORM_TAGS[:] = [b"form", b"textarea"]
 
 
-cdef int ng_sanitize_tree(NgCtx* c, RdScore* r, int32_t node, bint* raised) noexcept nogil:
+cdef int ng_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noexcept nogil:
     """Document.sanitize_tree (min_text_length 25): headings, forms, iframes, then the
     conditional cleaning innermost last-first on the live tree."""
     cdef DocData* d = c.d
@@ -507,7 +507,7 @@ cdef int ng_summary_tree(NgCtx* c, int32_t doc, int32_t* article, bint* raised) 
                     break
                 ch = d.nodes[ch].next
         if st == NS_OK:
-            st = ng_sanitize_tree(c, &r, article[0], raised)
+            st = ng_rd_sanitize(c, &r, article[0], raised)
     _rd_score_free(&r)
     return st
 
