@@ -37,7 +37,7 @@ cdef inline bint _id_in(int32_t tag, const int32_t* ids, int n) noexcept nogil:
     return False
 
 
-def descendants(CElement top, object names=None, bint include_self=False):
+def descendants(CElement top not None, object names=None, bint include_self=False):
     """The descendants of ``top`` (and ``top`` first when ``include_self``)
     in document order, as a list of proxies; only those whose tag is in
     ``names`` when it is not None. A snapshot, as the reference's
@@ -294,7 +294,7 @@ def delete_elements(elements, bint keep_tail, python_delete):
         _delete_one(ce.doc, ce.idx, keep_tail, python_delete)
 
 
-def delete_by_tags(CElement tree, tags, python_delete, replay):
+def delete_by_tags(CElement tree not None, tags, python_delete, replay):
     """tree_cleaning's ``for tag in tags: for el in tree.iter(tag):
     delete_element(el)`` (treeops.deletion_walk): when no match of a tag holds
     another one (and the tree itself does not match), lxml's walk meets the

@@ -206,7 +206,7 @@ cdef inline int32_t _bl_kept(DocData* d, int32_t k, const uint8_t* doomed) noexc
     return k
 
 
-def spaced_text_cleaned(CElement el, list deleted, object block_names, object rcc, object xml_text):
+def spaced_text_cleaned(CElement el not None, list deleted, object block_names, object rcc, object xml_text):
     """``_spaced_text_readonly`` of ``el`` as it would be once each element of ``deleted``
     (``basic_clean_xpath(el)``, in document order) were deleted with delete_element;
     ``el``'s tree is not changed. NotImplemented: see the comment above."""

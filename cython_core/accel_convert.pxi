@@ -129,7 +129,7 @@ cdef bint _cv_layout_tables(DocData* d, int32_t top, bint v1) noexcept nogil:
     return True
 
 
-def layout_tables_to_divs(CElement tree):
+def layout_tables_to_divs(CElement tree not None):
     """2.3.1 tree_cleaning's ``for elem in tree.iter("figure", "table")``: a
     figure holding a table, and a table whose role is presentation or none,
     become divs."""
@@ -142,7 +142,7 @@ def layout_tables_to_divs(CElement tree):
         _raise_doc_error(doc)
 
 
-def figures_with_table_to_divs(CElement tree):
+def figures_with_table_to_divs(CElement tree not None):
     """1.11.0 tree_cleaning's ``for elem in figures_with_table(tree): elem.tag =
     "div"`` (``.//figure[descendant::table]``: the tree itself left out)."""
     cdef CDocument doc = tree.doc
@@ -546,7 +546,7 @@ cdef _cv_convert_tags(CElement tree, bint links, bint tables, bint formatting, b
             _raise_doc_error(doc)
 
 
-def convert_tags_23(CElement tree, bint links, bint tables, bint formatting, bint images, python_delete, convert_pre):
+def convert_tags_23(CElement tree not None, bint links, bint tables, bint formatting, bint images, python_delete, convert_pre):
     """2.3.1 convert_tags but the links branch (``links``: the caller has run
     convert_link) and the images-out-of-links moves, which stay in Python:
     the containers' a -> ref and the strip of the other a, the Yoast FAQ
@@ -556,7 +556,7 @@ def convert_tags_23(CElement tree, bint links, bint tables, bint formatting, bin
     _cv_convert_tags(tree, links, tables, formatting, images, python_delete, convert_pre, False)
 
 
-def convert_tags_111(CElement tree, bint links, bint tables, bint formatting, bint images, convert_pre):
+def convert_tags_111(CElement tree not None, bint links, bint tables, bint formatting, bint images, convert_pre):
     """1.11.0 convert_tags but the links branch (``links``: the caller has
     converted the a/ref): the a of containers -> ref and the strip of the other
     a, hi or the strip of the formatting tags, CONVERSIONS (its live walk meets
@@ -567,7 +567,7 @@ def convert_tags_111(CElement tree, bint links, bint tables, bint formatting, bi
 
 # -- tree_cleaning's deletions and strips (both releases) -------------------------------------
 
-def delete_by_tags_once(CElement tree, tags, python_delete, replay):
+def delete_by_tags_once(CElement tree not None, tags, python_delete, replay):
     """delete_by_tags (accel.pxi) with one walk for every tag: tree_cleaning's
     ``for tag in tags: for el in tree.iter(tag): delete_element(el)``. The
     matches of every tag are collected in document order first; at its turn a
@@ -648,7 +648,7 @@ def delete_by_tags_once(CElement tree, tags, python_delete, replay):
         free(arr)
 
 
-def strip_named(CElement tree, tags):
+def strip_named(CElement tree not None, tags):
     """strip_tags(tree, *tags) for a sequence of str names (the names the document never saw left out)."""
     cdef CDocument doc = tree.doc
     cdef int32_t ids[MAX_NAME_SET]
@@ -727,7 +727,7 @@ cdef int64_t _cv_text_length(DocData* d, int32_t top) noexcept nogil:
             return total
 
 
-def handle_forms(CElement tree, python_delete):
+def handle_forms(CElement tree not None, python_delete):
     """2.3.1 _handle_forms: over the forms of ``tree`` (itself included) in
     document order, a form holding more than half of the tree's text becomes a
     div (the text counted once, before), the others are deleted (delete_element;

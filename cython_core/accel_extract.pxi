@@ -181,7 +181,7 @@ cdef int _ex_process_node(CDocument doc, int32_t i) except -1:
     return 1
 
 
-def extract_process_node(CElement el, filter_match):
+def extract_process_node(CElement el not None, filter_match):
     """2.3.1's htmlprocessing.process_node without deduplication on a core
     element: the element or None, as the reference gives; NotImplemented
     (nothing changed) when a value to write holds a character lxml refuses.
@@ -210,7 +210,7 @@ cdef bint _separates_inline(DocData* d, int32_t i) noexcept nogil:
             or _is_tag(d, nxt, _name_id(d, "graphic")))
 
 
-def extract_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces, textfilter):
+def extract_handle_textnode(CElement el not None, bint comments_fix, bint preserve_spaces, textfilter):
     """2.3.1's htmlprocessing.handle_textnode without deduplication on a core
     element that is no <graphic>: the element or None; NotImplemented
     (nothing changed) for a <graphic> and when a value to write holds a
@@ -312,7 +312,7 @@ cdef void _ex_collapse_subtree(DocData* d, int32_t top, ExCollapse* c) noexcept 
     ng_itertext_pieces(d, top, _ex_collapse_piece, c)
 
 
-def extract_elem_text(CElement el):
+def extract_elem_text(CElement el not None):
     """main_extractor._elem_text: ``trim("".join(el.itertext()))`` (ng_elem_text)."""
     cdef CDocument doc = el.doc
     cdef NgStr out
@@ -328,7 +328,7 @@ def extract_elem_text(CElement el):
         ngs_free(&out)
 
 
-def extract_has_text(CElement el):
+def extract_has_text(CElement el not None):
     """main_extractor.is_text_element on an element: a non-whitespace
     character in ``"".join(el.itertext())``."""
     cdef CDocument doc = el.doc
@@ -343,7 +343,7 @@ def extract_has_text(CElement el):
     return c.started
 
 
-def extract_root_is(CElement el, CElement root):
+def extract_root_is(CElement el not None, CElement root not None):
     """``root_of(el) is root``: the topmost ancestor of ``el`` is ``root``."""
     cdef CDocument doc = el.doc
     cdef DocData* d = &doc.d
@@ -433,7 +433,7 @@ cdef int _copy_slot(DocData* src, Slot s, DocData* dst, int32_t i, bint tail) no
     return 1 if dom_set_slot(dst, i, tail, src.text.data + s.off, s.len, False) else -1
 
 
-def extract_paragraph(CElement el, CElement out, int allowed, textfilter):
+def extract_paragraph(CElement el not None, CElement out not None, int allowed, textfilter):
     """main_extractor.handle_paragraphs without deduplication for a <p> with
     children that are all childless lb/hi/ref/del/code (each in potential_tags,
     as ``allowed`` bits say) or done elements, ``out`` being the new
@@ -561,7 +561,7 @@ def extract_paragraph(CElement el, CElement out, int allowed, textfilter):
     return not _slot_blank(od, _slot_of(od, out.idx, False))
 
 
-def extract_desc_tags(CElement el):
+def extract_desc_tags(CElement el not None):
     """``{e.tag for e in desc_list(el)}``: the names of the descendants (a set of str)."""
     cdef CDocument doc = el.doc
     cdef DocData* d = &doc.d
@@ -594,7 +594,7 @@ def extract_desc_tags(CElement el):
     return out
 
 
-def extract_mark_done(CElement el, bint inclusive):
+def extract_mark_done(CElement el not None, bint inclusive):
     """``for child in iter_live(el, "*", inclusive=inclusive): child.tag = "done"``:
     renaming changes no link, so the live walk meets every descendant."""
     cdef CDocument doc = el.doc
@@ -709,7 +709,7 @@ cdef bint _ex_flush_phantoms(DocData* od, ExTable* tb, int32_t row, int32_t* nco
     return True
 
 
-def extract_table(CElement table, CElement out, filter_match, fill):
+def extract_table(CElement table not None, CElement out not None, filter_match, fill):
     """main_extractor.handle_table after its strip_tags, ``out`` being the new
     Element("table"): True when the reference returns ``out`` (filled),
     False when it returns None; NotImplemented (nothing changed) for a table
@@ -869,7 +869,7 @@ def extract_table(CElement table, CElement out, filter_match, fill):
     return od.nodes[out.idx].first >= 0
 
 
-def extract_dispatched(CElement top, object names, bint skip_divs, bint skip_graphics):
+def extract_dispatched(CElement top not None, object names, bint skip_divs, bint skip_graphics):
     """``core.descendants(top, names)`` for _extract's main loop, less the
     elements whose handle_textelem call is None with no change whatever
     happens before (_sq_dispatched): with ``skip_divs`` ("div" not in
@@ -912,7 +912,7 @@ def extract_dispatched(CElement top, object names, bint skip_divs, bint skip_gra
 
 # -- extract_content's last passes ----------------------------------------------------------
 
-def extract_drop_repeats(CElement body, Py_ssize_t min_length):
+def extract_drop_repeats(CElement body not None, Py_ssize_t min_length):
     """extract_content's adjacent-duplicate pass (_sq_drop_repeats): each child
     of ``body`` whose _elem_text is non-empty, longer than ``min_length`` code
     points and equal to the previous kept child's is removed with its tail
@@ -926,7 +926,7 @@ def extract_drop_repeats(CElement body, Py_ssize_t min_length):
         raise MemoryError("out of memory")
 
 
-def extract_lb_tails(CElement body):
+def extract_lb_tails(CElement body not None):
     """extract_content's last pass (_sq_lb_tails): the tail of each <lb> in
     ``body`` (and ``body`` itself) that is whitespace only (not empty) is set
     to None unless an ancestor is a <code> or <pre> (renaming or tails change
@@ -958,7 +958,7 @@ cdef inline bint _ex_root_is(CElement el, CElement root):
     return i == root.idx
 
 
-def extract_main_loop(list subelems, CElement body, filter_match, step):
+def extract_main_loop(list subelems, CElement body not None, filter_match, step):
     """_extract's loop over ``subelems`` into ``body`` (result_body) without
     deduplication: an element already in ``body`` is skipped; a childless
     <p>, <head> or <lb> (handle_paragraphs / handle_titles / handle_textelem's
@@ -1148,7 +1148,7 @@ cdef int _ex_cell_child(CElement node, CDocument ndoc, int32_t new_idx) except -
     return 1
 
 
-def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, other,
+def extract_cell_walk(CElement cell not None, CElement new not None, object nested, nested_table, other,
                       filter_match=None, textfilter=None):
     """_fill_cell's walk over the descendants of a td/th with children (the
     live walk of iter_live(cell, inclusive=False): the next node is found, and
@@ -1199,7 +1199,7 @@ def extract_cell_walk(CElement cell, CElement new, object nested, nested_table, 
 
 # -- extract_comments' loop ---------------------------------------------------------------
 
-def extract_comments_loop(list elems, CElement body, object potential_tags, textfilter, step):
+def extract_comments_loop(list elems, CElement body not None, object potential_tags, textfilter, step):
     """extract_comments' loop over the snapshot ``elems`` without
     deduplication: an element whose tag (read when its turn comes: it may
     have moved into ``body`` with an ancestor) is in ``potential_tags`` goes
@@ -1259,7 +1259,7 @@ cdef class ExOrder:
         free(self.idx)
 
 
-def extract_order_snapshot(CElement tree):
+def extract_order_snapshot(CElement tree not None):
     """The ExOrder of ``tree`` (its subtree in document order, ``tree`` first)."""
     cdef CDocument doc = tree.doc
     cdef DocData* d = &doc.d
@@ -1284,7 +1284,7 @@ def extract_order_snapshot(CElement tree):
     return o
 
 
-def extract_consumed(ExOrder order, CElement backup):
+def extract_consumed(ExOrder order, CElement backup not None):
     """``{twin for elem, twin in zip(order, [backup, *desc_list(backup)]) if
     elem.tag == "done"}`` with the snapshot's nodes read now."""
     cdef CDocument doc = order.doc, bdoc = backup.doc
@@ -1382,7 +1382,7 @@ cdef int32_t _ex_newelem_copy(DocData* d, int32_t i, DocData* od, int32_t parent
     return sub
 
 
-def extract_define_newelem(CElement processed, CElement orig, bint keep_children):
+def extract_define_newelem(CElement processed not None, CElement orig not None, bint keep_children):
     """main_extractor.define_newelem(processed, orig, keep_children) for
     elements of two documents: True when done, False (nothing changed) when
     a tag is not a plain name, a value holds a character lxml refuses, an
@@ -1403,7 +1403,7 @@ def extract_define_newelem(CElement processed, CElement orig, bint keep_children
 
 # -- handle_other_elements ------------------------------------------------------------------
 
-def extract_other_elements(CElement el, bint div_potential, textfilter):
+def extract_other_elements(CElement el not None, bint div_potential, textfilter):
     """main_extractor.handle_other_elements without deduplication: the element
     (a div with text, renamed "p", its attributes cleared) or None;
     NotImplemented (nothing changed) for a div whose class holds "w3-code"

@@ -63,7 +63,7 @@ cdef int _ex111_process_node(CDocument doc, int32_t i) except -1:
     return 1
 
 
-def ex111_process_node(CElement el, filter_match):
+def ex111_process_node(CElement el not None, filter_match):
     """1.11.0's htmlprocessing.process_node without deduplication on a core
     element: the element or None; NotImplemented (nothing changed) when a
     value to write holds a character lxml refuses. ``filter_match`` is
@@ -78,7 +78,7 @@ def ex111_process_node(CElement el, filter_match):
     return el if r == 1 else None
 
 
-def ex111_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces, textfilter):
+def ex111_handle_textnode(CElement el not None, bint comments_fix, bint preserve_spaces, textfilter):
     """1.11.0's htmlprocessing.handle_textnode without deduplication on a
     core element: the element or None; NotImplemented (nothing changed) when
     a value to write holds a character lxml refuses. ``textfilter``
@@ -136,7 +136,7 @@ def ex111_handle_textnode(CElement el, bint comments_fix, bint preserve_spaces, 
     return el
 
 
-def ex111_table_max_cols(CElement table):
+def ex111_table_max_cols(CElement table not None):
     """handle_table's widest row: ``max(sum(int(td.get("colspan", 1)) for td
     in tr.iter("td", "th")) for tr in table.iter("tr"))`` (0 without rows);
     NotImplemented when a colspan is not plain ASCII digits (int() is left
@@ -227,7 +227,7 @@ cdef inline bint _attr_ok(DocData* d, int32_t k) noexcept nogil:
     return a.kind == AV_VALUE and _utf8_xml_ok(d.vals.data + a.val_off, a.val_len)
 
 
-def ex111_paragraph(CElement el, CElement out, object potential_tags, textfilter):
+def ex111_paragraph(CElement el not None, CElement out not None, object potential_tags, textfilter):
     """1.11.0's main_extractor.handle_paragraphs without deduplication, after
     its ``element.attrib.clear()``, for a <p> (in potential_tags) whose children
     are all childless and none a <p>; ``out`` is the new Element(element.tag):
@@ -498,7 +498,7 @@ cdef class _SkipWalk:
             i = nxt
 
 
-def ex111_skip_walk(CElement top, names):
+def ex111_skip_walk(CElement top not None, names):
     """The descendants of ``top`` a loop ``for el in top.iterdescendants(): ...;
     el.tag = "done"`` does more with (tag in ``names``, at most MAX_NAME_SET),
     the others renamed "done" as the walk passes them (see _SkipWalk)."""
@@ -528,7 +528,7 @@ cdef bint _has_bytes(const uchar* s, Py_ssize_t n, const char* lit) noexcept nog
     return False
 
 
-def ex111_text_elements(CElement top, names, bint plain_divs):
+def ex111_text_elements(CElement top not None, names, bint plain_divs):
     """``core.descendants(top, names)`` (a snapshot in document order, ``names``
     including "div"), less the divs handle_textelem gives None for without a
     change when ``plain_divs`` is False (div not in potential_tags): those
@@ -605,7 +605,7 @@ cdef int _t111_link_row(CDocument odoc, int32_t out, int32_t row, object span) e
     return 0
 
 
-def ex111_table(CElement table, CElement out, object span, filter_match, fill, leaf):
+def ex111_table(CElement table not None, CElement out not None, object span, filter_match, fill, leaf):
     """1.11.0's handle_table from its ``seen_header_row = False`` on, without
     deduplication, ``out`` being the new Element("table") and ``span`` the
     rows' span value (str(max_cols), or None when max_cols <= 1): True when
@@ -711,7 +711,7 @@ def ex111_table(CElement table, CElement out, object span, filter_match, fill, l
 
 # -- extract_comments' loop ----------------------------------------------------------------
 
-def ex111_comments_loop(list elems, CElement body, object potential_tags, textfilter, step):
+def ex111_comments_loop(list elems, CElement body not None, object potential_tags, textfilter, step):
     """1.11.0's extract_comments loop over the snapshot ``elems`` without
     deduplication (process_comments_node, then the append): an element
     whose tag, read when its turn comes, is in ``potential_tags`` runs
@@ -901,7 +901,7 @@ cdef int _c111_ids(CDocument doc, tuple names, _C111Ids* ids) except -1:
     return 0
 
 
-def ex111_fill_cell(CElement sub, CElement new, tuple names, textfilter, textnode, other, define_newelem):
+def ex111_fill_cell(CElement sub not None, CElement new not None, tuple names, textfilter, textnode, other, define_newelem):
     """_fill_cell's reference branch without deduplication (``new`` the new
     cell): its text and tail copied, the cell marked done, then the live walk
     of ``ex111_skip_walk(sub, names)``: a td/th (renamed "cell") or hi runs

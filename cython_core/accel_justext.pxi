@@ -493,14 +493,14 @@ cdef int _jt_walk_root(CDocument doc, int32_t top, frozenset paragraph_tags, JtW
     return JT_OK
 
 
-def justext_paragraph_parts(CElement root, frozenset paragraph_tags):
+def justext_paragraph_parts(CElement root not None, frozenset paragraph_tags):
     """``ParagraphMaker.make_paragraphs(root)``'s paragraphs as parts, in
     order: (dom_path, xpath, text_nodes, chars_count_in_links, tags_count);
     NotImplemented when a tag is namespaced (the Python walk's local names)."""
     return _jt_run(root, paragraph_tags, None)
 
 
-def justext_paragraphs(CElement root, frozenset paragraph_tags, type cls):
+def justext_paragraphs(CElement root not None, frozenset paragraph_tags, type cls):
     """``ParagraphMaker.make_paragraphs(root)``: per paragraph, in order, a ``cls()``
     made by ``cls.__new__`` with dom_path, xpath, text_nodes, chars_count_in_links,
     tags_count, class_type ("") and ``_text`` (jusText's paragraph text of those
@@ -977,7 +977,7 @@ cdef inline bint _jt_has_select(const uchar* s, Py_ssize_t n) noexcept nogil:
     return False
 
 
-def justext_good_texts(CElement root, frozenset paragraph_tags, frozenset stoplist, object heading_search,
+def justext_good_texts(CElement root not None, frozenset paragraph_tags, frozenset stoplist, object heading_search,
                        object length_low, object length_high, object stopwords_low, object stopwords_high,
                        object max_link_density, object no_headings, object max_heading_distance):
     """The texts of the paragraphs that ``ParagraphMaker.make_paragraphs(root)``,

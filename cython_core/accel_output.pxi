@@ -767,7 +767,7 @@ cdef void _sanitize(OutCtx* c, bint trim) noexcept nogil:
 from html import unescape as _html_unescape
 
 
-def xmltotxt_plain(CElement top, bint v1_11_0=False):
+def xmltotxt_plain(CElement top not None, bint v1_11_0=False):
     """trafilatura's ``xmltotxt(top, False)``: 2.3.1's (``unescape(sanitize(text,
     True) or '')``) or, with ``v1_11_0``, 1.11.0's (``unescape(sanitize(text) or
     '')``); None when the tree holds what only the Python path renders (graphic,

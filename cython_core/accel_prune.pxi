@@ -403,7 +403,7 @@ cdef int _flagged_1_11_0(DocData* d, int32_t top, int32_t tag, bint backtracking
     return err
 
 
-def delete_by_link_density(CElement subtree, str tagname, bint backtracking, bint favor_precision,
+def delete_by_link_density(CElement subtree not None, str tagname, bint backtracking, bint favor_precision,
                            double farm_ratio, bint v1_11_0, python_delete):
     """``delete_by_link_density(subtree, tagname, backtracking, favor_precision)``
     of 2.3.1 (``farm_ratio``: its LINK_FARM_RATIO) or of 1.11.0 (``v1_11_0``):
@@ -440,7 +440,7 @@ def delete_by_link_density(CElement subtree, str tagname, bint backtracking, bin
     return subtree
 
 
-def link_density_verdict(CElement el, bint favor_precision, double farm_ratio, bint v1_11_0, Py_ssize_t elemlen=-1):
+def link_density_verdict(CElement el not None, bint favor_precision, double farm_ratio, bint v1_11_0, Py_ssize_t elemlen=-1):
     """2.3.1's ``link_density_test(el, favor_precision)``: (delete,
     short_with_links); 1.11.0's ``_link_density_test(el, elemlen,
     favor_precision)``: (delete, whether its list of link texts is non-empty)."""
@@ -459,7 +459,7 @@ def link_density_verdict(CElement el, bint favor_precision, double farm_ratio, b
     return result, flag
 
 
-def link_density_table(CElement el, bint v1_11_0):
+def link_density_table(CElement el not None, bint v1_11_0):
     """``link_density_test_tables(el)`` of 2.3.1, or of 1.11.0 (``v1_11_0``)."""
     cdef PruneIds ids
     el.doc._check(el.idx)

@@ -188,13 +188,13 @@ cdef inline Py_ssize_t _text_length_of(DocData* d, int32_t i) noexcept nogil:
     return _trim_length(&t)
 
 
-def text_length(CElement el):
+def text_length(CElement el not None):
     """``len(trim(el.text_content()))`` (readability's ``text_length``)."""
     el.doc._check(el.idx)
     return _text_length_of(&el.doc.d, el.idx)
 
 
-def text_stats(CElement el):
+def text_stats(CElement el not None):
     """``(len(t), t.count(","))`` of ``t = trim(el.text_content())`` (trimming
     removes no comma, so the count is also the untrimmed text's)."""
     cdef TextStats t
@@ -214,7 +214,7 @@ def _text_stats_of(str s):
     return _trim_length(&t), t.commas
 
 
-def link_density(CElement el):
+def link_density(CElement el not None):
     """readability's ``get_link_density``: the sum of ``text_length`` over the
     ``a`` descendants (nested ones each counted) divided by ``text_length(el)``
     (1 when that is 0). Both are below 2**53, so the C division is Python's
@@ -415,7 +415,7 @@ cdef inline bint _attr_bytes(DocData* d, int32_t i, int32_t nid, const uchar** s
 
 
 
-def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
+def unlikely_candidates(CElement top not None, object verdict, bint v1_11_0=False):
     """The descendants of ``top`` that readability's
     ``remove_unlikely_candidates`` drops, in document order (the verdicts
     are taken before any drop: dropping changes no tag and no attribute).
@@ -439,7 +439,7 @@ def unlikely_candidates(CElement top, object verdict, bint v1_11_0=False):
     return out
 
 
-def rd_remove_unlikely(CElement top, object verdict, object drop_tree, bint v1_11_0=False):
+def rd_remove_unlikely(CElement top not None, object verdict, object drop_tree, bint v1_11_0=False):
     """``drop_trees(unlikely_candidates(top, verdict, v1_11_0), drop_tree)``
     without the list of proxies: the verdicts first (as unlikely_candidates
     takes them), then each drop in document order as drop_trees does it
@@ -655,7 +655,7 @@ cdef bint _div_has_loose_text(DocData* d, int32_t div, int32_t br_id) noexcept n
     return False
 
 
-def misused_divs(CElement top, bint step2=False):
+def misused_divs(CElement top not None, bint step2=False):
     """The div descendants of ``top`` (document order) that
     ``transform_misused_divs_into_paragraphs`` renames to p (step 1), or with
     ``step2`` those its second loop has work in."""
@@ -700,7 +700,7 @@ def misused_divs(CElement top, bint step2=False):
     return out
 
 
-def divs_without_tags(CElement top, object tag_flag):
+def divs_without_tags(CElement top not None, object tag_flag):
     """The div descendants of ``top`` (document order) with no descendant
     whose tag ``tag_flag(name)`` is true: trafilatura 1.11.0's readability
     renames those to p (step 1 of ``transform_misused_divs_into_paragraphs``;
@@ -867,7 +867,7 @@ cdef inline bint _is_block(int32_t tag, const int32_t* ids, int n) noexcept nogi
     return _id_in(tag, ids, n)
 
 
-def spaced_text(CElement el, object block_names, object rcc, object xml_text):
+def spaced_text(CElement el not None, object block_names, object rcc, object xml_text):
     """baseline's ``_spaced_text_readonly(el)`` with its ``_BLOCK_ELEMS``,
     ``remove_control_characters`` and ``xml_text``; NotImplemented when there
     are too many block names for the C set."""
@@ -1023,7 +1023,7 @@ cdef long _class_weight_of(CDocument doc, int32_t i, int32_t class_id, int32_t i
     return weight
 
 
-def class_weight(CElement el, object attribute_weight):
+def class_weight(CElement el not None, object attribute_weight):
     """readability's ``class_weight``: for the class and the id value (when
     not empty), -25 when negativeRe finds a match, +25 when positiveRe does;
     ``attribute_weight(value)`` gives that for a value the C matcher does not
@@ -1085,7 +1085,7 @@ def drop_trees(object elements, object drop_tree):
             _raise_doc_error(el.doc)
 
 
-def text_content_length(CElement el):
+def text_content_length(CElement el not None):
     """``len(el.text_content())`` without making the string (both releases'
     prune_unwanted_nodes): the code points of what _stats_walk feeds (an arena
     holds no surrogate, so one non-continuation byte is one code point)."""
@@ -1125,7 +1125,7 @@ cdef inline bint _buf_slot(Buf* b, DocData* d, int32_t off, int32_t n, int* err)
     return True
 
 
-def text_content(CElement el):
+def text_content(CElement el not None):
     """``"".join(el.itertext())`` (lxml.html's ``text_content()``): the slices
     of text_content() order (see _stats_walk) joined in one UTF-8 buffer,
     decoded once."""
@@ -1269,7 +1269,7 @@ cdef bint _nested_matches(DocData* d, int32_t top, const int32_t* snap, int32_t 
     return False
 
 
-def rd_drop_tagged(CElement top, object names, object drop_tree, bint live=False):
+def rd_drop_tagged(CElement top not None, object names, object drop_tree, bint live=False):
     """``_drop_all(top, _preorder(top, names))``: drop_tree on each element of
     ``top``'s subtree (``top`` included) whose tag is in ``names``, in
     document order of a snapshot taken first; NotImplemented for too many names.
@@ -1507,7 +1507,7 @@ cdef bint _rd_score_finish(RdScore* r) noexcept nogil:
     return inexact
 
 
-def rd_score_paragraphs(CElement top, object min_text_length, object attribute_weight, object tag_score,
+def rd_score_paragraphs(CElement top not None, object min_text_length, object attribute_weight, object tag_score,
                         object candidate_type):
     """readability's ``Document.score_paragraphs`` over ``top`` (the
     candidates dict: ``candidate_type(score, elem)`` per candidate, in the
@@ -1576,7 +1576,7 @@ HEADING_NAMES = ("h1", "h2", "h3", "h4", "h5", "h6")
 CONDITIONAL_NAMES = ("table", "ul", "div", "aside", "header", "footer", "section")
 
 
-def rd_drop_headings(CElement node, object attribute_weight, object drop_tree, bint live=False):
+def rd_drop_headings(CElement node not None, object attribute_weight, object drop_tree, bint live=False):
     """sanitize's first loop: each h1-h6 of ``node``'s subtree (``node``
     included; a snapshot, document order) with a negative class weight or a
     link density above 0.33 is dropped (verdict and drop one after the other).
@@ -1708,7 +1708,7 @@ cdef int _rd_cond_verdict(DocData* d, int32_t i, long weight, long long min_len,
     return 0
 
 
-def rd_clean_conditionally(CElement node, dict candidates not None, object min_text_length, object attribute_weight,
+def rd_clean_conditionally(CElement node not None, dict candidates not None, object min_text_length, object attribute_weight,
                            object drop_tree, object tops=None):
     """sanitize's conditional cleaning (2.3.1's ``sanitize_tree`` last loop):
     the tables, lists, divs, asides, headers, footers and sections of
@@ -1998,7 +1998,7 @@ cdef int _descendant_flags(CDocument doc, int32_t root, uchar* acc, PrefixFlags*
             i = p
 
 
-def rd_transform_misused_divs(CElement top, object wrap_one, object drop_tree, object tag_flag=None):
+def rd_transform_misused_divs(CElement top not None, object wrap_one, object drop_tree, object tag_flag=None):
     """readability's ``transform_misused_divs_into_paragraphs`` on ``top``'s
     div descendants: 2.3.1's step 1 verdicts (misused_divs), or with
     ``tag_flag`` 1.11.0's (divs_without_tags), then step 2 (see above)."""
@@ -2078,7 +2078,7 @@ cdef bint _rd_xml_utf8_c(DocData* d, int32_t i, Buf* out) noexcept nogil:
     return put_slice(out, &d.text, d.nodes[i].tail_off, d.nodes[i].tail_len, False, &d.error)
 
 
-def rd_tostring_xml_utf8(CElement el):
+def rd_tostring_xml_utf8(CElement el not None):
     """``tostring_xml(el).encode("utf8", "surrogatepass")`` (the tail included),
     or None where tostring_xml hands the element to the reference serialiser
     (an XHTML doctype)."""
@@ -2150,7 +2150,7 @@ cdef int _score_of(object value, double* out) except -1:
     return 0
 
 
-def rd_article_siblings(CElement best, dict candidates not None, object threshold):
+def rd_article_siblings(CElement best not None, dict candidates not None, object threshold):
     """The children of ``best``'s parent (which it must have) that get_article
     appends to its output, in order: ``best`` itself, a candidate scoring at
     least ``threshold``, a ``p`` with more than 80 characters of text and a

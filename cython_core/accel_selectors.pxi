@@ -341,7 +341,7 @@ cdef bint _pf_node(DocData* d, int32_t i, const PFTerm* terms, int n_terms, cons
     return False
 
 
-def select_candidates(CElement top, object names, Prefilter pf):
+def select_candidates(CElement top not None, object names, Prefilter pf):
     """The descendants of ``top`` in document order (a snapshot of proxies)
     whose tag is in ``names`` (all when None) and that pass ``pf`` (all when
     None): the candidates the reference's predicate is then run on."""
@@ -383,7 +383,7 @@ def select_candidates(CElement top, object names, Prefilter pf):
     return out
 
 
-def prefilter_passes(CElement el, Prefilter pf):
+def prefilter_passes(CElement el not None, Prefilter pf):
     """``pf`` on one element (tests: it must hold wherever the predicate does)."""
     cdef CDocument doc = el.doc
     cdef int32_t tag_ids[MAX_NAME_SET]
@@ -451,7 +451,7 @@ cdef Py_ssize_t _tag_text_chars(DocData* d, int32_t root, int32_t tag) noexcept 
         i = d.nodes[i].next
 
 
-def tag_text_length(CElement root, str tag):
+def tag_text_length(CElement root not None, str tag):
     """``len("".join(root.xpath('//tag//text()')))`` over ``root``'s subtree
     (trafila.v2_3_1.xpaths.p_text_length): the itertext() length of every
     ``tag`` element, nested ones counted once."""
@@ -986,7 +986,7 @@ cdef class Matcher:
         return _mt_value(&self.data, &self.tmpl[k], <const uchar*><const char*>b, len(b))
 
 
-def matcher_verdict(CElement el, Matcher m):
+def matcher_verdict(CElement el not None, Matcher m):
     """``m`` on one element (tests): 1, 0 or -1 (unknown)."""
     cdef CDocument doc = el.doc
     cdef MTerm terms[MAX_MT_TERMS]
@@ -996,7 +996,7 @@ def matcher_verdict(CElement el, Matcher m):
     return _mt_node(&doc.d, el.idx, terms, n_terms, &m.data)
 
 
-def select_matches(CElement top, object names, Matcher m, object pred, int mode, Prefilter pf=None):
+def select_matches(CElement top not None, object names, Matcher m, object pred, int mode, Prefilter pf=None):
     """``.//*[names][pred]`` with ``m`` as ``pred``'s verdict (``pred`` itself
     only where ``m`` says unknown): the matching descendants of ``top`` in
     document order (mode 0); the first only (mode 1); per parent the first

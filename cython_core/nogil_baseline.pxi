@@ -874,7 +874,7 @@ cdef object _ngb_resolve_clean(CDocument doc, NSel* out):
     return (m, pf)
 
 
-def nogil_baseline(CElement root, list why=None, bint select=True):
+def nogil_baseline(CElement root not None, list why=None, bint select=True):
     """ng_baseline_sel (``select``: basic_clean by ns_select first) or ng_baseline on ``root``'s
     document: (body, text, length), or None for NEED_PYTHON (its cause, a name of NGB_CAUSES,
     appended to ``why``); MemoryError for NS_ERROR."""
@@ -913,7 +913,7 @@ def nogil_baseline(CElement root, list why=None, bint select=True):
         free(s)
 
 
-def nogil_html2txt_len(CElement root, bint clean=True, list why=None, bint select=True):
+def nogil_html2txt_len(CElement root not None, bint clean=True, list why=None, bint select=True):
     """ng_html2txt_len_sel (``select``) or ng_html2txt_len on ``root``'s document: the length,
     or None for NEED_PYTHON (its cause appended to ``why``); MemoryError for NS_ERROR."""
     cdef CDocument doc = root.doc
@@ -958,7 +958,7 @@ def nogil_baseline_tables():
             {"min_content": _NGB_MIN_CONTENT, "min_duplicate": _NGB_MIN_DUPLICATE, "scan_cap": _NGB_SCAN_CAP})
 
 
-def nogil_basic_noise(CElement el):
+def nogil_basic_noise(CElement el not None):
     """_ngb_basic_noise on ``el`` (tests): xpaths._is_basic_noise(el)."""
     cdef CDocument doc = el.doc
     cdef NgCtx c

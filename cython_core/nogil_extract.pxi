@@ -1174,7 +1174,7 @@ cdef object _nx_result(CDocument doc, int r, int32_t out):
     return None if out < 0 else _proxy(doc, out)
 
 
-def nogil_handle_textelem(CElement el, potential_tags):
+def nogil_handle_textelem(CElement el not None, potential_tags):
     """ng_handle_textelem on ``el`` (``potential_tags``: names; those outside the NG names are
     left out, as no handler reads them): the result as a proxy of the same document, None, or
     False for NEED_PYTHON (nogil_need_cause says why)."""
@@ -1193,7 +1193,7 @@ def nogil_handle_textelem(CElement el, potential_tags):
     return _nx_result(doc, r, out)
 
 
-def nogil_process_node(CElement el):
+def nogil_process_node(CElement el not None):
     "ng_process_node on ``el``: the element, None, or False for NEED_PYTHON."
     cdef CDocument doc = el.doc
     cdef NgCtx c
@@ -1209,7 +1209,7 @@ def nogil_process_node(CElement el):
     return _nx_result(doc, r, out)
 
 
-def nogil_handle_textnode(CElement el, bint comments_fix=True, bint preserve_spaces=False):
+def nogil_handle_textnode(CElement el not None, bint comments_fix=True, bint preserve_spaces=False):
     "ng_handle_textnode on ``el``: the element, None, or False for NEED_PYTHON."
     cdef CDocument doc = el.doc
     cdef NgCtx c
@@ -1225,7 +1225,7 @@ def nogil_handle_textnode(CElement el, bint comments_fix=True, bint preserve_spa
     return _nx_result(doc, r, out)
 
 
-def nogil_is_text_element(CElement el):
+def nogil_is_text_element(CElement el not None):
     "ng_is_text_element on ``el``."
     cdef CDocument doc = el.doc
     cdef NgCtx c
@@ -1243,7 +1243,7 @@ def nogil_is_text_element(CElement el):
     return out
 
 
-def nogil_image_src(CElement el):
+def nogil_image_src(CElement el not None):
     "_nx_image_src on ``el``: the value or None."
     cdef CDocument doc = el.doc
     cdef NgCtx c

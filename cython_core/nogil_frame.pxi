@@ -432,7 +432,7 @@ cdef Py_ssize_t ng_itertext_strip_len(DocData* d, int32_t top) noexcept nogil:
 
 # -- test wrappers (tests/test_core_nogil_frame.py) -----------------------------------------
 
-def nogil_copy_subtree(CElement el, bint with_tail=True):
+def nogil_copy_subtree(CElement el not None, bint with_tail=True):
     """ng_copy_subtree on ``el``: the copy as a proxy of the same document."""
     cdef CDocument doc = el.doc
     cdef int32_t r
@@ -444,7 +444,7 @@ def nogil_copy_subtree(CElement el, bint with_tail=True):
     return _proxy(doc, r)
 
 
-def nogil_delete(CElement el, bint keep_tail=True):
+def nogil_delete(CElement el not None, bint keep_tail=True):
     """ng_delete on ``el``: True done, False NEED_PYTHON (nothing changed)."""
     cdef CDocument doc = el.doc
     cdef int r
@@ -456,7 +456,7 @@ def nogil_delete(CElement el, bint keep_tail=True):
     return r == NS_OK
 
 
-def nogil_itertext_strip_len(CElement el):
+def nogil_itertext_strip_len(CElement el not None):
     "ng_itertext_strip_len on ``el``."
     cdef CDocument doc = el.doc
     cdef Py_ssize_t r
@@ -466,7 +466,7 @@ def nogil_itertext_strip_len(CElement el):
     return r
 
 
-def nogil_strip(CElement el, tags, bint elements=False, bint with_tail=True):
+def nogil_strip(CElement el not None, tags, bint elements=False, bint with_tail=True):
     """ng_strip_tags (or ng_strip_elements) on ``el`` with the NG names ``tags``."""
     cdef CDocument doc = el.doc
     cdef NgCtx c

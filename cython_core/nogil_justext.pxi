@@ -484,7 +484,7 @@ cdef int ng_justext_rescue(NgCtx* c, const NgJtStoplist* sl, int32_t tree, int32
 
 # -- with the GIL: the test hooks (tests/test_core_nogil_justext.py) ---------------------------
 
-def nogil_justext_rescue(CElement tree, object target_language, list why=None):
+def nogil_justext_rescue(CElement tree not None, object target_language, list why=None):
     """ng_justext_rescue on ``tree`` (mutated in place, as the reference's basic_cleaning does)
     with the stoplist of ``target_language``: (body, text, length), or None for NEED_PYTHON (its
     cause, a name of NGJT_CAUSES, appended to ``why``); MemoryError for NS_ERROR."""

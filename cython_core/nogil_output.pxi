@@ -660,7 +660,7 @@ cdef CDocument _nou_doc_of(object el):
     return None if el is None else (<CElement>el).doc
 
 
-def nogil_xmltotxt(CElement body, bint with_cause=False):
+def nogil_xmltotxt(CElement body not None, bint with_cause=False):
     """ng_xmltotxt on ``body``: the text as str, None for NEED_PYTHON (``with_cause``: the
     pair (text or None, cause))."""
     cdef CDocument doc = body.doc

@@ -760,7 +760,7 @@ cdef bint _np_base_url(object url):
     return bool(safe_base_url(url))
 
 
-def nogil_tree_cleaning(CElement tree, options):
+def nogil_tree_cleaning(CElement tree not None, options):
     """ng_tree_cleaning on ``tree`` with ``options`` (a settings.Extractor): ``tree``, None for
     NEED_PYTHON."""
     cdef CDocument doc = tree.doc
@@ -780,7 +780,7 @@ def nogil_tree_cleaning(CElement tree, options):
     return None if r != NS_OK else tree
 
 
-def nogil_convert_tags(CElement tree, options, url=None):
+def nogil_convert_tags(CElement tree not None, options, url=None):
     """ng_convert_tags on ``tree``: True done, False NEED_PYTHON."""
     cdef CDocument doc = tree.doc
     cdef NgCtx c
@@ -800,7 +800,7 @@ def nogil_convert_tags(CElement tree, options, url=None):
     return r == NS_OK
 
 
-def nogil_prepare_tree(CElement tree, options, url=None):
+def nogil_prepare_tree(CElement tree not None, options, url=None):
     """ng_prepare_tree on ``tree``: ``tree``, None for NEED_PYTHON."""
     cdef CDocument doc = tree.doc
     cdef NgCtx c
@@ -820,7 +820,7 @@ def nogil_prepare_tree(CElement tree, options, url=None):
     return None if r != NS_OK else tree
 
 
-def nogil_forum_thread_page(CElement tree):
+def nogil_forum_thread_page(CElement tree not None):
     "ng_forum_thread_page on ``tree``: True / False."
     cdef CDocument doc = tree.doc
     cdef NgCtx c

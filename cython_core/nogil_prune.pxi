@@ -531,7 +531,7 @@ cdef class NgSelectorSet:
         "Per NGS_* entry, whether it has a C selection."
         return [bool(self.s.avail[k]) for k in range(NGS_N)]
 
-    def select(self, CElement ctx, int k):
+    def select(self, CElement ctx not None, int k):
         """ng_select of entry ``k`` from ``ctx``: node indexes, or None for NEED_PYTHON."""
         cdef NgCtx c
         cdef NsVec v
@@ -576,7 +576,7 @@ cdef int _ngp_focus(str focus) except -1:
     raise ValueError(focus)
 
 
-def nogil_prune_unwanted_nodes(CElement el, str which, bint with_backup=False, NgSelectorSet sels=None):
+def nogil_prune_unwanted_nodes(CElement el not None, str which, bint with_backup=False, NgSelectorSet sels=None):
     """ng_prune_unwanted_nodes on ``el`` with the list named ``which`` (_NGL_NAMES): True
     done, False NEED_PYTHON (the tree may be half-pruned)."""
     cdef CDocument doc = el.doc
@@ -595,7 +595,7 @@ def nogil_prune_unwanted_nodes(CElement el, str which, bint with_backup=False, N
     return r == NS_OK
 
 
-def nogil_delete_by_link_density(CElement el, str tagname, bint backtracking=False, bint favor_precision=False,
+def nogil_delete_by_link_density(CElement el not None, str tagname, bint backtracking=False, bint favor_precision=False,
                                  NgSelectorSet sels=None):
     """ng_delete_by_link_density on ``el`` for ``tagname`` (an NG name): True done, False
     NEED_PYTHON."""
@@ -616,7 +616,7 @@ def nogil_delete_by_link_density(CElement el, str tagname, bint backtracking=Fal
     return r == NS_OK
 
 
-def nogil_link_density_test(CElement el, bint favor_precision=False, NgSelectorSet sels=None):
+def nogil_link_density_test(CElement el not None, bint favor_precision=False, NgSelectorSet sels=None):
     "ng_link_density_test on ``el``: (result, short_with_links)."
     cdef CDocument doc = el.doc
     cdef NgSelectorSet ss
@@ -635,7 +635,7 @@ def nogil_link_density_test(CElement el, bint favor_precision=False, NgSelectorS
     return result, swl
 
 
-def nogil_link_density_test_tables(CElement el):
+def nogil_link_density_test_tables(CElement el not None):
     "ng_link_density_test_tables on ``el``."
     cdef CDocument doc = el.doc
     cdef NgCtx c
@@ -652,7 +652,7 @@ def nogil_link_density_test_tables(CElement el):
     return result
 
 
-def nogil_prune_unwanted_sections(CElement el, potential_tags, str focus="balanced", bint keep_teasers=False,
+def nogil_prune_unwanted_sections(CElement el not None, potential_tags, str focus="balanced", bint keep_teasers=False,
                                   NgSelectorSet sels=None):
     """ng_prune_unwanted_sections on ``el``: ``potential_tags`` names (those outside NG_NAMES
     play no part in this stage and are left out of the bits). True done, False NEED_PYTHON."""
@@ -679,7 +679,7 @@ def nogil_prune_unwanted_sections(CElement el, potential_tags, str focus="balanc
     return r == NS_OK
 
 
-def nogil_first_body_match(CElement el, int which, NgSelectorSet sels=None):
+def nogil_first_body_match(CElement el not None, int which, NgSelectorSet sels=None):
     """ng_first_body_match: the node index, -1 for None, None for NEED_PYTHON."""
     cdef CDocument doc = el.doc
     cdef NgSelectorSet ss
@@ -698,7 +698,7 @@ def nogil_first_body_match(CElement el, int which, NgSelectorSet sels=None):
     return out if r == NS_OK else None
 
 
-def nogil_first_comments_match(CElement el, int which, NgSelectorSet sels=None):
+def nogil_first_comments_match(CElement el not None, int which, NgSelectorSet sels=None):
     """ng_first_comments_match: the node index, -1 for None, None for NEED_PYTHON."""
     cdef CDocument doc = el.doc
     cdef NgSelectorSet ss

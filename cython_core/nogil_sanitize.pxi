@@ -262,7 +262,7 @@ cdef int ng_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_ss
 
 # -- test wrapper (tests/test_core_nogil_sanitize.py) ----------------------------------------
 
-def nogil_sanitize_tree(CElement tree, options, list why=None):
+def nogil_sanitize_tree(CElement tree not None, options, list why=None):
     """ng_sanitize_tree on ``tree`` (in place) with ``options`` (a settings.Extractor) inside
     ``with nogil``: (tree, text, length), or None for NEED_PYTHON (its cause, a name of
     NSZ_WHY_NAMES, appended to ``why``); MemoryError for NS_ERROR."""

@@ -372,7 +372,7 @@ cdef dict _ns_shapes():
     return _NS_SHAPES
 
 
-def select_indexes(CElement top, object names, Matcher m=None, int mode=0, Prefilter pf=None,
+def select_indexes(CElement top not None, object names, Matcher m=None, int mode=0, Prefilter pf=None,
                    object guard_tag=None, Matcher gm=None):
     """The node indexes ``ns_select`` gives for the descendants of ``top`` (tests): tag set
     ``names`` (None: all), predicate ``m`` (None: true), ``mode`` 0 all / 1 first / 2 first
@@ -404,7 +404,7 @@ def select_indexes(CElement top, object names, Matcher m=None, int mode=0, Prefi
         free(s)
 
 
-def select_first_each(CElement top, object names1, Matcher m1, object names2, Matcher m2=None, bint only_first=False):
+def select_first_each(CElement top not None, object names1, Matcher m1, object names2, Matcher m2=None, bint only_first=False):
     """``ns_select_first_each`` from ``top`` (tests): the first match of (``names1``, ``m1``)
     and of (``names2``, ``m2``) in document order; None for NEED_PYTHON."""
     cdef CDocument doc = top.doc
@@ -433,7 +433,7 @@ def select_first_each(CElement top, object names1, Matcher m1, object names2, Ma
         free(s)
 
 
-def nogil_select(CElement top, object selector, bint first=False):
+def nogil_select(CElement top not None, object selector, bint first=False):
     """A selector of trafila.v2_3_1.xpaths run by ``ns_select`` from ``top`` (tests): the
     node indexes of ``selector(top)`` (with ``first``: of ``first_body_match(selector, top)``,
     at most one), or None for NEED_PYTHON (a node the C matcher cannot decide, or a
@@ -461,7 +461,7 @@ def nogil_select(CElement top, object selector, bint first=False):
     return select_indexes(top, names, m, mode, pf)
 
 
-def _ns_select_keeps(CElement top, object names, Matcher m, int mode, Prefilter pf, int prefix):
+def _ns_select_keeps(CElement top not None, object names, Matcher m, int mode, Prefilter pf, int prefix):
     """``ns_select`` into a vector already holding ``prefix`` entries (tests): (status, its
     length after, the prefix intact)."""
     cdef CDocument doc = top.doc
@@ -711,7 +711,7 @@ cdef int ns_p_has_text_nodes(DocData* d, int32_t root, int32_t p) noexcept nogil
 _NI_KINDS = {"tex_annotation": NI_TEX, "hljs_spans": NI_HLJS, "wild_text_elements": NI_WILD}
 
 
-def nogil_inline(CElement top, str which, bint recall=False):
+def nogil_inline(CElement top not None, str which, bint recall=False):
     """``tex_annotation(top)``, ``hljs_spans(top)`` or ``wild_text_elements(top, recall)`` of
     trafila.v2_3_1.xpaths as node indexes, by ``ns_select_inline`` (tests). MemoryError for
     an allocation failure or an inconsistent tree (NS_ERROR)."""
@@ -736,7 +736,7 @@ def nogil_inline(CElement top, str which, bint recall=False):
         nsv_free(&v)
 
 
-def nogil_p_has_text_nodes(CElement top):
+def nogil_p_has_text_nodes(CElement top not None):
     "``p_has_text_nodes(top)`` by ``ns_p_has_text_nodes`` (tests); MemoryError for an inconsistent tree."
     cdef CDocument doc = top.doc
     cdef int32_t p

@@ -1320,7 +1320,7 @@ cdef SqResolved* _sq_template() except NULL:
 cdef dict _SQ_FOCUS = {"balanced": NG_BALANCED, "precision": NG_PRECISION, "recall": NG_RECALL}
 
 
-def sequence_231(CElement tree, options, bint with_output=False):
+def sequence_231(CElement tree not None, options, bint with_output=False):
     """core.trafilatura_sequence(tree, options) for 2.3.1, run without the GIL:
     ``(postbody, temp_text, commentsbody, temp_comments)`` as the reference gives them, or
     NotImplemented when the C met something only the reference decides exactly, or for

@@ -507,7 +507,7 @@ cdef uint64_t _tb_bits(object tags) except? 0:
     return bits
 
 
-def nogil_handle_table(CElement el, tags, bint recall=False, list why=None):
+def nogil_handle_table(CElement el not None, tags, bint recall=False, list why=None):
     """ng_handle_table on ``el`` (potential_tags ``tags``, focus recall or balanced): the new
     table (a detached element of the same document), None for the reference's None, False for
     NEED_PYTHON (its cause appended to ``why``, then the tag of the element a shared handler
@@ -536,7 +536,7 @@ def nogil_handle_table(CElement el, tags, bint recall=False, list why=None):
     return _proxy(doc, out)
 
 
-def nogil_table_span(CElement el, str attr):
+def nogil_table_span(CElement el not None, str attr):
     """_tb_span: ``_span(el, attr)``, None for NEED_PYTHON."""
     cdef CDocument doc = el.doc
     cdef NgCtx c

@@ -281,7 +281,7 @@ def textfilter_value(text):
     return r == 1
 
 
-def textfilter_element(CElement el):
+def textfilter_element(CElement el not None):
     """text.textfilter(el) by textfilter_utf8 over the element's text and tail as the C
     document stores them (an offset < 0 is None)."""
     cdef CDocument doc = el.doc

@@ -130,7 +130,7 @@ cdef bint xml_plain_c(Buf* out, DocData* d, int32_t root) noexcept nogil:
         i = d.nodes[i].next
 
 
-def tostring_xml(CElement el, bint with_tail=True):
+def tostring_xml(CElement el not None, bint with_tail=True):
     """``trafila.html.serialize.tostring(el, encoding="unicode")`` for a core
     element: the plain XML method, and the element's tail when ``with_tail``.
     Under an XHTML doctype libxml2 writes XHTML (serialize's _XmlWriter): that
