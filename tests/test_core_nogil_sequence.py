@@ -181,7 +181,7 @@ def test_tables_are_the_references() -> None:
 
 
 #: the least share of pages each option set must answer in C (measured: see test_corpus_pages)
-ANSWERED_AT_LEAST = {"fast": 0.95, "default": 0.0, "datatrove-nodedup": 0.0, "recall": 0.0, "no-comments": 0.0}
+ANSWERED_AT_LEAST = {"fast": 0.95, "default": 0.9, "datatrove-nodedup": 0.9, "recall": 0.9, "no-comments": 0.9}
 
 
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
@@ -202,7 +202,7 @@ def test_corpus_pages(name: str) -> None:
     outcomes: Dict[Optional[str], int] = {}
     mismatched: List[str] = []
     kwargs = OPTION_SETS[name]
-    for page_name, page in sample_pages(_BUNDLES, 7 if name == "fast" else 29):
+    for page_name, page in sample_pages(_BUNDLES, 7 if name == "fast" else 11):
         if page.html is None:
             continue
         r = check_page(page.html, kwargs)
@@ -216,7 +216,9 @@ def test_corpus_pages(name: str) -> None:
     answered = outcomes.get("ok", 0)
     total = answered + outcomes.get(None, 0)
     assert total > 20
-    # fast, measured: 449 of 451 every-10th pages; what hands back is the baseline's JSON strategies
+    # measured on every 2nd page of every bundle (2,277 pages the sequence reached): fast 99.9%
+    # answered (the baseline's JSON strategies hand back), default and comments off 98.6%, recall
+    # 99.4%, datatrove-nodedup 99.6% (readability on a non-ASCII class or id hands back)
     assert answered >= ANSWERED_AT_LEAST[name] * total, (outcomes, stats)
 
 
