@@ -54,6 +54,7 @@ include "nogil_prune.pxi"
 include "nogil_prepare.pxi"
 include "nogil_baseline.pxi"
 include "nogil_output.pxi"
+include "nogil_dedup.pxi"
 include "nogil_sequence.pxi"
 
 
