@@ -39,12 +39,13 @@
 #   htmlprocessing.py:331 (handle_textnode: after the trims, when the element has text or
 #   textfilter passes) and htmlprocessing.py:350 (process_node: when it has text or tail and
 #   textfilter is false); core.py:331 (bare_extraction: the whole postbody once the size checks
-#   passed; True discards the page). handle_textnode is reached from main_extractor.py:139
-#   (handle_lists' item children), :275 and :307 (handle_paragraphs), :425/:427 (handle_table
-#   cells' children), :819 (recover_wild_text); process_node from :97 (handle_titles), :112
-#   (handle_formatting), :211 (handle_quotes... children), :286 (handle_paragraphs'
-#   leaves), :379 (table cells), :561 (handle_other's elements), :719/:733 (extract_comments'
-#   leads and tails). Each duplicate_test counts (every call, duplicate or not), so the C
+#   passed; True discards the page; after trafilatura_sequence, so after any fallback of
+#   external.compare_extraction, which counts nothing). handle_textnode is reached from
+#   main_extractor.py:139 (process_nested_elements), :275 (handle_other_elements), :307
+#   (handle_paragraphs' children), :425/:427 (_fill_cell_child), :819 (extract_comments);
+#   process_node from :97 (handle_titles), :112 (handle_formatting), :211 (handle_lists), :286
+#   (handle_paragraphs), :379 (_fill_cell), :561 (handle_textelem), :719/:733 (_extract's
+#   lead and tail elements). Each duplicate_test counts (every call, duplicate or not), so the C
 #   handlers must call ng_duplicate_test at exactly the same points in the same order, and the
 #   accelerators that skip handle_textnode/process_node when options.dedup is set
 #   (htmlprocessing.py:303/:339, main_extractor.py:266/290/396/463/736/825) need their dedup
