@@ -57,6 +57,7 @@ include "nogil_output.pxi"
 include "nogil_sanitize.pxi"
 include "nogil_justext.pxi"
 include "nogil_readability.pxi"
+include "nogil_dedup.pxi"
 include "nogil_sequence.pxi"
 
 
