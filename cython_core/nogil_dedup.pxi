@@ -887,7 +887,7 @@ cdef int lru_txn_commit(LruTxn* t) noexcept nogil:
 
 # -- test hooks (tests/test_core_nogil_dedup.py) ------------------------------------------------
 
-def nogil_lru_txn(CLRUCache cache, list keys, bint commit=True, list why=None):
+def nogil_lru_txn(CLRUCache cache not None, list keys, bint commit=True, list why=None):
     """The increments of ``keys`` (str) in one transaction on ``cache`` run inside ``with nogil``,
     then lru_txn_commit (``commit``) or lru_txn_abort: the previous counts, or None for
     NEED_PYTHON (its cause, a name of LRU_CAUSES, appended to ``why``); MemoryError."""
@@ -941,7 +941,7 @@ cdef class LruTxnHook:
     cdef bint open
     cdef public str cause
 
-    def __cinit__(self, CLRUCache cache):
+    def __cinit__(self, CLRUCache cache not None):
         lru_txn_begin(&self.t, cache)
         self.open = True
         self.cause = None

@@ -450,11 +450,14 @@ def capture(html_doc: str, options: Dict[str, Any]) -> List[Tuple[Any, Any, str]
             seen.append((document.body, document.commentsbody, result))
         return result
 
+    # the Python sequence: the C one makes extract()'s text itself, without this function
+    saved, core231.NATIVE_SEQUENCE = core231.NATIVE_SEQUENCE, False
     core231.determine_returnstring = spy
     try:
         trafila.engine("core").extract(html_doc, compat="2.3.1", **options)
     finally:
         core231.determine_returnstring = real
+        core231.NATIVE_SEQUENCE = saved
     return seen
 
 
