@@ -234,7 +234,10 @@ def _plan(batch: _Pages, threads: int, kwargs: dict) -> Tuple[str, str]:
             if threads_ok:
                 return "pool", f"{threads} threads (engine {engine!r} runs these options without the GIL; {why})"
             return "loop", f"engine {engine!r} holds the GIL while it extracts, and {why}"
-        path, how = "processes", f"{threads} worker processes (engine {engine!r} holds the GIL while it extracts)"
+        path, how = "processes", (
+            f"{threads} worker processes (engine {engine!r} runs these options without the GIL for most of each "
+            "page; processes still give more)" if threads_ok
+            else f"{threads} worker processes (engine {engine!r} holds the GIL while it extracts)")
     if mode == "2.3.1":
         if kwargs.get("no_fallback"):
             return "loop", "no_fallback (its DeprecationWarning points at the caller's line)"
