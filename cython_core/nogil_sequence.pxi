@@ -1324,7 +1324,7 @@ def sequence_231(CElement tree not None, options, bint with_output=False):
     """core.trafilatura_sequence(tree, options) for 2.3.1, run without the GIL:
     ``(postbody, temp_text, commentsbody, temp_comments)`` as the reference gives them, or
     NotImplemented when the C met something only the reference decides exactly, or for
-    options it has no C for (formatting, links, images, deduplication; tables off). The C
+    options it has no C for (formatting, links, images, deduplication). The C
     works on a copy of the page in a document of its own: ``tree`` is never changed (the
     reference then runs on it). ``with_output``: a fifth item, the txt output of the two
     bodies (determine_returnstring, formatting off), or None where the C output hands back
@@ -1342,14 +1342,14 @@ def sequence_231(CElement tree not None, options, bint with_output=False):
     global SQ_DONE
     doc._check(tree.idx)
     focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
-    if (focus is None or not options.tables or options.formatting or options.links or options.images
-            or options.dedup):
+    if (focus is None or type(options.tables) is not bool or options.formatting or options.links
+            or options.images or options.dedup):
         return NotImplemented
     memset(&o, 0, sizeof(NgOpts))
     o.focus = focus
     o.fast = bool(options.fast)
     o.comments = bool(options.comments)
-    o.tables = True
+    o.tables = options.tables
     o.min_extracted_size = options.min_extracted_size
     o.min_output_size = options.min_output_size
     o.min_output_comm_size = options.min_output_comm_size

@@ -14,7 +14,7 @@ Proved here, for each option set of OPTION_SETS:
   gives the same string through it as through the reference sequence;
 * a page handed back leaves the tree exactly as parsed (the reference then runs on it);
 * it answers for most pages (counted by the stage that handed a page back, bounded);
-* formatting, links, images, deduplication and tables off never reach it; the bodies are roots
+* formatting, links, images and deduplication never reach it; the bodies are roots
   of documents of their own, except readability's, which keeps its re-parsed HTML document.
 """
 
@@ -45,12 +45,15 @@ OPTION_SETS = {
     "datatrove-nodedup": dict(favor_precision=True, include_comments=False),
     "recall": dict(favor_recall=True),
     "no-comments": dict(include_comments=False),
+    "no-comments-tables": dict(include_comments=False, include_tables=False),
+    "fast-no-tables": dict(fast=True, include_tables=False),
 }
 
 
 def _options(kwargs: Dict[str, Any]) -> Extractor:
     return Extractor(fast=kwargs.get("fast", False), precision=kwargs.get("favor_precision", False),
-                     recall=kwargs.get("favor_recall", False), comments=kwargs.get("include_comments", True))
+                     recall=kwargs.get("favor_recall", False), comments=kwargs.get("include_comments", True),
+                     tables=kwargs.get("include_tables", True))
 
 
 def _ancestors(el: Any) -> List[str]:
@@ -148,12 +151,12 @@ def test_hand_written_pages(html: str, name: str) -> None:
 
 
 def test_which_options_reach_it() -> None:
-    """Formatting, links, images, deduplication and tables off stay in Python; the option sets of
+    """Formatting, links, images and deduplication stay in Python; the option sets of
     OPTION_SETS reach the C (answered or handed back, counted either way)."""
     html = HAND_WRITTEN[0]
     core.sequence_stats(reset=True)
     import trafila
-    for kwargs in (dict(include_tables=False), dict(fast=True, include_formatting=True),
+    for kwargs in (dict(include_tables=1), dict(fast=True, include_formatting=True),
                    dict(include_links=True), dict(deduplicate=True),
                    dict(favor_precision=True, include_comments=False, deduplicate=True)):
         trafila.engine("core").extract(html, **kwargs)
@@ -181,7 +184,8 @@ def test_tables_are_the_references() -> None:
 
 
 #: the least share of pages each option set must answer in C (measured: see test_corpus_pages)
-ANSWERED_AT_LEAST = {"fast": 0.95, "default": 0.9, "datatrove-nodedup": 0.9, "recall": 0.9, "no-comments": 0.9}
+ANSWERED_AT_LEAST = {"fast": 0.95, "default": 0.9, "datatrove-nodedup": 0.9, "recall": 0.9, "no-comments": 0.9,
+                     "no-comments-tables": 0.9, "fast-no-tables": 0.95}
 
 
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
@@ -202,7 +206,7 @@ def test_corpus_pages(name: str) -> None:
     outcomes: Dict[Optional[str], int] = {}
     mismatched: List[str] = []
     kwargs = OPTION_SETS[name]
-    for page_name, page in sample_pages(_BUNDLES, 7 if name == "fast" else 11):
+    for page_name, page in sample_pages(_BUNDLES, 7 if name.startswith("fast") else 11):
         if page.html is None:
             continue
         r = check_page(page.html, kwargs)
@@ -255,7 +259,8 @@ def test_extract_batch_takes_threads_for_the_c_sequence_only(monkeypatch: Any) -
         assert _core_impl._native_kwargs(kwargs), kwargs
     assert _core_impl._native_kwargs({"fast": True, "url": "https://example.org/", "include_tables": True})
     assert _core_impl._native_kwargs({"favor_precision": True, "include_comments": False, "target_language": "de"})
-    for kwargs in ({"fast": 1}, {"favor_precision": 1}, {"include_comments": 0}, {"include_tables": False},
+    assert _core_impl._native_kwargs({"include_tables": False, "fast": True})
+    for kwargs in ({"fast": 1}, {"favor_precision": 1}, {"include_comments": 0}, {"include_tables": 0},
                    {"include_formatting": True}, {"deduplicate": True}, {"output_format": "markdown"},
                    {"unknown": 1}, {"include_images": 0}, {"include_links": True},
                    {"favor_precision": True, "include_comments": False, "deduplicate": True}):

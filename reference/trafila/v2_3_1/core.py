@@ -90,14 +90,14 @@ _INT32 = 2**31
 def _native_sequence(tree: _Element, options: Extractor) -> Any:
     """The core's C sequence (cython_core/nogil_sequence.pxi) on a core tree: the sequence's
     result, or NotImplemented (the C gave the page back untouched, or there is no C sequence
-    for these options: formatting, links, images, deduplication, tables off)."""
+    for these options: formatting, links, images, deduplication)."""
     core = core_of(tree) if NATIVE_SEQUENCE else None
     if (
         core is None
         or not hasattr(core, "sequence_231")
         or type(options.fast) is not bool
         or type(options.comments) is not bool
-        or options.tables is not True
+        or type(options.tables) is not bool
         or options.formatting
         or options.links
         or options.images
