@@ -197,6 +197,70 @@ cdef bint _cv_links_off(DocData* d, int32_t top, bint tables, bint v1) noexcept 
     return dom_strip_tags(d, top, &ts)
 
 
+cdef int _cv_links_on(DocData* d, int32_t top) noexcept nogil:
+    """``options.links`` without a base URL (convert_link; 1.11.0's _convert_link_tags): every
+    a and ref, top included, becomes ref with only its href, when not empty, as target.
+    1 done; 0 nothing changed, because an href holds a character lxml's setter refuses
+    (the Python loop then raises where the reference does); -1 out of memory."""
+    cdef int32_t a = _cv_known(d, "a"), ref = _cv_known(d, "ref"), href = _cv_known(d, "href")
+    cdef int32_t target = -1, i, k
+    cdef Attr* at
+    cdef const uchar* v
+    cdef Py_ssize_t n
+    cdef int pass_
+    if a < 0 and ref < 0:
+        return 1
+    for pass_ in range(2):      # check every href, then convert
+        i = top
+        while i >= 0:
+            if d.nodes[i].tag >= 0 and (d.nodes[i].tag == a or d.nodes[i].tag == ref):
+                k = dom_attr_find(d, i, href) if href >= 0 else -1
+                at = &d.attrs[k] if k >= 0 else NULL
+                if pass_ == 0:
+                    if at != NULL and at.kind == AV_VALUE and not _utf8_xml_ok(
+                            <const uchar*>d.vals.data + at.val_off, at.val_len):
+                        return 0
+                else:
+                    if ref < 0:
+                        ref = _cv_name(d, "ref")
+                        if ref < 0:
+                            return -1
+                    d.nodes[i].tag = ref
+                    if at != NULL and ((at.kind == AV_VALUE and at.val_len > 0) or at.kind == AV_OWN_NAME):
+                        if target < 0:
+                            target = _cv_name(d, "target")
+                            if target < 0:
+                                return -1
+                        # the first slot keeps the value: an AV_VALUE's bytes stay where they are
+                        k = d.nodes[i].attr_start
+                        if at.kind == AV_VALUE:
+                            d.attrs[k] = at[0]
+                            d.attrs[k].name = target
+                            d.nodes[i].attr_count = 1
+                        else:
+                            v = name_bytes(d, at.name, &n)
+                            if not dom_attr_put(d, i, k, target, AV_VALUE, v, n):
+                                return -1
+                            d.nodes[i].attr_count = 1
+                    else:
+                        d.nodes[i].attr_count = 0
+            i = dom_preorder_next(d, i, top)
+    return 1
+
+
+def convert_links(CElement tree not None):
+    """convert_link over ``tree.iter("a", "ref")`` without a base URL (2.3.1 and 1.11.0 alike).
+    False, with nothing changed, where an href holds a character lxml refuses."""
+    cdef CDocument doc = tree.doc
+    cdef int r
+    doc._check(tree.idx)
+    with nogil:
+        r = _cv_links_on(&doc.d, tree.idx)
+    if r < 0:
+        _raise_doc_error(doc)
+    return r == 1
+
+
 cdef bint _cv_faq(DocData* d, int32_t top) noexcept nogil:
     """Yoast FAQ blocks: a strong whose class holds schema-faq-question becomes head rend=h3."""
     cdef int32_t strong = _cv_known(d, "strong"), cls = _cv_known(d, "class")

@@ -31,9 +31,10 @@ cdef struct OutCtx:
     int err
     int fallback
     bint last_empty
+    bint refs           # 2.3.1's walk renders ref itself (1.11.0's hands it back)
     int32_t t_cell, t_item, t_p, t_head, t_quote, t_table, t_lb, t_list, t_row
     int32_t t_graphic, t_ref, t_hi, t_del, t_code, t_comments
-    int32_t a_role, a_span
+    int32_t a_role, a_span, a_target
 
 
 # -- UTF-8 and Python's character classes ------------------------------------------
@@ -234,14 +235,34 @@ cdef bint _attr_is(OutCtx* c, int32_t i, int32_t nid, const char* value) noexcep
     return n == 0
 
 
+cdef bint _out_attr_value(OutCtx* c, int32_t i, int32_t nid, const uchar** v, Py_ssize_t* n) noexcept nogil:
+    "el.get(name) into v/n (a valueless attribute reads '' or its own name); False when absent."
+    cdef int32_t k
+    cdef Attr* a
+    v[0] = NULL
+    n[0] = 0
+    if nid < 0:
+        return False
+    k = dom_attr_find(c.d, i, nid)
+    if k < 0:
+        return False
+    a = &c.d.attrs[k]
+    if a.kind == AV_VALUE:
+        v[0] = <const uchar*>c.d.vals.data + a.val_off
+        n[0] = a.val_len
+    elif a.kind == AV_OWN_NAME:
+        v[0] = name_bytes(c.d, a.name, n)
+    return True
+
+
 cdef bint _prescan(OutCtx* c, int32_t top) noexcept nogil:
-    "No graphic or ref in the subtree and no deeper than OUT_MAX_DEPTH; else fallback."
+    "No graphic (nor ref, for 1.11.0) in the subtree and no deeper than OUT_MAX_DEPTH; else fallback."
     cdef DocData* d = c.d
     cdef int32_t i = top, t
     cdef int depth = 0
     while True:
         t = d.nodes[i].tag
-        if t == c.t_graphic or t == c.t_ref:
+        if t == c.t_graphic or (t == c.t_ref and not c.refs):
             c.fallback = 1
             return False
         if d.nodes[i].first >= 0:
@@ -261,8 +282,97 @@ cdef bint _prescan(OutCtx* c, int32_t top) noexcept nogil:
 
 # -- 2.3.1 -------------------------------------------------------------------------------
 
+cdef void _md_link_text(OutCtx* c, const uchar* s, Py_ssize_t n, Buf* b) noexcept nogil:
+    """_md_link's text: a bracket not after a backslash gets one; a code span (a run of
+    backticks up to the next run of exactly as many, one character at least between) is
+    kept whole. A run that opens no span (none closes it, or a backslash precedes it) is
+    kept and the scan goes on after it, as the regex's lookbehinds skip its later backticks."""
+    cdef Py_ssize_t p = 0, kept = 0, run, j, run2
+    cdef bint found
+    while p < n:
+        if s[p] == 96:  # `
+            run = 1
+            while p + run < n and s[p + run] == 96:
+                run += 1
+            found = False
+            if p == 0 or s[p - 1] != 92:
+                j = p + run + 1
+                while j < n:
+                    if s[j] == 96:
+                        run2 = 1
+                        while j + run2 < n and s[j + run2] == 96:
+                            run2 += 1
+                        if run2 == run:
+                            found = True
+                            p = j + run
+                            break
+                        j += run2
+                    else:
+                        j += 1
+            if not found:
+                p += run
+        elif (s[p] == 91 or s[p] == 93) and (p == 0 or s[p - 1] != 92):  # [ ] not after \
+            if not buf_append(b, s + kept, p - kept, &c.err) or not buf_append(b, <const uchar*>"\\", 1, &c.err):
+                return
+            kept = p
+            p += 1
+        else:
+            p += 1
+    buf_append(b, s + kept, n - kept, &c.err)
+
+
+cdef void _md_link(OutCtx* c, const uchar* s, Py_ssize_t n, const uchar* url, Py_ssize_t un, bint has_url,
+                   Buf* b) noexcept nogil:
+    "[text](url) appended to b; a url holding a space, < > ( or ) goes in <>, \\ < > escaped."
+    cdef Py_ssize_t k
+    cdef bint angled = False
+    if not buf_append(b, <const uchar*>"[", 1, &c.err):
+        return
+    _md_link_text(c, s, n, b)
+    if c.err or not buf_append(b, <const uchar*>"]", 1, &c.err) or not has_url:
+        return
+    for k in range(un):
+        if url[k] == 32 or url[k] == 60 or url[k] == 62 or url[k] == 40 or url[k] == 41:
+            angled = True
+            break
+    if not angled:
+        if buf_append(b, <const uchar*>"(", 1, &c.err) and buf_append(b, url, un, &c.err):
+            buf_append(b, <const uchar*>")", 1, &c.err)
+        return
+    if not buf_append(b, <const uchar*>"(<", 2, &c.err):
+        return
+    for k in range(un):
+        if (url[k] == 92 or url[k] == 60 or url[k] == 62) and not buf_append(b, <const uchar*>"\\", 1, &c.err):
+            return
+        if not buf_append(b, url + k, 1, &c.err):
+            return
+    buf_append(b, <const uchar*>">)", 2, &c.err)
+
+
+cdef void _ref_text231(OutCtx* c, int32_t i, Buf* b, Py_ssize_t start) noexcept nogil:
+    """replace_element_text's ref step on b[start:]: its stripped text becomes the link
+    (the first occurrence of the stripped text is where the strip left it)."""
+    cdef Py_ssize_t a = start, z = b.len
+    cdef const uchar* url
+    cdef Py_ssize_t un
+    cdef bint has_url
+    cdef Buf seg
+    _strip_range(b.data, &a, &z)
+    if a == z:
+        return
+    has_url = _out_attr_value(c, i, c.a_target, &url, &un) and un > 0   # get("target") or None
+    memset(&seg, 0, sizeof(Buf))
+    if not buf_append(&seg, b.data + start, b.len - start, &c.err):
+        return
+    b.len = a
+    _md_link(c, seg.data + (a - start), z - a, url, un, has_url, b)
+    if not c.err:
+        buf_append(b, seg.data + (z - start), seg.len - (z - start), &c.err)
+    buf_free(&seg)
+
+
 cdef void _ret_text231(OutCtx* c, int32_t i, Buf* b) noexcept nogil:
-    "replace_element_text(el, False) appended to b (no ref: the prescan sent those to Python)."
+    "replace_element_text(el, False) appended to b."
     cdef DocData* d = c.d
     cdef Py_ssize_t start = b.len, n, a, z
     cdef const uchar* s
@@ -294,7 +404,9 @@ cdef void _ret_text231(OutCtx* c, int32_t i, Buf* b) noexcept nogil:
         s = _text_of(c, i, &n)
         if n > 0 and not buf_append(b, s, n, &c.err):
             return
-    if d.nodes[i].tag == c.t_cell:
+    if d.nodes[i].tag == c.t_ref:
+        _ref_text231(c, i, b, start)
+    elif d.nodes[i].tag == c.t_cell:
         a = start
         z = b.len
         _strip_range(b.data, &a, &z)
@@ -797,6 +909,8 @@ def xmltotxt_plain(CElement top not None, bint v1_11_0=False):
     c.t_comments = _lookup(doc, "comments")
     c.a_role = _lookup(doc, "role")
     c.a_span = _lookup(doc, "span")
+    c.a_target = _lookup(doc, "target")
+    c.refs = not v1_11_0
     try:
         with nogil:
             if _prescan(&c, root):

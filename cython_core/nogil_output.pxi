@@ -502,8 +502,10 @@ cdef int _nou_xmltotxt(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogi
     o.t_comments = -1           # 1.11.0's walk only
     o.a_role = dom_lookup_name(d, <const uchar*>"role", 4)
     o.a_span = -1               # 1.11.0's walk only
+    o.a_target = dom_lookup_name(d, <const uchar*>"target", 6)
+    o.refs = True
     if not _prescan(&o, body):
-        # graphic/ref in the tree, or deeper than the walk goes
+        # graphic in the tree, or deeper than the walk goes
         why[0] = NOU_WHY_TREE
         r = NS_NEED_PYTHON
     else:

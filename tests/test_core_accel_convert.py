@@ -145,6 +145,10 @@ CASES = [
     "<form>only</form>",
     "<a href='x'>bare</a>",
     "<ul><li>bare list</li></ul>",
+    # links on, no base URL (convert_links in C): a refused character in any href leaves it all to Python
+    "<html><body><p><a href='ok'>ok</a><a href='&#1;x'>bad</a></p></body></html>",
+    "<html><body><p><a href>valueless</a><ref class='c' target='t'>r</ref><a id='i' href='h' title='t'>x"
+    "<a href='n'>nested</a></a><a title='no href'>t</a><a href=''>empty</a></p></body></html>",
 ]
 
 
@@ -166,7 +170,7 @@ def test_form_share_in_code_points(char, length, rest):
 TAGS = ["a", "div", "p", "li", "ul", "ol", "dl", "dd", "dt", "table", "td", "figure", "strong", "b", "em", "sub",
         "sup", "h2", "br", "pre", "q", "blockquote", "del", "s", "details", "summary", "img", "span", "ref", "code",
         "nav", "aside", "footer", "script", "form", "time", "font", "small"]
-ATTRS = ["", " href='h'", " href=''", " class='schema-faq-question'", " role='presentation'", " role='none'",
+ATTRS = ["", " href='h'", " href=''", " href", " href='&#1;'", " title='t' href='u'", " class='schema-faq-question'", " role='presentation'", " role='none'",
          " rend='r'", " class='hljs-string'", " src='i'"]
 TEXTS = st.lists(st.sampled_from(["", "a", " ", "{", "\n    ", "é", "&#1;"]), max_size=3).map("".join)
 
@@ -188,6 +192,12 @@ def trees(draw, depth=0):
 def test_generated(body):
     check(f"<html><body>{body}<p>end</p></body></html>", names=("default", "formatting", "images-links", "no-tables"),
           urls=URLS[1:])
+
+
+@settings(max_examples=100, deadline=None)
+@given(trees())
+def test_generated_links_without_base_url(body):
+    check(f"<html><body>{body}<p>end</p></body></html>", names=("links", "images-links"), urls=(None,))
 
 
 @needs_corpora

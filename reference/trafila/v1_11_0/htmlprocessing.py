@@ -417,7 +417,8 @@ def _convert_link_tags(tree: Element, url: Any) -> None:
 
 def _convert_tags_core(core: Any, tree: Element, options: Extractor, url: Any) -> Any:
     "convert_tags on a core tree: the same steps in C, but the links branch."
-    if options.links:
+    if options.links and (url and get_base_url(url) or not core.convert_links(tree)):
+        # the C takes the case without a base URL (see 2.3.1's _convert_tags_core)
         _convert_link_tags(tree, url)
     core.convert_tags_111(tree, bool(options.links), bool(options.tables), bool(options.formatting),
                           bool(options.images), convert_quotes)

@@ -422,8 +422,10 @@ def _convert_tags_core(core: Any, tree: _Element, options: Extractor, url: Optio
     "convert_tags on a core tree: the same steps, in C but the links and the images-out-of-links."
     if options.links:
         base_url = url and safe_base_url(url)
-        for elem in _tagged(tree, ("a", "ref")):
-            convert_link(elem, base_url)
+        # without a base URL, in C (False: an href lxml would refuse, the loop raises as upstream)
+        if base_url or not core.convert_links(tree):
+            for elem in _tagged(tree, ("a", "ref")):
+                convert_link(elem, base_url)
     core.convert_tags_23(tree, bool(options.links), bool(options.tables), bool(options.formatting),
                          bool(options.images), delete_element, convert_quotes)
     if options.images and options.links:
