@@ -285,10 +285,14 @@ def _unique(elements: List[Any]) -> List[Any]:
 def handle_textnode(elem: Element, options: Extractor, comments_fix: bool = True, preserve_spaces: bool = False) -> Any:
     "Trim and filter a text element; a childless, textless one takes its tail as text."
     core = core_of(elem)
-    if core is not None and not options.dedup:
-        # the C version (no deduplication): NotImplemented leaves the element as it was
+    if core is not None:
+        # the C version: NotImplemented leaves the element as it was; the element it keeps
+        # passed the textfilter, so the reference would count it now (not a kept line break)
+        early_lb = not comments_fix and elem.tag == "lb"
         result = core.ex111_handle_textnode(elem, comments_fix, preserve_spaces, textfilter)
         if result is not NotImplemented:
+            if result is not None and options.dedup and not early_lb and duplicate_test(elem, options):
+                return None
             return result
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
@@ -312,10 +316,13 @@ def handle_textnode(elem: Element, options: Extractor, comments_fix: bool = True
 def process_node(elem: Element, options: Extractor) -> Any:
     "Light version of handle_textnode: trim text and tail, tail moves up when there is no text."
     core = core_of(elem)
-    if core is not None and not options.dedup:
-        # the C version (no deduplication): NotImplemented leaves the element as it was
+    if core is not None:
+        # the C version: NotImplemented leaves the element as it was; one it keeps with a
+        # text or tail passed the textfilter, so the reference would count it now
         result = core.ex111_process_node(elem, RE_FILTER.match)
         if result is not NotImplemented:
+            if result is not None and options.dedup and (elem.text or elem.tail) and duplicate_test(elem, options):
+                return None
             return result
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None

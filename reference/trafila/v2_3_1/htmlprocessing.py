@@ -300,10 +300,16 @@ def delete_by_link_density(subtree: _Element, tagname: str, backtracking: bool =
 def handle_textnode(elem: _Element, options: Extractor, comments_fix: bool = True, preserve_spaces: bool = False) -> Optional[Any]:
     "Convert, trim and probe a potential text element."
     core = core_of(elem)
-    if core is not None and not options.dedup:
-        # the C version (no deduplication): NotImplemented leaves the element as it was
+    if core is not None:
+        # the C version: NotImplemented leaves the element as it was; the element it keeps
+        # passed the textfilter, so the reference would count it now (not a picture or a
+        # kept line break, which return before the count)
+        early = options.dedup and (
+            (not comments_fix and elem.tag == "lb") or (elem.tag == "graphic" and image_src(elem) is not None))
         result = core.extract_handle_textnode(elem, comments_fix, preserve_spaces, textfilter)
         if result is not NotImplemented:
+            if result is not None and options.dedup and not early and duplicate_test(elem, options):
+                return None
             return result
     if elem.tag == "graphic" and image_src(elem) is not None:
         return elem
@@ -336,10 +342,13 @@ def handle_textnode(elem: _Element, options: Extractor, comments_fix: bool = Tru
 def process_node(elem: _Element, options: Extractor) -> Optional[Any]:
     "Light version of handle_textnode."
     core = core_of(elem)
-    if core is not None and not options.dedup:
-        # the C version (no deduplication): NotImplemented leaves the element as it was
+    if core is not None:
+        # the C version: NotImplemented leaves the element as it was; one it keeps with a
+        # text or tail passed the textfilter, so the reference would count it now
         result = core.extract_process_node(elem, RE_FILTER.match)
         if result is not NotImplemented:
+            if result is not None and options.dedup and (elem.text or elem.tail) and duplicate_test(elem, options):
+                return None
             return result
     if elem.tag == "done" or (len(elem) == 0 and not elem.text and not elem.tail):
         return None
