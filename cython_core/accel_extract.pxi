@@ -282,8 +282,24 @@ cdef struct ExCollapse:
 
 cdef inline void _ex_collapse_feed(ExCollapse* c, const uchar* s, Py_ssize_t n) noexcept nogil:
     """Feed s[:n] to ``" ".join(text.split())`` of the concatenation."""
-    cdef Py_ssize_t i = 0, w
+    cdef Py_ssize_t i = 0, w, j
     while i < n:
+        if 0x20 < s[i] < 0x80:
+            # a run of ASCII word characters (no ASCII whitespace is above 0x20) in one copy
+            j = i + 1
+            while j < n and 0x20 < s[j] < 0x80:
+                j += 1
+            if c.pending and c.started:
+                if c.out != NULL:
+                    c.out[c.len] = 32
+                c.len += 1
+            c.pending = False
+            c.started = True
+            if c.out != NULL:
+                memcpy(c.out + c.len, s + i, <size_t>(j - i))
+            c.len += j - i
+            i = j
+            continue
         w = _space_at(s, i, n)
         if w:
             c.pending = True

@@ -376,6 +376,10 @@ cdef bint _ngb_any_at(const uchar* f, Py_ssize_t m, Py_ssize_t p, const char** l
 cdef bint _ngb_cookie_at(const uchar* f, Py_ssize_t m, Py_ssize_t p) noexcept nogil:
     "One of _COOKIE_CONSENT's alternatives matches at f[p]."
     cdef Py_ssize_t e
+    cdef uchar c0 = f[p]
+    # every alternative starts with one of c n b o m: most positions end here
+    if c0 != 99 and c0 != 110 and c0 != 98 and c0 != 111 and c0 != 109:
+        return False
     # cookie[-_]?(?:banner|bar|consent|law|notice|policy|description)
     e = _ngb_lit(f, m, p, b"cookie")
     if e >= 0:

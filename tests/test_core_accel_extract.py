@@ -155,12 +155,28 @@ def test_detached_and_foreign_roots():
     assert CORE.extract_elem_text(empty) == "" and not CORE.extract_has_text(empty)
 
 
-def test_dedup_stays_on_the_python_path(monkeypatch):
-    monkeypatch.setattr(CORE, "extract_process_node", None)
-    monkeypatch.setattr(CORE, "extract_handle_textnode", None)
-    options = Extractor(dedup=True)
-    el = core_tree("<p> some text </p>")
-    assert hp.process_node(el, options) is el and hp.handle_textnode(el, options) is el
+@pytest.mark.parametrize("handler", ["process_node", "handle_textnode"])
+def test_dedup_counts_after_the_c_handler(monkeypatch, handler):
+    """With deduplication the C handler still runs; the element it keeps is counted once per
+    call, and from the fourth count on (MAX_REPETITIONS 2, a text over 100 characters) dropped."""
+    from trafila.v2_3_1.deduplication import LRUCache
+
+    calls = []
+    name = "extract_" + handler
+    real = getattr(CORE, name)
+    monkeypatch.setattr(CORE, name, lambda el, *args: calls.append(el) or real(el, *args))
+    cache = LRUCache(maxsize=8)
+    options = Extractor(dedup=cache)
+    text = "some text long enough to be counted as a duplicate " * 3
+    results = [getattr(hp, handler)(core_tree(f"<p> {text} </p>"), options) for _ in range(4)]
+    assert len(calls) == 4
+    assert [r is None for r in results] == [False, False, False, True]
+    assert cache.get(text.strip()) == 4
+    # a line break kept by handle_textnode without comments_fix returns before the count
+    if handler == "handle_textnode":
+        el = core_tree("<p>x<lb/> tail </p>")[0]
+        assert hp.handle_textnode(el, options, comments_fix=False) is el
+        assert cache.get("") == -1 and cache.get("tail") == -1
 
 
 FIXED = [

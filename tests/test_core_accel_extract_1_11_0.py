@@ -182,12 +182,32 @@ def test_the_comparison_can_fail_on_empty_text(monkeypatch):
         check(core_tree("<html><body><p> </p>x<lb> </lb>y</body></html>"))
 
 
-def test_dedup_stays_on_the_python_path(monkeypatch):
-    monkeypatch.setattr(CORE, "ex111_process_node", None)
-    monkeypatch.setattr(CORE, "ex111_handle_textnode", None)
-    options = Extractor(dedup=True)
-    el = core_tree("<p> some text </p>")
-    assert hp.process_node(el, options) is el and hp.handle_textnode(el, options) is el
+@pytest.mark.parametrize("handler", ["process_node", "handle_textnode"])
+def test_dedup_counts_after_the_c_handler(monkeypatch, handler):
+    """With deduplication the C handler still runs; the element it keeps is counted in the
+    module cache once per call, and from the fourth on (a text over 100 characters) dropped."""
+    from trafila.v1_11_0 import deduplication
+
+    calls = []
+    name = "ex111_" + handler
+    real = getattr(CORE, name)
+    monkeypatch.setattr(CORE, name, lambda el, *args: calls.append(el) or real(el, *args))
+    cache = deduplication.LRUCache(maxsize=8)
+    previous = deduplication.set_module_cache(cache)
+    try:
+        options = Extractor(dedup=True)
+        text = "some text long enough to be counted as a duplicate " * 3
+        results = [getattr(hp, handler)(core_tree(f"<p> {text} </p>"), options) for _ in range(4)]
+        assert len(calls) == 4
+        assert [r is None for r in results] == [False, False, False, True]
+        assert cache.get(text.strip()) == 4
+        if handler == "handle_textnode":
+            # a line break kept without comments_fix returns before the count
+            el = core_tree("<p>x<lb/> tail </p>")[0]
+            assert hp.handle_textnode(el, options, comments_fix=False) is el
+            assert cache.get("tail") == -1
+    finally:
+        deduplication.set_module_cache(previous)
 
 
 def test_max_cols_values():
