@@ -338,6 +338,7 @@ cdef class CLRUCache:
 
     cdef LruCore* core
     cdef object _maxsize
+    cdef object __weakref__     # the delegation keeps a trafilatura twin per cache (_delegation._TWINS)
 
     def __cinit__(self, *args, **kwargs):
         cdef LruCore* k = NULL if alloc_fails() else <LruCore*>calloc(1, sizeof(LruCore))
@@ -551,7 +552,16 @@ cdef class _CLRULock:
         self.cache = cache
 
     def acquire(self, blocking=True, timeout=-1):
-        lru_lock_gil(self.cache.core)
+        "Reentrant; ``blocking`` false: True only if taken at once (a timeout is not supported: waits)."
+        cdef LruCore* k = self.cache.core
+        cdef unsigned long me = PyThread_get_thread_ident()
+        if blocking or trafila_lru_owner(&k.owner) == me:
+            lru_lock_gil(k)
+            return True
+        if not PyThread_acquire_lock(k.lock, 0):
+            return False
+        trafila_lru_set_owner(&k.owner, me)
+        k.depth = 1
         return True
 
     def release(self):

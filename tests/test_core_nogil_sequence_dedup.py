@@ -203,3 +203,41 @@ def test_threads_count_what_one_thread_counts() -> None:
         assert Counter(dict(shared.items())) == Counter(dict(serial.items()))
     stats = core.sequence_stats(reset=True)
     assert stats["done"] > 0, stats
+
+
+def test_lock_and_cache_assignment() -> None:
+    """What the delegation uses of the reference's class: ``lock`` (reentrant, a context manager)
+    and ``cache = OrderedDict(...)`` (these entries in this order, none evicted)."""
+    from collections import OrderedDict
+
+    cache = core.CLRUCache(2)
+    cache.cache = OrderedDict([("a", 1), ("b", 5), ("c", 2)])
+    assert cache.items() == [("a", 1), ("b", 5), ("c", 2)]
+    taken: List[bool] = []
+    with cache.lock:
+        with cache.lock:
+            t = threading.Thread(target=lambda: taken.append(cache.lock.acquire(blocking=False)))
+            t.start()
+            t.join()
+    assert taken == [False]
+    assert cache.lock.acquire(blocking=False) is True
+    cache.lock.release()
+    with pytest.raises(RuntimeError):
+        cache.lock.release()
+    assert cache.increment("c") == 2 and cache.items() == [("b", 5), ("c", 3)]
+
+
+def test_delegated_calls_count_in_an_explicit_clrucache() -> None:
+    "A CLRUCache given to a call handed to trafilatura (xml output) holds that call's counts too."
+    pytest.importorskip("trafilatura")
+    import warnings
+
+    ours, ref = core.CLRUCache(16), dedup.LRUCache(16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = [ENGINE.extract(ARTICLE, deduplicate=ours, fast=True, output_format="txt" if i % 2 == 0 else "xml")
+               for i in range(6)]
+        want = [ENGINE.extract(ARTICLE, deduplicate=ref, fast=True, output_format="txt" if i % 2 == 0 else "xml")
+                for i in range(6)]
+    assert got == want
+    assert ours.items() == list(ref.cache.items()) and ours.items()
