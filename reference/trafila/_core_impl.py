@@ -117,7 +117,8 @@ def _native_kwargs(kwargs: Dict[str, Any]) -> bool:
 
 def _c_dedup_cache(value: Any) -> bool:
     "``deduplicate=value`` counts in a core.CLRUCache (the C sequence's cache)."
+    from ._engine import core_module
     from .v2_3_1 import deduplication as dedup
 
     cache = value if isinstance(value, dedup.CACHE_TYPES) else dedup.LRU_TEST
-    return type(cache).__name__ == "CLRUCache" and type(cache).__module__ == "trafila._core"
+    return type(cache) is getattr(core_module(), "CLRUCache", None)
