@@ -34,46 +34,41 @@
 # NEED_PYTHON too. The lock is never held while acquiring the GIL (the Python methods take it
 # without blocking, else wait for it with the GIL released).
 #
-# Plan for the sequence (not wired yet; sequence and handlers untouched):
+# Wired into the sequence (how, and where the reference calls duplicate_test):
 # * Call sites of duplicate_test in the 2.3.1 extraction (reference/trafila/v2_3_1):
-#   htmlprocessing.py:331 (handle_textnode: after the trims, when the element has text or
-#   textfilter passes) and htmlprocessing.py:350 (process_node: when it has text or tail and
-#   textfilter is false); core.py:331 (bare_extraction: the whole postbody once the size checks
-#   passed; True discards the page; after trafilatura_sequence, so after any fallback of
-#   external.compare_extraction, which counts nothing). handle_textnode is reached from
-#   main_extractor.py:139 (process_nested_elements), :275 (handle_other_elements), :307
-#   (handle_paragraphs' children), :425/:427 (_fill_cell_child), :819 (extract_comments);
-#   process_node from :97 (handle_titles), :112 (handle_formatting), :211 (handle_lists), :286
-#   (handle_paragraphs), :379 (_fill_cell), :561 (handle_textelem), :719/:733 (_extract's
-#   lead and tail elements). Each duplicate_test counts (every call, duplicate or not), so the C
-#   handlers must call ng_duplicate_test at exactly the same points in the same order, and the
-#   accelerators that skip handle_textnode/process_node when options.dedup is set
-#   (htmlprocessing.py:303/:339, main_extractor.py:266/290/396/463/736/825) need their dedup
-#   variants in C.
+#   htmlprocessing.py handle_textnode (after the trims, when the element has text or textfilter
+#   is false) and process_node (when it has text or tail and textfilter is false); core.py's
+#   bare_extraction (the whole postbody once the size checks passed; True discards the page;
+#   after trafilatura_sequence, in Python, through the cache's Python API). handle_textnode is
+#   reached from main_extractor.py's process_nested_elements, handle_other_elements,
+#   handle_paragraphs' children, _fill_cell_child and extract_comments; process_node from
+#   handle_titles, handle_formatting, handle_lists, handle_paragraphs, _fill_cell,
+#   handle_textelem and _extract's lead and tail elements. Each call counts (duplicate or not).
+#   The C handlers (nogil_extract.pxi ng_process_node, ng_handle_textnode) call
+#   ng_duplicate_test (below) at those same points when the NgCtx carries a transaction
+#   (c.lru); every nogil handler reaches them as the reference's handlers do (none inlines
+#   them), so the calls come in the reference's order; nogil_tables.pxi no longer hands a
+#   dedup page back.
 # * The key: trim(" ".join(element.itertext())): the element's text, its descendants' texts and
 #   tails in order (not its own tail), joined by one space, whitespace runs (str.split's: the
 #   Unicode whitespace Py_UNICODE_ISSPACE knows) collapsed to one space, stripped; built as UTF-8
-#   in C (nogil_text.pxi's collapse) and handed to lru_txn_increment. The verdict:
-#   len(teststring) > options.min_duplcheck_size (code points: count UTF-8 lead bytes) and
-#   previous > options.max_repetitions (defaults 100 and 2, settings.py:35-36); both ints
-#   resolved with the GIL before the run (NEED_PYTHON for a non-int option).
-# * Which cache: options.dedup if it is an LRUCache instance, else the module cache
-#   deduplication.LRU_TEST (LRU_SIZE 4096). The sequence takes CLRUCache only: options.dedup a
-#   CLRUCache, or True with LRU_TEST a CLRUCache; anything else (a reference LRUCache, any
-#   other object) keeps the page in Python, as today. For duplicate_test to accept a CLRUCache
-#   as options.dedup, its isinstance test must accept CLRUCache too (or the core's
-#   Implementation gives LRUCache=core.CLRUCache). To share one cache between the Python
-#   fallback and the C sequence, the core Implementation (trafila/_core_impl.py) would build
-#   LRU_TEST = core.CLRUCache(LRU_SIZE) and install it with
-#   v2_3_1.deduplication.set_module_cache(...) (the reference's duplicate_test only calls
-#   increment, which CLRUCache has), so that trafila.patch()'s shim
-#   (``trafilatura.deduplication.LRU_TEST = cache``, patch._set_module_cache) keeps working: a
-#   user's replacement that is not a CLRUCache sends dedup pages to Python.
-# * In _native_sequence (core.py) with the GIL: pick the cache as above, lru_txn_begin; in the
-#   nogil run every duplicate_test is lru_txn_increment; the page's NS_OK result commits
-#   (lru_txn_commit: a conflict there is NEED_PYTHON like any other, the working copy thrown
-#   away), any NEED_PYTHON / NS_ERROR aborts; lru_txn_end with the GIL. Aborting before the
-#   Python rerun is what keeps the counts exact: the rerun counts the page once.
+#   by ng_itertext_pieces and accel_extract.pxi's collapse, handed to lru_txn_increment. The
+#   verdict: len(teststring) > options.min_duplcheck_size (code points: UTF-8 lead bytes) and
+#   previous > options.max_repetitions, both resolved by sequence_231 with the GIL (a value that
+#   is no int fitting a C long: the page stays in Python).
+# * Which cache: deduplication.cache_of(options): options.dedup if it is one of
+#   deduplication.CACHE_TYPES (LRUCache, and CLRUCache, which trafila/_core_impl.py registers),
+#   else the module cache deduplication.LRU_TEST, which the core's 2.3.1 Implementation makes a
+#   CLRUCache holding the reference cache's entries (deduplication.set_module_cache; a cache a
+#   user put there that is not the reference's class stays: trafila.patch's shim). sequence_231
+#   takes a CLRUCache only (its exact type): a reference LRUCache or any other object keeps the
+#   page in Python.
+# * sequence_231, with the GIL: lru_txn_begin; in the nogil run every duplicate_test is
+#   lru_txn_increment; the page's NS_OK commits (lru_txn_commit: a conflict there is
+#   NEED_PYTHON like any other, nothing applied), any NEED_PYTHON / NS_ERROR aborts; lru_txn_end
+#   with the GIL. Aborting before the Python rerun is what keeps the counts exact: the rerun
+#   counts the page once. Pages the cache hands back are counted under the stage
+#   "deduplication" of sequence_stats(), by cause.
 
 import collections as _lru_collections
 import copyreg as _lru_copyreg
@@ -343,6 +338,7 @@ cdef class CLRUCache:
 
     cdef LruCore* core
     cdef object _maxsize
+    cdef object __weakref__     # the delegation keeps a trafilatura twin per cache (_delegation._TWINS)
 
     def __cinit__(self, *args, **kwargs):
         cdef LruCore* k = NULL if alloc_fails() else <LruCore*>calloc(1, sizeof(LruCore))
@@ -514,6 +510,17 @@ cdef class CLRUCache:
         "A snapshot of the entries (an OrderedDict, oldest first; the reference's is live)."
         return _lru_collections.OrderedDict(self.items())
 
+    @cache.setter
+    def cache(self, entries):
+        # the reference's ``cache = OrderedDict(...)`` (the delegation's hand-over): these
+        # entries in this order, none evicted
+        self.__setstate__({"cache": entries})
+
+    @property
+    def lock(self):
+        "The cache's reentrant lock as a context manager (the reference's RLock attribute)."
+        return _CLRULock(self)
+
     def __getstate__(self):
         return {"maxsize": self._maxsize, "cache": self.cache}
 
@@ -534,6 +541,40 @@ cdef class CLRUCache:
 
     def __reduce__(self):
         return (_lru_copyreg.__newobj__, (type(self),), self.__getstate__())
+
+
+cdef class _CLRULock:
+    "CLRUCache.lock: acquire/release and ``with`` on the cache's reentrant lock."
+
+    cdef CLRUCache cache
+
+    def __cinit__(self, CLRUCache cache not None):
+        self.cache = cache
+
+    def acquire(self, blocking=True, timeout=-1):
+        "Reentrant; ``blocking`` false: True only if taken at once (a timeout is not supported: waits)."
+        cdef LruCore* k = self.cache.core
+        cdef unsigned long me = PyThread_get_thread_ident()
+        if blocking or trafila_lru_owner(&k.owner) == me:
+            lru_lock_gil(k)
+            return True
+        if not PyThread_acquire_lock(k.lock, 0):
+            return False
+        trafila_lru_set_owner(&k.owner, me)
+        k.depth = 1
+        return True
+
+    def release(self):
+        cdef LruCore* k = self.cache.core
+        if trafila_lru_owner(&k.owner) != PyThread_get_thread_ident():
+            raise RuntimeError("cannot release un-acquired lock")
+        lru_unlock(k)
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()
 
 
 # -- the transaction (nogil) ------------------------------------------------------------------
@@ -883,6 +924,60 @@ cdef int lru_txn_commit(LruTxn* t) noexcept nogil:
         free(fresh)
     _lru_txn_drop(t)
     return r
+
+
+# -- duplicate_test in the GIL-free handlers ---------------------------------------------------
+
+cdef struct _LruKeyFeed:
+    ExCollapse col
+    bint fed
+
+
+cdef int _lru_key_piece(void* state, const uchar* s, int32_t n) noexcept nogil:
+    cdef _LruKeyFeed* f = <_LruKeyFeed*>state
+    if f.fed:
+        f.col.pending = True      # the " " of " ".join: one more whitespace run
+    f.fed = True
+    _ex_collapse_feed(&f.col, s, n)
+    return NS_OK
+
+
+cdef int ng_duplicate_test(NgCtx* c, int32_t i, bint* duplicate) noexcept nogil:
+    """deduplication.duplicate_test(i) in the page's transaction (c.lru): the key
+    trim(" ".join(i.itertext())) counted by lru_txn_increment (every call counts); ``duplicate``:
+    longer than min_duplcheck_size code points and seen more than max_repetitions times before.
+    NS_OK, NS_NEED_PYTHON (the transaction's cause) or NS_ERROR."""
+    cdef LruTxn* t = <LruTxn*>c.lru
+    cdef _LruKeyFeed f
+    cdef uchar* key
+    cdef Py_ssize_t n, k, cps = 0
+    cdef long previous = -1
+    cdef int r
+    duplicate[0] = False
+    if t == NULL:
+        return NS_OK
+    # two passes over the subtree: the length, then the bytes (as ng_elem_text)
+    memset(&f, 0, sizeof(_LruKeyFeed))
+    ng_itertext_pieces(c.d, i, _lru_key_piece, &f)
+    n = f.col.len
+    key = NULL if alloc_fails() else <uchar*>malloc(<size_t>n + 1)
+    if key == NULL:
+        return NS_ERROR
+    memset(&f, 0, sizeof(_LruKeyFeed))
+    f.col.out = key
+    ng_itertext_pieces(c.d, i, _lru_key_piece, &f)
+    if f.col.len != n:
+        free(key)
+        return NS_NEED_PYTHON
+    for k in range(n):
+        if (key[k] & 0xC0) != 0x80:
+            cps += 1
+    r = lru_txn_increment(t, key, n, &previous)
+    free(key)
+    if r != NS_OK:
+        return r
+    duplicate[0] = cps > c.min_duplcheck_size and previous > c.max_repetitions
+    return NS_OK
 
 
 # -- test hooks (tests/test_core_nogil_dedup.py) ------------------------------------------------

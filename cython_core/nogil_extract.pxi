@@ -2,8 +2,9 @@
 # over NgCtx (nogil_frame.pxi). Each ``ng_<upstream name>`` gives a status (NS_*) and its result
 # through ``out`` (a node index, -1 for the reference's None).
 #
-# The spec is reference/trafila/v2_3_1/main_extractor.py and htmlprocessing.py without
-# deduplication (options.dedup off) and with options.url None (handle_image). The reference's
+# The spec is reference/trafila/v2_3_1/main_extractor.py and htmlprocessing.py with
+# options.url None (handle_image); deduplication on (c.lru, a transaction of nogil_dedup.pxi)
+# is ng_duplicate_test where process_node and handle_textnode call duplicate_test. The reference's
 # ``Element(...)`` is a new detached node of the same document here, ``copy_tree`` is
 # ng_copy_subtree, and a copied text or attribute value shares the arena bytes of its source.
 # Every value the reference writes through ``xml_text`` is checked first (_utf8_xml_ok): a
@@ -299,10 +300,11 @@ cdef int32_t _nx_walk_next(DocData* d, NxWalk* w) noexcept nogil:
 # -- htmlprocessing.process_node / handle_textnode ---------------------------------------------
 
 cdef int ng_process_node(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
-    "htmlprocessing.process_node (no deduplication): ``out`` = i or -1."
+    "htmlprocessing.process_node (duplicate_test when c.lru is set): ``out`` = i or -1."
     cdef DocData* d = c.d
     cdef Slot text, tail, t, tl
     cdef int r
+    cdef bint dup
     out[0] = -1
     if ng_is(c, i, NG_DONE):
         return NS_OK
@@ -325,8 +327,13 @@ cdef int ng_process_node(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
         t = tl
         tl.off = -1
         tl.len = 0
-    if (t.off >= 0 or tl.off >= 0) and _ex_textfilter(d, i):
-        return NS_OK
+    if t.off >= 0 or tl.off >= 0:
+        if _ex_textfilter(d, i):
+            return NS_OK
+        if c.lru != NULL:
+            r = ng_duplicate_test(c, i, &dup)
+            if r != NS_OK or dup:
+                return r
     out[0] = i
     return NS_OK
 
@@ -341,10 +348,10 @@ cdef bint _nx_separates_inline(NgCtx* c, int32_t i) noexcept nogil:
 
 
 cdef int ng_handle_textnode(NgCtx* c, int32_t i, bint comments_fix, bint preserve_spaces, int32_t* out) noexcept nogil:
-    "htmlprocessing.handle_textnode (no deduplication): ``out`` = i or -1."
+    "htmlprocessing.handle_textnode (duplicate_test when c.lru is set): ``out`` = i or -1."
     cdef DocData* d = c.d
     cdef Slot text, tail, t, tl
-    cdef bint is_lb
+    cdef bint is_lb, dup
     cdef int r
     cdef const uchar* v
     cdef Py_ssize_t vn
@@ -400,6 +407,10 @@ cdef int ng_handle_textnode(NgCtx* c, int32_t i, bint comments_fix, bint preserv
     t = _slot_of(d, i, False)
     if not _slot_truthy(t) and _ex_textfilter(d, i):
         return NS_OK
+    if c.lru != NULL:
+        r = ng_duplicate_test(c, i, &dup)
+        if r != NS_OK or dup:
+            return r
     out[0] = i
     return NS_OK
 

@@ -91,6 +91,11 @@ cdef struct NgOpts:
 cdef struct NgCtx:
     DocData* d
     NgOpts o
+    # deduplication (nogil_dedup.pxi): the page's LruTxn (a void* as that file comes later), NULL
+    # when off; options.min_duplcheck_size and max_repetitions
+    void* lru
+    long min_duplcheck_size
+    long max_repetitions
     int32_t name[NG_N]           # NG_* -> the document's name id
     int8_t* kind                 # name id -> NG_* or -1 (ids from n_kind on: -1)
     int32_t n_kind

@@ -810,14 +810,16 @@ cdef enum:
     SQ_AT_READABILITY
     SQ_AT_JUSTEXT
     SQ_AT_SANITIZE
+    SQ_AT_DEDUP            # the deduplication cache (LRU_CAUSES: conflict, object value, overflow)
     SQ_AT_N
 
 cdef Py_ssize_t SQ_NEED[SQ_AT_N]
 cdef Py_ssize_t SQ_DONE = 0
+cdef Py_ssize_t SQ_DEDUP_NEED[4]  # pages the cache handed back, by LRU_CAUSE_*
 cdef const char* SQ_AT_NAMES[SQ_AT_N]
 SQ_AT_NAMES[:] = [b"forum test", b"raw prune", b"cleaning", b"conversion", b"comments", b"extraction",
                   b"baseline", b"html2txt", b"recall retry", b"forum salvage", b"comments prune",
-                  b"compare_extraction", b"readability", b"justext", b"sanitize_tree"]
+                  b"compare_extraction", b"readability", b"justext", b"sanitize_tree", b"deduplication"]
 
 cdef double SQ_ESCALATION_PAGE_SHARE = 0.2     # core.ESCALATION_PAGE_SHARE
 cdef Py_ssize_t SQ_ESCALATION_MAX_LENGTH = 3000 # core.ESCALATION_MAX_LENGTH
@@ -1063,8 +1065,8 @@ cdef int _sq_extract_and_compare(NgCtx* c, SqResolved* res, const NgJtStoplist* 
 cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* sl, int32_t tree,
                                  SqOut* out) noexcept nogil:
     """core.trafilatura_sequence on ``tree``, a private copy of the page (changed in place as
-    the reference changes its tree), with the options of ``c.o`` (formatting, links, images
-    and deduplication off: the caller checks). ``sl``: jusText's stoplist for the options'
+    the reference changes its tree), with the options of ``c.o`` (formatting, links and images
+    off: the caller checks) and deduplication in ``c.lru`` (or off: NULL). ``sl``: jusText's stoplist for the options'
     language (only read when not fast)."""
     cdef DocData* d = c.d
     cdef int32_t work, cleaned, backup, forum_posts = -1, esc, r_body = -1, b_body = -1, j_body = -1
@@ -1320,15 +1322,21 @@ cdef SqResolved* _sq_template() except NULL:
 cdef dict _SQ_FOCUS = {"balanced": NG_BALANCED, "precision": NG_PRECISION, "recall": NG_RECALL}
 
 
-def sequence_231(CElement tree not None, options, bint with_output=False):
+def sequence_231(CElement tree not None, options, bint with_output=False, dedup_cache=None):
     """core.trafilatura_sequence(tree, options) for 2.3.1, run without the GIL:
     ``(postbody, temp_text, commentsbody, temp_comments)`` as the reference gives them, or
     NotImplemented when the C met something only the reference decides exactly, or for
-    options it has no C for (formatting, links, images, deduplication). The C
-    works on a copy of the page in a document of its own: ``tree`` is never changed (the
-    reference then runs on it). ``with_output``: a fifth item, the txt output of the two
-    bodies (determine_returnstring, formatting off), or None where the C output hands back
-    (NFC, a tree the Python walk renders)."""
+    options it has no C for (formatting, links, images, a fast, comments or tables option
+    that is no bool, a size option that is no int32; deduplication with a ``dedup_cache`` that
+    is no CLRUCache or a min_duplcheck_size / max_repetitions that is no C long). This is the
+    one place that decides (core.py's _native_sequence only picks the cache). The C works on a
+    copy of the page in a document of its own: ``tree`` is never changed (the reference then
+    runs on it). Deduplication: ``dedup_cache`` is the cache duplicate_test would count in
+    (deduplication.cache_of); the page's counts go there in one transaction, committed when the
+    C answers, dropped when it hands the page back (the reference then counts it), a conflict
+    with another thread's counts handing it back too. ``with_output``: a fifth item, the txt
+    output of the two bodies (determine_returnstring, formatting off), or None where the C
+    output hands back (NFC, a tree the Python walk renders)."""
     cdef CDocument doc = tree.doc
     cdef SqResolved* res
     cdef const NgJtStoplist* sl = NULL
@@ -1337,18 +1345,32 @@ def sequence_231(CElement tree not None, options, bint with_output=False):
     cdef NgOpts o
     cdef SqOut out
     cdef Buf text
+    cdef LruTxn txn
+    cdef LruTxn* lru = NULL
+    cdef long min_dupl = 0, max_rep = 0
     cdef int32_t root = -1
     cdef int r, ro = NS_NEED_PYTHON
     global SQ_DONE
     doc._check(tree.idx)
     focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
-    if (focus is None or type(options.tables) is not bool or options.formatting or options.links
-            or options.images or options.dedup):
+    if (focus is None or type(options.fast) is not bool or type(options.comments) is not bool
+            or type(options.tables) is not bool or options.formatting or options.links or options.images):
         return NotImplemented
+    for v in (options.min_extracted_size, options.min_output_size, options.min_output_comm_size):
+        if type(v) is not int or not 0 <= v < 2**31:
+            return NotImplemented
+    if options.dedup:
+        if type(dedup_cache) is not CLRUCache:
+            return NotImplemented
+        for v in (options.min_duplcheck_size, options.max_repetitions):
+            if type(v) is not int or not -LONG_MAX <= v <= LONG_MAX:
+                return NotImplemented
+        min_dupl = options.min_duplcheck_size
+        max_rep = options.max_repetitions
     memset(&o, 0, sizeof(NgOpts))
     o.focus = focus
-    o.fast = bool(options.fast)
-    o.comments = bool(options.comments)
+    o.fast = options.fast
+    o.comments = options.comments
     o.tables = options.tables
     o.min_extracted_size = options.min_extracted_size
     o.min_output_size = options.min_output_size
@@ -1359,6 +1381,7 @@ def sequence_231(CElement tree not None, options, bint with_output=False):
     work = CDocument()
     memset(&text, 0, sizeof(Buf))
     memset(&c, 0, sizeof(NgCtx))
+    memset(&txn, 0, sizeof(LruTxn))
     ngs_init(&out.temp_text)
     ngs_init(&out.temp_comments)
     out.at = SQ_AT_FORUM
@@ -1367,6 +1390,10 @@ def sequence_231(CElement tree not None, options, bint with_output=False):
     if not share_names(&_SQ_TEMPLATE_DOC.d, &work.d):
         raise MemoryError()
     try:
+        if options.dedup:
+            lru_txn_begin(&txn, <CLRUCache>dedup_cache)
+            lru = &txn
+            o.dedup = True
         with nogil:
             root = dom_copy_subtree(&doc.d, tree.idx, &work.d, True)
             if root < 0 or not dom_add_root(&work.d, root):
@@ -1374,7 +1401,19 @@ def sequence_231(CElement tree not None, options, bint with_output=False):
             else:
                 r = ng_init(&c, &work.d)
                 c.o = o
+                c.lru = lru
+                c.min_duplcheck_size = min_dupl
+                c.max_repetitions = max_rep
                 r = ng_trafilatura_sequence(&c, res, sl, root, &out) if r == NS_OK else r
+                if lru != NULL:
+                    # the counts go in only with the page's answer: a page handed back is counted
+                    # by the reference's rerun instead
+                    if r == NS_OK:
+                        r = lru_txn_commit(lru)
+                    else:
+                        lru_txn_abort(lru)
+                    if r == NS_NEED_PYTHON and lru.cause != LRU_CAUSE_NONE:
+                        out.at = SQ_AT_DEDUP
                 if r == NS_OK and with_output:
                     ro = ng_determine_returnstring(&c, out.postbody, out.commentsbody, &text)
         if r == NS_OK:
@@ -1393,8 +1432,12 @@ def sequence_231(CElement tree not None, options, bint with_output=False):
         if r == NS_ERROR and work.d.error:
             _raise_doc_error(work)
         SQ_NEED[out.at] += 1
+        if out.at == SQ_AT_DEDUP and 0 <= txn.cause < 4:
+            SQ_DEDUP_NEED[txn.cause] += 1
         return NotImplemented
     finally:
+        if lru != NULL:
+            lru_txn_end(lru)
         ng_free(&c)
         buf_free(&text)
         ngs_free(&out.temp_text)
@@ -1402,15 +1445,19 @@ def sequence_231(CElement tree not None, options, bint with_output=False):
 
 
 def sequence_stats(bint reset=False):
-    """``{"done": pages the C sequence gave, "need_python": {stage: pages it handed back}}``
-    since the last reset (this process)."""
+    """``{"done": pages the C sequence gave, "need_python": {stage: pages it handed back},
+    "deduplication": {cause: pages the cache handed back (stage "deduplication")}}`` since the
+    last reset (this process)."""
     global SQ_DONE
     cdef int k
-    stats = {"done": SQ_DONE, "need_python": {SQ_AT_NAMES[k].decode(): SQ_NEED[k] for k in range(SQ_AT_N)}}
+    stats = {"done": SQ_DONE, "need_python": {SQ_AT_NAMES[k].decode(): SQ_NEED[k] for k in range(SQ_AT_N)},
+             "deduplication": {LRU_CAUSES[k]: SQ_DEDUP_NEED[k] for k in range(1, 4)}}
     if reset:
         SQ_DONE = 0
         for k in range(SQ_AT_N):
             SQ_NEED[k] = 0
+        for k in range(4):
+            SQ_DEDUP_NEED[k] = 0
     return stats
 
 

@@ -12,7 +12,8 @@
 # NEED_PYTHON causes (TB_WHY_*, reported by the test wrapper): a value lxml refuses (the
 # reference raises there), a span of more than 640 decimal digits (int() may refuse it:
 # sys.get_int_max_str_digits, 640 at the least), define_newelem nested deeper than 64 carried
-# levels, a tag that is no plain name, deduplication on, and a shared handler's other causes.
+# levels, a tag that is no plain name, and a shared handler's other causes (the deduplication
+# cache's among them: process_node and handle_textnode count in it, nogil_dedup.pxi).
 
 cdef extern from "Python.h" nogil:
     int _tb_todecimal "Py_UNICODE_TODECIMAL" (Py_UCS4 ch)
@@ -20,7 +21,7 @@ cdef extern from "Python.h" nogil:
 
 cdef enum:
     TB_WHY_NONE = 0
-    TB_WHY_OPTIONS        # deduplication: not this path
+    TB_WHY_OPTIONS        # no longer given (deduplication runs here: the handlers' duplicate_test)
     TB_WHY_XML            # a value the reference writes holds a character lxml refuses
     TB_WHY_SPAN           # a colspan/rowspan of more than 640 decimal digits
     TB_WHY_DEPTH          # define_newelem's carried nesting deeper than _NX_MAX_DEPTH
@@ -399,9 +400,6 @@ cdef int _tb_handle_table(NgCtx* c, int32_t i, uint64_t potential, int32_t* out,
     t.c = c
     t.why_node = -1
     why_node[0] = -1
-    if c.o.dedup:
-        why[0] = TB_WHY_OPTIONS
-        return NS_NEED_PYTHON
     names[0] = b"colspan"
     names[1] = b"rowspan"
     names[2] = b"role"

@@ -14,7 +14,8 @@ Proved here, for each option set of OPTION_SETS:
   gives the same string through it as through the reference sequence;
 * a page handed back leaves the tree exactly as parsed (the reference then runs on it);
 * it answers for most pages (counted by the stage that handed a page back, bounded);
-* formatting, links, images and deduplication never reach it; the bodies are roots
+* formatting, links and images never reach it (deduplication does:
+  test_core_nogil_sequence_dedup.py); the bodies are roots
   of documents of their own, except readability's, which keeps its re-parsed HTML document.
 """
 
@@ -38,7 +39,7 @@ from .test_core_nogil_select import _BUNDLES  # noqa: E402
 CORE = _backend.core_backend(core)
 FAST = dict(fast=True)
 #: extract()'s keyword arguments of the option sets the C sequence runs (datatrove's call without
-#: its deduplication, which stays in Python)
+#: its deduplication; with it: test_core_nogil_sequence_dedup.py)
 OPTION_SETS = {
     "fast": dict(fast=True),
     "default": {},
@@ -151,21 +152,26 @@ def test_hand_written_pages(html: str, name: str) -> None:
 
 
 def test_which_options_reach_it() -> None:
-    """Formatting, links, images and deduplication stay in Python; the option sets of
-    OPTION_SETS reach the C (answered or handed back, counted either way)."""
+    """Formatting, links, images, a tables option that is no bool and a reference LRUCache stay
+    in Python; the option sets of OPTION_SETS and deduplication in the module cache reach the C
+    (answered or handed back, counted either way)."""
+    from trafila.v2_3_1.deduplication import LRUCache
+
     html = HAND_WRITTEN[0]
     core.sequence_stats(reset=True)
     import trafila
     for kwargs in (dict(include_tables=1), dict(fast=True, include_formatting=True),
-                   dict(include_links=True), dict(deduplicate=True),
-                   dict(favor_precision=True, include_comments=False, deduplicate=True)):
+                   dict(include_links=True), dict(deduplicate=LRUCache(8)),
+                   dict(favor_precision=True, include_comments=False, deduplicate=LRUCache(8))):
         trafila.engine("core").extract(html, **kwargs)
     stats = core.sequence_stats()
     assert stats["done"] == 0 and not any(stats["need_python"].values())
-    for kwargs in OPTION_SETS.values():
+    reaching = list(OPTION_SETS.values()) + [dict(deduplicate=True), dict(deduplicate=core.CLRUCache(8)),
+                                             dict(favor_precision=True, include_comments=False, deduplicate=True)]
+    for kwargs in reaching:
         trafila.engine("core").extract(html, **kwargs)
     stats = core.sequence_stats(reset=True)
-    assert stats["done"] + sum(stats["need_python"].values()) == len(OPTION_SETS)
+    assert stats["done"] + sum(stats["need_python"].values()) == len(reaching)
 
 
 def test_tables_are_the_references() -> None:
@@ -255,15 +261,15 @@ def test_extract_batch_takes_threads_for_the_c_sequence_only(monkeypatch: Any) -
     processes (they still give more: reports/bench.md); the others take the loop there."""
     from trafila import _batch, _core_impl
 
-    for kwargs in OPTION_SETS.values():
+    for kwargs in list(OPTION_SETS.values()) + [{"deduplicate": True},
+                                                {"favor_precision": True, "include_comments": False, "deduplicate": True}]:
         assert _core_impl._native_kwargs(kwargs), kwargs
     assert _core_impl._native_kwargs({"fast": True, "url": "https://example.org/", "include_tables": True})
     assert _core_impl._native_kwargs({"favor_precision": True, "include_comments": False, "target_language": "de"})
     assert _core_impl._native_kwargs({"include_tables": False, "fast": True})
     for kwargs in ({"fast": 1}, {"favor_precision": 1}, {"include_comments": 0}, {"include_tables": 0},
-                   {"include_formatting": True}, {"deduplicate": True}, {"output_format": "markdown"},
-                   {"unknown": 1}, {"include_images": 0}, {"include_links": True},
-                   {"favor_precision": True, "include_comments": False, "deduplicate": True}):
+                   {"include_formatting": True}, {"output_format": "markdown"},
+                   {"unknown": 1}, {"include_images": 0}, {"include_links": True}):
         assert not _core_impl._native_kwargs(kwargs), kwargs
     from .test_batch import _engine_context
 

@@ -11,7 +11,10 @@ the reference's result exactly (``tox -e parity -- --candidate core``).
 
 Deduplication state is the reference's: one module cache (``LRU_TEST``) and
 one ``LRUCache`` class per mode, whichever engine runs a call, as one
-trafilatura installation has one.
+trafilatura installation has one. In 2.3.1 mode the core makes that module
+cache a ``core.CLRUCache`` (the same counts, kept in C), so that its GIL-free
+sequence can count in it; a cache of one's own is the reference's class (it
+keeps the page in Python) or a ``core.CLRUCache`` (the C sequence counts in it).
 """
 
 from __future__ import annotations
@@ -39,8 +42,33 @@ def _on(backend: _backend.Backend, function: Callable[..., Any], core: Any) -> C
     return call
 
 
+def _install_module_cache(mode: str, core: Any) -> None:
+    """2.3.1: duplicate_test takes a core.CLRUCache as a cache of its own, and the module cache
+    (deduplication.LRU_TEST) becomes one holding the same entries, unless it was replaced by a
+    cache that is not the reference's class (trafila.patch: ``trafilatura.deduplication.LRU_TEST
+    = cache``): that one stays."""
+    if mode != "2.3.1" or not hasattr(core, "CLRUCache"):
+        return
+    from . import _engine
+    from .v2_3_1 import deduplication as dedup
+
+    dedup.register_cache_type(core.CLRUCache)
+    previous = dedup.LRU_TEST
+    if type(previous) is not dedup.LRUCache:
+        return
+    cache = core.CLRUCache(previous.maxsize)
+    with previous.lock:
+        cache.cache = previous.cache
+        dedup.set_module_cache(cache)
+    # an Implementation made before (the reference's) names the module cache it had then
+    for impl in _engine.loaded_implementations():
+        if impl.mode == mode and impl.LRU_TEST is previous:
+            impl.LRU_TEST = cache
+
+
 def implementation(mode: str, core: Any) -> Implementation:
     """The Implementation of ``mode`` on ``core`` (the ``trafila._core`` module)."""
+    _install_module_cache(mode, core)
     ref = _reference_implementation(mode)
     backend = _backend.core_backend(core)
     return Implementation(
@@ -74,11 +102,23 @@ _NATIVE_ANY = frozenset(["url", "record_id", "compat", "target_language", "tei_v
 
 def _native_kwargs(kwargs: Dict[str, Any]) -> bool:
     """True when ``extract(page, **kwargs)`` runs 2.3.1's sequence in the core, without the GIL
-    (extract_batch then runs its pages on threads where it has no worker processes)."""
+    (extract_batch then runs its pages on threads where it has no worker processes; with
+    deduplication it keeps the pages in order on one thread all the same)."""
     for key, value in kwargs.items():
         if key in _NATIVE_ANY:
+            continue
+        if key == "deduplicate" and value and _c_dedup_cache(value):
             continue
         allowed = _NATIVE.get(key)
         if allowed is None or not any(value is a or (type(value) is type(a) and value == a) for a in allowed):
             return False
     return True
+
+
+def _c_dedup_cache(value: Any) -> bool:
+    "``deduplicate=value`` counts in a core.CLRUCache (the C sequence's cache)."
+    from ._engine import core_module
+    from .v2_3_1 import deduplication as dedup
+
+    cache = value if isinstance(value, dedup.CACHE_TYPES) else dedup.LRU_TEST
+    return type(cache) is getattr(core_module(), "CLRUCache", None)

@@ -125,7 +125,9 @@ def lend_cache(args: Dict[str, Any], impl: Any) -> Iterator[None]:
         yield
         return
     theirs_mod = _real_submodule("deduplication")
-    if isinstance(dedup, impl.LRUCache):
+    # the mode's class, or a class an engine registered with the reference (core.CLRUCache)
+    own = getattr(sys.modules.get(getattr(impl.duplicate_test, "__module__", "")), "CACHE_TYPES", ())
+    if isinstance(dedup, impl.LRUCache) or isinstance(dedup, own):
         ours = dedup
         theirs = _twin(ours, theirs_mod.LRUCache)
         with ours.lock:

@@ -23,7 +23,7 @@ from .baseline import baseline, html2txt
 from .._backend import core_of
 from .._engine import NotNative
 from ..xpathlib import select_tags
-from .deduplication import duplicate_test
+from .deduplication import cache_of, duplicate_test
 from .external import compare_extraction, justext_rescue
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import _elem_text, extract_comments, extract_content
@@ -84,34 +84,20 @@ def _recall_retry(esc_tree: _Element, r_options: Extractor, url: Optional[str]) 
 #: sequence for (_native_sequence); False: always the sequence below (tests compare them)
 NATIVE_SEQUENCE = True
 
-_INT32 = 2**31
-
-
 def _native_sequence(tree: _Element, options: Extractor) -> Any:
     """The core's C sequence (cython_core/nogil_sequence.pxi) on a core tree: the sequence's
     result, or NotImplemented (the C gave the page back untouched, or there is no C sequence
-    for these options: formatting, links, images, deduplication)."""
+    for these options: sequence_231 decides, given the cache duplicate_test would count in)."""
     core = core_of(tree) if NATIVE_SEQUENCE else None
-    if (
-        core is None
-        or not hasattr(core, "sequence_231")
-        or type(options.fast) is not bool
-        or type(options.comments) is not bool
-        or type(options.tables) is not bool
-        or options.formatting
-        or options.links
-        or options.images
-        or options.dedup
-        or not all(type(v) is int and 0 <= v < _INT32
-                   for v in (options.min_extracted_size, options.min_output_size, options.min_output_comm_size))
-    ):
+    if core is None or not hasattr(core, "sequence_231"):
         return NotImplemented
     want = getattr(_OUTPUT, "wanted", False) and not options.max_tree_size
-    native = core.sequence_231(tree, options, want)
+    native = core.sequence_231(tree, options, want, cache_of(options) if options.dedup else None)
     if native is NotImplemented or not want:
         return native
     # extract()'s txt output, made in the same GIL-free run: handed to extract() alone, for
-    # these very bodies (bare_extraction changes neither without max_tree_size or dedup)
+    # these very bodies (bare_extraction changes neither without max_tree_size; its duplicate
+    # test may discard the page, not change it)
     _OUTPUT.made = (native[0], native[2], native[4])
     return native[:4]
 

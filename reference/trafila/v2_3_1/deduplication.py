@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from threading import RLock
-from typing import TYPE_CHECKING, Any, Dict
+from typing import TYPE_CHECKING, Any, Dict, Tuple
 
 from .settings import LRU_SIZE
 from .utils import trim
@@ -69,6 +69,23 @@ class LRUCache:
 
 LRU_TEST = LRUCache(maxsize=LRU_SIZE)
 
+#: the classes duplicate_test takes as a cache of its own (options.dedup): LRUCache and the
+#: twins an engine registers (the compiled core's CLRUCache)
+CACHE_TYPES: Tuple[type, ...] = (LRUCache,)
+
+
+def register_cache_type(cls: type) -> None:
+    """Let duplicate_test count in instances of ``cls`` given as options.dedup (a class with
+    LRUCache's methods)."""
+    global CACHE_TYPES
+    if cls not in CACHE_TYPES:
+        CACHE_TYPES = CACHE_TYPES + (cls,)
+
+
+def cache_of(options: Extractor) -> Any:
+    "The cache duplicate_test counts in: options.dedup when it is a cache, else the module cache."
+    return options.dedup if isinstance(options.dedup, CACHE_TYPES) else LRU_TEST
+
 
 def set_module_cache(cache: Any) -> Any:
     """Make ``cache`` the module cache (``LRU_TEST``) that duplicate_test counts in
@@ -85,6 +102,5 @@ def duplicate_test(element: Element, options: Extractor) -> bool:
     """Count the element's text; a duplicate once seen more than MAX_REPETITIONS
     times and longer than MIN_DUPLCHECK_SIZE (every call counts)."""
     teststring = trim(" ".join(element.itertext()))
-    lru = options.dedup if isinstance(options.dedup, LRUCache) else LRU_TEST
-    previous = lru.increment(teststring)
+    previous = cache_of(options).increment(teststring)
     return len(teststring) > options.min_duplcheck_size and previous > options.max_repetitions
