@@ -134,31 +134,35 @@ cdef int _nsz_strip_non_tei(NgCtx* c, int32_t tree) noexcept nogil:
     return r
 
 
-cdef int _nsz_trim_piece(DocData* d, int32_t off, int32_t n, Buf* out, bint* gap) noexcept nogil:
+cdef struct NszJoin:
+    DocData* d
+    Buf* out
+    bint gap        # a whitespace run (or the joining " ") since the last character written
+
+
+cdef int _nsz_trim_piece(void* state, const uchar* s, int32_t n) noexcept nogil:
     """One itertext piece into ``trim(" ".join(pieces))``: whitespace runs (the joining " "
     included) become one space between non-space characters, none at either end."""
-    cdef const uchar* s
+    cdef NszJoin* j = <NszJoin*>state
+    cdef Buf* out = j.out
     cdef Py_ssize_t k = 0, w
     cdef uchar* o
-    if off < 0:
-        return NS_OK
-    gap[0] = out.len > 0
+    j.gap = out.len > 0
     if n == 0:
         return NS_OK
-    if not buf_reserve(out, <Py_ssize_t>n + 1, &d.error):
+    if not buf_reserve(out, <Py_ssize_t>n + 1, &j.d.error):
         return NS_ERROR
-    s = d.text.data + off
     o = out.data
     while k < n:
         w = _space_at(s, k, n)
         if w:
-            gap[0] = out.len > 0
+            j.gap = out.len > 0
             k += w
             continue
-        if gap[0]:
+        if j.gap:
             o[out.len] = 32
             out.len += 1
-            gap[0] = False
+            j.gap = False
         o[out.len] = s[k]
         out.len += 1
         k += 1
@@ -172,33 +176,14 @@ cdef int _nsz_trim_piece(DocData* d, int32_t off, int32_t n, Buf* out, bint* gap
 cdef int _nsz_text(DocData* d, int32_t top, Buf* out, Py_ssize_t* length) noexcept nogil:
     """``trim(" ".join(top.itertext()))`` into ``out`` (emptied first; top's own tail left out)
     and its length in code points."""
-    cdef int32_t s = top
-    cdef Node* nd
-    cdef bint gap = False
+    cdef NszJoin j
     cdef Py_ssize_t k, cont = 0
     out.len = 0
-    if _nsz_trim_piece(d, d.nodes[top].text_off, d.nodes[top].text_len, out, &gap) != NS_OK:
+    j.d = d
+    j.out = out
+    j.gap = False
+    if ng_itertext_pieces(d, top, _nsz_trim_piece, &j) != NS_OK:
         return NS_ERROR
-    while True:
-        if d.nodes[s].first >= 0:
-            s = d.nodes[s].first
-            nd = &d.nodes[s]
-            if _nsz_trim_piece(d, nd.text_off, nd.text_len, out, &gap) != NS_OK:
-                return NS_ERROR
-            continue
-        while s != top:
-            nd = &d.nodes[s]
-            if _nsz_trim_piece(d, nd.tail_off, nd.tail_len, out, &gap) != NS_OK:
-                return NS_ERROR
-            if nd.next >= 0:
-                s = nd.next
-                nd = &d.nodes[s]
-                if _nsz_trim_piece(d, nd.text_off, nd.text_len, out, &gap) != NS_OK:
-                    return NS_ERROR
-                break
-            s = nd.parent
-        if s == top:
-            break
     for k in range(out.len):
         if (out.data[k] & 0xC0) == 0x80:
             cont += 1
