@@ -134,56 +134,17 @@ cdef int _nsz_strip_non_tei(NgCtx* c, int32_t tree) noexcept nogil:
     return r
 
 
-cdef struct NszJoin:
-    DocData* d
-    Buf* out
-    bint gap        # a whitespace run (or the joining " ") since the last character written
-
-
-cdef int _nsz_trim_piece(void* state, const uchar* s, int32_t n) noexcept nogil:
-    """One itertext piece into ``trim(" ".join(pieces))``: whitespace runs (the joining " "
-    included) become one space between non-space characters, none at either end."""
-    cdef NszJoin* j = <NszJoin*>state
-    cdef Buf* out = j.out
-    cdef Py_ssize_t k = 0, w
-    cdef uchar* o
-    j.gap = out.len > 0
-    if n == 0:
-        return NS_OK
-    if not buf_reserve(out, <Py_ssize_t>n + 1, &j.d.error):
-        return NS_ERROR
-    o = out.data
-    while k < n:
-        w = _space_at(s, k, n)
-        if w:
-            j.gap = out.len > 0
-            k += w
-            continue
-        if j.gap:
-            o[out.len] = 32
-            out.len += 1
-            j.gap = False
-        o[out.len] = s[k]
-        out.len += 1
-        k += 1
-        while k < n and (s[k] & 0xC0) == 0x80:
-            o[out.len] = s[k]
-            out.len += 1
-            k += 1
-    return NS_OK
-
-
 cdef int _nsz_text(DocData* d, int32_t top, Buf* out, Py_ssize_t* length) noexcept nogil:
     """``trim(" ".join(top.itertext()))`` into ``out`` (emptied first; top's own tail left out)
     and its length in code points."""
-    cdef NszJoin j
-    cdef Py_ssize_t k, cont = 0
+    cdef Py_ssize_t n = ng_trim_itertext(d, top, True, False, NULL), k, cont = 0
     out.len = 0
-    j.d = d
-    j.out = out
-    j.gap = False
-    if ng_itertext_pieces(d, top, _nsz_trim_piece, &j) != NS_OK:
+    length[0] = 0
+    if n == 0:
+        return NS_OK
+    if not buf_reserve(out, n, &d.error):
         return NS_ERROR
+    out.len = ng_trim_itertext(d, top, True, False, out.data)
     for k in range(out.len):
         if (out.data[k] & 0xC0) == 0x80:
             cont += 1
