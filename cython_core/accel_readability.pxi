@@ -1096,20 +1096,20 @@ def text_content_length(CElement el not None):
     with nogil:
         s = top
         if d.nodes[s].text_off >= 0:
-            k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+            k += ngs_code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
         while True:
             if d.nodes[s].first >= 0:
                 s = d.nodes[s].first
                 if d.nodes[s].text_off >= 0:
-                    k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+                    k += ngs_code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
                 continue
             while s != top:
                 if d.nodes[s].tail_off >= 0:
-                    k += _code_points(d.text.data + d.nodes[s].tail_off, d.nodes[s].tail_len)
+                    k += ngs_code_points(d.text.data + d.nodes[s].tail_off, d.nodes[s].tail_len)
                 if d.nodes[s].next >= 0:
                     s = d.nodes[s].next
                     if d.nodes[s].text_off >= 0:
-                        k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+                        k += ngs_code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
                     break
                 s = d.nodes[s].parent
             if s == top:
@@ -2118,14 +2118,6 @@ cdef inline bint _dot_space(const uchar* s, Py_ssize_t n) noexcept nogil:
     return False
 
 
-cdef inline Py_ssize_t _code_points(const uchar* s, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i, k = 0
-    for i in range(n):
-        if (s[i] & 0xC0) != 0x80:
-            k += 1
-    return k
-
-
 cdef bint _rd_p_sibling(DocData* d, int32_t c, int32_t a_id) noexcept nogil:
     """get_article's verdict on a ``p`` sibling that is not kept as a candidate: more than
     80 characters of text and a link density below 0.25, or 80 or fewer, no links and
@@ -2133,7 +2125,7 @@ cdef bint _rd_p_sibling(DocData* d, int32_t c, int32_t a_id) noexcept nogil:
     cdef double density = _link_density_of(d, c, a_id)
     cdef int32_t off = d.nodes[c].text_off
     cdef int32_t n = d.nodes[c].text_len if off >= 0 else 0
-    cdef Py_ssize_t length = _code_points(d.text.data + off, n) if n > 0 else 0
+    cdef Py_ssize_t length = ngs_code_points(d.text.data + off, n) if n > 0 else 0
     if length > 80:
         return density < 0.25
     return density == 0.0 and n > 0 and _dot_space(d.text.data + off, n)

@@ -137,7 +137,7 @@ cdef int _nsz_strip_non_tei(NgCtx* c, int32_t tree) noexcept nogil:
 cdef int _nsz_text(DocData* d, int32_t top, Buf* out, Py_ssize_t* length) noexcept nogil:
     """``trim(" ".join(top.itertext()))`` into ``out`` (emptied first; top's own tail left out)
     and its length in code points."""
-    cdef Py_ssize_t n = ng_trim_itertext(d, top, True, False, NULL), k, cont = 0
+    cdef Py_ssize_t n = ng_trim_itertext(d, top, True, False, NULL)
     out.len = 0
     length[0] = 0
     if n == 0:
@@ -145,10 +145,7 @@ cdef int _nsz_text(DocData* d, int32_t top, Buf* out, Py_ssize_t* length) noexce
     if not buf_reserve(out, n, &d.error):
         return NS_ERROR
     out.len = ng_trim_itertext(d, top, True, False, out.data)
-    for k in range(out.len):
-        if (out.data[k] & 0xC0) == 0x80:
-            cont += 1
-    length[0] = out.len - cont
+    length[0] = ngs_code_points(out.data, out.len)
     return NS_OK
 
 
