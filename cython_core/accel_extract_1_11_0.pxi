@@ -610,7 +610,7 @@ def ex111_table(CElement table not None, CElement out not None, object span, fil
     cdef CDocument doc = table.doc, odoc = out.doc, ndoc
     cdef DocData* d = &doc.d
     cdef DocData* od = &odoc.d
-    cdef int32_t i, nxt, top, tag, row, cell, row_id, cell_id, role_id
+    cdef int32_t i, nxt, top, row, cell, row_id, cell_id, role_id
     cdef bint seen_header_row = False, seen_header = False, is_header
     cdef int r
     cdef _T111Ids ids

@@ -423,7 +423,6 @@ def unlikely_candidates(CElement top not None, object verdict, bint v1_11_0=Fals
     the C matcher does not decide (a value with a non-ASCII byte);
     ``v1_11_0``: trafilatura 1.11.0's ok words (OK_MAYBE_WORDS_1_11_0)."""
     cdef CDocument doc = top.doc
-    cdef DocData* d = &doc.d
     cdef int32_t root = top.idx
     cdef int32_t class_id, id_id, body_id, html_id
     cdef list out = []
@@ -2004,7 +2003,7 @@ def rd_transform_misused_divs(CElement top not None, object wrap_one, object dro
     ``tag_flag`` 1.11.0's (divs_without_tags), then step 2 (see above)."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
-    cdef int32_t root = top.idx, i, j, nid, div_id, a_id, br_id, p_id, n_divs = 0, k
+    cdef int32_t root = top.idx, i, div_id, a_id, br_id, p_id, n_divs = 0, k
     cdef int32_t* divs = NULL
     cdef int32_t* kids = NULL
     cdef uchar* acc = NULL

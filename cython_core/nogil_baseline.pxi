@@ -571,7 +571,6 @@ cdef int _ngb_baseline(NgCtx* c, const NSel* clean, int32_t root, int32_t* body,
     cdef Py_ssize_t k, text_cps = 0, cps, max_len
     cdef double cutoff
     cdef int err = 0
-    cdef bint first
     body[0] = -1
     length[0] = 0
     cause[0] = NGB_NONE

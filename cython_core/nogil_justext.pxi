@@ -196,7 +196,6 @@ cdef int _ngjt_sigma_form(const uchar* s, Py_ssize_t n, Py_ssize_t at, Py_ssize_
     -1 where a neighbour's class is not known here."""
     cdef Py_ssize_t i = at, j, cw = 0
     cdef int cls = 0
-    cdef bint before = False
     # backwards: the last character not case-ignorable
     while i > 0:
         j = i - 1

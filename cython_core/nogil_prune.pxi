@@ -455,7 +455,7 @@ cdef int ng_prune_unwanted_sections(NgCtx* c, const NgSelectors* s, int32_t root
     """main_extractor.prune_unwanted_sections(root, potential_tags, options, keep_teasers):
     ``potential`` as NG_* bits (graphic, table and ref are read), the focus from ``c.o``."""
     cdef bint favor_precision = c.o.focus == NG_PRECISION
-    cdef int r, rep, last
+    cdef int r, last
     r = ng_prune_unwanted_nodes(c, s, NGL_OVERALL_DISCARD, root, True)
     if r != NS_OK:
         return r
