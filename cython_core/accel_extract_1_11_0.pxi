@@ -376,32 +376,22 @@ def ex111_paragraph(CElement el not None, CElement out not None, object potentia
 
 # -- _extract's //p//text() test ------------------------------------------------------------
 
-cdef inline int64_t _cp_count(const uchar* s, Py_ssize_t n) noexcept nogil:
-    "The code points of a UTF-8 slice (its bytes that start a character)."
-    cdef Py_ssize_t i
-    cdef int64_t c = 0
-    for i in range(n):
-        if (s[i] & 0xC0) != 0x80:
-            c += 1
-    return c
-
-
 cdef void _p_stats_subtree(DocData* d, int32_t top, int64_t* count, int64_t* length) noexcept nogil:
     "The text of ``top`` and the text and tail of each descendant: how many are not None, their length."
     cdef int32_t s = top
     cdef Node* nd = &d.nodes[top]
     if nd.text_off >= 0:
         count[0] += 1
-        length[0] += _cp_count(d.text.data + nd.text_off, nd.text_len)
+        length[0] += ngs_code_points(d.text.data + nd.text_off, nd.text_len)
     s = nd.first
     while s >= 0:
         nd = &d.nodes[s]
         if nd.text_off >= 0:
             count[0] += 1
-            length[0] += _cp_count(d.text.data + nd.text_off, nd.text_len)
+            length[0] += ngs_code_points(d.text.data + nd.text_off, nd.text_len)
         if nd.tail_off >= 0:
             count[0] += 1
-            length[0] += _cp_count(d.text.data + nd.tail_off, nd.tail_len)
+            length[0] += ngs_code_points(d.text.data + nd.tail_off, nd.tail_len)
         if nd.first >= 0:
             s = nd.first
             continue
@@ -620,7 +610,7 @@ def ex111_table(CElement table not None, CElement out not None, object span, fil
     cdef CDocument doc = table.doc, odoc = out.doc, ndoc
     cdef DocData* d = &doc.d
     cdef DocData* od = &odoc.d
-    cdef int32_t i, nxt, top, tag, row, cell, row_id, cell_id, role_id
+    cdef int32_t i, nxt, top, row, cell, row_id, cell_id, role_id
     cdef bint seen_header_row = False, seen_header = False, is_header
     cdef int r
     cdef _T111Ids ids

@@ -396,12 +396,9 @@ cdef object _jt_run(CElement root, frozenset paragraph_tags, type cls):
     """The walk, then per kept paragraph a ``cls`` (jusText's MadeParagraph) with its
     fields or, with cls None, the parts tuple; NotImplemented for a tree the Python walk must take."""
     cdef CDocument doc = root.doc
-    cdef DocData* d = &doc.d
     cdef JtWalk w
-    cdef int32_t top = root.idx, k, j, nid
+    cdef int32_t top = root.idx, k, j
     cdef int rc
-    cdef const uchar* nm
-    cdef Py_ssize_t nm_len
     cdef JtPar* p
     cdef list out, nodes
     cdef int32_t prev
@@ -467,10 +464,8 @@ cdef int _jt_walk_root(CDocument doc, int32_t top, frozenset paragraph_tags, JtW
     """Set up ``wp`` (zeroed by the caller, freed by it) and run the walk of
     ``top``; JT_OK, or JT_FALLBACK for a tree the Python walk must take."""
     cdef DocData* d = &doc.d
-    cdef int32_t k, nid
+    cdef int32_t nid
     cdef int rc
-    cdef const uchar* nm
-    cdef Py_ssize_t nm_len
     cdef JtWalk* w = wp
     if not _jt_walk_alloc(w, d):
         raise MemoryError()
@@ -743,7 +738,7 @@ def jt_classify(list paragraphs, frozenset stoplist, type made, object heading_s
     cdef int c
     cdef list texts = [], doms = [], results
     cdef int64_t* links
-    cdef double ld, dens, low, high, swl, swh, mld
+    cdef double low, high, swl, swh, mld
     cdef str text, dom
     cdef object lk, density
     cdef _JtStopTable tab
@@ -910,7 +905,7 @@ def jt_revise(list paragraphs, type made, object max_heading_distance):
     cdef int8_t* head
     cdef int8_t* new
     cdef int64_t* lens
-    cdef int c, prev_n, next_n
+    cdef int c
     cdef double mhd
     cdef str text
     if not _jt_exact_num(max_heading_distance):
@@ -990,14 +985,14 @@ def justext_good_texts(CElement root not None, frozenset paragraph_tags, frozens
     cdef CDocument doc = root.doc
     cdef JtWalk w
     cdef JtPar* p
-    cdef int rc, c, prev_n, next_n
+    cdef int rc, c
     cdef Py_ssize_t n, i, length
     cdef int8_t* cur = NULL
     cdef int8_t* cf
     cdef int8_t* head
     cdef int8_t* new
     cdef int64_t* lens = NULL
-    cdef double ld, dens, low, high, swl, swh, mld, mhd
+    cdef double low, high, swl, swh, mld, mhd
     cdef list texts = []
     cdef list good = []
     cdef str text

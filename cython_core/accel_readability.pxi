@@ -423,7 +423,6 @@ def unlikely_candidates(CElement top not None, object verdict, bint v1_11_0=Fals
     the C matcher does not decide (a value with a non-ASCII byte);
     ``v1_11_0``: trafilatura 1.11.0's ok words (OK_MAYBE_WORDS_1_11_0)."""
     cdef CDocument doc = top.doc
-    cdef DocData* d = &doc.d
     cdef int32_t root = top.idx
     cdef int32_t class_id, id_id, body_id, html_id
     cdef list out = []
@@ -1096,20 +1095,20 @@ def text_content_length(CElement el not None):
     with nogil:
         s = top
         if d.nodes[s].text_off >= 0:
-            k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+            k += ngs_code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
         while True:
             if d.nodes[s].first >= 0:
                 s = d.nodes[s].first
                 if d.nodes[s].text_off >= 0:
-                    k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+                    k += ngs_code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
                 continue
             while s != top:
                 if d.nodes[s].tail_off >= 0:
-                    k += _code_points(d.text.data + d.nodes[s].tail_off, d.nodes[s].tail_len)
+                    k += ngs_code_points(d.text.data + d.nodes[s].tail_off, d.nodes[s].tail_len)
                 if d.nodes[s].next >= 0:
                     s = d.nodes[s].next
                     if d.nodes[s].text_off >= 0:
-                        k += _code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
+                        k += ngs_code_points(d.text.data + d.nodes[s].text_off, d.nodes[s].text_len)
                     break
                 s = d.nodes[s].parent
             if s == top:
@@ -2004,7 +2003,7 @@ def rd_transform_misused_divs(CElement top not None, object wrap_one, object dro
     ``tag_flag`` 1.11.0's (divs_without_tags), then step 2 (see above)."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
-    cdef int32_t root = top.idx, i, j, nid, div_id, a_id, br_id, p_id, n_divs = 0, k
+    cdef int32_t root = top.idx, i, div_id, a_id, br_id, p_id, n_divs = 0, k
     cdef int32_t* divs = NULL
     cdef int32_t* kids = NULL
     cdef uchar* acc = NULL
@@ -2118,14 +2117,6 @@ cdef inline bint _dot_space(const uchar* s, Py_ssize_t n) noexcept nogil:
     return False
 
 
-cdef inline Py_ssize_t _code_points(const uchar* s, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i, k = 0
-    for i in range(n):
-        if (s[i] & 0xC0) != 0x80:
-            k += 1
-    return k
-
-
 cdef bint _rd_p_sibling(DocData* d, int32_t c, int32_t a_id) noexcept nogil:
     """get_article's verdict on a ``p`` sibling that is not kept as a candidate: more than
     80 characters of text and a link density below 0.25, or 80 or fewer, no links and
@@ -2133,7 +2124,7 @@ cdef bint _rd_p_sibling(DocData* d, int32_t c, int32_t a_id) noexcept nogil:
     cdef double density = _link_density_of(d, c, a_id)
     cdef int32_t off = d.nodes[c].text_off
     cdef int32_t n = d.nodes[c].text_len if off >= 0 else 0
-    cdef Py_ssize_t length = _code_points(d.text.data + off, n) if n > 0 else 0
+    cdef Py_ssize_t length = ngs_code_points(d.text.data + off, n) if n > 0 else 0
     if length > 80:
         return density < 0.25
     return density == 0.0 and n > 0 and _dot_space(d.text.data + off, n)

@@ -398,20 +398,10 @@ def prefilter_passes(CElement el not None, Prefilter pf):
 
 # -- len("".join(tree.xpath('//p//text()'))) ---------------------------------------------------
 
-cdef inline Py_ssize_t _utf8_chars(const uchar* s, Py_ssize_t n) noexcept nogil:
-    """Code points in the UTF-8 bytes ``s[:n]`` (the arenas hold valid UTF-8:
-    every slice decodes strictly), i.e. len() of the str."""
-    cdef Py_ssize_t i, count = 0
-    for i in range(n):
-        if (s[i] & 0xC0) != 0x80:
-            count += 1
-    return count
-
-
 cdef inline Py_ssize_t _slot_chars(DocData* d, int32_t off, int32_t n) noexcept nogil:
     if off < 0 or n <= 0 or <Py_ssize_t>off + n > d.text.len:
         return 0
-    return _utf8_chars(d.text.data + off, n)
+    return ngs_code_points(d.text.data + off, n)
 
 
 cdef Py_ssize_t _subtree_text_chars(DocData* d, int32_t top) noexcept nogil:

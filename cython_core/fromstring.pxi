@@ -45,7 +45,6 @@ cpdef CDocument parse_document(src, Py_ssize_t start=0):
     from ``start`` on: as ``parse_document(src[start:])`` without the copy."""
     cdef CDocument doc = CDocument()
     cdef Input inp
-    cdef Parser p
     cdef int kind
     cdef const void* data
     cdef Py_ssize_t length

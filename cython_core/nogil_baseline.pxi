@@ -155,15 +155,6 @@ cdef int _ngb_span_push(NgbSpans* v, Py_ssize_t off, Py_ssize_t n) noexcept nogi
     return 0
 
 
-cdef inline Py_ssize_t _ngb_cps(const uchar* s, Py_ssize_t n) noexcept nogil:
-    "Code points of a UTF-8 slice (len() of its str)."
-    cdef Py_ssize_t i, k = 0
-    for i in range(n):
-        if (s[i] & 0xC0) != 0x80:
-            k += 1
-    return k
-
-
 cdef bint _ngb_contains(const uchar* h, Py_ssize_t hn, const uchar* s, Py_ssize_t n) noexcept nogil:
     """``s in h`` for UTF-8 slices (valid UTF-8 is self-synchronizing: a byte match is a
     code point match)."""
@@ -584,7 +575,6 @@ cdef int _ngb_baseline(NgCtx* c, const NSel* clean, int32_t root, int32_t* body,
     cdef Py_ssize_t k, text_cps = 0, cps, max_len
     cdef double cutoff
     cdef int err = 0
-    cdef bint first
     body[0] = -1
     length[0] = 0
     cause[0] = NGB_NONE
@@ -625,7 +615,7 @@ cdef int _ngb_baseline(NgCtx* c, const NSel* clean, int32_t root, int32_t* body,
                 if st == NS_NEED_PYTHON:
                     cause[0] = NGB_XML_TEXT
                 break
-            cps = _ngb_cps(col.out.data, col.out.len)
+            cps = ngs_code_points(col.out.data, col.out.len)
             if cps > _NGB_MIN_CONTENT:
                 # two spans per article: (offset, bytes) in arts, then (code points, 0)
                 if _ngb_span_push(&art, arts.len, col.out.len) < 0 or _ngb_span_push(&art, cps, 0) < 0:
@@ -651,7 +641,7 @@ cdef int _ngb_baseline(NgCtx* c, const NSel* clean, int32_t root, int32_t* body,
                     if not _ngb_rcc_into(&t, arts.data + art.data[2 * k], art.data[2 * k + 1], &err):
                         st = NS_ERROR
                         break
-                    if _ngb_add(text, &text_cps, &sp, &t, _ngb_cps(t.data, t.len), False, &err) < 0:
+                    if _ngb_add(text, &text_cps, &sp, &t, ngs_code_points(t.data, t.len), False, &err) < 0:
                         st = NS_ERROR
                         break
                 k += 2
@@ -681,7 +671,7 @@ cdef int _ngb_baseline(NgCtx* c, const NSel* clean, int32_t root, int32_t* body,
             if not _ngb_rcc_into(&t, col.out.data, col.out.len, &err):
                 st = NS_ERROR
                 break
-            if _ngb_add(text, &text_cps, &sp, &t, _ngb_cps(t.data, t.len), True, &err) < 0:
+            if _ngb_add(text, &text_cps, &sp, &t, ngs_code_points(t.data, t.len), True, &err) < 0:
                 st = NS_ERROR
                 break
             i = -1 if i == tree else _ngb_skip(d, i, tree)
@@ -724,7 +714,7 @@ cdef int _ngb_baseline(NgCtx* c, const NSel* clean, int32_t root, int32_t* body,
                 cause[0] = NGB_SET
             break
         body[0] = b
-        length[0] = _ngb_cps(text.data, text.len)
+        length[0] = ngs_code_points(text.data, text.len)
         break
     if st == NS_ERROR and d.error == 0:
         d.error = ERR_MEMORY
@@ -840,7 +830,7 @@ cdef int _ngb_html2txt_len(NgCtx* c, const NSel* clean, int32_t root, bint do_cl
         if st == NS_NEED_PYTHON:
             cause[0] = NGB_XML_TEXT
         elif st == NS_OK:
-            out[0] = _ngb_cps(col.out.data, col.out.len)
+            out[0] = ngs_code_points(col.out.data, col.out.len)
     if st == NS_ERROR and d.error == 0:
         d.error = col.err if col.err else ERR_MEMORY
     free(nm.flags)

@@ -196,7 +196,6 @@ cdef int _ngjt_sigma_form(const uchar* s, Py_ssize_t n, Py_ssize_t at, Py_ssize_
     -1 where a neighbour's class is not known here."""
     cdef Py_ssize_t i = at, j, cw = 0
     cdef int cls = 0
-    cdef bint before = False
     # backwards: the last character not case-ignorable
     while i > 0:
         j = i - 1
@@ -337,7 +336,7 @@ cdef int _ngjt_try_justext(NgCtx* c, const NgJtStoplist* sl, int32_t tree, int32
     cdef int st = NS_OK, rc, k, code
     cdef int err = 0
     cdef int32_t nid, body, pe
-    cdef Py_ssize_t n, i, j, n_good = 0, cps = 0
+    cdef Py_ssize_t n, i, tn
     cdef int8_t* cur = NULL
     cdef int8_t* cf
     cdef int8_t* head
@@ -396,7 +395,7 @@ cdef int _ngjt_try_justext(NgCtx* c, const NgJtStoplist* sl, int32_t tree, int32
         if st != NS_OK:
             break
         _jt_revise_codes(cur, cf, head, new, lens, n, 150)
-        # the body: a <p> per good paragraph; its text, "\n" of the paragraphs made " " by trim
+        # the body: a <p> per good paragraph; its text trim(" ".join(body.itertext()))
         body = ng_new_element(c, NG_BODY, -1)
         if body < 0:
             st = NS_ERROR
@@ -415,24 +414,16 @@ cdef int _ngjt_try_justext(NgCtx* c, const NgJtStoplist* sl, int32_t tree, int32
                 if st == NS_NEED_PYTHON:
                     cause[0] = NGJT_XML_TEXT
                 break
-            if n_good > 0:
-                if not buf_append(text, <const uchar*>b" ", 1, &err):
-                    st = NS_ERROR
-                    break
-                cps += 1
-            j = text.len
-            if not buf_append(text, s, p.text_len, &err):
+        if st != NS_OK:
+            break
+        tn = ng_trim_itertext(d, body, True, False, NULL)
+        if tn > 0:
+            if not buf_reserve(text, tn, &err):
                 st = NS_ERROR
                 break
-            while j < text.len:
-                if text.data[j] == 10:
-                    text.data[j] = 32
-                j += 1
-            cps += p.text_cps
-            n_good += 1
-        if st == NS_OK:
-            body_out[0] = body
-            text_len[0] = cps
+            text.len = ng_trim_itertext(d, body, True, False, text.data)
+        body_out[0] = body
+        text_len[0] = ngs_code_points(text.data, text.len)
         break
     if st == NS_ERROR and d.error == 0:
         d.error = err if err else ERR_MEMORY

@@ -267,14 +267,14 @@ cdef Py_ssize_t _ngp_text_content_len(DocData* d, int32_t top) noexcept nogil:
     cdef Py_ssize_t k = 0
     cdef Node* nd
     if d.nodes[top].text_off >= 0:
-        k += _code_points(d.text.data + d.nodes[top].text_off, d.nodes[top].text_len)
+        k += ngs_code_points(d.text.data + d.nodes[top].text_off, d.nodes[top].text_len)
     s = dom_preorder_next(d, top, top)
     while s >= 0:
         nd = &d.nodes[s]
         if nd.text_off >= 0:
-            k += _code_points(d.text.data + nd.text_off, nd.text_len)
+            k += ngs_code_points(d.text.data + nd.text_off, nd.text_len)
         if nd.tail_off >= 0:
-            k += _code_points(d.text.data + nd.tail_off, nd.tail_len)
+            k += ngs_code_points(d.text.data + nd.tail_off, nd.tail_len)
         s = dom_preorder_next(d, s, top)
     return k
 
@@ -455,7 +455,7 @@ cdef int ng_prune_unwanted_sections(NgCtx* c, const NgSelectors* s, int32_t root
     """main_extractor.prune_unwanted_sections(root, potential_tags, options, keep_teasers):
     ``potential`` as NG_* bits (graphic, table and ref are read), the focus from ``c.o``."""
     cdef bint favor_precision = c.o.focus == NG_PRECISION
-    cdef int r, rep, last
+    cdef int r, last
     r = ng_prune_unwanted_nodes(c, s, NGL_OVERALL_DISCARD, root, True)
     if r != NS_OK:
         return r

@@ -44,16 +44,12 @@ cdef inline int _nrd_need(int cause) noexcept nogil:
     return NS_NEED_PYTHON
 
 
-cdef inline int32_t _nrd_lookup(DocData* d, const char* name) noexcept nogil:
-    return dom_lookup_name(d, <const uchar*>name, <Py_ssize_t>strlen(name))
-
-
 cdef int _nrd_ids(DocData* d, const char** names, int n, int32_t* ids) noexcept nogil:
     "The ids of the names the document knows (the others cannot match a node): their count."
     cdef int k, m = 0
     cdef int32_t nid
     for k in range(n):
-        nid = _nrd_lookup(d, names[k])
+        nid = _cv_known(d, names[k])
         if nid >= 0:
             ids[m] = nid
             m += 1
@@ -119,8 +115,8 @@ cdef int ng_remove_unlikely_candidates(NgCtx* c, int32_t doc, bint* raised) noex
     """Document.remove_unlikely_candidates: every verdict (they read tags and attributes only),
     then the drops in document order."""
     cdef DocData* d = c.d
-    cdef int32_t class_id = _nrd_lookup(d, "class"), id_id = _nrd_lookup(d, "id")
-    cdef int32_t html_id = _nrd_lookup(d, "html"), body_id = c.name[NG_BODY]
+    cdef int32_t class_id = _cv_known(d, "class"), id_id = _cv_known(d, "id")
+    cdef int32_t html_id = _cv_known(d, "html"), body_id = c.name[NG_BODY]
     cdef int32_t i, n = 0
     cdef int32_t* found
     cdef int v, r = NS_OK
@@ -152,7 +148,7 @@ cdef int ng_transform_misused_divs_into_paragraphs(NgCtx* c, int32_t doc, bint* 
     left with loose text or a <br> child (the divs listed first)."""
     cdef DocData* d = c.d
     cdef int32_t div_id = c.name[NG_DIV], p_id = c.name[NG_P], a_id = c.name[NG_A]
-    cdef int32_t br_id = _nrd_lookup(d, "br"), i, k, n = 0
+    cdef int32_t br_id = _cv_known(d, "br"), i, k, n = 0
     cdef int32_t* divs = NULL
     cdef int32_t* kids = NULL
     cdef uchar* acc = NULL
@@ -235,7 +231,7 @@ cdef int ng_score_paragraphs(NgCtx* c, int32_t doc, RdScore* r) noexcept nogil:
     frees it): _rd_score_collect, the base scores (score_node), _rd_score_finish."""
     cdef DocData* d = c.d
     cdef int32_t ids[3]
-    cdef int32_t k, class_id = _nrd_lookup(d, "class"), id_id = _nrd_lookup(d, "id")
+    cdef int32_t k, class_id = _cv_known(d, "class"), id_id = _cv_known(d, "id")
     cdef long weight, tag_score
     cdef int st
     ids[0] = c.name[NG_P]
@@ -346,13 +342,13 @@ cdef int _nrd_iframes(NgCtx* c, int32_t node, bint* raised) noexcept nogil:
     "sanitize's iframe loop: a video keeps an iframe (its text set to VIDEO), the others are dropped."
     cdef DocData* d = c.d
     cdef int32_t ids[1]
-    cdef int32_t src_id = _nrd_lookup(d, "src"), n = 0, k, i, a
+    cdef int32_t src_id = _cv_known(d, "src"), n = 0, k, i, a
     cdef int32_t* snap
     cdef const uchar* s
     cdef Py_ssize_t sn
     cdef bint video
     cdef int r = NS_OK
-    ids[0] = _nrd_lookup(d, "iframe")
+    ids[0] = _cv_known(d, "iframe")
     if ids[0] < 0:
         return NS_OK
     snap = _nrd_snapshot(d, node, ids, 1, True, &n)
@@ -406,7 +402,7 @@ cdef int ng_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noexce
     conditional cleaning innermost last-first on the live tree."""
     cdef DocData* d = c.d
     cdef int32_t ids[7]
-    cdef int32_t class_id = _nrd_lookup(d, "class"), id_id = _nrd_lookup(d, "id")
+    cdef int32_t class_id = _cv_known(d, "class"), id_id = _cv_known(d, "id")
     cdef int32_t n = 0, k, i
     cdef int n_ids, st = NS_OK, v
     cdef int32_t* snap
@@ -446,14 +442,14 @@ cdef int ng_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noexce
     if n_ids == 0:
         return NS_OK
     ci.a_id = c.name[NG_A]
-    ci.type_id = _nrd_lookup(d, "type")
+    ci.type_id = _cv_known(d, "type")
     ci.p_id = c.name[NG_P]
     ci.img_id = c.name[NG_IMG]
-    ci.li_id = _nrd_lookup(d, "li")
-    ci.embed_id = _nrd_lookup(d, "embed")
-    ci.input_id = _nrd_lookup(d, "input")
-    ci.ol_id = _nrd_lookup(d, "ol")
-    ci.ul_id = _nrd_lookup(d, "ul")
+    ci.li_id = _cv_known(d, "li")
+    ci.embed_id = _cv_known(d, "embed")
+    ci.input_id = _cv_known(d, "input")
+    ci.ol_id = _cv_known(d, "ol")
+    ci.ul_id = _cv_known(d, "ul")
     snap = _nrd_snapshot(d, node, ids, n_ids, True, &n)
     if snap == NULL:
         return NS_ERROR

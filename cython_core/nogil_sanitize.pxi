@@ -134,75 +134,18 @@ cdef int _nsz_strip_non_tei(NgCtx* c, int32_t tree) noexcept nogil:
     return r
 
 
-cdef int _nsz_trim_piece(DocData* d, int32_t off, int32_t n, Buf* out, bint* gap) noexcept nogil:
-    """One itertext piece into ``trim(" ".join(pieces))``: whitespace runs (the joining " "
-    included) become one space between non-space characters, none at either end."""
-    cdef const uchar* s
-    cdef Py_ssize_t k = 0, w
-    cdef uchar* o
-    if off < 0:
-        return NS_OK
-    gap[0] = out.len > 0
-    if n == 0:
-        return NS_OK
-    if not buf_reserve(out, <Py_ssize_t>n + 1, &d.error):
-        return NS_ERROR
-    s = d.text.data + off
-    o = out.data
-    while k < n:
-        w = _space_at(s, k, n)
-        if w:
-            gap[0] = out.len > 0
-            k += w
-            continue
-        if gap[0]:
-            o[out.len] = 32
-            out.len += 1
-            gap[0] = False
-        o[out.len] = s[k]
-        out.len += 1
-        k += 1
-        while k < n and (s[k] & 0xC0) == 0x80:
-            o[out.len] = s[k]
-            out.len += 1
-            k += 1
-    return NS_OK
-
-
 cdef int _nsz_text(DocData* d, int32_t top, Buf* out, Py_ssize_t* length) noexcept nogil:
     """``trim(" ".join(top.itertext()))`` into ``out`` (emptied first; top's own tail left out)
     and its length in code points."""
-    cdef int32_t s = top
-    cdef Node* nd
-    cdef bint gap = False
-    cdef Py_ssize_t k, cont = 0
+    cdef Py_ssize_t n = ng_trim_itertext(d, top, True, False, NULL)
     out.len = 0
-    if _nsz_trim_piece(d, d.nodes[top].text_off, d.nodes[top].text_len, out, &gap) != NS_OK:
+    length[0] = 0
+    if n == 0:
+        return NS_OK
+    if not buf_reserve(out, n, &d.error):
         return NS_ERROR
-    while True:
-        if d.nodes[s].first >= 0:
-            s = d.nodes[s].first
-            nd = &d.nodes[s]
-            if _nsz_trim_piece(d, nd.text_off, nd.text_len, out, &gap) != NS_OK:
-                return NS_ERROR
-            continue
-        while s != top:
-            nd = &d.nodes[s]
-            if _nsz_trim_piece(d, nd.tail_off, nd.tail_len, out, &gap) != NS_OK:
-                return NS_ERROR
-            if nd.next >= 0:
-                s = nd.next
-                nd = &d.nodes[s]
-                if _nsz_trim_piece(d, nd.text_off, nd.text_len, out, &gap) != NS_OK:
-                    return NS_ERROR
-                break
-            s = nd.parent
-        if s == top:
-            break
-    for k in range(out.len):
-        if (out.data[k] & 0xC0) == 0x80:
-            cont += 1
-    length[0] = out.len - cont
+    out.len = ng_trim_itertext(d, top, True, False, out.data)
+    length[0] = ngs_code_points(out.data, out.len)
     return NS_OK
 
 

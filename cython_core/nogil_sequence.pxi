@@ -886,25 +886,13 @@ cdef bint _sq_has_text_piece(DocData* d, int32_t p) noexcept nogil:
 cdef int _sq_trim_content_tail(DocData* d, int32_t top, NgStr* out) noexcept nogil:
     """``trim("".join(top.itertext()) + (top.tail or ""))`` into ``out`` (external's
     _text_serialisation, lxml's method="text", then utils.trim)."""
-    cdef ExCollapse col
-    cdef int k
+    cdef Py_ssize_t n = ng_trim_itertext(d, top, False, True, NULL)
     out.n = 0
-    col.out = NULL
-    for k in range(2):
-        # the first pass measures, the second writes
-        col.len = 0
-        col.pending = False
-        col.started = False
-        _ex_collapse_subtree(d, top, &col)
-        if d.nodes[top].tail_off >= 0:
-            _ex_collapse_feed(&col, d.text.data + d.nodes[top].tail_off, d.nodes[top].tail_len)
-        if k == 0:
-            if col.len == 0:
-                return NS_OK
-            if ngs_reserve(out, col.len) != NS_OK:
-                return NS_ERROR
-            col.out = out.p
-    out.n = col.len
+    if n == 0:
+        return NS_OK
+    if ngs_reserve(out, n) != NS_OK:
+        return NS_ERROR
+    out.n = ng_trim_itertext(d, top, False, True, out.p)
     return NS_OK
 
 

@@ -251,6 +251,37 @@ cdef int discussion_forum_posting_search_utf8(const uchar* s, Py_ssize_t n) noex
         i += 1
 
 
+# -- trim() of a subtree's text ------------------------------------------------------------------
+
+cdef struct NgTrimJoin:
+    ExCollapse col
+    bint spaced
+
+
+cdef int _ng_trim_join_piece(void* state, const uchar* p, int32_t n) noexcept nogil:
+    cdef NgTrimJoin* t = <NgTrimJoin*>state
+    if t.spaced:
+        t.col.pending = True        # the joining " " (none is written before the first word)
+    _ex_collapse_feed(&t.col, p, n)
+    return NS_OK
+
+
+cdef Py_ssize_t ng_trim_itertext(DocData* d, int32_t top, bint spaced, bint with_tail, uchar* out) noexcept nogil:
+    """``trim(sep.join(top.itertext()) + tail)`` as UTF-8 into ``out`` (NULL: only measured):
+    sep " " when ``spaced`` else "", tail top's own tail when ``with_tail`` else ""; returns
+    its byte length (a first call with NULL sizes the buffer of the second)."""
+    cdef NgTrimJoin t
+    t.col.out = out
+    t.col.len = 0
+    t.col.pending = False
+    t.col.started = False
+    t.spaced = spaced
+    ng_itertext_pieces(d, top, _ng_trim_join_piece, &t)
+    if with_tail and d.nodes[top].tail_off >= 0:
+        _ex_collapse_feed(&t.col, d.text.data + d.nodes[top].tail_off, d.nodes[top].tail_len)
+    return t.col.len
+
+
 # -- test wrappers ------------------------------------------------------------------------------
 
 def re_filter_match(str text):

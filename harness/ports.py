@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .provenance import utc_now
+from .provenance import portable_command, portable_path, utc_now
 from .corpora import ROOT
 
 REPORTS_DIR = ROOT / "reports"
@@ -197,6 +197,26 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--report-dir", type=Path, default=REPORTS_DIR)
 
 
+def _portable_install(records: dict, ports: List[str], venv_root: Path) -> dict:
+    """install.json's records of ``ports`` as the report shows them: the venvs' and interpreters'
+    paths by portable_path, and the venv root in pip's words as portable_path gives it."""
+    root = str(venv_root.resolve())
+    shown = portable_path(root)
+
+    def lines(out: Optional[List[str]]) -> Optional[List[str]]:
+        return None if out is None else [line.replace(root, shown) for line in out]
+
+    venvs = {tag: dict(v, path=portable_path(v["path"]), python=portable_path(v["python"]),
+                       error=lines(v.get("error")))
+             for tag, v in records.get("venvs", {}).items()}
+    chosen = {}
+    for name in ports:
+        if name in records["ports"]:
+            rec = records["ports"][name]
+            chosen[name] = dict(rec, attempts=[dict(a, output=lines(a.get("output"))) for a in rec["attempts"]])
+    return {"ports": chosen, "venvs": venvs, "date": records.get("date")}
+
+
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     from .parity import _git_commit
     from .ports_adapters import ADAPTERS
@@ -232,12 +252,11 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
     where = "the embedded corpus" if args.embedded else (
         f"the embedded corpus and every {args.every}th page of the shared bundles at $TRAFILA_CORPORA "
-        f"({corpora_path()}), read in place" if corpora_path().is_dir() else "the embedded corpus (no shared corpora here)")
+        f"({portable_path(corpora_path())}), read in place" if corpora_path().is_dir()
+        else "the embedded corpus (no shared corpora here)")
     data = {"date": utc_now(), "commit": commit,
-            "command": "python -m harness ports " + " ".join(argv or []), "pages_note": where,
-            "install": {"ports": {n: records["ports"][n] for n in ports if n in records["ports"]},
-                        "venvs": records.get("venvs", {}), "date": records.get("date")},
-            "results": results}
+            "command": "python -m harness ports " + portable_command(argv or []), "pages_note": where,
+            "install": _portable_install(records, ports, venv_root), "results": results}
     if args.report:
         args.report_dir.mkdir(parents=True, exist_ok=True)
         (args.report_dir / "ports.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")

@@ -4,6 +4,7 @@ time and the interpreter, stamped the same way on every report the harness write
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import platform
 import subprocess
 from pathlib import Path
@@ -35,24 +36,35 @@ def git_commit(short: bool = True, mark_dirty: bool = False) -> Optional[str]:
     return commit
 
 
-def portable_command(argv: Any) -> str:
-    """A report's command line without this machine's paths: an absolute path inside the checkout
-    is given relative to it, and one to an executable file elsewhere (``--py-spy
-    /x/venv/bin/py-spy``) by its name, found on PATH; other arguments are kept as given."""
-    import os
+def portable_path(path: Any) -> str:
+    """An absolute path as a report may show it, without this machine's folders: inside the
+    checkout relative to it, an executable file elsewhere (``/x/venv/bin/py-spy``) by its name,
+    found on PATH, another path beside the checkout (in the folder that holds it) relative to
+    the checkout too (``../venv-ports``), anything else by its name in angle brackets
+    (``<pages>``)."""
+    path = Path(path)
+    try:
+        resolved = path.resolve()
+    except OSError:
+        resolved = path
+    try:
+        return resolved.relative_to(_CHECKOUT).as_posix()
+    except ValueError:
+        pass
+    if path.is_file() and os.access(path, os.X_OK):
+        return path.name
+    if len(_CHECKOUT.parent.parts) > 1:
+        try:
+            return "../" + resolved.relative_to(_CHECKOUT.parent).as_posix()
+        except ValueError:
+            pass
+    return f"<{path.name}>"
 
-    out = []
-    for arg in argv:
-        text = str(arg)
-        if text.startswith("/"):
-            path = Path(text)
-            try:
-                text = str(path.resolve().relative_to(_CHECKOUT))
-            except (OSError, ValueError):
-                if path.is_file() and os.access(path, os.X_OK):
-                    text = path.name
-        out.append(text)
-    return " ".join(out)
+
+def portable_command(argv: Any) -> str:
+    """A report's command line without this machine's paths: each absolute path as
+    portable_path gives it, other arguments as given."""
+    return " ".join(portable_path(arg) if str(arg).startswith("/") else str(arg) for arg in argv)
 
 
 def utc_now() -> str:

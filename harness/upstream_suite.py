@@ -42,10 +42,10 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .provenance import git_commit as _git_commit
-from .provenance import utc_now
+from .provenance import portable_command, utc_now
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
@@ -538,7 +538,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         print("upstream-suite: pass --sdist (pip download --no-deps --no-binary :all: trafilatura==MODE -d DIR) or --tests")
         return 3
     commit = _git_commit()
-    command = "python -m harness upstream-suite " + " ".join(_public_argv(argv or []))
+    command = "python -m harness upstream-suite " + portable_command(argv or [])
     with tempfile.TemporaryDirectory(prefix="trafila-upstream-") as work:
         root = unpack_tests(source, mode, Path(work))
         runs = {}
@@ -573,19 +573,6 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     for e in comparison["stale"]:
         print(f"  STALE {e['test']}: no longer differs")
     return 1 if comparison["new"] or comparison["stale"] else 0
-
-
-def _public_argv(argv: List[str]) -> Iterator[str]:
-    """The command line as a report may show it: paths outside the checkout by their name only."""
-    for arg in argv:
-        path = Path(arg)
-        if path.is_absolute():
-            try:
-                yield path.resolve().relative_to(ROOT).as_posix()
-            except ValueError:
-                yield f"<{path.name}>"
-        else:
-            yield arg
 
 
 if __name__ == "__main__":

@@ -44,6 +44,22 @@ def delete_element(el: Any, keep_tail: bool = True) -> None:
     parent.remove(el)
 
 
+def dumped(el: Any) -> Any:
+    """A structural dump for comparing two trees: ``[tag, sorted attributes, text, [(child's dump,
+    child's tail), ...]]``, built without recursion (deep trees)."""
+    def head(e: Any) -> list:
+        return [e.tag, sorted(e.attrib.items()), e.text, []]
+    top = head(el)
+    stack = [(el, top)]
+    while stack:
+        e, out = stack.pop()
+        for child in e[:]:
+            d = head(child)
+            out[3].append((d, child.tail))
+            stack.append((child, d))
+    return top
+
+
 def element_iterator(el: Any, how: str, tags: Sequence[str]) -> Iterator[Any]:
     """One of the element iterators by name: ``children`` (iter(el)),
     ``reversed``, or the method ``how`` with the tag filter."""
@@ -152,6 +168,34 @@ def sample_pages(bundles: Sequence[str], step: int) -> Iterator[Tuple[str, Any]]
                 yield bundle_name(path), page
 
 
+def with_failing_allocations(after: int, run: Callable[[], Any]) -> Tuple[bool, Any]:
+    """``run()`` with the core's allocations failing from the ``after``-th on (working again
+    afterwards): (True, None) when it raised MemoryError, else (False, what it returned)."""
+    import trafila._core as core
+
+    core._fail_allocations_after(after)
+    try:
+        return False, run()
+    except MemoryError:
+        return True, None
+    finally:
+        core._fail_allocations_after(-1)
+
+
+def need_cause(why: List[str]) -> str:
+    """The cause a nogil test wrapper appended last to ``why`` with its NEED_PYTHON answer
+    ("?" when it named none)."""
+    return why[-1] if why else "?"
+
+
+def sampled_html_pages(bundles: Sequence[str], step: int) -> Iterator[Tuple[int, Any]]:
+    """(k, page) for the pages of sample_pages(bundles, step) that have HTML; k counts every
+    sampled page, those without HTML too (tests choose a variant by it)."""
+    for k, (_name, page) in enumerate(sample_pages(bundles, step)):
+        if page.html is not None:
+            yield k, page
+
+
 @contextmanager
 def core_switched_off(modules: Sequence[Any]) -> Iterator[None]:
     """The modules' stages see no core (``core_of`` answers None): the reference code runs
@@ -256,6 +300,16 @@ def generated_documents(seed: int, count: int) -> Iterator[str]:
     rng = random.Random(seed)
     for i in range(count):
         yield (random_article if i % 2 == 0 else random_html)(rng)
+
+
+def with_characters_spliced(html: str, rng: random.Random, chars: Sequence[str], times: int) -> str:
+    """``html`` with ``times`` characters drawn from ``chars`` put right after a ``>`` (at the
+    start of some text or tail), the place drawn anew each time."""
+    pieces = html.split(">")
+    for _ in range(times):
+        j = rng.randrange(1, len(pieces)) if len(pieces) > 1 else 0
+        pieces[j] = rng.choice(chars) + pieces[j]
+    return ">".join(pieces)
 
 
 def generated_main(run: Callable[[int, int], List[str]], what: str, argv: Optional[List[str]] = None) -> int:

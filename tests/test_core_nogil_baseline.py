@@ -55,16 +55,13 @@ from trafila.v2_3_1.htmlprocessing import prune_unwanted_nodes  # noqa: E402
 from trafila.v2_3_1.utils import load_html  # noqa: E402
 from trafila.v2_3_1.xpaths import RAW_TREE_PRUNE_XPATH  # noqa: E402
 
-from ._helpers import core_switched_off, generated_documents, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import (  # noqa: E402
+    core_switched_off, dumped, generated_documents, need_cause,
+    needs_corpora, sampled_html_pages, with_characters_spliced, with_failing_allocations)
 from .test_core_nogil_select import _BUNDLES  # noqa: E402
 
 CORE = _backend.core_backend(core)
 PYTHON_ONLY = (B, _tree, xpathlib)
-
-
-def _dumped(el: Any) -> Any:
-    "A structural dump: tag, sorted attributes, text, children with their tails."
-    return (el.tag, sorted(el.attrib.items()), el.text, [(_dumped(c), c.tail) for c in el[:]])
 
 
 def _parse(html: str, how: str) -> Any:
@@ -101,7 +98,7 @@ def _ref_baseline(tree: Any, accel: bool = False) -> Any:
     if res[0] == "raised":
         return res
     body, text, length = res
-    return (_dumped(body), text, length)
+    return (dumped(body), text, length)
 
 
 def _json_triggers(tree: Any) -> Tuple[bool, bool]:
@@ -147,12 +144,12 @@ def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, 
     if neutralise:
         _neutralise(mine_tree)
         _neutralise(ref_tree)
-    before = _dumped(mine_tree)
+    before = dumped(mine_tree)
     why: List[str] = []
     mine = core.nogil_baseline(mine_tree, why, select)
     ref = _ref_baseline(ref_tree, accel)
     tally.compared += 2
-    if _dumped(mine_tree) != before or _dumped(ref_tree) != before:
+    if dumped(mine_tree) != before or dumped(ref_tree) != before:
         problems.append("source tree changed")
     if mine is not None:
         tally.baseline["ok"] += 1
@@ -160,11 +157,11 @@ def check_baseline(html: str, how: str, tally: Tally, neutralise: bool = False, 
             problems.append("body attached")
         if any(_json_triggers(ref_tree)):
             problems.append("a result on a page with a JSON trigger")
-        got = (_dumped(mine[0]), mine[1], mine[2])
+        got = (dumped(mine[0]), mine[1], mine[2])
         if got != ref:
             problems.append(f"baseline differs: {str(got)[:400]} != {str(ref)[:400]}")
         return problems
-    cause = why[-1] if why else "?"
+    cause = need_cause(why)
     tally.baseline[cause] += 1
     ld, pre = _json_triggers(ref_tree)
     if cause in ("xml-text", "join"):
@@ -188,19 +185,19 @@ def check_html2txt(html: str, how: str, tally: Tally, clean: bool = True, accel:
     mine_tree, ref_tree = _parse(html, how), _parse(html, how)
     if mine_tree is None:
         return problems
-    before = _dumped(mine_tree)
+    before = dumped(mine_tree)
     why: List[str] = []
     mine = core.nogil_html2txt_len(mine_tree, clean, why, select)
     ref = _reference(ref_tree, lambda t: len(B.html2txt(t, clean)), accel)
     tally.compared += 2
-    if _dumped(mine_tree) != before:
+    if dumped(mine_tree) != before:
         problems.append("source tree changed (html2txt)")
     if mine is not None:
         tally.html2txt["ok"] += 1
         if mine != ref:
             problems.append(f"html2txt {mine} != {ref}")
         return problems
-    cause = why[-1] if why else "?"
+    cause = need_cause(why)
     tally.html2txt[cause] += 1
     if cause in ("xml-text", "join"):
         if not (isinstance(ref, tuple) and ref[0] == "raised"):
@@ -382,26 +379,21 @@ def test_allocation_failures() -> None:
     "An allocation failing anywhere in either stage is a MemoryError (NS_ERROR), the source tree intact."
     for html in (CASES[0], CASES[5], CASES[10], CASES[15]):
         expected = core.nogil_baseline(_parse(html, "load"), [])
-        expected = (_dumped(expected[0]), expected[1], expected[2])
+        expected = (dumped(expected[0]), expected[1], expected[2])
         expected_len = core.nogil_html2txt_len(_parse(html, "load"))
         errors = 0
         for n in range(0, 80):
             for stage in ("baseline", "html2txt"):
                 tree = _parse(html, "load")
-                before = _dumped(tree)
-                core._fail_allocations_after(n)
+                before = dumped(tree)
                 select = n % 2 == 0
-                try:
-                    res = (core.nogil_baseline(tree, [], select) if stage == "baseline"
-                           else core.nogil_html2txt_len(tree, True, None, select))
-                except MemoryError:
-                    errors += 1
-                    res = None
-                finally:
-                    core._fail_allocations_after(-1)
-                assert _dumped(tree) == before
+                failed, res = with_failing_allocations(
+                    n, lambda: (core.nogil_baseline(tree, [], select) if stage == "baseline"
+                                else core.nogil_html2txt_len(tree, True, None, select)))
+                errors += failed
+                assert dumped(tree) == before
                 if res is not None:
-                    got = (_dumped(res[0]), res[1], res[2]) if stage == "baseline" else res
+                    got = (dumped(res[0]), res[1], res[2]) if stage == "baseline" else res
                     assert got == (expected if stage == "baseline" else expected_len)
         assert errors > 10
 
@@ -437,7 +429,7 @@ def test_deep_tree() -> None:
         mine = call(mine_tree)
         if isinstance(mine, tuple):
             ref = _reference(ref_tree, B.baseline)
-            assert (_dumped(mine[0]), mine[1], mine[2]) == (_dumped(ref[0]), ref[1], ref[2])
+            assert (dumped(mine[0]), mine[1], mine[2]) == (dumped(ref[0]), ref[1], ref[2])
             assert mine[1] == "a " * 4999 + "a"     # the article strategy: the section chain
         else:
             assert mine == _reference(ref_tree, lambda t: len(B.html2txt(t))) > 20000
@@ -474,11 +466,7 @@ def test_generated_with_control_characters() -> None:
     tally = Tally()
     problems: List[str] = []
     for k, html in enumerate(generated_documents(17, 60)):
-        pieces = html.split(">")
-        for _ in range(3):
-            j = rng.randrange(1, len(pieces)) if len(pieces) > 1 else 0
-            pieces[j] = rng.choice(chars) + pieces[j]
-        html = ">".join(pieces)
+        html = with_characters_spliced(html, rng, chars, 3)
         for p in check_page(html, "raw", tally, select=(k % 2 == 1)):
             problems.append(f"doc {k}: {p}")
     assert not problems, problems[:5]
@@ -537,7 +525,7 @@ def test_two_threads() -> None:
     def run(html: str) -> Any:
         tree = _parse(html, "load")
         res = core.nogil_baseline(tree, [], len(html) % 2 == 0)
-        return (None if res is None else (_dumped(res[0]), res[1], res[2]), core.nogil_html2txt_len(tree))
+        return (None if res is None else (dumped(res[0]), res[1], res[2]), core.nogil_html2txt_len(tree))
 
     alone = [run(h) for h in htmls]
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -555,9 +543,7 @@ def test_corpus_pages() -> None:
     tally = Tally()
     failures: List[str] = []
     pages = 0
-    for k, (_name, page) in enumerate(sample_pages(_BUNDLES, _STEP)):
-        if page.html is None:
-            continue
+    for k, page in sampled_html_pages(_BUNDLES, _STEP):
         pages += 1
         # every fourth page against the accelerated reference (spaced_text_cleaned etc.); every
         # third by the exact predicate alone (ng_baseline / ng_html2txt_len), the others by ns_select first

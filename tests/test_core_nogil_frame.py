@@ -31,7 +31,7 @@ from trafila.v2_3_1.settings import Extractor  # noqa: E402
 from trafila.v2_3_1.utils import load_html  # noqa: E402
 from trafila.v2_3_1.xml import delete_element  # noqa: E402
 
-from ._helpers import needs_corpora, sample_pages  # noqa: E402
+from ._helpers import dumped, needs_corpora, sampled_html_pages  # noqa: E402
 from .test_core_nogil_select import _BUNDLES  # noqa: E402
 
 CORE = _backend.core_backend(core)
@@ -68,25 +68,20 @@ def _at(tree: Any, pos: int) -> Any:
     return desc_list(tree)[pos]
 
 
-def _dumped(el: Any) -> Any:
-    "A structural dump: tag, attributes, text, children (tails in place)."
-    return (el.tag, sorted(el.attrib.items()), el.text, [(_dumped(c), c.tail) for c in el[:]])
-
-
 def check_copy(tree: Any, pos: int) -> None:
     el = _at(tree, pos)
     mine = core.nogil_copy_subtree(el, True)
     ref = copy_tree(el)
-    assert _dumped(mine) == _dumped(ref)
+    assert dumped(mine) == dumped(ref)
     assert mine.tail == ref.tail
     assert mine.getparent() is None
     # independent: writing the copy leaves the source as it was
-    before = _dumped(el)
+    before = dumped(el)
     mine.text = "changed"
     for sub in desc_list(mine):
         sub.tail = "x"
         sub.set("rend", "y")
-    assert _dumped(el) == before
+    assert dumped(el) == before
 
 
 def check_delete(html: str, which: int, pos: int, keep_tail: bool) -> str:
@@ -94,10 +89,10 @@ def check_delete(html: str, which: int, pos: int, keep_tail: bool) -> str:
     ea, eb = _at(a, pos), _at(b, pos)
     done = core.nogil_delete(ea, keep_tail)
     if not done:
-        assert _dumped(a) == _dumped(b), "NEED_PYTHON changed the tree"
+        assert dumped(a) == dumped(b), "NEED_PYTHON changed the tree"
         return "need"
     delete_element(eb, keep_tail=keep_tail)
-    assert _dumped(a) == _dumped(b)
+    assert dumped(a) == dumped(b)
     return "ok"
 
 
@@ -113,7 +108,7 @@ def check_strip(html: str, which: int, tags: List[str], elements: bool, with_tai
         strip_elements(b, *tags, with_tail=with_tail)
     else:
         strip_tags(b, *tags)
-    assert _dumped(a) == _dumped(b)
+    assert dumped(a) == dumped(b)
 
 
 @pytest.mark.parametrize("html", CASES)
@@ -159,9 +154,7 @@ def test_empty_slots_count_as_pieces() -> None:
 def test_corpus_pages() -> None:
     rng = random.Random(7)
     pages = 0
-    for _, page in sample_pages(_BUNDLES, 25):
-        if page.html is None:
-            continue
+    for _k, page in sampled_html_pages(_BUNDLES, 25):
         trees = _trees(page.html)
         if not trees:
             continue

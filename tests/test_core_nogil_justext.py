@@ -46,24 +46,15 @@ from trafila.v2_3_1.utils import load_html  # noqa: E402
 from trafila.v2_3_1.xml import copy_tree  # noqa: E402
 from trafila.v2_3_1.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH  # noqa: E402
 
-from ._helpers import core_switched_off, generated_documents, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import (  # noqa: E402
+    core_switched_off, dumped, generated_documents, need_cause,
+    needs_corpora, sampled_html_pages, with_characters_spliced, with_failing_allocations)
 
 CORE = _backend.core_backend(core)
 PYTHON_ONLY = (E, JC, B, _tree, xpathlib)
 LANGUAGES = (None, "de", "en", "xx")     # "xx": not in JUSTEXT_LANGUAGES, the union of all lists
 _BUNDLES = ("goose3", "cleanportaleval", "commoncrawl", "trafilatura", "mozilla-readability", "cleaneval",
             "dragnet", "fundus", "go-trafilatura", "l3s-gn1", "htmldate")
-
-
-def _dumped(el: Any) -> Any:
-    "A structural dump: tag, sorted attributes, text, children with their tails (iterative)."
-    out: List[Any] = []
-    stack = [el]
-    while stack:
-        e = stack.pop()
-        out.append((e.tag, sorted(e.attrib.items()), e.text, e.tail if e is not el else None, len(e)))
-        stack.extend(reversed(e[:]))
-    return out
 
 
 def _parse(html: str, how: str) -> Any:
@@ -100,7 +91,7 @@ def _reference(tree: Any, lang: Optional[str], accel: bool = False) -> Any:
                     body, text = E.justext_rescue(tree, options)
         except ValueError as err:
             return ("raised", type(err).__name__)
-        return (_dumped(body), text, len(text))
+        return (dumped(body), text, len(text))
     return _backend.run_with(CORE, run)
 
 
@@ -131,15 +122,15 @@ def check(html: str, how: str, lang: Optional[str], tally: Tally, accel: bool = 
         tally.results["ok"] += 1
         if mine[0].getparent() is not None or mine[0].tag != "body":
             problems.append("body attached or misnamed")
-        got = (_dumped(mine[0]), mine[1], mine[2])
+        got = (dumped(mine[0]), mine[1], mine[2])
         if got != ref:
             problems.append(f"{how}/{lang}: result differs: {str(got)[:300]} != {str(ref)[:300]}")
-        elif _dumped(mine_tree) != _dumped(ref_tree):
+        elif dumped(mine_tree) != dumped(ref_tree):
             problems.append(f"{how}/{lang}: the cleaned input tree differs")
         if mine[2]:
             tally.good += 1
         return problems
-    cause = why[-1] if why else "?"
+    cause = need_cause(why)
     tally.results[cause] += 1
     if cause in ("join", "xml-text"):
         tally.raised += 1
@@ -314,21 +305,15 @@ def test_allocation_failures() -> None:
     "An allocation failing anywhere is a MemoryError (NS_ERROR); a result that comes is the right one."
     for html in (CASES[0], CASES[2], CASES[5]):
         exp = core.nogil_justext_rescue(_parse(html, "cleaned"), "en", [])
-        expected = (_dumped(exp[0]), exp[1], exp[2])
+        expected = (dumped(exp[0]), exp[1], exp[2])
         core.nogil_justext_rescue(_parse(html, "cleaned"), "en", [])   # the stoplist is cached before
         errors = 0
         for n in range(0, 60):
             tree = _parse(html, "cleaned")
-            core._fail_allocations_after(n)
-            try:
-                res = core.nogil_justext_rescue(tree, "en", [])
-            except MemoryError:
-                errors += 1
-                res = None
-            finally:
-                core._fail_allocations_after(-1)
+            failed, res = with_failing_allocations(n, lambda: core.nogil_justext_rescue(tree, "en", []))
+            errors += failed
             if res is not None:
-                assert (_dumped(res[0]), res[1], res[2]) == expected
+                assert (dumped(res[0]), res[1], res[2]) == expected
         assert errors > 10
 
 
@@ -346,7 +331,7 @@ def test_deep_tree() -> None:
     mine = core.nogil_justext_rescue(_backend.run_with(CORE, build), None, [])
     ref = _backend.run_with(CORE, lambda: E.justext_rescue(build(), SimpleNamespace(url=None, lang=None)))
     assert (mine[1], mine[2]) == (ref[1], len(ref[1])) and mine[2] > 100000
-    assert _dumped(mine[0]) == _dumped(ref[0])
+    assert dumped(mine[0]) == dumped(ref[0])
 
 
 def test_generated_documents() -> None:
@@ -366,11 +351,8 @@ def test_generated_with_control_characters() -> None:
     tally = Tally()
     problems: List[str] = []
     for k, html in enumerate(generated_documents(19, 40)):
-        pieces = html.split(">")
-        for _ in range(4):
-            j = rng.randrange(1, len(pieces)) if len(pieces) > 1 else 0
-            pieces[j] = rng.choice(chars) + pieces[j]
-        for p in check(">".join(pieces), "ctrl", LANGUAGES[k % len(LANGUAGES)], tally):
+        html = with_characters_spliced(html, rng, chars, 4)
+        for p in check(html, "ctrl", LANGUAGES[k % len(LANGUAGES)], tally):
             problems.append(f"doc {k}: {p}")
     assert not problems, problems[:3]
     assert tally.results["ok"] > 0
@@ -386,7 +368,7 @@ def test_two_threads() -> None:
         if tree is None:
             return None
         res = core.nogil_justext_rescue(tree, LANGUAGES[len(html) % 4], [])
-        return None if res is None else (_dumped(res[0]), res[1], res[2])
+        return None if res is None else (dumped(res[0]), res[1], res[2])
 
     alone = [run(h) for h in htmls]
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -402,9 +384,7 @@ _STEP = 6
 def corpus_tally(step: int, bundles=_BUNDLES, verbose: bool = False) -> Any:
     tally = Tally()
     failures: List[str] = []
-    for k, (_name, page) in enumerate(sample_pages(bundles, step)):
-        if page.html is None:
-            continue
+    for k, page in sampled_html_pages(bundles, step):
         tally.pages += 1
         how = ("cleaned", "raw", "precision")[k % 3]
         lang = LANGUAGES[(k // 3) % len(LANGUAGES)]

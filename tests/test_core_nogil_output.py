@@ -45,7 +45,7 @@ from trafila.v2_3_1.settings import Document, Extractor  # noqa: E402
 
 from harness.strategies import random_article, random_html  # noqa: E402
 
-from ._helpers import core_switched_off, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import core_switched_off, needs_corpora, sample_pages, with_failing_allocations  # noqa: E402
 from .test_core_accel_output import PIECES, build, settable, trees  # noqa: E402
 
 CORE = _backend.core_backend(core)
@@ -510,14 +510,10 @@ def test_allocation_failures_are_memory_errors():
     expected = python_returnstring(body, comments).encode("utf-8")
     failed = 0
     for n in range(0, 60):
-        core._fail_allocations_after(n)
-        try:
-            got = core.nogil_determine_returnstring(body, comments)
-        except MemoryError:
-            failed += 1
+        raised, got = with_failing_allocations(n, lambda: core.nogil_determine_returnstring(body, comments))
+        failed += raised
+        if raised:
             continue
-        finally:
-            core._fail_allocations_after(-1)
         assert got == expected, n
     assert failed > 0
     assert core.nogil_determine_returnstring(body, comments) == expected

@@ -40,7 +40,8 @@ from trafila.v2_3_1.utils import load_html  # noqa: E402
 
 from harness.strategies import random_article, random_html  # noqa: E402
 
-from ._helpers import core_switched_off, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import (  # noqa: E402
+    core_switched_off, dumped, needs_corpora, sample_pages, sampled_html_pages, with_failing_allocations)
 from .test_core_nogil_select import _BUNDLES  # noqa: E402
 
 CORE = _backend.core_backend(core)
@@ -82,13 +83,8 @@ def _load(html: str) -> Any:
     return _backend.run_with(CORE, load_html, html)
 
 
-def _dumped(el: Any) -> Any:
-    "A structural dump: tag, sorted attributes, text, children with their tails."
-    return (el.tag, sorted(el.attrib.items()), el.text, [(_dumped(c), c.tail) for c in el[:]])
-
-
 def _tree_dump(el: Any) -> Any:
-    return (_dumped(el), el.tail)
+    return (dumped(el), el.tail)
 
 
 # -- the reference stages ---------------------------------------------------------------------
@@ -440,14 +436,10 @@ def test_allocation_failures_are_memory_errors() -> None:
     errors = 0
     for after in range(0, 2000):
         tree = _load(html)
-        core._fail_allocations_after(after)
-        try:
-            out = core.nogil_prepare_tree(tree, options)
-        except MemoryError:
+        failed, out = with_failing_allocations(after, lambda: core.nogil_prepare_tree(tree, options))
+        if failed:
             errors += 1
             continue
-        finally:
-            core._fail_allocations_after(-1)
         assert out is not None and _tree_dump(out) == expected
         break
     else:
@@ -516,9 +508,7 @@ def test_corpus_pages() -> None:
     failures: List[str] = []
     pages = 0
     forum: Counter = Counter()
-    for _name, page in sample_pages(_BUNDLES, _STEP):
-        if page.html is None:
-            continue
+    for _k, page in sampled_html_pages(_BUNDLES, _STEP):
         pages += 1
         html = page.html
         with _backend.use(CORE):

@@ -37,24 +37,11 @@ from trafila.v2_3_1.htmlprocessing import prune_unwanted_nodes  # noqa: E402
 from trafila.v2_3_1.utils import load_html, trim  # noqa: E402
 from trafila.v2_3_1.xpaths import OVERALL_DISCARD_XPATH, RAW_TREE_PRUNE_XPATH  # noqa: E402
 
-from ._helpers import core_switched_off, generated_documents, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import (  # noqa: E402
+    core_switched_off, dumped, generated_documents, need_cause,
+    needs_corpora, sampled_html_pages, with_characters_spliced, with_failing_allocations)
 
 CORE = _backend.core_backend(core)
-
-
-def _dumped(el: Any) -> Any:
-    "tag, sorted attributes, text, children with their tails (iterative: deep trees)."
-    def one(e: Any) -> list:
-        return [e.tag, sorted(e.attrib.items()), e.text, []]
-    top = one(el)
-    stack = [(el, top)]
-    while stack:
-        e, d = stack.pop()
-        for ch in e.getchildren():
-            cd = one(ch)
-            d[3].append((cd, ch.tail))
-            stack.append((ch, cd))
-    return top
 
 
 def _ancestors(el: Any) -> list:
@@ -75,7 +62,7 @@ def _topmost(el: Any) -> Any:
 
 def _record(el: Any) -> tuple:
     text = trim("".join(el.itertext()) + (el.tail or ""))
-    return (_dumped(el), el.tail, _ancestors(el), _dumped(_topmost(el)), text)
+    return (dumped(el), el.tail, _ancestors(el), dumped(_topmost(el)), text)
 
 
 def _parse(html: str, how: str = "load", precision: bool = False) -> Any:
@@ -122,13 +109,13 @@ def check(html: str, tally: Tally, how: str = "load", precision: bool = False) -
     mine_tree, ref_tree = _parse(html, how, precision), _parse(html, how, precision)
     if mine_tree is None:
         return []
-    if _dumped(mine_tree) != _dumped(ref_tree):
+    if dumped(mine_tree) != dumped(ref_tree):
         return ["the two inputs differ"]
     why: List[str] = []
     mine = core.nogil_try_readability(mine_tree, why)
     ref = _reference(ref_tree)
     if mine is None:
-        cause = why[-1] if why else "?"
+        cause = need_cause(why)
         tally.causes[cause] += 1
         if cause == "attr" and not _non_ascii_attr(_parse(html, how, precision)):
             return ["NEED_PYTHON attr without a non-ASCII class or id"]
@@ -144,8 +131,8 @@ def check(html: str, tally: Tally, how: str = "load", precision: bool = False) -
         for k, name in enumerate(("dump", "tail", "ancestors", "topmost", "text")):
             if got[k] != want[k]:
                 problems.append(f"{name} differs: {str(got[k])[:300]} != {str(want[k])[:300]}")
-    if _dumped(mine_tree) != _dumped(ref_tree):
-        problems.append(f"mutated input differs: {str(_dumped(mine_tree))[:300]} != {str(_dumped(ref_tree))[:300]}")
+    if dumped(mine_tree) != dumped(ref_tree):
+        problems.append(f"mutated input differs: {str(dumped(mine_tree))[:300]} != {str(dumped(ref_tree))[:300]}")
     return problems
 
 
@@ -271,14 +258,8 @@ def test_allocation_failures() -> None:
         errors = 0
         for n in range(0, 160, 2):
             tree = _parse(html)
-            core._fail_allocations_after(n)
-            try:
-                res = core.nogil_try_readability(tree, [])
-            except MemoryError:
-                errors += 1
-                res = None
-            finally:
-                core._fail_allocations_after(-1)
+            failed, res = with_failing_allocations(n, lambda: core.nogil_try_readability(tree, []))
+            errors += failed
             if res is not None:
                 assert _record(res) == expected
         assert errors > 10
@@ -325,11 +306,8 @@ def test_generated_with_control_characters() -> None:
     tally = Tally()
     problems: List[str] = []
     for k, html in enumerate(generated_documents(19, 60)):
-        pieces = html.split(">")
-        for _ in range(4):
-            j = rng.randrange(1, len(pieces)) if len(pieces) > 1 else 0
-            pieces[j] = rng.choice(chars) + pieces[j]
-        for p in check(">".join(pieces), tally, "raw"):
+        html = with_characters_spliced(html, rng, chars, 4)
+        for p in check(html, tally, "raw"):
             problems.append(f"doc {k}: {p}")
     assert not problems, problems[:5]
     assert tally.empty > 0 and tally.causes["ok"] > 30
@@ -362,9 +340,7 @@ def test_corpus_pages() -> None:
     tally = Tally()
     failures: List[str] = []
     pages = 0
-    for k, (_name, page) in enumerate(sample_pages([], _STEP)):
-        if page.html is None:
-            continue
+    for k, page in sampled_html_pages([], _STEP):
         pages += 1
         problems = check(page.html, tally, precision=(k % 2 == 1))
         if problems:

@@ -44,7 +44,9 @@ from trafila.v2_3_1.settings import Extractor  # noqa: E402
 from trafila.v2_3_1.utils import load_html  # noqa: E402
 from trafila.v2_3_1.xpaths import OVERALL_DISCARD_XPATH, RAW_TREE_PRUNE_XPATH  # noqa: E402
 
-from ._helpers import core_switched_off, generated_documents, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import (  # noqa: E402
+    core_switched_off, dumped, generated_documents,
+    need_cause, needs_corpora, sampled_html_pages, with_failing_allocations)
 from .test_core_nogil_select import _BUNDLES  # noqa: E402
 
 CORE = _backend.core_backend(core)
@@ -68,11 +70,6 @@ ALL_OPTIONS = [_options(f, *flags) for f in ("balanced", "precision", "recall")
 #: the corpus pages' extra option sets, one per page in turn
 EXTRA_OPTIONS = [_options("recall"), _options("balanced", formatting=True), _options("balanced", tables=False),
                  _options("precision", formatting=True, tables=False), _options("balanced", images=True)]
-
-
-def _dumped(el: Any) -> Any:
-    "A structural dump: tag, sorted attributes, text, children with their tails."
-    return (el.tag, sorted(el.attrib.items()), el.text, [(_dumped(c), c.tail) for c in el[:]])
 
 
 def _top(el: Any) -> Any:
@@ -109,7 +106,7 @@ def check(make: Callable[[], Any], options: Extractor, tally: Tally) -> List[str
     ref_tree = _backend.run_with(CORE, make)
     if mine_tree is None:
         return problems
-    if _dumped(_top(mine_tree)) != _dumped(_top(ref_tree)):
+    if dumped(_top(mine_tree)) != dumped(_top(ref_tree)):
         return ["the two inputs differ"]
     graphic = _has_graphic(mine_tree, options.images)
 
@@ -121,7 +118,7 @@ def check(make: Callable[[], Any], options: Extractor, tally: Tally) -> List[str
             return None
         # the recall copy (and a parentless input) has no document around it; the copy is a
         # tree of its own (the C's: a parentless node of the same document)
-        return (_dumped(tree), tree.tail, text, len(text), None if tree.getparent() is None else _dumped(_top(tree)),
+        return (dumped(tree), tree.tail, text, len(text), None if tree.getparent() is None else dumped(_top(tree)),
                 tree is not ref_tree)
 
     why: List[str] = []
@@ -136,12 +133,12 @@ def check(make: Callable[[], Any], options: Extractor, tally: Tally) -> List[str
             problems.append("the reference's result is tree_cleaning's copy: the C's must be a parentless node")
         if not copied and tree is not mine_tree:
             problems.append("the result is not the tree handed in")
-        got = (_dumped(tree), tree.tail, text, length,
-               None if expected is None or expected[4] is None else _dumped(_top(tree)), tree is not mine_tree)
+        got = (dumped(tree), tree.tail, text, length,
+               None if expected is None or expected[4] is None else dumped(_top(tree)), tree is not mine_tree)
         if got != expected:
             problems.append(f"differs: {str(got)[:600]}\n  !=  {str(expected)[:600]}")
         return problems
-    cause = why[-1] if why else "?"
+    cause = need_cause(why)
     tally.causes[(_label(options), cause)] += 1
     if cause == "xml-text":
         tally.raised += 1
@@ -191,7 +188,7 @@ def readability_agrees(html: str, precision: bool = False) -> Optional[str]:
                 out = rd.try_readability(raw)
         else:
             out = rd.try_readability(raw)
-        return (_dumped(out), out.tail, _dumped(_top(out)))
+        return (dumped(out), out.tail, dumped(_top(out)))
     a, b = _backend.run_with(CORE, run, False), _backend.run_with(CORE, run, True)
     return None if a == b else "readability's outputs differ"
 
@@ -371,7 +368,7 @@ def test_results() -> None:
     def run(html: str, tag: str, options: Extractor = DEFAULT) -> Any:
         tree = _backend.run_with(CORE, element_maker(_page(html), first(tag)))
         out, text, length = core.nogil_sanitize_tree(tree, options)
-        return _dumped(out), text, length
+        return dumped(out), text, length
     dump, text, length = run(CASES[0][0], "div")
     rows = dump[3][0][0][3]
     assert [r[0][0] for r in rows] == ["row", "row", "row"]
@@ -390,19 +387,15 @@ def test_allocation_failures() -> None:
         make = element_maker(_page(html), first(tag))
         for options in (DEFAULT, _options("recall", formatting=True)):
             res = core.nogil_sanitize_tree(_backend.run_with(CORE, make), options)
-            expected = (_dumped(res[0]), res[1], res[2])
+            expected = (dumped(res[0]), res[1], res[2])
             errors = 0
             for n in range(0, 60):
                 tree = _backend.run_with(CORE, make)
-                core._fail_allocations_after(n)
-                try:
-                    res = core.nogil_sanitize_tree(tree, options)
-                except MemoryError:
-                    errors += 1
+                failed, res = with_failing_allocations(n, lambda: core.nogil_sanitize_tree(tree, options))
+                errors += failed
+                if failed:
                     continue
-                finally:
-                    core._fail_allocations_after(-1)
-                assert (_dumped(res[0]), res[1], res[2]) == expected
+                assert (dumped(res[0]), res[1], res[2]) == expected
             assert errors > 3
 
 
@@ -433,7 +426,7 @@ def test_two_threads() -> None:
     def run(k: int) -> Any:
         tree = _backend.run_with(CORE, makers[k])
         res = core.nogil_sanitize_tree(tree, DEFAULT if k % 2 else DATATROVE, [])
-        return None if res is None else (_dumped(res[0]), res[1], res[2])
+        return None if res is None else (dumped(res[0]), res[1], res[2])
 
     alone = [run(k) for k in range(len(makers))]
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -482,9 +475,7 @@ def test_corpus_pages() -> None:
     rng = random.Random(3)
     failures: List[str] = []
     pages = 0
-    for k, (_name, page) in enumerate(sample_pages(_BUNDLES, _STEP)):
-        if page.html is None:
-            continue
+    for k, page in sampled_html_pages(_BUNDLES, _STEP):
         pages += 1
         problems: List[str] = []
         for precision, options in ((False, DEFAULT), (True, DATATROVE)):

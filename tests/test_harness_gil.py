@@ -49,6 +49,7 @@ def test_the_command_line_carries_no_machine_path(tmp_path):
     data = tmp_path / "pages"
     line = portable_command(["--set", "fast", "--py-spy", str(tool), "--report-dir",
                              str(_CHECKOUT / "reports"), "--corpora", str(data)])
-    # the executable by its name, the checkout's path relative to it, anything else as given
-    assert line == f"--set fast --py-spy py-spy --report-dir reports --corpora {data}"
+    # the executable by its name, the checkout's path relative to it, another folder by its name
+    assert line == "--set fast --py-spy py-spy --report-dir reports --corpora <pages>"
+    assert portable_command([str(_CHECKOUT.parent / "venv-ports")]) == "../venv-ports"
     assert sys.executable not in portable_command(["--set", "fast"])
