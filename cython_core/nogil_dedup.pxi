@@ -942,36 +942,63 @@ cdef int _lru_key_piece(void* state, const uchar* s, int32_t n) noexcept nogil:
     return NS_OK
 
 
+cdef int _lru_element_key(DocData* d, int32_t i, uchar** key, Py_ssize_t* n) noexcept nogil:
+    """duplicate_test's key, trim(" ".join(i.itertext())), as a new UTF-8 string in key/n (the
+    caller frees it). NS_OK, NS_NEED_PYTHON (the two passes disagreed) or NS_ERROR."""
+    cdef _LruKeyFeed f
+    # two passes over the subtree: the length, then the bytes (as ng_elem_text)
+    memset(&f, 0, sizeof(_LruKeyFeed))
+    ng_itertext_pieces(d, i, _lru_key_piece, &f)
+    n[0] = f.col.len
+    key[0] = NULL if alloc_fails() else <uchar*>malloc(<size_t>n[0] + 1)
+    if key[0] == NULL:
+        return NS_ERROR
+    memset(&f, 0, sizeof(_LruKeyFeed))
+    f.col.out = key[0]
+    ng_itertext_pieces(d, i, _lru_key_piece, &f)
+    if f.col.len != n[0]:
+        free(key[0])
+        key[0] = NULL
+        return NS_NEED_PYTHON
+    return NS_OK
+
+
+def dedup_key(CElement el not None):
+    """``trim(" ".join(el.itertext()))``, duplicate_test's key (both releases), or None where
+    the C cannot tell (the caller then builds it in Python)."""
+    cdef uchar* key = NULL
+    cdef Py_ssize_t n = 0
+    cdef int r
+    el.doc._check(el.idx)
+    with nogil:
+        r = _lru_element_key(&el.doc.d, el.idx, &key, &n)
+    if r == NS_ERROR:
+        raise MemoryError()
+    if r != NS_OK:
+        return None
+    try:
+        return utf8_str(key, n)
+    finally:
+        free(key)
+
+
 cdef int ng_duplicate_test(NgCtx* c, int32_t i, bint* duplicate) noexcept nogil:
     """deduplication.duplicate_test(i) in the page's transaction (c.lru): the key
     trim(" ".join(i.itertext())) counted by lru_txn_increment (every call counts); ``duplicate``:
     longer than min_duplcheck_size code points and seen more than max_repetitions times before.
     NS_OK, NS_NEED_PYTHON (the transaction's cause) or NS_ERROR."""
     cdef LruTxn* t = <LruTxn*>c.lru
-    cdef _LruKeyFeed f
-    cdef uchar* key
-    cdef Py_ssize_t n, k, cps = 0
+    cdef uchar* key = NULL
+    cdef Py_ssize_t n = 0, cps
     cdef long previous = -1
     cdef int r
     duplicate[0] = False
     if t == NULL:
         return NS_OK
-    # two passes over the subtree: the length, then the bytes (as ng_elem_text)
-    memset(&f, 0, sizeof(_LruKeyFeed))
-    ng_itertext_pieces(c.d, i, _lru_key_piece, &f)
-    n = f.col.len
-    key = NULL if alloc_fails() else <uchar*>malloc(<size_t>n + 1)
-    if key == NULL:
-        return NS_ERROR
-    memset(&f, 0, sizeof(_LruKeyFeed))
-    f.col.out = key
-    ng_itertext_pieces(c.d, i, _lru_key_piece, &f)
-    if f.col.len != n:
-        free(key)
-        return NS_NEED_PYTHON
-    for k in range(n):
-        if (key[k] & 0xC0) != 0x80:
-            cps += 1
+    r = _lru_element_key(c.d, i, &key, &n)
+    if r != NS_OK:
+        return r
+    cps = ngs_code_points(key, n)
     r = lru_txn_increment(t, key, n, &previous)
     free(key)
     if r != NS_OK:

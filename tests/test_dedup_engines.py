@@ -52,3 +52,19 @@ def test_core_counts_as_the_reference(mode: str, k: int) -> None:
     # the verdict did remove text: the last reading of some page lost what the first kept
     n = len(want) // 4
     assert any(len(last or "") < len(first or "") for first, last in zip(want[:n], want[3 * n:]))
+
+
+def test_dedup_key_is_the_trimmed_itertext() -> None:
+    """core.dedup_key(el) == trim(" ".join(el.itertext())) for every element of generated pages
+    (odd whitespace of every kind, entities, nesting), as the core's tree gives them."""
+    from trafila.v2_3_1.utils import trim
+
+    core = _engine.core_module()
+    compared = 0
+    for html in list(generated_documents(29, 30)) + [
+            "<p>a\u00a0 b<b>\u2003c</b>\u3000<i></i>d\u0085e<br>\u200bf\x1cg</p>", "<div> </div>", "<p></p>"]:
+        tree = core.dom.fromstring(html)
+        for el in tree.iter():
+            assert core.dedup_key(el) == trim(" ".join(el.itertext())), html
+            compared += 1
+    assert compared > 500

@@ -7,6 +7,7 @@ from collections import OrderedDict
 from threading import RLock
 from typing import TYPE_CHECKING, Any
 
+from .._backend import core_of
 from .settings import LRU_SIZE
 from .utils import trim
 
@@ -71,7 +72,10 @@ def put_in_cache(teststring: str) -> None:
 def duplicate_test(element: Element, options: Extractor) -> bool:
     """A duplicate once its text (longer than MIN_DUPLCHECK_SIZE) was seen more
     than MAX_REPETITIONS times; every call counts."""
-    teststring = trim(" ".join(element.itertext()))
+    core = core_of(element)
+    teststring = core.dedup_key(element) if core is not None else None
+    if teststring is None:
+        teststring = trim(" ".join(element.itertext()))
     if len(teststring) > options.min_duplcheck_size:
         cacheval = LRU_TEST.get(teststring)
         if cacheval > options.max_repetitions:

@@ -7,6 +7,7 @@ from collections import OrderedDict
 from threading import RLock
 from typing import TYPE_CHECKING, Any, Dict, Tuple
 
+from .._backend import core_of
 from .settings import LRU_SIZE
 from .utils import trim
 
@@ -101,6 +102,9 @@ def set_module_cache(cache: Any) -> Any:
 def duplicate_test(element: Element, options: Extractor) -> bool:
     """Count the element's text; a duplicate once seen more than MAX_REPETITIONS
     times and longer than MIN_DUPLCHECK_SIZE (every call counts)."""
-    teststring = trim(" ".join(element.itertext()))
+    core = core_of(element)
+    teststring = core.dedup_key(element) if core is not None else None
+    if teststring is None:
+        teststring = trim(" ".join(element.itertext()))
     previous = cache_of(options).increment(teststring)
     return len(teststring) > options.min_duplcheck_size and previous > options.max_repetitions
