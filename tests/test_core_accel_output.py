@@ -452,3 +452,33 @@ def test_corpus_pages_formatted(monkeypatch):
     print(f"formatted: {compared} compared, {handed} handed back")
     assert compared >= 300
     assert handed <= compared // 4
+
+
+def test_formatted_memory_errors_never_crash():
+    """Allocation failures anywhere in xmltotxt_formatted (copy, rewrites, walk, sanitize): a
+    MemoryError or the right text, the caller's tree unchanged."""
+    from trafila import _core
+
+    spec = BLOCK_SPECS[0][:4] + ([child for s in BLOCK_SPECS for child in s[4]],)
+    root = build(CORE.dom, spec)
+    for hi in root.iter("hi"):
+        hi.set("rend", "#b")
+    expected = python_path(xml231, root, True)
+    before = snapshot(root)
+    errors = 0
+    try:
+        for n in range(0, 80):
+            _core._fail_allocations_after(n)
+            try:
+                got = c_formatted(root)
+            except MemoryError:
+                errors += 1
+            else:
+                assert got == expected
+            finally:
+                _core._fail_allocations_after(-1)
+            assert snapshot(root) == before
+    finally:
+        _core._fail_allocations_after(-1)
+    assert errors > 0
+    assert c_formatted(root) == expected
