@@ -5,9 +5,17 @@
 # one decode; ``html.unescape`` runs only when an '&' is left. Python's
 # whitespace and printability are the interpreter's own (Py_UNICODE_ISSPACE,
 # Py_UNICODE_ISPRINTABLE), so the result is the reference's code point for
-# code point. Trees holding what the C walk does not render (graphic, ref:
-# links and images) or deeper than OUT_MAX_DEPTH go back to the Python path
-# (the function returns None), before anything is written.
+# code point. Trees holding what the C walk does not render (graphic; ref for
+# 1.11.0) or deeper than OUT_MAX_DEPTH go back to the Python path (the function
+# returns None), before anything is written.
+#
+# 2.3.1 with include_formatting (xmltotxt_formatted): the subtree is copied into a
+# scratch document (the reference works on a copy too), the rewrites run on it
+# (_escape_and_convert_math_tree, _collapse_emphasis, _merge_adjacent_hi,
+# _strip_block_whitespace), then the same walk with c.fmt (markdown markers, block
+# escapes, list numbers, U+2424 block ends) and sanitize. Handed back (None, cause in
+# xmltotxt_formatted_why): graphic, too deep, a '\(' or '\[' (a possible math span),
+# a character lxml refuses in text (the reference's setters raise there).
 
 
 cdef extern from "Python.h":
@@ -1456,8 +1464,8 @@ from html import unescape as _html_unescape
 def xmltotxt_plain(CElement top not None, bint v1_11_0=False):
     """trafilatura's ``xmltotxt(top, False)``: 2.3.1's (``unescape(sanitize(text,
     True) or '')``) or, with ``v1_11_0``, 1.11.0's (``unescape(sanitize(text) or
-    '')``); None when the tree holds what only the Python path renders (graphic,
-    ref) or is too deep for the C walk."""
+    '')``); None when the tree holds what only the Python path renders (graphic;
+    ref for 1.11.0) or is too deep for the C walk."""
     cdef CDocument doc = top.doc
     cdef OutCtx c
     cdef int32_t root = top.idx
