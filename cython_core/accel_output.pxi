@@ -5,15 +5,24 @@
 # one decode; ``html.unescape`` runs only when an '&' is left. Python's
 # whitespace and printability are the interpreter's own (Py_UNICODE_ISSPACE,
 # Py_UNICODE_ISPRINTABLE), so the result is the reference's code point for
-# code point. Trees holding what the C walk does not render (graphic, ref:
-# links and images) or deeper than OUT_MAX_DEPTH go back to the Python path
-# (the function returns None), before anything is written.
+# code point. Trees holding what the C walk does not render (graphic; ref for
+# 1.11.0) or deeper than OUT_MAX_DEPTH go back to the Python path (the function
+# returns None), before anything is written.
+#
+# 2.3.1 with include_formatting (xmltotxt_formatted): the subtree is copied into a
+# scratch document (the reference works on a copy too), the rewrites run on it
+# (_escape_and_convert_math_tree, _collapse_emphasis, _merge_adjacent_hi,
+# _strip_block_whitespace), then the same walk with c.fmt (markdown markers, block
+# escapes, list numbers, U+2424 block ends) and sanitize. Handed back (None, cause in
+# xmltotxt_formatted_why): graphic, too deep, a '\(' or '\[' (a possible math span),
+# a character lxml refuses in text (the reference's setters raise there).
 
 
 cdef extern from "Python.h":
     # pure table lookups of the running interpreter's Unicode database: no GIL needed
     bint _out_isspace "Py_UNICODE_ISSPACE" (Py_UCS4 ch) noexcept nogil
     bint _out_isprintable "Py_UNICODE_ISPRINTABLE" (Py_UCS4 ch) noexcept nogil
+    bint _out_isdecimal "Py_UNICODE_ISDECIMAL" (Py_UCS4 ch) noexcept nogil
 from libc.string cimport strlen
 
 cdef enum:
@@ -32,6 +41,8 @@ cdef struct OutCtx:
     int fallback
     bint last_empty
     bint refs           # 2.3.1's walk renders ref itself (1.11.0's hands it back)
+    bint fmt            # 2.3.1's include_formatting (xmltotxt_formatted, on its own copy of the tree)
+    int32_t t_article, a_rend
     int32_t t_cell, t_item, t_p, t_head, t_quote, t_table, t_lb, t_list, t_row
     int32_t t_graphic, t_ref, t_hi, t_del, t_code, t_comments
     int32_t a_role, a_span, a_target
@@ -371,8 +382,253 @@ cdef void _ref_text231(OutCtx* c, int32_t i, Buf* b, Py_ssize_t start) noexcept 
     buf_free(&seg)
 
 
-cdef void _ret_text231(OutCtx* c, int32_t i, Buf* b) noexcept nogil:
-    "replace_element_text(el, False) appended to b."
+# -- 2.3.1 with include_formatting: replace_element_text's markdown steps on b[start:] --------
+
+cdef bint _buf_insert(OutCtx* c, Buf* b, Py_ssize_t pos, const uchar* s, Py_ssize_t n) noexcept nogil:
+    "b[pos:pos] = s (s not inside b)."
+    if n <= 0:
+        return True
+    if not buf_reserve(b, n, &c.err):
+        return False
+    memmove(b.data + pos + n, b.data + pos, <size_t>(b.len - pos))
+    memcpy(b.data + pos, s, <size_t>n)
+    b.len += n
+    return True
+
+
+cdef bint _buf_insert_fill(OutCtx* c, Buf* b, Py_ssize_t pos, uchar ch, Py_ssize_t n) noexcept nogil:
+    "b[pos:pos] = chr(ch) * n"
+    if n <= 0:
+        return True
+    if not buf_reserve(b, n, &c.err):
+        return False
+    memmove(b.data + pos + n, b.data + pos, <size_t>(b.len - pos))
+    memset(b.data + pos, ch, <size_t>n)
+    b.len += n
+    return True
+
+
+cdef int _hi_marker(OutCtx* c, int32_t i) noexcept nogil:
+    "HI_FORMATTING.get(el.get('rend') or ''): 1 '**' (#b), 2 '*' (#i), 3 '`' (#t), 0 none."
+    cdef const uchar* v
+    cdef Py_ssize_t n
+    if not _out_attr_value(c, i, c.a_rend, &v, &n) or n != 2 or v[0] != 35:
+        return 0
+    if v[1] == 98:
+        return 1
+    if v[1] == 105:
+        return 2
+    if v[1] == 116:
+        return 3
+    return 0
+
+
+cdef const char* _hi_html(OutCtx* c, int32_t i) noexcept nogil:
+    "HI_HTML_TAGS.get(rend): 'sup', 'sub', 'u' or NULL."
+    cdef const uchar* v
+    cdef Py_ssize_t n
+    if not _out_attr_value(c, i, c.a_rend, &v, &n):
+        return NULL
+    if n == 4 and memcmp(v, "#sup", 4) == 0:
+        return "sup"
+    if n == 4 and memcmp(v, "#sub", 4) == 0:
+        return "sub"
+    if n == 2 and v[0] == 35 and v[1] == 117:
+        return "u"
+    return NULL
+
+
+cdef Py_ssize_t _heading_level(OutCtx* c, int32_t i) noexcept nogil:
+    "_heading_prefix's count: the rend's second character when it is 1-6, else 2."
+    cdef const uchar* v
+    cdef Py_ssize_t n, pos = 0
+    if not _out_attr_value(c, i, c.a_rend, &v, &n) or n < 2:
+        return 2
+    _u8_at(v, n, &pos)
+    if pos < n and 49 <= v[pos] <= 54:
+        return v[pos] - 48
+    return 2
+
+
+cdef Py_ssize_t _max_backtick_run(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t k, run = 0, best = 0
+    for k in range(n):
+        if s[k] == 96:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+cdef void _md_wrap(OutCtx* c, Buf* b, Py_ssize_t start, const char* opening, const char* closing) noexcept nogil:
+    """_md_wrap on b[start:]: the markers around the stripped text (the first occurrence of
+    the stripped text is where the strip left it: only whitespace comes before)."""
+    cdef Py_ssize_t a = start, z = b.len
+    _strip_range(b.data, &a, &z)
+    if a == z:
+        return
+    if _buf_insert(c, b, z, <const uchar*>closing, <Py_ssize_t>strlen(closing)):
+        _buf_insert(c, b, a, <const uchar*>opening, <Py_ssize_t>strlen(opening))
+
+
+cdef void _md_code(OutCtx* c, Buf* b, Py_ssize_t start) noexcept nogil:
+    "_md_code on b[start:]: the stripped text as a code span (_code_span, _code_fence)."
+    cdef Py_ssize_t a = start, z = b.len, fence
+    cdef bint pad
+    _strip_range(b.data, &a, &z)
+    if a == z:
+        return
+    fence = _max_backtick_run(b.data + a, z - a) + 1
+    pad = b.data[a] == 96 or b.data[z - 1] == 96
+    if pad and not _buf_insert(c, b, z, <const uchar*>" ", 1):
+        return
+    if not _buf_insert_fill(c, b, z + pad, 96, fence) or not _buf_insert_fill(c, b, a, 96, fence):
+        return
+    if pad:
+        _buf_insert(c, b, a + fence, <const uchar*>" ", 1)
+
+
+cdef inline bint _block_end_ok(const uchar* s, Py_ssize_t q, Py_ssize_t n) noexcept nogil:
+    "(?=[ \\t]|$) at q: a space or tab, the end, or a newline that ends the text ($ before it)."
+    return q == n or s[q] == 32 or s[q] == 9 or (q == n - 1 and s[q] == 10)
+
+
+cdef void _escape_block_start(OutCtx* c, Buf* b, Py_ssize_t start) noexcept nogil:
+    "A backslash before a leading heading/quote/bullet marker, or the '.'/')' of an ordered one."
+    cdef const uchar* s = b.data + start
+    cdef Py_ssize_t n = b.len - start, k = 0, r, q, pos
+    cdef uint32_t ch
+    while k < n and s[k] == 32:
+        k += 1
+    if k > 3 or k == n:
+        return
+    if s[k] == 35:  # #{1,6}
+        r = 0
+        while k + r < n and s[k + r] == 35:
+            r += 1
+        if r <= 6 and _block_end_ok(s, k + r, n):
+            _buf_insert(c, b, start + k, <const uchar*>"\\", 1)
+        return
+    if s[k] == 62:  # >
+        _buf_insert(c, b, start + k, <const uchar*>"\\", 1)
+        return
+    if s[k] == 45 or s[k] == 43:  # - +
+        if _block_end_ok(s, k + 1, n):
+            _buf_insert(c, b, start + k, <const uchar*>"\\", 1)
+        return
+    # \d{1,9}[.)]: re's \d is any Unicode decimal digit (str.isdecimal)
+    q = k
+    r = 0
+    while q < n:
+        pos = q
+        ch = _u8_at(s, n, &pos)
+        if ch >= CP_BAD or not ((48 <= ch <= 57) or (ch >= 128 and _out_isdecimal(<Py_UCS4>ch))):
+            break
+        r += 1
+        q = pos
+    if 1 <= r <= 9 and q < n and (s[q] == 46 or s[q] == 41) and _block_end_ok(s, q + 1, n):
+        _buf_insert(c, b, start + q, <const uchar*>"\\", 1)
+
+
+cdef void _code_block(OutCtx* c, int32_t code, Buf* b, Py_ssize_t start) noexcept nogil:
+    """replace_element_text's code step (formatting): each lb below it adds a newline and its
+    tail and is removed from the tree (the walk works on its own copy); text holding a
+    newline, or lbs, becomes a fenced block, else a code span."""
+    cdef DocData* d = c.d
+    cdef int32_t j, nxt
+    cdef bint lbs = False
+    cdef Py_ssize_t n, fence
+    cdef const uchar* s
+    j = d.nodes[code].first
+    while j >= 0:
+        if d.nodes[j].tag == c.t_lb:
+            lbs = True
+            s = _tail_of(c, j, &n)
+            if not buf_append(b, <const uchar*>"\n", 1, &c.err) or not buf_append(b, s, n, &c.err):
+                return
+        j = dom_preorder_next(d, j, code)
+    if lbs:
+        j = d.nodes[code].first
+        while j >= 0:
+            if d.nodes[j].tag == c.t_lb:
+                # the next node after j's subtree, then j out of the tree (its tail goes with it)
+                nxt = j
+                while nxt != code and d.nodes[nxt].next < 0:
+                    nxt = d.nodes[nxt].parent
+                nxt = -1 if nxt == code else d.nodes[nxt].next
+                dom_unlink(d, j)
+                j = nxt
+            else:
+                j = dom_preorder_next(d, j, code)
+    elif memchr(b.data + start, 10, <size_t>(b.len - start)) == NULL:
+        _md_code(c, b, start)
+        return
+    fence = _max_backtick_run(b.data + start, b.len - start) + 1
+    if fence < 3:
+        fence = 3
+    if not _buf_insert(c, b, start, <const uchar*>"\n", 1) or not _buf_insert_fill(c, b, start, 96, fence):
+        return
+    if not buf_append(b, <const uchar*>"\n", 1, &c.err) or not buf_reserve(b, fence + 1, &c.err):
+        return
+    memset(b.data + b.len, 96, <size_t>fence)
+    b.data[b.len + fence] = 10
+    b.len += fence + 1
+
+
+cdef void _format_text231(OutCtx* c, int32_t i, Buf* b, Py_ssize_t start, bint in_cell) noexcept nogil:
+    "replace_element_text's include_formatting steps on the non-empty b[start:]."
+    cdef int32_t tag = c.d.nodes[i].tag
+    cdef Py_ssize_t a, z, level
+    cdef int marker
+    cdef const char* html
+    cdef char opening[8]
+    cdef char closing[8]
+    if not in_cell and (tag == c.t_p or tag == c.t_quote or tag == c.t_item):
+        _escape_block_start(c, b, start)
+        if c.err:
+            return
+    if tag == c.t_article or tag == c.t_list or tag == c.t_table:
+        a = start
+        z = b.len
+        _strip_range(b.data, &a, &z)
+        if a > start:
+            memmove(b.data + start, b.data + a, <size_t>(z - a))
+        b.len = start + (z - a)
+    elif tag == c.t_head and not in_cell:
+        level = _heading_level(c, i)
+        if _buf_insert(c, b, start, <const uchar*>" ", 1):
+            _buf_insert_fill(c, b, start, 35, level)
+    elif tag == c.t_del:
+        _md_wrap(c, b, start, "~~", "~~")
+    elif tag == c.t_hi:
+        marker = _hi_marker(c, i)
+        if marker == 3:
+            _md_code(c, b, start)
+        elif marker == 1:
+            _md_wrap(c, b, start, "**", "**")
+        elif marker == 2:
+            _md_wrap(c, b, start, "*", "*")
+        else:
+            html = _hi_html(c, i)
+            if html != NULL:
+                opening[0] = 60
+                closing[0] = 60
+                closing[1] = 47
+                memcpy(opening + 1, html, strlen(html))
+                memcpy(closing + 2, html, strlen(html))
+                opening[1 + strlen(html)] = 62
+                opening[2 + strlen(html)] = 0
+                closing[2 + strlen(html)] = 62
+                closing[3 + strlen(html)] = 0
+                _md_wrap(c, b, start, opening, closing)
+    elif tag == c.t_code:
+        _code_block(c, i, b, start)
+
+
+cdef void _ret_text231(OutCtx* c, int32_t i, Buf* b, bint in_cell) noexcept nogil:
+    "replace_element_text(el, c.fmt, in_cell) appended to b."
     cdef DocData* d = c.d
     cdef Py_ssize_t start = b.len, n, a, z
     cdef const uchar* s
@@ -389,7 +645,7 @@ cdef void _ret_text231(OutCtx* c, int32_t i, Buf* b) noexcept nogil:
                 if not buf_append(b, <const uchar*>"\n", 1, &c.err):
                     return
             elif _formattable(c, t):
-                _ret_text231(c, ch, b)
+                _ret_text231(c, ch, b, False)
                 if c.err:
                     return
             else:
@@ -403,6 +659,10 @@ cdef void _ret_text231(OutCtx* c, int32_t i, Buf* b) noexcept nogil:
     else:
         s = _text_of(c, i, &n)
         if n > 0 and not buf_append(b, s, n, &c.err):
+            return
+    if c.fmt and b.len > start:
+        _format_text231(c, i, b, start, in_cell)
+        if c.err:
             return
     if d.nodes[i].tag == c.t_ref:
         _ref_text231(c, i, b, start)
@@ -460,23 +720,50 @@ cdef bint _item_needs_marker(OutCtx* c, int32_t item) noexcept nogil:
     return False
 
 
-cdef void _list_marker(OutCtx* c, int32_t item) noexcept nogil:
-    "_list_marker(item, False): two spaces per enclosing list beyond the first, then '- '."
-    cdef int32_t a = c.d.nodes[item].parent
-    cdef Py_ssize_t lists = 0, k
+cdef Py_ssize_t _list_marker_into(OutCtx* c, int32_t item, uchar* m) noexcept nogil:
+    """_list_marker(item, c.fmt) into m (room for 2 * OUT_MAX_DEPTH + 24 bytes), its length: two
+    spaces per enclosing list beyond the first, then '- ' or, with formatting under a list
+    of rend 'ol', the item's number among its item siblings and '. '."""
+    cdef int32_t a = c.d.nodes[item].parent, j
+    cdef Py_ssize_t lists = 0, k, len_ = 0, num, digits
     while a >= 0:
         if c.d.nodes[a].tag == c.t_list:
             lists += 1
         a = c.d.nodes[a].parent
-    if not buf_reserve(&c.out, 2 * lists + 2, &c.err):
-        return
+    if lists > OUT_MAX_DEPTH + 1:
+        # only above a subtree of a deeper tree (the prescan caps the subtree): Python says it
+        c.fallback = 1
+        return 0
     for k in range(2 * (lists - 1)):
-        c.out.data[c.out.len] = 32
-        c.out.len += 1
-    c.out.data[c.out.len] = 45
-    c.out.data[c.out.len + 1] = 32
-    c.out.len += 2
-    c.last_empty = False
+        m[len_] = 32
+        len_ += 1
+    a = c.d.nodes[item].parent
+    if c.fmt and a >= 0 and _attr_is(c, a, c.a_rend, "ol"):
+        num = 1
+        j = c.d.nodes[item].prev
+        while j >= 0:
+            if c.d.nodes[j].tag == c.t_item:
+                num += 1
+            j = c.d.nodes[j].prev
+        digits = 0
+        k = num
+        while k > 0:
+            digits += 1
+            k //= 10
+        for k in range(digits):
+            m[len_ + digits - 1 - k] = <uchar>(48 + num % 10)
+            num //= 10
+        len_ += digits
+        m[len_] = 46
+    else:
+        m[len_] = 45
+    m[len_ + 1] = 32
+    return len_ + 2
+
+
+cdef void _list_marker(OutCtx* c, int32_t item) noexcept nogil:
+    cdef uchar m[2 * OUT_MAX_DEPTH + 32]
+    _put(c, m, _list_marker_into(c, item, m))
 
 
 cdef bint _opens_item(OutCtx* c, int32_t i) noexcept nogil:
@@ -512,6 +799,22 @@ cdef void _append_tail231(OutCtx* c, int32_t i, bint in_cell, bint in_item) noex
     cdef Py_ssize_t t0
     if n == 0:
         return
+    if c.fmt and tag == c.t_list and in_item and not in_cell and d.nodes[i].parent >= 0:
+        a = 0
+        z = n
+        _strip_range(s, &a, &z)
+        if z > a:
+            # blank line and the parent's marker width, else CommonMark continues the last sub-item
+            c.tmp.len = 0
+            if (not buf_append(&c.tmp, <const uchar*>b"\xe2\x90\xa4\n", 4, &c.err)
+                    or not buf_reserve(&c.tmp, 2 * OUT_MAX_DEPTH + 32, &c.err)):
+                return
+            t0 = _list_marker_into(c, d.nodes[i].parent, c.tmp.data + c.tmp.len)
+            memset(c.tmp.data + c.tmp.len, 32, <size_t>t0)
+            c.tmp.len += t0
+            if buf_append(&c.tmp, s + a, z - a, &c.err):
+                _put(c, c.tmp.data, c.tmp.len)
+            return
     if in_cell or in_item or tag == c.t_list:
         a = 0
         z = n
@@ -588,10 +891,19 @@ cdef void _pe231(OutCtx* c, int32_t i, bint in_cell, bint in_item) noexcept nogi
 
     if renders_inline and (tag != c.t_item or consumes or (s != NULL and _has_nonspace(s, n))):
         c.tmp.len = 0
-        _ret_text231(c, i, &c.tmp)
+        _ret_text231(c, i, &c.tmp, in_cell)
         if c.err:
             return
         _put_escaped(c, c.tmp.data, c.tmp.len, in_cell)
+    elif c.fmt and tag == c.t_head and not in_cell and first >= 0:
+        # a heading starting with an inline child still needs its # prefix
+        k = _heading_level(c, i)
+        if not buf_reserve(&c.out, k + 1, &c.err):
+            return
+        memset(c.out.data + c.out.len, 35, <size_t>k)
+        c.out.data[c.out.len + k] = 32
+        c.out.len += k + 1
+        c.last_empty = False
 
     if tag == c.t_list and in_item:
         last = _last_char(c)
@@ -599,7 +911,8 @@ cdef void _pe231(OutCtx* c, int32_t i, bint in_cell, bint in_item) noexcept nogi
             _put_lit(c, "\n")
 
     if not consumes:
-        ch = first
+        # read again: a code's replace_element_text took its lbs out (formatting)
+        ch = d.nodes[i].first
         while ch >= 0:
             _pe231(c, ch, in_cell, in_item)
             if c.err or c.fallback:
@@ -634,7 +947,10 @@ cdef void _pe231(OutCtx* c, int32_t i, bint in_cell, bint in_item) noexcept nogi
     last_in_item = in_item and _closes(c, i, c.t_item)
     last_in_cell = in_cell and _closes(c, i, c.t_cell)
     if is_nl and not in_cell and not in_item:
-        _put_lit(c, "\n")
+        if c.fmt and tag != c.t_row:
+            _put(c, <const uchar*>b"\n\xe2\x90\xa4\n", 5)
+        else:
+            _put_lit(c, "\n")
     elif tag == c.t_cell:
         _put_lit(c, " | ")
     elif (tag == c.t_head or tag == c.t_item) and in_cell and not last_in_cell:
@@ -648,6 +964,272 @@ cdef void _pe231(OutCtx* c, int32_t i, bint in_cell, bint in_item) noexcept nogi
 
     if last_in_item and not in_cell:
         _put_lit(c, "\n")
+
+
+# -- 2.3.1's tree rewrites before the formatted walk (on the walk's own copy) -------------
+
+cdef enum:
+    FMT_OK = 0
+    FMT_GRAPHIC = 1     # images: _image_markup stays in Python
+    FMT_DEPTH = 2       # deeper than OUT_MAX_DEPTH
+    FMT_MATH = 3        # a '\(' or '\[' that may open a math span (_convert_math stays in Python)
+    FMT_XMLCHAR = 4     # a character lxml refuses in text (the rewrites' setters raise ValueError)
+
+FMT_WHY_NAMES = ("", "graphic", "depth", "math", "xmlchar")
+cdef int _fmt_last_why = FMT_OK
+
+
+cdef int _fmt_scan_slot(const uchar* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t k
+    cdef uchar b
+    for k in range(n):
+        b = s[k]
+        if b < 32 and b != 9 and b != 10 and b != 13:
+            return FMT_XMLCHAR
+        if b == 0xEF and k + 2 < n and s[k + 1] == 0xBF and (s[k + 2] == 0xBE or s[k + 2] == 0xBF):
+            return FMT_XMLCHAR
+        if b == 0xED and k + 1 < n and s[k + 1] >= 0xA0:
+            return FMT_XMLCHAR
+        if b == 92 and k + 1 < n and (s[k + 1] == 40 or s[k + 1] == 91):
+            return FMT_MATH
+    return FMT_OK
+
+
+cdef int _fmt_prescan(DocData* d, int32_t top, int32_t t_graphic) noexcept nogil:
+    "What keeps the subtree from the formatted C walk (FMT_*), FMT_OK when nothing does."
+    cdef int32_t i = top
+    cdef int depth = 0, why
+    cdef Node* nd
+    while True:
+        nd = &d.nodes[i]
+        if nd.tag == t_graphic:
+            return FMT_GRAPHIC
+        if nd.text_off >= 0:
+            why = _fmt_scan_slot(d.text.data + nd.text_off, nd.text_len)
+            if why != FMT_OK:
+                return why
+        if nd.tail_off >= 0:
+            why = _fmt_scan_slot(d.text.data + nd.tail_off, nd.tail_len)
+            if why != FMT_OK:
+                return why
+        if nd.first >= 0:
+            i = nd.first
+            depth += 1
+            if depth > OUT_MAX_DEPTH:
+                return FMT_DEPTH
+            continue
+        while i != top and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+            depth -= 1
+        if i == top:
+            return FMT_OK
+        i = d.nodes[i].next
+
+
+cdef inline void _dom_failed(OutCtx* c) noexcept nogil:
+    c.err = c.d.error if c.d.error else ERR_MEMORY
+
+
+cdef inline bint _is_inline_special(uchar b) noexcept nogil:
+    # _INLINE_SPECIAL_CHARS: * _ ` ~ [ ] <
+    return b == 42 or b == 95 or b == 96 or b == 126 or b == 91 or b == 93 or b == 60
+
+
+cdef void _escape_inline_specials(OutCtx* c, int32_t i, bint tail) noexcept nogil:
+    """_escape_inline_specials on the node's text (tail), set back when it changes: a run of k
+    backslashes before a special character becomes 2k + 1 (one pass does what the reference's
+    pass per character does: each run belongs to the one character after it)."""
+    cdef const uchar* s
+    cdef Py_ssize_t n, k, run = 0
+    cdef uchar b
+    cdef bint any_special = False
+    s = _tail_of(c, i, &n) if tail else _text_of(c, i, &n)
+    for k in range(n):
+        if _is_inline_special(s[k]):
+            any_special = True
+            break
+    if not any_special:
+        return
+    c.tmp.len = 0
+    if not buf_reserve(&c.tmp, 2 * n, &c.err):
+        return
+    for k in range(n):
+        b = s[k]
+        if b == 92:
+            run += 1
+            continue
+        if _is_inline_special(b):
+            run = 2 * run + 1
+        memset(c.tmp.data + c.tmp.len, 92, <size_t>run)
+        c.tmp.len += run
+        run = 0
+        c.tmp.data[c.tmp.len] = b
+        c.tmp.len += 1
+    memset(c.tmp.data + c.tmp.len, 92, <size_t>run)
+    c.tmp.len += run
+    if not dom_set_slot(c.d, i, tail, c.tmp.data, c.tmp.len, False):
+        _dom_failed(c)
+
+
+cdef void _escape_and_convert_math_tree(OutCtx* c, int32_t i) noexcept nogil:
+    "Texts and tails escaped, code (and hi #t) subtrees left verbatim; no math (see the prescan)."
+    cdef int32_t ch, tag = c.d.nodes[i].tag
+    if tag == c.t_code or (tag == c.t_hi and _hi_marker(c, i) == 3):
+        return
+    _escape_inline_specials(c, i, False)
+    ch = c.d.nodes[i].first
+    while ch >= 0 and not c.err:
+        _escape_and_convert_math_tree(c, ch)
+        if not c.err:
+            _escape_inline_specials(c, ch, True)
+        ch = c.d.nodes[ch].next
+
+
+cdef void _collapse_emphasis(OutCtx* c, int32_t i, int active) noexcept nogil:
+    "Splice out repeated emphasis levels in linear hi chains (active: a bit per marker)."
+    cdef DocData* d = c.d
+    cdef int32_t ch, g, nx
+    cdef int m
+    cdef Py_ssize_t n
+    cdef const uchar* s
+    if d.nodes[i].tag == c.t_hi:
+        m = _hi_marker(c, i)
+        if m:
+            active |= 1 << m
+        while True:
+            s = _text_of(c, i, &n)
+            if s != NULL and _has_nonspace(s, n):
+                break
+            ch = d.nodes[i].first
+            if ch < 0 or d.nodes[ch].next >= 0 or d.nodes[ch].tag != c.t_hi:
+                break
+            s = _tail_of(c, ch, &n)
+            if s != NULL and _has_nonspace(s, n):
+                break
+            m = _hi_marker(c, ch)
+            if m == 0 or not (active & (1 << m)):
+                break
+            if not dom_concat_slot(d, i, False, d.nodes[ch].text_off, d.nodes[ch].text_len):
+                _dom_failed(c)
+                return
+            g = d.nodes[ch].first
+            while g >= 0:
+                nx = d.nodes[g].next
+                dom_move_before(d, i, g, -1)
+                g = nx
+            dom_unlink(d, ch)
+    ch = d.nodes[i].first
+    while ch >= 0 and not c.err:
+        _collapse_emphasis(c, ch, active)
+        ch = d.nodes[ch].next
+
+
+cdef bint _mergeable_pair(OutCtx* c, int32_t cur, int32_t nxt) noexcept nogil:
+    "Both hi with the same rend, one of MERGEABLE_RENDS (#b #i #t #u)."
+    cdef const uchar* v
+    cdef const uchar* w
+    cdef Py_ssize_t n, m
+    if c.d.nodes[cur].tag != c.t_hi or c.d.nodes[nxt].tag != c.t_hi:
+        return False
+    if not _out_attr_value(c, cur, c.a_rend, &v, &n) or not _out_attr_value(c, nxt, c.a_rend, &w, &m):
+        return False
+    if n != 2 or m != 2 or v[0] != 35 or w[0] != 35 or v[1] != w[1]:
+        return False
+    return v[1] == 98 or v[1] == 105 or v[1] == 116 or v[1] == 117
+
+
+cdef void _merge_adjacent_hi(OutCtx* c, int32_t i) noexcept nogil:
+    "Merge adjacent childless hi siblings with the same (mergeable) rend, from the right."
+    cdef DocData* d = c.d
+    cdef int32_t ch, cur, nxt
+    cdef Py_ssize_t n
+    cdef const uchar* s
+    ch = d.nodes[i].first
+    while ch >= 0 and not c.err:
+        _merge_adjacent_hi(c, ch)
+        ch = d.nodes[ch].next
+    if c.err:
+        return
+    nxt = d.nodes[i].last
+    while nxt >= 0:
+        cur = d.nodes[nxt].prev
+        if cur < 0:
+            break
+        s = _tail_of(c, cur, &n)
+        if (d.nodes[cur].first < 0 and d.nodes[nxt].first < 0 and not (s != NULL and _has_nonspace(s, n))
+                and _mergeable_pair(c, cur, nxt)):
+            c.tmp.len = 0
+            s = _text_of(c, cur, &n)
+            if not buf_append(&c.tmp, s, n, &c.err):
+                return
+            s = _tail_of(c, cur, &n)
+            if not buf_append(&c.tmp, s, n, &c.err):
+                return
+            s = _text_of(c, nxt, &n)
+            if not buf_append(&c.tmp, s, n, &c.err):
+                return
+            if not dom_set_slot(d, cur, False, c.tmp.data, c.tmp.len, False):
+                _dom_failed(c)
+                return
+            d.nodes[cur].tail_off = d.nodes[nxt].tail_off
+            d.nodes[cur].tail_len = d.nodes[nxt].tail_len
+            dom_unlink(d, nxt)
+        nxt = cur
+
+
+cdef void _strip_block_whitespace(OutCtx* c, int32_t top) noexcept nogil:
+    "The outer whitespace of p, quote and head text stripped (new bounds of the same slices)."
+    cdef DocData* d = c.d
+    cdef int32_t j = top, t, last
+    cdef Py_ssize_t a, z
+    cdef Node* nd
+    while j >= 0:
+        nd = &d.nodes[j]
+        t = nd.tag
+        if t == c.t_p or t == c.t_quote or t == c.t_head:
+            if nd.text_off >= 0 and nd.text_len > 0:
+                a = 0
+                z = nd.text_len
+                _strip_range(d.text.data + nd.text_off, &a, &z)
+                if nd.first >= 0:
+                    z = nd.text_len  # lstrip
+                nd.text_off += <int32_t>a
+                nd.text_len = <int32_t>(z - a)
+            last = nd.last
+            if last >= 0 and d.nodes[last].tail_off >= 0 and d.nodes[last].tail_len > 0:
+                a = 0
+                z = d.nodes[last].tail_len
+                _strip_range(d.text.data + d.nodes[last].tail_off, &a, &z)
+                d.nodes[last].tail_len = <int32_t>(0 if a == z else z)  # rstrip
+        j = dom_preorder_next(d, j, top)
+
+
+cdef inline int32_t _out_name(DocData* d, const char* s) noexcept nogil:
+    return dom_lookup_name(d, <const uchar*>s, <Py_ssize_t>strlen(s))
+
+
+cdef void _out_names(OutCtx* c) noexcept nogil:
+    cdef DocData* d = c.d
+    c.t_cell = _out_name(d, "cell")
+    c.t_item = _out_name(d, "item")
+    c.t_p = _out_name(d, "p")
+    c.t_head = _out_name(d, "head")
+    c.t_quote = _out_name(d, "quote")
+    c.t_table = _out_name(d, "table")
+    c.t_lb = _out_name(d, "lb")
+    c.t_list = _out_name(d, "list")
+    c.t_row = _out_name(d, "row")
+    c.t_graphic = _out_name(d, "graphic")
+    c.t_ref = _out_name(d, "ref")
+    c.t_hi = _out_name(d, "hi")
+    c.t_del = _out_name(d, "del")
+    c.t_code = _out_name(d, "code")
+    c.t_comments = _out_name(d, "comments")
+    c.t_article = _out_name(d, "article")
+    c.a_role = _out_name(d, "role")
+    c.a_span = _out_name(d, "span")
+    c.a_target = _out_name(d, "target")
+    c.a_rend = _out_name(d, "rend")
 
 
 # -- 1.11.0 ---------------------------------------------------------------------------------
@@ -882,8 +1464,8 @@ from html import unescape as _html_unescape
 def xmltotxt_plain(CElement top not None, bint v1_11_0=False):
     """trafilatura's ``xmltotxt(top, False)``: 2.3.1's (``unescape(sanitize(text,
     True) or '')``) or, with ``v1_11_0``, 1.11.0's (``unescape(sanitize(text) or
-    '')``); None when the tree holds what only the Python path renders (graphic,
-    ref) or is too deep for the C walk."""
+    '')``); None when the tree holds what only the Python path renders (graphic;
+    ref for 1.11.0) or is too deep for the C walk."""
     cdef CDocument doc = top.doc
     cdef OutCtx c
     cdef int32_t root = top.idx
@@ -939,3 +1521,77 @@ def xmltotxt_plain(CElement top not None, bint v1_11_0=False):
         buf_free(&c.out)
         buf_free(&c.tmp)
         buf_free(&c.fin)
+
+
+def xmltotxt_formatted(CElement top not None):
+    """trafilatura 2.3.1's ``xmltotxt(top, True)`` (markdown): the rewrites
+    (escapes, collapsed emphasis, merged hi, stripped blocks) on a copy of the
+    subtree, the formatted walk, ``unescape(sanitize(text, True) or '')``. None
+    when the tree holds what only the Python path renders (graphic, a math span's
+    opening, a character lxml refuses in text) or is too deep: the cause is then
+    ``xmltotxt_formatted_why()``."""
+    global _fmt_last_why
+    cdef CDocument doc = top.doc
+    cdef OutCtx c
+    cdef DocData w
+    cdef int32_t root = top.idx, copy, t_graphic
+    cdef int why = FMT_OK
+    cdef object res = None
+    doc._check(root)
+    memset(&c, 0, sizeof(OutCtx))
+    memset(&w, 0, sizeof(DocData))
+    w.dt_name_off = -1
+    w.dt_pub_off = -1
+    w.dt_sys_off = -1
+    c.last_empty = True
+    c.refs = True
+    c.fmt = True
+    t_graphic = _lookup(doc, "graphic")
+    try:
+        with nogil:
+            why = _fmt_prescan(&doc.d, root, t_graphic)
+            if why == FMT_OK:
+                copy = dom_copy_subtree(&doc.d, root, &w, True)
+                c.d = &w
+                if copy < 0:
+                    _dom_failed(&c)
+                else:
+                    _out_names(&c)
+                    _escape_and_convert_math_tree(&c, copy)
+                    if not c.err:
+                        _collapse_emphasis(&c, copy, 0)
+                    if not c.err:
+                        _merge_adjacent_hi(&c, copy)
+                    if not c.err:
+                        _strip_block_whitespace(&c, copy)
+                        _pe231(&c, copy, False, False)
+                    if not c.err and not c.fallback:
+                        _sanitize(&c, False)
+        _fmt_last_why = why
+        if why != FMT_OK:
+            return None
+        if c.err:
+            if c.err == ERR_TOO_LARGE:
+                raise MemoryError("text too large for the compiled core's output buffer")
+            raise MemoryError("out of memory")
+        if c.fallback:
+            return None
+        if c.fin.len == 0:
+            return ""
+        try:
+            res = PyUnicode_DecodeUTF8(<const char*>c.fin.data, c.fin.len, NULL)
+        except UnicodeDecodeError:
+            return None
+        if memchr(c.fin.data, 38, <size_t>c.fin.len) != NULL:
+            res = _html_unescape(res)
+        return res
+    finally:
+        buf_free(&c.out)
+        buf_free(&c.tmp)
+        buf_free(&c.fin)
+        doc_free(&w)
+
+
+def xmltotxt_formatted_why():
+    "Why the last xmltotxt_formatted call returned None ('' when it did not)."
+    return FMT_WHY_NAMES[_fmt_last_why]

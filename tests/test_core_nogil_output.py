@@ -332,6 +332,10 @@ def test_xmltotxt_links_and_images_need_python(tag):
     el = core.dom.SubElement(p, tag)
     el.text = "this"
     el.tail = " now"
+    if tag == "ref":
+        # 2.3.1's links are rendered in C (accel_output.pxi's _md_link) since the links commit
+        assert core.nogil_xmltotxt(root, with_cause=True) == ("see & [this] now", "")
+        return
     assert core.nogil_xmltotxt(root, with_cause=True) == (None, "tree")
     assert core.nogil_determine_returnstring(root, None, with_cause=True) == (None, "tree")
     assert core.nogil_determine_returnstring(core.dom.Element("body"), root, with_cause=True) == (None, "tree")

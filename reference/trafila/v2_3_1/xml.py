@@ -465,7 +465,7 @@ def process_element(element: Element, returnlist: List[str], include_formatting:
 
 
 def xmltotxt(xmloutput: Optional[Any], include_formatting: bool) -> str:
-    "Plain-text rendering of an extracted body (xml.xmltotxt, formatting off)."
+    "Text rendering of an extracted body (xml.xmltotxt): plain, or markdown with formatting."
     if xmloutput is None:
         return ""
     if not include_formatting:
@@ -473,6 +473,13 @@ def xmltotxt(xmloutput: Optional[Any], include_formatting: bool) -> str:
         if core is not None:
             # the whole walk, sanitize included, in C (None: a tree only this path renders)
             text = core.xmltotxt_plain(xmloutput, False)
+            if text is not None:
+                return text
+    else:
+        core = core_of(xmloutput)
+        if core is not None:
+            # the rewrites on the C walk's own copy, the markdown walk, sanitize (None: not rendered there)
+            text = core.xmltotxt_formatted(xmloutput)
             if text is not None:
                 return text
     returnlist: List[str] = []
