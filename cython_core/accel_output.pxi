@@ -246,26 +246,6 @@ cdef bint _attr_is(OutCtx* c, int32_t i, int32_t nid, const char* value) noexcep
     return n == 0
 
 
-cdef bint _out_attr_value(OutCtx* c, int32_t i, int32_t nid, const uchar** v, Py_ssize_t* n) noexcept nogil:
-    "el.get(name) into v/n (a valueless attribute reads '' or its own name); False when absent."
-    cdef int32_t k
-    cdef Attr* a
-    v[0] = NULL
-    n[0] = 0
-    if nid < 0:
-        return False
-    k = dom_attr_find(c.d, i, nid)
-    if k < 0:
-        return False
-    a = &c.d.attrs[k]
-    if a.kind == AV_VALUE:
-        v[0] = <const uchar*>c.d.vals.data + a.val_off
-        n[0] = a.val_len
-    elif a.kind == AV_OWN_NAME:
-        v[0] = name_bytes(c.d, a.name, n)
-    return True
-
-
 cdef bint _prescan(OutCtx* c, int32_t top) noexcept nogil:
     "No graphic (nor ref, for 1.11.0) in the subtree and no deeper than OUT_MAX_DEPTH; else fallback."
     cdef DocData* d = c.d
@@ -371,7 +351,7 @@ cdef void _ref_text231(OutCtx* c, int32_t i, Buf* b, Py_ssize_t start) noexcept 
     _strip_range(b.data, &a, &z)
     if a == z:
         return
-    has_url = _out_attr_value(c, i, c.a_target, &url, &un) and un > 0   # get("target") or None
+    has_url = dom_attr_get(c.d, i, c.a_target, &url, &un) and un > 0   # get("target") or None
     memset(&seg, 0, sizeof(Buf))
     if not buf_append(&seg, b.data + start, b.len - start, &c.err):
         return
@@ -412,7 +392,7 @@ cdef int _hi_marker(OutCtx* c, int32_t i) noexcept nogil:
     "HI_FORMATTING.get(el.get('rend') or ''): 1 '**' (#b), 2 '*' (#i), 3 '`' (#t), 0 none."
     cdef const uchar* v
     cdef Py_ssize_t n
-    if not _out_attr_value(c, i, c.a_rend, &v, &n) or n != 2 or v[0] != 35:
+    if not dom_attr_get(c.d, i, c.a_rend, &v, &n) or n != 2 or v[0] != 35:
         return 0
     if v[1] == 98:
         return 1
@@ -427,7 +407,7 @@ cdef const char* _hi_html(OutCtx* c, int32_t i) noexcept nogil:
     "HI_HTML_TAGS.get(rend): 'sup', 'sub', 'u' or NULL."
     cdef const uchar* v
     cdef Py_ssize_t n
-    if not _out_attr_value(c, i, c.a_rend, &v, &n):
+    if not dom_attr_get(c.d, i, c.a_rend, &v, &n):
         return NULL
     if n == 4 and memcmp(v, "#sup", 4) == 0:
         return "sup"
@@ -442,7 +422,7 @@ cdef Py_ssize_t _heading_level(OutCtx* c, int32_t i) noexcept nogil:
     "_heading_prefix's count: the rend's second character when it is 1-6, else 2."
     cdef const uchar* v
     cdef Py_ssize_t n, pos = 0
-    if not _out_attr_value(c, i, c.a_rend, &v, &n) or n < 2:
+    if not dom_attr_get(c.d, i, c.a_rend, &v, &n) or n < 2:
         return 2
     _u8_at(v, n, &pos)
     if pos < n and 49 <= v[pos] <= 54:
@@ -1131,7 +1111,7 @@ cdef bint _mergeable_pair(OutCtx* c, int32_t cur, int32_t nxt) noexcept nogil:
     cdef Py_ssize_t n, m
     if c.d.nodes[cur].tag != c.t_hi or c.d.nodes[nxt].tag != c.t_hi:
         return False
-    if not _out_attr_value(c, cur, c.a_rend, &v, &n) or not _out_attr_value(c, nxt, c.a_rend, &w, &m):
+    if not dom_attr_get(c.d, cur, c.a_rend, &v, &n) or not dom_attr_get(c.d, nxt, c.a_rend, &w, &m):
         return False
     if n != 2 or m != 2 or v[0] != 35 or w[0] != 35 or v[1] != w[1]:
         return False

@@ -271,6 +271,27 @@ cdef inline int32_t dom_attr_find(DocData* d, int32_t i, int32_t nid) noexcept n
     return -1
 
 
+cdef bint dom_attr_get(DocData* d, int32_t i, int32_t nid, const uchar** v, Py_ssize_t* n) noexcept nogil:
+    """``el.get(name)`` as bytes into v/n: True and the value (a valueless attribute reads '', a
+    valueless boolean one its own name), False when missing."""
+    cdef int32_t k
+    cdef Attr* a
+    v[0] = NULL
+    n[0] = 0
+    if nid < 0:
+        return False
+    k = dom_attr_find(d, i, nid)
+    if k < 0:
+        return False
+    a = &d.attrs[k]
+    if a.kind == AV_VALUE:
+        v[0] = <const uchar*>d.vals.data + a.val_off
+        n[0] = a.val_len
+    elif a.kind == AV_OWN_NAME:
+        v[0] = name_bytes(d, a.name, n)
+    return True
+
+
 cdef bint dom_attr_set(DocData* d, int32_t i, int32_t nid, int32_t kind, const uchar* v, Py_ssize_t n) noexcept nogil:
     """Set attribute ``nid`` of ``i`` (kept in place if present, else added last)."""
     return dom_attr_put(d, i, dom_attr_find(d, i, nid), nid, kind, v, n)

@@ -70,32 +70,11 @@ cdef int _np_known_ids(DocData* d, const char** names, int n, int32_t* ids, int 
     return at
 
 
-cdef int _np_attr(DocData* d, int32_t i, int32_t nid, const uchar** v, Py_ssize_t* n) noexcept nogil:
-    """``el.get(name)`` as bytes: 1 and the value (a valueless attribute: '', a valueless
-    boolean one: its own name), 0 when missing."""
-    cdef int32_t k
-    cdef Attr* a
-    v[0] = NULL
-    n[0] = 0
-    if nid < 0:
-        return 0
-    k = dom_attr_find(d, i, nid)
-    if k < 0:
-        return 0
-    a = &d.attrs[k]
-    if a.kind == AV_VALUE:
-        v[0] = d.vals.data + a.val_off
-        n[0] = a.val_len
-    elif a.kind == AV_OWN_NAME:
-        v[0] = name_bytes(d, a.name, n)
-    return 1
-
-
 cdef inline bint _np_attr_eq(DocData* d, int32_t i, int32_t nid, const char* lit) noexcept nogil:
     "``el.get(name) == lit``."
     cdef const uchar* v
     cdef Py_ssize_t n, m = <Py_ssize_t>strlen(lit)
-    if not _np_attr(d, i, nid, &v, &n):
+    if not dom_attr_get(d, i, nid, &v, &n):
         return False
     return n == m and (m == 0 or memcmp(v, lit, <size_t>m) == 0)
 
@@ -251,7 +230,7 @@ cdef int ng_recover_math(NgCtx* c, int32_t root) noexcept nogil:
                 ann = v.data[0]
                 src = d.text.data + d.nodes[ann].text_off if d.nodes[ann].text_off >= 0 else NULL
                 n = d.nodes[ann].text_len if d.nodes[ann].text_off >= 0 else 0
-            elif not _np_attr(d, i, alttext, &src, &n):
+            elif not dom_attr_get(d, i, alttext, &src, &n):
                 n = 0
             if n == 0:
                 i = dom_preorder_next(d, i, root)
@@ -531,42 +510,14 @@ cdef int _np_tree_cleaning(NgCtx* c, int32_t root, int32_t* result) noexcept nog
 # -- htmlprocessing.convert_tags ------------------------------------------------------------------
 
 cdef int _np_convert_links(NgCtx* c, int32_t root) noexcept nogil:
-    """``for elem in tree.iter("a", "ref"): convert_link(elem, None)``: ref, its attributes
-    replaced by ``target`` = its href when that is not empty (``xml_text``: NEED_PYTHON for a
-    character lxml refuses)."""
-    cdef DocData* d = c.d
-    cdef int32_t a = _cv_known(d, "a"), ref = c.name[NG_REF], href = _cv_known(d, "href")
-    cdef int32_t target = -1, i
-    cdef const uchar* v
-    cdef Py_ssize_t n
-    cdef uchar* buf
-    cdef bint ok
-    i = root
-    while i >= 0:
-        if (a >= 0 and d.nodes[i].tag == a) or d.nodes[i].tag == ref:
-            d.nodes[i].tag = ref
-            if _np_attr(d, i, href, &v, &n) and n > 0:
-                if not _utf8_xml_ok(v, n):
-                    return NS_NEED_PYTHON
-                if target < 0:
-                    target = _cv_name(d, "target")
-                    if target < 0:
-                        return NS_ERROR
-                # the value may sit in the arena the write appends to: copied first
-                buf = NULL if alloc_fails() else <uchar*>malloc(<size_t>n)
-                if buf == NULL:
-                    d.error = ERR_MEMORY
-                    return NS_ERROR
-                memcpy(buf, v, <size_t>n)
-                d.nodes[i].attr_count = 0
-                ok = dom_attr_set(d, i, target, AV_VALUE, buf, n)
-                free(buf)
-                if not ok:
-                    return NS_ERROR
-            else:
-                d.nodes[i].attr_count = 0
-        i = dom_preorder_next(d, i, root)
-    return NS_OK
+    """``for elem in tree.iter("a", "ref"): convert_link(elem, None)`` (accel_convert.pxi's
+    _cv_links_on): NEED_PYTHON for an href holding a character lxml refuses."""
+    cdef int r = _cv_links_on(c.d, root)
+    if r < 0:
+        if not c.d.error:
+            c.d.error = ERR_MEMORY
+        return NS_ERROR
+    return NS_OK if r == 1 else NS_NEED_PYTHON
 
 
 cdef int _np_sub_sup(NgCtx* c, int32_t root) noexcept nogil:
