@@ -34,6 +34,9 @@ REPORTS_DIR = ROOT / "reports"
 
 #: (stage, module, function name): the 2.3.1 functions each stage is made of
 STAGES: Tuple[Tuple[str, str, str], ...] = (
+    # the core's GIL-free sequence: the whole sequence and extract()'s txt output in one C call
+    # (cython_core/nogil_sequence.pxi); the pages it hands back then run the Python stages below
+    ("C sequence", "trafila.v2_3_1.core", "_native_sequence"),
     ("parse", "trafila.v2_3_1.utils", "load_html"),
     ("cleaning", "trafila.v2_3_1.htmlprocessing", "tree_cleaning"),
     ("pruning", "trafila.v2_3_1.htmlprocessing", "prune_unwanted_nodes"),
@@ -193,7 +196,10 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     lines = ["# Where the extraction's time goes, by stage", "",
              "Written by `python -m harness stages` (never by hand). Exclusive time per stage (a stage called "
              "inside another counts in its own row); orchestration is the rest of each call. One thread; "
-             "shares, not seconds, are what carry over between machines.", "",
+             "shares, not seconds, are what carry over between machines. 'C sequence' (2.3.1, the "
+             "core) is the whole sequence with extract()'s txt output in one C call without the GIL, "
+             "on the pages and option sets it runs; the other rows are the Python stages of the rest "
+             "(the pages it hands back, the option sets it does not run).", "",
              f"- run: {result['date']}, commit {result['commit']}, Python {result['python']}, `{command}`",
              f"- engine {result['engine']}, mode {result['mode']}, str input, every {result['every']}th page", ""]
     for name, row in result["sets"].items():
