@@ -322,3 +322,19 @@ def generated_main(run: Callable[[int, int], List[str]], what: str, argv: Option
         print(line)
     print(f"seed {seed}: {count} documents x {what}, {len(failures)} differing")
     return 1 if failures else 0
+
+
+#: a paragraph text over MIN_DUPLCHECK_SIZE (100) characters, for the dedup handler tests
+DEDUP_TEXT = "some text long enough to be counted as a duplicate " * 3
+
+
+def dedup_handler_runs(monkeypatch: Any, core: Any, core_name: str, handler: Callable[..., Any],
+                       core_tree: Callable[[str], Any], options: Any) -> List[Any]:
+    """``handler`` (a release's handle_textnode or process_node) on four fresh paragraphs of
+    DEDUP_TEXT with ``options``, the core's C version ``core_name`` spied: it must run every time."""
+    calls: List[Any] = []
+    real = getattr(core, core_name)
+    monkeypatch.setattr(core, core_name, lambda el, *args: calls.append(el) or real(el, *args))
+    results = [handler(core_tree(f"<p> {DEDUP_TEXT} </p>"), options) for _ in range(4)]
+    assert len(calls) == 4
+    return results

@@ -28,7 +28,7 @@ from trafila.v2_3_1._tree import copy_tree, desc_list, root_of  # noqa: E402
 from trafila.v2_3_1.utils import text_chars_test, trim  # noqa: E402
 from trafila.v2_3_1.settings import TAG_CATALOG, Extractor  # noqa: E402
 
-from ._helpers import core_switched_off, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import DEDUP_TEXT, core_switched_off, dedup_handler_runs, needs_corpora, sample_pages  # noqa: E402
 
 CORE = _engine.core_module()
 BACKEND = _backend.core_backend(CORE)
@@ -161,17 +161,11 @@ def test_dedup_counts_after_the_c_handler(monkeypatch, handler):
     call, and from the fourth count on (MAX_REPETITIONS 2, a text over 100 characters) dropped."""
     from trafila.v2_3_1.deduplication import LRUCache
 
-    calls = []
-    name = "extract_" + handler
-    real = getattr(CORE, name)
-    monkeypatch.setattr(CORE, name, lambda el, *args: calls.append(el) or real(el, *args))
     cache = LRUCache(maxsize=8)
     options = Extractor(dedup=cache)
-    text = "some text long enough to be counted as a duplicate " * 3
-    results = [getattr(hp, handler)(core_tree(f"<p> {text} </p>"), options) for _ in range(4)]
-    assert len(calls) == 4
+    results = dedup_handler_runs(monkeypatch, CORE, "extract_" + handler, getattr(hp, handler), core_tree, options)
     assert [r is None for r in results] == [False, False, False, True]
-    assert cache.get(text.strip()) == 4
+    assert cache.get(DEDUP_TEXT.strip()) == 4
     # a line break kept by handle_textnode without comments_fix returns before the count
     if handler == "handle_textnode":
         el = core_tree("<p>x<lb/> tail </p>")[0]

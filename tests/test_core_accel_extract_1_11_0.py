@@ -30,7 +30,7 @@ from trafila.v1_11_0.settings import TAG_CATALOG, Extractor  # noqa: E402
 from trafila.v1_11_0.xpaths import root_of_document  # noqa: E402
 from trafila.v2_3_1._tree import copy_tree, desc_list  # noqa: E402
 
-from ._helpers import core_switched_off, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import DEDUP_TEXT, core_switched_off, dedup_handler_runs, needs_corpora, sample_pages  # noqa: E402
 
 CORE = _engine.core_module()
 BACKEND = _backend.core_backend(CORE)
@@ -188,19 +188,13 @@ def test_dedup_counts_after_the_c_handler(monkeypatch, handler):
     module cache once per call, and from the fourth on (a text over 100 characters) dropped."""
     from trafila.v1_11_0 import deduplication
 
-    calls = []
-    name = "ex111_" + handler
-    real = getattr(CORE, name)
-    monkeypatch.setattr(CORE, name, lambda el, *args: calls.append(el) or real(el, *args))
     cache = deduplication.LRUCache(maxsize=8)
     previous = deduplication.set_module_cache(cache)
     try:
         options = Extractor(dedup=True)
-        text = "some text long enough to be counted as a duplicate " * 3
-        results = [getattr(hp, handler)(core_tree(f"<p> {text} </p>"), options) for _ in range(4)]
-        assert len(calls) == 4
+        results = dedup_handler_runs(monkeypatch, CORE, "ex111_" + handler, getattr(hp, handler), core_tree, options)
         assert [r is None for r in results] == [False, False, False, True]
-        assert cache.get(text.strip()) == 4
+        assert cache.get(DEDUP_TEXT.strip()) == 4
         if handler == "handle_textnode":
             # a line break kept without comments_fix returns before the count
             el = core_tree("<p>x<lb/> tail </p>")[0]

@@ -64,11 +64,11 @@ ATTRS = st.sampled_from([{}, {"role": "head"}, {"role": "data"}, {"span": "2"}, 
 
 
 @st.composite
-def trees(draw, depth=0):
-    "(tag, attrib, text, tail, children)"
-    tag = draw(st.sampled_from(TAGS))
-    children = [] if depth >= 4 else draw(st.lists(trees(depth + 1), max_size=4 if depth < 2 else 2))
-    return (tag, draw(ATTRS), draw(SLOT), draw(SLOT), children)
+def trees(draw, tags=TAGS, attrs=ATTRS, slot=SLOT, depth=0):
+    "(tag, attrib, text, tail, children), four levels deep at most."
+    tag = draw(st.sampled_from(tags))
+    children = [] if depth >= 4 else draw(st.lists(trees(tags, attrs, slot, depth + 1), max_size=4 if depth < 2 else 2))
+    return (tag, draw(attrs), draw(slot), draw(slot), children)
 
 
 def build(model, spec, parent=None):
@@ -318,12 +318,9 @@ FMT_ATTRS = st.sampled_from([{}, {"rend": "#b"}, {"rend": "#i"}, {"rend": "#t"},
                              {"role": "head"}, {"target": "https://e.org/a b"}, {"target": "x"}])
 
 
-@st.composite
-def fmt_trees(draw, depth=0):
-    "(tag, attrib, text, tail, children) with formatting elements and markdown-special texts."
-    tag = draw(st.sampled_from(FMT_TAGS))
-    children = [] if depth >= 4 else draw(st.lists(fmt_trees(depth + 1), max_size=4 if depth < 2 else 2))
-    return (tag, draw(FMT_ATTRS), draw(FMT_SLOT), draw(FMT_SLOT), children)
+def fmt_trees():
+    "Trees with formatting elements and markdown-special texts."
+    return trees(FMT_TAGS, FMT_ATTRS, FMT_SLOT)
 
 
 def check_formatted(spec, pick=0):

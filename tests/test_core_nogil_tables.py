@@ -35,7 +35,7 @@ from trafila.v2_3_1._tree import copy_tree, desc_list  # noqa: E402
 from trafila.v2_3_1.settings import TAG_CATALOG, Extractor  # noqa: E402
 from trafila.v2_3_1.utils import load_html  # noqa: E402
 
-from ._helpers import core_switched_off, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import core_switched_off, dumped, needs_corpora, sample_pages  # noqa: E402
 from .test_core_nogil_select import _BUNDLES  # noqa: E402
 
 CORE = _backend.core_backend(core)
@@ -51,17 +51,8 @@ OPTIONS = {"balanced": Extractor(), "recall": Extractor(recall=True)}
 
 
 def _dumped(el: Any) -> Any:
-    "A structural dump: tag, sorted attributes, text, children with their tails (iterative)."
-    def head(n: Any) -> list:
-        return [n.tag, sorted(n.attrib.items()), n.text, []]
-    root = head(el)
-    stack = [(el, root)]
-    while stack:
-        node, out = stack.pop()
-        for child in node[:]:
-            d = head(child)
-            out[3].append((d, child.tail))
-            stack.append((child, d))
+    "helpers.dumped frozen into tuples (hashable)."
+    root = dumped(el)
 
     def freeze(d: list) -> tuple:
         return (d[0], tuple(d[1]), d[2], tuple((freeze(c), t) for c, t in d[3]))
