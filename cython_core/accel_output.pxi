@@ -960,19 +960,16 @@ cdef int _fmt_last_why = FMT_OK
 
 
 cdef int _fmt_scan_slot(const uchar* s, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t k
-    cdef uchar b
-    for k in range(n):
-        b = s[k]
-        if b < 32 and b != 9 and b != 10 and b != 13:
-            return FMT_XMLCHAR
-        if b == 0xEF and k + 2 < n and s[k + 1] == 0xBF and (s[k + 2] == 0xBE or s[k + 2] == 0xBF):
-            return FMT_XMLCHAR
-        if b == 0xED and k + 1 < n and s[k + 1] >= 0xA0:
-            return FMT_XMLCHAR
-        if b == 92 and k + 1 < n and (s[k + 1] == 40 or s[k + 1] == 91):
-            return FMT_MATH
-    return FMT_OK
+    "FMT_MATH from the first backslash before ( or [, FMT_XMLCHAR for a refused character before it."
+    cdef Py_ssize_t m = 0
+    while m + 1 < n and not (s[m] == 92 and (s[m + 1] == 40 or s[m + 1] == 91)):
+        m += 1
+    if m + 1 >= n:
+        m = n
+    # s[m] is ASCII: no character of s[:m] is cut by the bound
+    if not _utf8_xml_ok(s, m):
+        return FMT_XMLCHAR
+    return FMT_MATH if m < n else FMT_OK
 
 
 cdef int _fmt_prescan(DocData* d, int32_t top, int32_t t_graphic) noexcept nogil:
@@ -1454,24 +1451,7 @@ def xmltotxt_plain(CElement top not None, bint v1_11_0=False):
     memset(&c, 0, sizeof(OutCtx))
     c.d = &doc.d
     c.last_empty = True
-    c.t_cell = _lookup(doc, "cell")
-    c.t_item = _lookup(doc, "item")
-    c.t_p = _lookup(doc, "p")
-    c.t_head = _lookup(doc, "head")
-    c.t_quote = _lookup(doc, "quote")
-    c.t_table = _lookup(doc, "table")
-    c.t_lb = _lookup(doc, "lb")
-    c.t_list = _lookup(doc, "list")
-    c.t_row = _lookup(doc, "row")
-    c.t_graphic = _lookup(doc, "graphic")
-    c.t_ref = _lookup(doc, "ref")
-    c.t_hi = _lookup(doc, "hi")
-    c.t_del = _lookup(doc, "del")
-    c.t_code = _lookup(doc, "code")
-    c.t_comments = _lookup(doc, "comments")
-    c.a_role = _lookup(doc, "role")
-    c.a_span = _lookup(doc, "span")
-    c.a_target = _lookup(doc, "target")
+    _out_names(&c)
     c.refs = not v1_11_0
     try:
         with nogil:

@@ -928,35 +928,15 @@ cdef int lru_txn_commit(LruTxn* t) noexcept nogil:
 
 # -- duplicate_test in the GIL-free handlers ---------------------------------------------------
 
-cdef struct _LruKeyFeed:
-    ExCollapse col
-    bint fed
-
-
-cdef int _lru_key_piece(void* state, const uchar* s, int32_t n) noexcept nogil:
-    cdef _LruKeyFeed* f = <_LruKeyFeed*>state
-    if f.fed:
-        f.col.pending = True      # the " " of " ".join: one more whitespace run
-    f.fed = True
-    _ex_collapse_feed(&f.col, s, n)
-    return NS_OK
-
-
 cdef int _lru_element_key(DocData* d, int32_t i, uchar** key, Py_ssize_t* n) noexcept nogil:
     """duplicate_test's key, trim(" ".join(i.itertext())), as a new UTF-8 string in key/n (the
-    caller frees it). NS_OK, NS_NEED_PYTHON (the two passes disagreed) or NS_ERROR."""
-    cdef _LruKeyFeed f
-    # two passes over the subtree: the length, then the bytes (as ng_elem_text)
-    memset(&f, 0, sizeof(_LruKeyFeed))
-    ng_itertext_pieces(d, i, _lru_key_piece, &f)
-    n[0] = f.col.len
+    caller frees it): nogil_text.pxi's ng_trim_itertext, measured then written. NS_OK,
+    NS_NEED_PYTHON (the two passes disagreed) or NS_ERROR."""
+    n[0] = ng_trim_itertext(d, i, True, False, NULL)
     key[0] = NULL if alloc_fails() else <uchar*>malloc(<size_t>n[0] + 1)
     if key[0] == NULL:
         return NS_ERROR
-    memset(&f, 0, sizeof(_LruKeyFeed))
-    f.col.out = key[0]
-    ng_itertext_pieces(d, i, _lru_key_piece, &f)
-    if f.col.len != n[0]:
+    if ng_trim_itertext(d, i, True, False, key[0]) != n[0]:
         free(key[0])
         key[0] = NULL
         return NS_NEED_PYTHON

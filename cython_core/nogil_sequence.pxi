@@ -136,23 +136,13 @@ cdef int ng_itertext_join_strip(DocData* d, int32_t top, NgStr* out) noexcept no
 cdef int ng_elem_text(DocData* d, int32_t top, NgStr* out) noexcept nogil:
     """main_extractor._elem_text: ``trim("".join(top.itertext()))`` into ``out`` (also the
     accelerator's, extract_elem_text)."""
-    cdef ExCollapse c
+    cdef Py_ssize_t n = ng_trim_itertext(d, top, False, False, NULL)
     out.n = 0
-    c.out = NULL
-    c.len = 0
-    c.pending = False
-    c.started = False
-    _ex_collapse_subtree(d, top, &c)
-    if c.len == 0:
+    if n == 0:
         return NS_OK
-    if ngs_reserve(out, c.len) != NS_OK:
+    if ngs_reserve(out, n) != NS_OK:
         return NS_ERROR
-    c.out = out.p
-    c.len = 0
-    c.pending = False
-    c.started = False
-    _ex_collapse_subtree(d, top, &c)
-    out.n = c.len
+    out.n = ng_trim_itertext(d, top, False, False, out.p)
     return NS_OK
 
 
