@@ -1,5 +1,7 @@
 """harness.gil's attribution of py-spy samples to stages (the sampling itself needs py-spy)."""
 
+from pathlib import Path
+
 import pytest
 
 from harness.gil import ORCHESTRATION, amdahl_two_threads, attribute
@@ -46,7 +48,8 @@ def test_the_command_line_carries_no_machine_path(tmp_path):
     tool = tmp_path / "py-spy"
     tool.write_text("#!/bin/sh\n")
     os.chmod(tool, 0o755)
-    data = tmp_path / "pages"
+    # not tmp_path: a checkout cloned into the temporary folder has it beside itself ("../")
+    data = Path("/trafila-test-elsewhere/pages")
     line = portable_command(["--set", "fast", "--py-spy", str(tool), "--report-dir",
                              str(_CHECKOUT / "reports"), "--corpora", str(data)])
     # the executable by its name, the checkout's path relative to it, another folder by its name
