@@ -21,6 +21,9 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORE_PYX = os.path.join("cython_core", "_core.pyx")
+#: the FineWeb steps' compiled twins (trafila.fineweb): one extension per .pyx file there,
+#: named trafila._<file name>, each built with the core's flags
+FINEWEB_DIR = os.path.join("cython_core", "fineweb")
 
 
 def _flag(name):
@@ -80,9 +83,14 @@ def core_extensions():
                 compile_args.append("-fsanitize=fuzzer-no-link")
         compile_args.append(f"-fsanitize={sanitizers}")
         link_args.append(f"-fsanitize={sanitizers}")
-    ext = Extension("trafila._core", [CORE_PYX], extra_compile_args=compile_args, extra_link_args=link_args)
+    exts = [Extension("trafila._core", [CORE_PYX], extra_compile_args=compile_args, extra_link_args=link_args)]
+    fineweb = os.path.join(HERE, FINEWEB_DIR)
+    for name in sorted(os.listdir(fineweb)) if os.path.isdir(fineweb) else ():
+        if name.endswith(".pyx"):
+            exts.append(Extension(f"trafila._{name[:-4]}", [os.path.join(FINEWEB_DIR, name)],
+                                  extra_compile_args=compile_args, extra_link_args=link_args))
     try:
-        return cythonize([ext], compiler_directives=directives)
+        return cythonize(exts, compiler_directives=directives)
     except Exception as err:  # a Cython compile error
         if REQUIRE:
             raise
