@@ -66,6 +66,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--batch-size", type=int, default=64, help="trafila's batch_size (default 64)")
     ap.add_argument("--threads", type=int, default=1, help="trafila's threads (default 1)")
     ap.add_argument("--fineweb", action="store_true", help="add the URL and quality filters of the FineWeb example")
+    ap.add_argument("--steps", choices=("all", "extraction"), default="all",
+                    help="with --fineweb, trafila's run uses trafila's drop-in for every step (all, the default) "
+                         "or only for the extraction (datatrove's own reader and filters around it)")
     ap.add_argument("--keep", type=Path, default=None, help="keep the inputs, outputs and logs in this folder")
     ap.add_argument("--no-report", dest="report", action="store_false", help="do not write reports/")
     ap.add_argument("--report-dir", type=Path, default=REPORTS_DIR)
@@ -202,24 +205,39 @@ def _pipeline(spec: Dict[str, Any], out: Path) -> List[Any]:
 
         step = Step(compat=spec["compat"], batch_size=spec["batch_size"], threads=spec["threads"])
     if spec["fineweb"]:
-        from datatrove.pipeline.filters import URLFilter
-        from datatrove.pipeline.readers import WarcReader
         from tldextract import TLDExtract
 
-        url_filter = URLFilter()
+        fw = _fineweb_steps(spec)
+        url_filter = fw["URLFilter"]()
         url_filter.tldextractor = TLDExtract(suffix_list_urls=())  # the bundled snapshot: no download attempt
-        steps: List[Any] = [WarcReader(spec["inputs"]), url_filter]
+        steps: List[Any] = [fw["WarcReader"](spec["inputs"]), url_filter]
     else:
         steps = [JsonlReader(spec["inputs"])]
     steps.append(step)
     if spec["fineweb"]:
-        from datatrove.pipeline.filters import (C4QualityFilter, FineWebQualityFilter, GopherQualityFilter,
-                                                GopherRepetitionFilter)
-
-        steps += [GopherRepetitionFilter(), GopherQualityFilter(), C4QualityFilter(filter_no_terminal_punct=False),
-                  FineWebQualityFilter()]
+        steps += [fw["GopherRepetitionFilter"](), fw["GopherQualityFilter"](),
+                  fw["C4QualityFilter"](filter_no_terminal_punct=False), fw["FineWebQualityFilter"]()]
     steps += [JsonlWriter(str(out / "output")), __getattr__("CpuProbe")()]
     return steps
+
+
+#: the FineWeb example's steps other than the extraction, by class name
+FINEWEB_STEPS = ("WarcReader", "URLFilter", "GopherRepetitionFilter", "GopherQualityFilter", "C4QualityFilter",
+                 "FineWebQualityFilter")
+
+
+def _fineweb_steps(spec: Dict[str, Any]) -> Dict[str, Any]:
+    """The classes of the FineWeb steps a run uses: datatrove's own for the stock run; for
+    trafila's, the drop-ins of ``trafila.integrations.datatrove`` (``--steps all``, the default)
+    or datatrove's own around trafila's extraction alone (``--steps extraction``)."""
+    from datatrove.pipeline import filters, readers
+
+    stock = {name: getattr(filters, name, None) or getattr(readers, name) for name in FINEWEB_STEPS}
+    if spec["variant"] == "stock" or spec.get("steps", "all") == "extraction":
+        return stock
+    import trafila.integrations.datatrove as ours
+
+    return {name: getattr(ours, name) for name in FINEWEB_STEPS}
 
 
 def child_main() -> int:
@@ -294,9 +312,11 @@ def _summary(stats: List[Dict[str, Any]]) -> Dict[str, Any]:
     step = next(s for s in stats if "Trafilatura" in s["name"])
     probe = next(s for s in stats if s["name"] == "harness: CPU probe")
     counts = {k: _total(v) for k, v in step["stats"].items()}
+    steps = {s["name"]: round(_total(s["time_stats"]), 3) for s in stats
+             if s["name"] != "harness: CPU probe" and s.get("time_stats")}
     return {"step_seconds": round(_total(step["time_stats"]), 3),
             "task_cpu_seconds": round(_total(probe["stats"][CPU_STAT]) / 1000, 3),
-            "step_counts": counts}
+            "step_counts": counts, "steps_seconds": steps}
 
 
 # --------------------------------------------------------------------------- the command
@@ -341,7 +361,7 @@ def _measure(args: argparse.Namespace, argv: Optional[List[str]], work: Path, in
             folder = work / f"{variant}-w{w}"
             spec = {"variant": variant, "inputs": str(work / "inputs"), "out": str(folder), "tasks": args.tasks,
                     "workers": w, "timeout": args.timeout, "compat": mode, "batch_size": args.batch_size,
-                    "threads": args.threads, "fineweb": args.fineweb}
+                    "threads": args.threads, "fineweb": args.fineweb, "steps": args.steps}
             folder.mkdir(parents=True, exist_ok=True)
             result = _run_child(spec, folder / "run.log")
             stats = read_stats(folder)
@@ -357,7 +377,8 @@ def _measure(args: argparse.Namespace, argv: Optional[List[str]], work: Path, in
               f"{'' if c['statistics_equal'] else ' (' + '; '.join(c['differing_statistics']) + ')'}; stock/trafila wall "
               f"{c['wall_ratio']}, step {c['step_ratio']}, tasks' CPU {c['cpu_ratio']}")
     section = {"mode": mode, "trafilatura": installed, "inputs": inputs, "tasks": args.tasks,
-               "fineweb": args.fineweb, "batch_size": args.batch_size, "threads": args.threads,
+               "fineweb": args.fineweb, "steps": args.steps if args.fineweb else "extraction",
+               "batch_size": args.batch_size, "threads": args.threads,
                "stock_timeout": args.timeout, "runs": [r[0] for r in runs], "comparisons": comparisons,
                "statistics_compared": "per task",
                "python": sys.version.split()[0], "cpus": os.cpu_count(), "loadavg_after": _loadavg()}
@@ -437,6 +458,28 @@ def write_report(section: Dict[str, Any], command: str, commit: Optional[str], o
     (out_dir / f"{REPORT_NAME}.md").write_text("\n".join(_markdown(sections)) + "\n")
 
 
+def _step_table(section: Dict[str, Any]) -> Iterator[str]:
+    """Each step's time, stock against trafila, per worker count (sections that recorded it)."""
+    runs = {(r["variant"], r["workers"]): r for r in section["runs"] if "steps_seconds" in r}
+    for w in sorted({w for _, w in runs}):
+        stock, ours = runs.get(("stock", w)), runs.get(("trafila", w))
+        if not stock or not ours:
+            continue
+        yield ""
+        yield (f"Time by step, workers={w} (datatrove's time statistics summed over tasks; trafila's run: "
+               f"{'every step a drop-in' if section.get('steps') == 'all' else 'the extraction step alone'}):")
+        yield ""
+        yield "| step | stock s | trafila s | stock/trafila |"
+        yield "|---|---:|---:|---:|"
+        names = list(stock["steps_seconds"]) + [n for n in ours["steps_seconds"] if n not in stock["steps_seconds"]]
+        for name in names:
+            a, b = stock["steps_seconds"].get(name), ours["steps_seconds"].get(name)
+            ratio = _ratio(a, b) if a is not None and b is not None else None
+            yield f"| {name} | {a if a is not None else '-'} | {b if b is not None else '-'} | {ratio if ratio is not None else '-'} |"
+        yield (f"| **wall** | {stock['wall_seconds']} | {ours['wall_seconds']} | "
+               f"{_ratio(stock['wall_seconds'], ours['wall_seconds'])} |")
+
+
 def _markdown(sections: List[Dict[str, Any]]) -> Iterator[str]:
     yield "# datatrove: trafila's Trafilatura step against datatrove 0.10.1's, end to end"
     yield ""
@@ -484,6 +527,7 @@ def _markdown(sections: List[Dict[str, Any]]) -> Iterator[str]:
             yield (f"| {c['workers']} | {c['documents']} | {same_docs} | {'yes' if c['statistics_equal'] else '**no**'} | "
                    f"{'yes' if c['same_as_first_stock_run'] else '**no**'} | {c['wall_ratio']} | {c['step_ratio']} | "
                    f"{c['cpu_ratio']} |")
+        yield from _step_table(s)
         for c in s["comparisons"]:
             if not c["statistics_equal"]:
                 yield ""
