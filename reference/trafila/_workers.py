@@ -221,6 +221,8 @@ def _serve(incoming: Connection, outgoing: Connection, shared: Optional[mmap.mma
             extract = trafila.engine(engine).extract
             logger.setLevel(threshold)
             continue
+        if kind != "pages":
+            raise RuntimeError(f"trafila worker: unknown message {kind!r}")
         # ("pages", batch, start, pages): a page is a str, None, or in the shared memory:
         # (offset, kind, length) of its PEP 393 code units, or (offset, length) of its UTF-8
         _, _batch, start, pages = message
@@ -348,7 +350,7 @@ class _Worker:
         the pages that do not fit stay in the message. A slot is free again once the chunk that
         used it CHUNKS_PER_WORKER chunks ago came back (the calling thread never has more in flight)."""
         assert self.shared is not None
-        kind, batch, start, pages = message
+        tag, batch, start, pages = message
         offset = (self.slot % CHUNKS_PER_WORKER) * SLOT_BYTES
         end = offset + SLOT_BYTES
         self.slot += 1
@@ -360,10 +362,10 @@ class _Worker:
                 entries.append(page)
                 continue
             if put_units is not None and type(page) is str:
-                kind = put_units(page, self.shared, offset, end)  # the str's buffer as it is: no encoding
-                if kind:
-                    entries.append((offset, kind, len(page)))
-                    offset += len(page) * kind
+                units = put_units(page, self.shared, offset, end)  # the str's buffer as it is: no encoding
+                if units:
+                    entries.append((offset, units, len(page)))
+                    offset += len(page) * units
                 else:
                     entries.append(page)
                 continue
@@ -374,7 +376,7 @@ class _Worker:
             self.shared[offset:offset + len(data)] = data
             entries.append((offset, len(data)))
             offset += len(data)
-        return (kind, batch, start, entries)
+        return (tag, batch, start, entries)
 
     def send(self, message: Any) -> bool:
         """Queue a message (or pickled bytes) for the worker; False when it is known to be gone."""
