@@ -57,6 +57,9 @@ LEDGER_KEY = "upstream_suite"
 ENV_OUT = "TRAFILA_UPSTREAM_OUT"
 ENV_PATCH = "TRAFILA_UPSTREAM_PATCH"
 
+#: the value of ENV_PATCH that swaps datatrove's FineWeb steps for trafila's (not a trafilatura release)
+SUBSTITUTE_DATATROVE = "datatrove"
+
 #: outcomes of one test id
 PASSED = "passed"
 PASSING = frozenset({PASSED})
@@ -169,6 +172,13 @@ def pytest_load_initial_conftests(early_config: Any, parser: Any, args: Any) -> 
         return
     _RECORDER = recorder = _Recorder()
     mode = os.environ.get(ENV_PATCH)
+    if mode == SUBSTITUTE_DATATROVE:
+        # datatrove's suite (harness datatrove-suite): its FineWeb steps become trafila's drop-ins
+        recorder.info["imported_before"] = any(m.startswith("datatrove.pipeline") for m in sys.modules)
+        from trafila.integrations.datatrove import substitute_datatrove_steps  # noqa: PLC0415
+
+        recorder.info.update(patched=mode, substituted=substitute_datatrove_steps())
+        return
     recorder.info["imported_before"] = "trafilatura" in sys.modules
     if mode:
         import trafila  # noqa: PLC0415
@@ -260,9 +270,10 @@ def installed_trafilatura(python: str) -> Optional[str]:
 
 
 def run_suite(root: Path, python: str, patch_mode: Optional[str], out: Path, timeout: float,
-              extra_args: Optional[List[str]] = None) -> Dict[str, Any]:
-    """One pytest run of the suite (stock when ``patch_mode`` is None); the plugin's record
-    plus ``exit``, ``seconds`` and ``summary`` (pytest's closing line)."""
+              extra_args: Optional[List[str]] = None, files: Optional[List[str]] = None) -> Dict[str, Any]:
+    """One pytest run of the suite (stock when ``patch_mode`` is None; ``files``: its test
+    modules, default trafilatura's); the plugin's record plus ``exit``, ``seconds`` and
+    ``summary`` (pytest's closing line)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env[ENV_OUT] = str(out)
@@ -271,7 +282,7 @@ def run_suite(root: Path, python: str, patch_mode: Optional[str], out: Path, tim
         env[ENV_PATCH] = patch_mode
     # the CLI tests start the `trafilatura` console script of the environment under test
     env["PATH"] = os.pathsep.join([str(Path(python).parent), env.get("PATH", "")])
-    cmd = [python, "-m", "pytest", *test_files(root), "-p", "harness.upstream_suite", "-p", "no:cacheprovider",
+    cmd = [python, "-m", "pytest", *(files or test_files(root)), "-p", "harness.upstream_suite", "-p", "no:cacheprovider",
            "-q", "-o", "addopts=", "--continue-on-collection-errors", *(extra_args or [])]
     t0 = time.time()
     log = Path(out).with_suffix(".log")
@@ -332,12 +343,12 @@ def machine_reason(entry: Dict[str, Any]) -> Optional[str]:
     return None
 
 
-def load_expected(mode: str, path: Path = LEDGER) -> Dict[str, str]:
-    """The ledger's expected differences of ``mode``: test id -> reason."""
+def load_expected(mode: str, path: Path = LEDGER, key: str = LEDGER_KEY) -> Dict[str, str]:
+    """The ledger's expected differences of ``mode`` (under ``key``): test id -> reason."""
     if not Path(path).exists():
         return {}
     data = json.loads(Path(path).read_text())
-    return {e["test"]: e["reason"] for e in data.get(LEDGER_KEY, []) if e.get("mode") == mode}
+    return {e["test"]: e["reason"] for e in data.get(key, []) if e.get("mode") == mode}
 
 
 def compare(stock: Dict[str, Any], patched: Dict[str, Any], expected: Dict[str, str]) -> Dict[str, Any]:
