@@ -12,7 +12,12 @@
    the quick parity (``python -m harness quick``, as ``tox -e parity-quick`` runs it) against
    the installed package;
 5. the sdist installed in another fresh venv (the core compiled there): the same checks and the
-   same quick parity (``--parity wheel`` runs it after the wheel only).
+   same quick parity (``--parity wheel`` runs it after the wheel only);
+6. for every other supported CPython present here (python3.10 ... python3.13 on PATH or under
+   pyenv; ``--pythons current`` skips them): a wheel built from the sdist with that interpreter
+   (``pip wheel``, isolated), ``twine check``, installed in a fresh venv with ``CC=false`` and
+   checked by ``tools/check_install.py --expect-core`` (cibuildwheel does the same for the
+   manylinux and macOS wheels of a release).
 
 Exit 0 when everything holds; each step prints its time.
 """
@@ -28,7 +33,7 @@ import tarfile
 import time
 import zipfile
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 #: what a copy never takes when there is no git to ask
@@ -90,7 +95,8 @@ def check_sdist(sdist: Path, src: Path) -> List[str]:
         problems.append(f"the sdist carries generated C: {', '.join(generated)}")
     if "License-Expression: Apache-2.0" not in pkg_info:
         problems.append("the sdist's PKG-INFO has no License-Expression: Apache-2.0")
-    print(f"   sdist: {len(names)} files, {len(cython_sources(src))} Cython sources, all present" if not missing else "")
+    print(f"   sdist: {len(names)} files, {len(cython_sources(src)) - len(missing)} of "
+          f"{len(cython_sources(src))} Cython sources of cython_core/")
     return problems
 
 
@@ -114,10 +120,33 @@ def check_wheel(wheel: Path, src: Path) -> List[str]:
     return problems
 
 
-def venv(path: Path) -> Path:
+SUPPORTED = ("3.10", "3.11", "3.12", "3.13")
+
+
+def other_pythons() -> List[Tuple[str, str]]:
+    """(version, interpreter) of each supported CPython found here other than this one
+    (pythonX.Y on PATH when it runs, else the newest pyenv install of X.Y)."""
+    found = []
+    current = f"{sys.version_info.major}.{sys.version_info.minor}"
+    for version in SUPPORTED:
+        if version == current:
+            continue
+        candidates = [shutil.which(f"python{version}") or ""]
+        root = os.environ.get("PYENV_ROOT") or str(Path.home() / ".pyenv")
+        candidates += sorted(str(p) for p in Path(root, "versions").glob(f"{version}.*/bin/python{version}"))[::-1]
+        for candidate in filter(None, candidates):
+            if subprocess.run([candidate, "-c", ""], capture_output=True, check=False).returncode == 0:
+                found.append((version, candidate))
+                break
+        else:
+            print(f"   CPython {version}: not found here")
+    return found
+
+
+def venv(path: Path, interpreter: str = sys.executable) -> Path:
     if path.exists():
         shutil.rmtree(path)
-    run([sys.executable, "-m", "venv", path])
+    run([interpreter, "-m", "venv", path])
     python = path / "bin" / "python"
     run([python, "-m", "pip", "install", "-q", "--upgrade", "pip"])
     return python
@@ -141,6 +170,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--work", type=Path, default=ROOT / ".tox" / "dist-work", help="the working folder (emptied)")
     parser.add_argument("--parity", choices=("both", "wheel", "none"), default="both",
                         help="after which installs the quick parity runs (default: both)")
+    parser.add_argument("--pythons", choices=("all", "current"), default="all",
+                        help="wheels for every supported CPython present here (default), or this one's only")
     args = parser.parse_args(argv)
     work: Path = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -160,6 +191,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     run([sys.executable, "-m", "build", "--outdir", out, src], env=build_env)
     sdist = next(out.glob("trafila-*.tar.gz"))
     wheel = next(out.glob("trafila-*.whl"))
+    wheel_names = [wheel.name]
     done(started)
 
     started = step("twine check --strict, and what the archives carry")
@@ -180,10 +212,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     check_installed(python, work, args.parity == "both")
     done(started)
 
+    if args.pythons == "all":
+        for version, interpreter in other_pythons():
+            started = step(f"CPython {version} ({interpreter}): a wheel from the sdist, installed with CC=false")
+            wheels = work / f"dist-{version}"
+            shutil.rmtree(wheels, ignore_errors=True)
+            run([interpreter, "-m", "pip", "wheel", "-q", "--no-deps", "-w", wheels, sdist], env=build_env)
+            built = next(wheels.glob("trafila-*.whl"))
+            run([sys.executable, "-m", "twine", "check", "--strict", built])
+            problems += check_wheel(built, src)
+            python = venv(work / f"venv-wheel-{version}", interpreter)
+            run([python, "-m", "pip", "install", "-q", built], env=env)
+            run([python, str(ROOT / "tools" / "check_install.py"), "--expect-core"], cwd=work)
+            wheel_names.append(built.name)
+            done(started)
+
     for problem in problems:
         print(f"dist: {problem}", file=sys.stderr)
     print(f"\ndist: {'FAILED' if problems else 'ok'} ({time.perf_counter() - started_all:.0f} s): "
-          f"{sdist.name}, {wheel.name}")
+          f"{sdist.name}, {', '.join(wheel_names)}")
     return 1 if problems else 0
 
 
