@@ -7,6 +7,7 @@ Building and installing the wheel and the sdist is ``tox -e dist`` (tools/dist_c
 from __future__ import annotations
 
 import configparser
+import os
 import re
 import shutil
 import subprocess
@@ -234,3 +235,39 @@ def test_sdist_carries_every_cython_source_and_no_generated_c(tmp_path):
                  "reference/trafila/data/justext-stoplists.txt.gz", "tools/gen_core_tables.py"):
         assert name in names
     assert "License-Expression: Apache-2.0" in pkg_info and "Classifier: License ::" not in pkg_info
+
+
+_WITHOUT_CYTHON = """
+import runpy, sys
+class NoCython:
+    def find_spec(self, name, path=None, target=None):
+        if name == "Cython" or name.startswith("Cython."):
+            raise ImportError(f"No module named {name!r} (hidden by the test)")
+sys.meta_path.insert(0, NoCython())
+for name in [m for m in sys.modules if m == "Cython" or m.startswith("Cython.")]:
+    del sys.modules[name]
+sys.argv = ["setup.py", "-q", "build_ext", "--build-temp", "tmp-build", "--build-lib", "tmp-lib"]
+runpy.run_path("setup.py", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("require", [True, False], ids=["required", "optional"])
+def test_build_ext_without_cython(tmp_path, require):
+    """setup.py build_ext with no Cython: exit non-zero under TRAFILA_REQUIRE_EXTENSIONS=1,
+    else a visible warning and no core (exit 0)."""
+    _setuptools_for_sdist()
+    src = tmp_path / "src"
+    src.mkdir()
+    _source_copy(src)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TRAFILA_")}
+    if require:
+        env["TRAFILA_REQUIRE_EXTENSIONS"] = "1"
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_CYTHON], cwd=src, capture_output=True, text=True,
+                          env=env, check=False)
+    assert "Cython is not available" in done.stderr, done.stderr[-3000:]
+    if require:
+        assert done.returncode != 0
+    else:
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "WARNING: cythonizing cython_core/_core.pyx failed" in done.stderr
+        assert not list((src / "tmp-lib").rglob("_core*"))

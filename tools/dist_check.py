@@ -104,6 +104,13 @@ def check_wheel(wheel: Path, src: Path) -> List[str]:
     problems = []
     with zipfile.ZipFile(wheel) as whl:
         names = whl.namelist()
+        metadata = whl.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    extras = {line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Provides-Extra:")}
+    for extra in ("trafilatura", "charset", "datatrove", "fineweb", "lxml", "warc", "progress", "test"):
+        if extra not in extras:
+            problems.append(f"the wheel's metadata has no extra [{extra}]")
+    if "License-Expression: Apache-2.0" not in metadata:
+        problems.append("the wheel's METADATA has no License-Expression: Apache-2.0")
     expected = ["_core"] + sorted(p.stem for p in (src / "cython_core" / "fineweb").glob("*.pyx"))
     for stem in expected:
         module = "trafila/_" + stem.lstrip("_")
