@@ -45,7 +45,8 @@ FUZZ = _flag("TRAFILA_CORE_FUZZ")
 
 def _warn(msg):
     bar = "*" * 78
-    sys.stderr.write(f"\n{bar}\nWARNING: {msg}\nThe pure-Python reference is installed without trafila._core.\n{bar}\n\n")
+    sys.stderr.write(f"\n{bar}\nWARNING: {msg}\ntrafila installs without it and runs its pure-Python code "
+                     f"instead (TRAFILA_REQUIRE_EXTENSIONS=1 makes this an error).\n{bar}\n\n")
 
 
 def _build_flags():
@@ -114,15 +115,15 @@ class OptionalBuildExt(build_ext):
     installs pure) unless TRAFILA_REQUIRE_EXTENSIONS=1, where it is an error."""
 
     def run(self):
-        if self.extensions:
+        # one extension at a time: a FineWeb twin that fails to cythonize costs only itself
+        for ext in list(self.extensions):
             try:
-                _cythonize(self.extensions)
-            except BaseException as err:  # no Cython, or a Cython compile error (SystemExit from cythonize)
+                _cythonize([ext])
+            except BaseException as err:  # no Cython, or a Cython compile error (CompileError, SystemExit)
                 if REQUIRE or isinstance(err, KeyboardInterrupt):
                     raise
-                _warn(f"cythonizing {CORE_PYX} failed ({err!r}).")
-                self.extensions[:] = []
-                self.distribution.ext_modules[:] = []
+                _warn(f"cythonizing {' '.join(ext.sources)} failed ({err!r}); {ext.name} is not built.")
+                self.extensions.remove(ext)
         try:
             super().run()
         except Exception as err:
