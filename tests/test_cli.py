@@ -177,7 +177,7 @@ def test_output_inside_an_input_folder_is_not_read(tmp_path: Path, capsys: Any) 
         status, _, err = run_main(["extract", str(tmp_path), "-o", str(out)], capsys)
         assert status == 0, err
         assert [r["id"] for r in read_jsonl(out)] == [str(tmp_path / "a.html")]
-        assert "1 pages read" in err
+        assert "1 page read, 1 text extracted, 0 None, 0 errors, 0 delegated calls" in err
 
 
 # --- JSON Lines ------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def test_jsonl_fields_and_broken_records(tmp_path: Path, capsys: Any) -> None:
     import importlib.util
 
     delegated = 0 if importlib.util.find_spec("charset_normalizer") is not None else 1
-    assert f"6 pages read, 4 texts extracted, 2 None, 4 errors (4 reading, 0 extracting), {delegated} delegated calls" in err
+    assert f"6 pages read, 4 texts extracted, 2 None, 4 errors (4 reading, 0 extracting), {delegated} delegated call{'' if delegated == 1 else 's'}" in err
     assert "Traceback" not in err
 
 
@@ -275,7 +275,7 @@ def test_strict_stops_at_the_first_error(tmp_path: Path, capsys: Any) -> None:
     status, out, err = run_main(["extract", str(path), "--strict"], capsys)
     assert status == 1
     assert [json.loads(line)["id"] for line in out.splitlines()] == [1]
-    assert f"{path}: line 2: not JSON" in err and "1 pages read" in err
+    assert f"{path}: line 2: not JSON" in err and "1 page read, 1 text extracted, 0 None, 1 error (1 reading" in err
 
 
 # --- WARC ----------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ BOM), plain, gzip- and zlib-compressed, and bad bytes (truncated multi-byte
 sequences, lying BOMs, a charset naming no codec, truncated or oversized
 compressed streams): the decoded text, the parsed tree and the extraction
 equal trafilatura 2.3.1's (in process) and 1.11.0's (in process when it is
-the installed release, else in its own interpreter: ``$TRAFILA_ORACLE_1_11_PYTHON``
+the installed release, else in its own interpreter: ``$TRAFILA_PYTHON_1_11_0``
 or ``.tox/oracle-1.11``), or raise the same exception type. Without
 charset_normalizer the call is handed over as before.
 """
@@ -336,7 +336,7 @@ json.dump(out, sys.stdout)
 
 
 def _oracle_111_python() -> Optional[str]:
-    env = os.environ.get("TRAFILA_ORACLE_1_11_PYTHON")
+    env = os.environ.get("TRAFILA_PYTHON_1_11_0")
     if env:
         return env
     for name in ("oracle-1.11", "parity-1.11", "parity-quick-1.11"):
@@ -352,7 +352,7 @@ def trafilatura_111_results() -> List[Dict[str, Any]]:
     lines = "".join(base64.b64encode(raw).decode() + "\n" for _, raw in CASES)
     python = sys.executable if trafilatura_version() == "1.11.0" else _oracle_111_python()
     if python is None:
-        pytest.skip("needs trafilatura 1.11.0 (installed, or an interpreter: $TRAFILA_ORACLE_1_11_PYTHON / .tox/oracle-1.11)")
+        pytest.skip("needs trafilatura 1.11.0 (installed, or an interpreter that has it: set TRAFILA_PYTHON_1_11_0, or tox -e oracle-1.11 makes .tox/oracle-1.11)")
     command = [python, "-c", _ORACLE_111_SCRIPT]
     env = dict(os.environ, PYTHONHASHSEED="0")
     done = subprocess.run(command, input=lines, capture_output=True, text=True, env=env, timeout=1800, check=False)
@@ -476,11 +476,14 @@ def test_without_extra_non_utf8_is_handed_over_once(without_charset_normalizer, 
 
 def test_without_extra_or_trafilatura_raises_the_clear_error(without_charset_normalizer, monkeypatch, engine_231):
     def missing():
-        raise ImportError("no trafilatura")
+        raise ModuleNotFoundError("No module named 'trafilatura'", name="trafilatura")
 
     monkeypatch.setattr(_delegation, "real_trafilatura", missing)
+    # one line naming the extra that decodes the bytes natively, then the release to hand them to
     with pytest.raises(trafila.TrafilaError,
-                       match=r"extract: non-UTF-8 bytes \(charset detection\) needs trafilatura==2\.3\.1 installed"):
+                       match=r"^extract: non-UTF-8 bytes \(charset detection\) needs the \[charset\] extra "
+                             r"\(pip install 'trafila\[charset\]'\) to be decoded natively, "
+                             r"or trafilatura==2\.3\.1 installed \(pip install 'trafila\[trafilatura\]'\)$"):
         engine_231.extract(LATIN.encode("latin-1"))
 
 

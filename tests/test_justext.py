@@ -264,7 +264,7 @@ def test_try_justext_1_11_0_equals_trafilatura_1_11_0():
 
     python = _python_1_11_0()
     if python is None:
-        pytest.skip("no trafilatura 1.11.0 environment (set TRAFILA_PYTHON_1_11_0 to its interpreter)")
+        pytest.skip("needs trafilatura 1.11.0 (installed, or an interpreter that has it: set TRAFILA_PYTHON_1_11_0)")
     sentence = ("Det här stycket är tillräckligt långt och innehåller många vanliga ord som och, att, det, "
                 "som, en, på, är, av, för, med och så vidare, så att det räknas som text. ")
     markup = ("<html><body><div><a href='/'>Hem</a> | <a href='/b'>B</a></div>"

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Set, Tuple, Uni
 from . import _document, _engine, _gate, _trees
 from ._delegation import FallbackWarning, TrafilaError, delegate, user_stacklevel
 from ._batch import extract_batch
-from ._engine import EngineUnavailable, NotNative
+from ._engine import CoreMissingWarning, EngineUnavailable, NotNative
 from .patch import PatchWarning, patch, unpatch
 from .simhash import Simhash, content_fingerprint
 
-__version__ = "0.1.0.dev0"
+__version__ = "0.1.0"
 
 # as trafilatura does for its logger: nothing printed unless the application configures logging
 logging.getLogger(__name__).addHandler(logging.NullHandler())
@@ -60,7 +60,8 @@ __all__ = [
     "Document", "LRUCache", "LRU_TEST", "DEFAULT_CONFIG", "DEFAULT_CONFIGS",
     "sanitize", "trim", "duplicate_test", "Simhash", "content_fingerprint",
     "TrafilaError", "FallbackWarning", "PatchWarning", "TRAFILATURA_VERSIONS", "REPRODUCED_VERSIONS",
-    "Engine", "engine", "engines_built", "EngineUnavailable", "NotNative",
+    "Engine", "engine", "engines_built", "EngineUnavailable", "NotNative", "CoreMissingWarning", "about",
+    "__version__",
 ]
 
 #: the engine a call runs on: set only for the duration of a call made through an Engine
@@ -434,6 +435,32 @@ def engine(name: Optional[str] = None, mode: str = DEFAULT_MODE) -> Engine:
 def engines_built() -> Tuple[str, ...]:
     """The engines built here, reference first (``core`` only when compiled)."""
     return _engine.engines_built()
+
+
+def about() -> str:
+    """What ``trafila --version`` prints: the version, the engines built here and each
+    mode's default engine (with why the core is missing, if it is), and the releases
+    each mode reproduces."""
+    import platform  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    built = engines_built()
+    lines = [f"trafila {__version__} (Python {platform.python_version()}, {platform.python_implementation()}, "
+             f"{sys.platform} {platform.machine()})"]
+    problem = _engine.core_problem()
+    lines.append(f"engines built: {', '.join(built)}" + ("" if problem is None else f" (no core: {problem})"))
+    for mode in TRAFILATURA_VERSIONS:
+        pins = REPRODUCED_VERSIONS[mode]
+        default = " (default)" if mode == DEFAULT_MODE else ""
+        try:
+            runs_on = _engine.default_engine(mode) if problem is None else "reference"
+        except EngineUnavailable as err:  # TRAFILA_ENGINE names an engine that cannot run it
+            runs_on = f"unavailable ({err})"
+        releases = ", ".join(f"{name} {version}" for name, version in pins.items())
+        lines.append(f"mode {mode}{default}: engine {runs_on}; reproduces {releases}")
+    if problem is not None:
+        lines.append(f"to get the core: {_engine.CORE_HOWTO}")
+    return "\n".join(lines)
 
 
 #: module attributes that are the default 2.3.1 implementation's (looked up on use)

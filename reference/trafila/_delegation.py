@@ -56,11 +56,13 @@ def delegate(function: str, reason: str, mode: str, args: Dict[str, Any], impl: 
     call (and whose DEFAULT_CONFIG stands for trafilatura's own)."""
     try:
         trafilatura = real_trafilatura()
-    except ImportError:
-        raise TrafilaError(f"{function}: {reason} needs trafilatura=={mode} installed (pip install trafilatura=={mode})") from None
+    except ModuleNotFoundError as err:
+        if err.name != "trafilatura":
+            raise  # trafilatura is there but one of its imports is not: that failure, as it is
+        raise TrafilaError(f"{function}: {reason} needs {_what_to_install(reason, mode)}") from None
     if trafilatura.__version__ != mode:
         raise TrafilaError(
-            f"{function}: {reason} needs trafilatura=={mode} installed, found {trafilatura.__version__}"
+            f"{function}: {reason} needs {_what_to_install(reason, mode)}, found {trafilatura.__version__}"
         )
     global delegated_calls
     delegated_calls += 1
@@ -79,6 +81,29 @@ def delegate(function: str, reason: str, mode: str, args: Dict[str, Any], impl: 
     with lend_module_cache_1_11_0(args, impl):
         return getattr(trafilatura, function)(**args)
 
+def _what_to_install(reason: str, mode: str) -> str:
+    """The one line saying what to install for a call trafila cannot serve natively."""
+    from ._decoding import CHARSET_REASON  # noqa: PLC0415
+
+    if mode == "2.3.1":
+        release = "trafilatura==2.3.1 installed (pip install 'trafila[trafilatura]')"
+    else:
+        release = f"trafilatura=={mode} installed (pip install trafilatura=={mode} lxml_html_clean)"
+    if reason == CHARSET_REASON:
+        # the extra decodes them natively; handing the page over is the other way
+        return f"the [charset] extra (pip install 'trafila[charset]') to be decoded natively, or {release}"
+    return release
+
+
+def _report_import_failure(err: ImportError) -> None:
+    """Say, beside an ImportError raised while importing the installed trafilatura,
+    where it came from and what installs a trafilatura that imports."""
+    note = ("trafila: importing the installed trafilatura failed (a call was handed to it); "
+            "pip install 'trafila[trafilatura]' installs trafilatura 2.3.1 with the packages it imports")
+    if hasattr(err, "add_note") and note not in getattr(err, "__notes__", ()):
+        err.add_note(note)
+
+
 # --- the installed trafilatura -------------------------------------------------------
 
 #: the real modules while trafila.patch() has shims in sys.modules
@@ -89,8 +114,12 @@ def real_trafilatura() -> Any:
     """The installed trafilatura package (not trafila's shim); ImportError without it."""
     if "trafilatura" in _REAL_MODULES:
         return _REAL_MODULES["trafilatura"]
-    import trafilatura  # noqa: PLC0415 - only when a call needs it
-
+    try:
+        import trafilatura  # noqa: PLC0415 - only when a call needs it
+    except ImportError as err:
+        if not (isinstance(err, ModuleNotFoundError) and err.name == "trafilatura"):
+            _report_import_failure(err)
+        raise
     return trafilatura
 
 

@@ -117,11 +117,58 @@ def core_module() -> ModuleType:
 
 def core_built() -> bool:
     """True when the compiled core is built and imports."""
+    return core_problem() is None
+
+
+def core_problem() -> Optional[str]:
+    """Why the compiled core cannot be used here, or None when it can."""
     try:
         core_module()
-    except EngineUnavailable:
-        return False
-    return True
+    except EngineUnavailable as err:
+        return str(err)
+    return None
+
+
+class CoreMissingWarning(UserWarning):
+    """The compiled core is not there, so extraction runs on the slower pure-Python
+    reference engine (given once per process, on the first call that picks a default
+    engine; ``TRAFILA_ENGINE=reference`` chooses the reference and silences it)."""
+
+    __module__ = "trafila"
+
+
+#: how to get the core, in the one-time message
+CORE_HOWTO = (
+    "install trafila's binary wheel for this platform, which has the core inside and needs no compiler "
+    "(pip install --only-binary=trafila trafila, or a trafila-*.whl built by `python -m build` or cibuildwheel), "
+    "or build it from source with a C compiler and the Python headers: "
+    "TRAFILA_REQUIRE_EXTENSIONS=1 pip install --no-binary=trafila --force-reinstall trafila "
+    "(from a clone: TRAFILA_REQUIRE_EXTENSIONS=1 pip install .), which fails loudly if it cannot"
+)
+
+_core_missing_told = False
+
+
+def core_missing_message(problem: str) -> str:
+    """The one-time message when the default engine is the reference because the core is missing."""
+    return (f"trafila: {problem}, so extraction runs on the pure-Python reference engine: the same text, "
+            f"at 0.6-0.8x trafilatura's speed instead of many times it. Get the core with trafila's binary wheel "
+            f"for this platform (no compiler needed), or build it: TRAFILA_REQUIRE_EXTENSIONS=1 pip install "
+            f"--no-binary=trafila --force-reinstall trafila (a C compiler and the Python headers; from a clone: "
+            f"TRAFILA_REQUIRE_EXTENSIONS=1 pip install .). `trafila --version` shows the engines; "
+            f"TRAFILA_ENGINE=reference chooses the reference and silences this.")
+
+
+def _tell_core_missing(problem: str) -> None:
+    global _core_missing_told
+    if _core_missing_told:
+        return
+    _core_missing_told = True
+    from ._delegation import user_stacklevel  # noqa: PLC0415
+
+    import warnings  # noqa: PLC0415
+
+    warnings.warn(core_missing_message(problem), CoreMissingWarning, stacklevel=user_stacklevel())
 
 
 def engines_built() -> Tuple[str, ...]:
@@ -147,6 +194,9 @@ def default_engine(mode: str) -> str:
         wanted = os.environ.get("TRAFILA_ENGINE", "").strip().lower()
         if wanted in ("", "auto"):
             name = "core" if mode in modes_of("core") else "reference"
+            problem = core_problem() if name == "reference" else None
+            if problem is not None:
+                _tell_core_missing(problem)
         else:
             check_engine(wanted)
             if mode not in modes_of(wanted):

@@ -84,12 +84,28 @@ class _UsageExit(Exception):
     pass
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: trafila.about(), its lines as they are (argparse's own would re-wrap them)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: Optional[str] = None) -> None:  # noqa: A002 - argparse's name
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: Optional[str] = None) -> None:
+        import trafila  # noqa: PLC0415
+
+        print(trafila.about())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``trafila`` and ``trafila extract`` (``trafila run`` parses its own line)."""
     import trafila  # noqa: PLC0415
 
     parser = _Parser(prog="trafila", description="trafila: trafilatura's text extraction, byte for byte, faster.")
-    parser.add_argument("--version", action="version", version=f"trafila {trafila.__version__}")
+    parser.add_argument("--version", action=_VersionAction,
+                        help="show the version, the engines built here, the modes and the releases they reproduce")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     extract = commands.add_parser(
         "extract", help="extract the text of HTML, JSON Lines and WARC files", description=_EXTRACT_HELP,

@@ -93,14 +93,20 @@ class Stats:
         }
 
     def summary(self) -> str:
-        errors = f"{self.errors:,} errors"
+        errors = counted(self.errors, "error")
         if self.errors:
             errors += f" ({self.input_errors:,} reading, {self.extraction_errors:,} extracting)"
-        line = (f"{self.pages:,} pages read, {self.texts:,} texts extracted, {self.nones:,} None, {errors}, "
-                f"{self.delegated:,} delegated calls, {self.elapsed():.1f} s ({self.rate():,.1f} pages/s)")
+        line = (f"{counted(self.pages, 'page')} read, {counted(self.texts, 'text')} extracted, {self.nones:,} None, "
+                f"{errors}, {counted(self.delegated, 'delegated call')}, {self.elapsed():.1f} s "
+                f"({self.rate():,.1f} pages/s)")
         if self.skipped:
             line += f"; {self.skipped:,} skipped (not 2xx HTML responses, or not pages by their names)"
         return line + ("; interrupted" if self.interrupted else "")
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless n is 1: "1 page", "2 pages", "0 errors"."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 def extract_kwargs(*, fast: bool = False, precision: bool = False, recall: bool = False, no_comments: bool = False,
@@ -251,8 +257,9 @@ class _Progress:
             now = time.perf_counter()
             if now - self._last >= self._interval:
                 self._last = now
-                print(f"trafila: {stats.pages:,} pages, {stats.rate():,.1f} pages/s, {stats.texts:,} texts, "
-                      f"{stats.errors:,} errors, {stats.elapsed():.0f} s", file=sys.stderr, flush=True)
+                print(f"trafila: {counted(stats.pages, 'page')}, {stats.rate():,.1f} pages/s, "
+                      f"{counted(stats.texts, 'text')}, {counted(stats.errors, 'error')}, {stats.elapsed():.0f} s",
+                      file=sys.stderr, flush=True)
 
     def message(self, text: str) -> None:
         """A line on standard error that does not break the bar."""
