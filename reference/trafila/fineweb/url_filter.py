@@ -117,10 +117,13 @@ class StringTable:
             i += 1
         return False
 
+    def entry(self, index: int) -> str:
+        """The index-th string (in the table's own order)."""
+        return bytes(self._blob[self._starts[index]: self._starts[index + 1]]).decode("utf-8", "surrogatepass")
+
     def __iter__(self) -> Iterator[str]:
-        starts, blob = self._starts, self._blob
         for i in range(self.entries):
-            yield bytes(blob[starts[i]: starts[i + 1]]).decode("utf-8", "surrogatepass")
+            yield self.entry(i)
 
 
 def build_table(strings: Iterable[str]) -> bytes:

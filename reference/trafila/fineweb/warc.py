@@ -492,26 +492,30 @@ def _records(stream: _Stream, state: Dict[str, Any], one: bool) -> Iterator[Tupl
         if http and uri is None:
             raise _Fallback("HTTP record without WARC-Target-URI")  # warcio: AttributeError
         http = http and uri.startswith(_HTTP_SCHEMES)
-        start = stream.tell()
         if http and rec_type != "revisit" and stream.at_end():
             raise _Fallback("HTTP record at the end of the stream")  # warcio: EOFError ends the file
-        taken = [False]
+        # the block is read here when datatrove will read it (a read error must reach warcio
+        # before the record is handed over), and passed over after the record otherwise
+        mime_type = get_header(headers, "WARC-Identified-Payload-Type", None)
+        wanted = (rec_type == "response" or rec_type == "conversion") and (
+            mime_type is None or _accepted(mime_type, rec_type))
+        block = stream.read(length) if wanted else None
 
-        def content(length: int = length, http: bool = http) -> bytes:
-            taken[0] = True
-            block = stream.read(length)
+        def content(block: Optional[bytes] = block, http: bool = http) -> bytes:
+            if block is None:  # pragma: no cover - datatrove reads only the blocks read above
+                raise AssertionError("content of a record datatrove does not read")
             if not http:
                 return block
             part = _Slice(block)
             first = part.readline()
-            if not _decode_header(first).rstrip():
-                return block[part.pos:]  # warcio's empty HTTP headers: the payload as is
             status_text = _decode_header(first).rstrip()
+            if not status_text:
+                return block[part.pos:]  # warcio's empty HTTP headers: the payload as is
             http_headers = _header_lines(part.readline)
             _, space, rest = status_text.partition(" ")
-            if not (space and rest.strip()) and not http_headers:
-                return block[part.pos:]
             payload = block[part.pos:]
+            if not (space and rest.strip()) and not http_headers:
+                return payload
             out = content_stream_read(http_headers, payload)
             if out is None:
                 state["payloads"] += 1
@@ -520,10 +524,8 @@ def _records(stream: _Stream, state: Dict[str, Any], one: bool) -> Iterator[Tupl
 
         count += 1
         yield rec_type, headers, content
-        if not taken[0]:
+        if block is None:
             stream.skip(length)
-        else:
-            stream.skip(length - (stream.tell() - start))
         # warcio's blank lines between records; the first line is skipped even when it is not blank
         first = True
         while True:
@@ -595,27 +597,34 @@ def _fast(fh: Any, state: Dict[str, Any]) -> Iterator[Tuple[Optional[str], list,
     yield from _records(_Stream(fh, head), state, one=False)
 
 
-def iter_warc(open_file: Callable[[], Any], state: Optional[Dict[str, Any]] = None) -> Iterator[Tuple[int, Optional[dict]]]:
-    """``(index, data)`` for every record of a WARC file, as datatrove's ``read_file`` numbers them
-    and ``process_record`` makes them (``data`` is None for a record it skips).
+def iter_warc(open_file: Callable[[], Any], state: Optional[Dict[str, Any]] = None,
+              timer: Optional[Callable[[], Any]] = None,
+              finish: Optional[Callable[[Optional[dict], int], Any]] = None) -> Iterator[Any]:
+    """For every record of a WARC file, in order: ``finish(data, index)`` (default: ``(index, data)``),
+    ``data`` being what datatrove's ``process_record`` makes of the record (None for a record it
+    skips) and ``index`` datatrove's ``ri`` (records skipped included).
 
     ``open_file`` opens the file as datatrove does (binary, its compression); it is called again
-    when the file is read by warcio after all. ``state`` collects the counts of what warcio did
-    (``records``, ``payloads``, ``files``).
+    when warcio reads the file after all. ``timer()`` (e.g. a step's ``track_time``) is entered
+    around each record's processing and ``finish``, as datatrove's reader does. ``state`` collects
+    the counts of what warcio did (``records``, ``payloads``, ``files``).
     """
     state = state if state is not None else {}
     for key in ("records", "payloads", "files"):
         state.setdefault(key, 0)
+    timer = timer or _no_timer
+    finish = finish or _pair
     done = 0
     try:
         with open_file() as fh:
             for rec_type, headers, content in _fast(fh, state):
-                before = state["payloads"]
-                data = record_to_dict(rec_type, headers, content)
-                FALLBACK["payloads"] += state["payloads"] - before
                 index = done
                 done += 1
-                yield index, data
+                before = state["payloads"]
+                with timer():
+                    result = finish(record_to_dict(rec_type, headers, content), index)
+                FALLBACK["payloads"] += state["payloads"] - before
+                yield result
         return
     except _Fallback:
         pass
@@ -629,4 +638,22 @@ def iter_warc(open_file: Callable[[], Any], state: Optional[Dict[str, Any]] = No
                 continue
             state["records"] += 1
             FALLBACK["records"] += 1
-            yield index, process_record(record)
+            with timer():
+                result = finish(process_record(record), index)
+            yield result
+
+
+def _pair(data: Optional[dict], index: int) -> Tuple[int, Optional[dict]]:
+    return index, data
+
+
+class _NoTimer:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _no_timer() -> _NoTimer:
+    return _NoTimer()

@@ -12,8 +12,6 @@ The step pickles (pickle, dill, cloudpickle) before and after its lists are load
 tables are never pickled: a worker maps them again on its first document.
 """
 
-from __future__ import annotations
-
 from typing import Any, Dict, Iterable
 
 try:

@@ -9,8 +9,6 @@ defaults, same ``name``, the same documents in the same order (ids, texts, metad
 ``fallback_counts``, never in the step's statistics).
 """
 
-from __future__ import annotations
-
 from typing import Callable, Dict, Literal
 
 try:
@@ -80,11 +78,9 @@ class WarcReader(BaseDiskReader):
         def open_file():
             return self.data_folder.open(filepath, "rb", compression=self.compression)
 
-        for ri, data in iter_warc(open_file, self.fallback_counts):
-            with self.track_time():
-                if not data:
-                    continue
-                document = self.get_document_from_dict(data, filepath, ri)
-                if not document:
-                    continue
-            yield document
+        def finish(data, ri):
+            return self.get_document_from_dict(data, filepath, ri) if data else None
+
+        for document in iter_warc(open_file, self.fallback_counts, self.track_time, finish):
+            if document:
+                yield document
