@@ -634,3 +634,25 @@ def test_content_stream_read_matches_warcio():
             payload = payload[: rng.randint(0, len(payload))]
         mine = warc_module.content_stream_read(headers, payload)
         assert mine == warc_module._warcio_content(headers, payload), (trial, headers)
+
+
+@settings(max_examples=int(os.environ.get("TRAFILA_HYPOTHESIS_EXAMPLES", "400")), deadline=None)
+@given(lines=st.lists(st.text(alphabet="ab#. \t\r\n\x0b\x0c\x1c\x1f\x85\xa0é", max_size=6), max_size=8),
+       encoding=st.sampled_from(["utf-8", "latin-1", "ascii", "utf-16"]))
+def test_parse_list_bytes_equals_text_mode(lines, encoding):
+    """The bytes shortcut of the large lists' parse gives datatrove's strings, or declines."""
+    text = "".join(lines)
+    try:
+        data = text.encode(encoding)
+    except UnicodeEncodeError:
+        return
+    fast = url_module.parse_list_bytes(data, encoding)
+    with io.TextIOWrapper(io.BytesIO(data), encoding=encoding) as fh:
+        try:
+            slow = url_module.parse_list(fh, do_normalize=False)
+        except UnicodeDecodeError:
+            assert fast is None
+            return
+    if fast is not None:
+        assert {x.decode("ascii") for x in fast} == slow
+        assert slow == stock_url_module.parse_list(io.TextIOWrapper(io.BytesIO(data), encoding=encoding), False)

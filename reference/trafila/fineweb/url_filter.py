@@ -36,7 +36,7 @@ from typing import Any, Dict, Iterable, Iterator, Optional, Set, Tuple
 
 __all__ = [
     "normalizer", "normalize", "parse_list", "get_list", "StringTable", "BlockList", "BlockLists",
-    "cache_dir", "lists_source", "load_block_lists", "url_filter_decision", "TARBALL", "ASSET_LISTS",
+    "cache_dir", "lists_source", "parse_list_bytes", "load_block_lists", "url_filter_decision", "TARBALL", "ASSET_LISTS",
 ]
 
 #: datatrove's word separator: every run of characters that are not ASCII letters or digits
@@ -126,11 +126,11 @@ class StringTable:
             yield self.entry(i)
 
 
-def build_table(strings: Iterable[str]) -> bytes:
-    """The table file's bytes for a set of strings (see :class:`StringTable`)."""
+def build_table(strings: Iterable[Any]) -> bytes:
+    """The table file's bytes for a set of strings, or of their UTF-8 bytes (see :class:`StringTable`)."""
     import numpy as np
 
-    enc = [s.encode("utf-8", "surrogatepass") for s in strings]
+    enc = [s if isinstance(s, bytes) else s.encode("utf-8", "surrogatepass") for s in strings]
     n = len(enc)
     buckets = 1 << max(0, (n - 1).bit_length()) if n else 1
     crc = zlib.crc32
@@ -258,22 +258,58 @@ def _write_atomic(path: str, data: bytes) -> None:
         raise
 
 
-def _read_source_lists(kind: str, paths: Dict[str, str]) -> Tuple[Set[str], Set[str]]:
-    """The domains and URLs sets exactly as datatrove's ``get_list(..., do_normalize=False)`` makes them."""
-    if kind == "extracted":
-        folder = os.path.dirname(paths["domains"])
-        return get_list(folder, "domains", set(), False), get_list(folder, "urls", set(), False)
+_ASCII_SPACE_LIKE = re.compile(rb"[\r\x1c-\x1f]")
+
+
+def _ascii_compatible(encoding: str) -> bool:
+    try:
+        return bytes(range(128)).decode(encoding) == "".join(map(chr, range(128)))
+    except (LookupError, UnicodeDecodeError):
+        return False
+
+
+def parse_list_bytes(data: bytes, encoding: str) -> Optional[Set[Any]]:
+    """``parse_list(open(file), do_normalize=False)`` computed on the file's bytes, when that gives
+    the same strings: ASCII text, decoded by an ASCII-compatible encoding, without carriage returns
+    (text mode splits lines there too) or the separators ``\x1c``-``\x1f`` (``str.strip`` removes
+    them, ``bytes.strip`` does not). The entries are returned as their (ASCII) bytes; None otherwise."""
+    if not data.isascii() or _ASCII_SPACE_LIKE.search(data) or not _ascii_compatible(encoding):
+        return None
+    if not data:
+        return set()
+    lines = data.split(b"\n")
+    if data.endswith(b"\n"):
+        lines.pop()  # the piece after the last newline is not a line
+    return {line.strip() for line in lines if line[:1] != b"#"}
+
+
+def _parse_source(data: bytes) -> Set[Any]:
+    encoding = _text_encoding()
+    parsed = parse_list_bytes(data, encoding)
+    if parsed is not None:
+        return parsed
+    with io.TextIOWrapper(io.BytesIO(data), encoding=encoding) as fh:
+        return parse_list(fh, do_normalize=False)
+
+
+def _read_source_lists(kind: str, paths: Dict[str, str]) -> Tuple[Set[Any], Set[Any]]:
+    """The domains and URLs sets as datatrove's ``get_list(..., do_normalize=False)`` makes them
+    (as strings, or as their bytes when :func:`parse_list_bytes` applies)."""
     members: Dict[str, bytes] = {}
-    with tarfile.open(paths["tarball"], "r:gz") as tar:
-        for member in tar:  # extractall: a later member of the same name overwrites an earlier one
-            if member.isfile() and member.name in ("domains", "urls"):
-                members[member.name] = tar.extractfile(member).read()
+    if kind == "extracted":
+        for name in ("domains", "urls"):
+            with open(paths[name], "rb") as fh:
+                members[name] = fh.read()
+    else:
+        with tarfile.open(paths["tarball"], "r:gz") as tar:
+            for member in tar:  # extractall: a later member of the same name overwrites an earlier one
+                if member.isfile() and member.name in ("domains", "urls"):
+                    members[member.name] = tar.extractfile(member).read()
     out = []
     for name in ("domains", "urls"):
         if name not in members:  # datatrove's open() of the extracted file would fail the same way
             raise FileNotFoundError(2, "No such file or directory", name)
-        with io.TextIOWrapper(io.BytesIO(members[name]), encoding=_text_encoding()) as fh:
-            out.append(parse_list(fh, do_normalize=False))
+        out.append(_parse_source(members.pop(name)))
     return out[0], out[1]
 
 
