@@ -411,6 +411,8 @@ def _records(draw):
     headers = []
     uri = draw(st.sampled_from(["http://a.test/x", "https://b.test/y z", "<http://c.test/p>", "dns:example.test",
                                 "ftp://d.test/", "", None, "HTTP://E.test/"]))
+    if uri is None and draw(st.integers(0, 2)):
+        uri = "http://a.test/z"
     if uri is not None:
         headers.append(("WARC-Target-URI", uri))
     if draw(st.integers(0, 9)):
@@ -446,7 +448,8 @@ def _records(draw):
         block = ("\r\n".join(http) + "\r\n\r\n").encode() + payload
     else:
         block = body
-    length = draw(st.sampled_from([None, None, None, None, "+3", "-1", "abc", " 5 ", False, "7"]))
+    # mostly right lengths: a wrong one breaks the rest of the file, which warcio then reads itself
+    length = draw(st.sampled_from([None] * 14 + ["+3", "-1", "abc", " 5 ", False, "7"]))
     if length == "+3":
         length = len(block) + 3
     sep = draw(st.sampled_from([b"\r\n\r\n", b"\r\n\r\n", b"", b"\n", b"garbage\r\n\r\n", b"  \r\n\t\r\n"]))
@@ -548,6 +551,9 @@ def test_broken_files(tmp_path):
                           b"HTTP/1.1 200 OK\r\n\r\n<html>" + b"x" * 5000 + b"</html>")
     cases = {
         "truncated.warc.gz": gzip.compress(record * 30)[:-200],
+        "truncated-early.warc.gz": gzip.compress(record * 30)[:40],
+        "bad-header.warc.gz": b"\x1f\x8b\x09" + gzip.compress(record)[3:],
+        "members-truncated.warc.gz": b"".join(gzip.compress(record) for _ in range(5))[:-100],
         "garbage.warc.gz": gzip.compress(record) + b"not gzip at all",
         "notwarc.warc": b"hello\r\nworld\r\n",
         "short.warc": b"W",

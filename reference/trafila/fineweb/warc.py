@@ -543,13 +543,21 @@ def _records(stream: _Stream, state: Dict[str, Any], one: bool) -> Iterator[Tupl
             break
 
 
+def _read(fh: Any, n: int) -> bytes:
+    """fh.read(n); an error becomes _Fallback (warcio meets it at its own point, and may end quietly: EOFError)."""
+    try:
+        return fh.read(n)
+    except Exception as err:  # noqa: BLE001
+        raise _Fallback(f"read error: {err!r}") from err
+
+
 def _gzip_members(fh: Any) -> Iterator[_Member]:
     """Each gzip member of a raw stream, decompressed; _Fallback for anything but clean members to the end."""
     pending = b""
     eof = False
     while True:
         if not pending and not eof:
-            pending = fh.read(65536)
+            pending = _read(fh, 65536)
             if not pending:
                 return
         elif not pending:
@@ -566,17 +574,17 @@ def _gzip_members(fh: Any) -> Iterator[_Member]:
             if d.eof:
                 pending = d.unused_data
                 break
-            data = fh.read(65536)
+            data = _read(fh, 65536)
             if not data:
                 raise _Fallback("truncated gzip member")
         yield _Member(b"".join(parts))
 
 
 def _fast(fh: Any, state: Dict[str, Any]) -> Iterator[Tuple[Optional[str], list, Any]]:
-    head = fh.read(2)
+    head = _read(fh, 2)
     if len(head) < 2 or head[:1] == b"\x1f":
         if head == b"\x1f\x8b":
-            rest = fh.read(65534)
+            rest = _read(fh, 65534)
 
             class _Joined:
                 def __init__(self) -> None:
@@ -586,7 +594,7 @@ def _fast(fh: Any, state: Dict[str, Any]) -> Iterator[Tuple[Optional[str], list,
                     if self.first:
                         out, self.first = self.first, b""
                         return out
-                    return fh.read(n)
+                    return _read(fh, n)
 
             for member in _gzip_members(_Joined()):
                 yield from _records(member, state, one=True)
