@@ -47,9 +47,9 @@ TARBALL = "url_filterblacklistsv0_3_0.tar.gz"
 #: the small lists datatrove reads from its assets folder (normalized)
 ASSET_LISTS = ("banned_words.txt", "banned_subwords.txt", "soft_banned_words.txt")
 
-_MAGIC = b"TRFURLT1"
+_MAGIC = b"TRFURLT2"
 _HEADER = struct.Struct("<8sQQQQc7x")  # magic, entries, buckets, blob bytes, blob offset, offset typecode
-_FORMAT = 1
+_FORMAT = 2
 
 
 def normalize(text: str, replace: str = "") -> str:
@@ -77,11 +77,12 @@ def get_list(abs_path: str, file_name: str, extra: Set[str], do_normalize: bool 
 class StringTable:
     """A set of strings in one buffer (a mapped file or bytes), for exact membership.
 
-    Entries are their UTF-8 bytes (``surrogatepass``: distinct strings, distinct bytes), grouped in
-    ``crc32 & (buckets - 1)`` buckets; a lookup compares the candidate bytes in full.
+    Entries are their UTF-8 bytes (``surrogatepass``: distinct strings, distinct bytes), each followed
+    by a newline in one blob; a permutation groups them in ``crc32 & (buckets - 1)`` buckets; a
+    lookup compares the candidate bytes in full.
     """
 
-    __slots__ = ("_buf", "_mm", "_blob", "_starts", "_buckets", "_mask", "entries")
+    __slots__ = ("_buf", "_mm", "_blob", "_starts", "_order", "_buckets", "_mask", "entries")
 
     def __init__(self, buf: Any, mm: Optional[mmap.mmap] = None) -> None:
         magic, entries, buckets, blob_len, blob_at, code = _HEADER.unpack_from(buf, 0)
@@ -92,6 +93,8 @@ class StringTable:
         at = _HEADER.size
         self._buckets = view[at: at + 4 * (buckets + 1)].cast("I")
         at += 4 * (buckets + 1)
+        self._order = view[at: at + 4 * entries].cast("I")
+        at += 4 * entries
         self._starts = view[at: at + width * (entries + 1)].cast(code.decode())
         self._blob = view[blob_at: blob_at + blob_len]
         self._mask = buckets - 1
@@ -107,19 +110,21 @@ class StringTable:
             return False  # the table holds strings only, as datatrove's set of lines does
         kb = key.encode("utf-8", "surrogatepass")
         b = zlib.crc32(kb) & self._mask
-        i, stop = self._buckets[b], self._buckets[b + 1]
-        starts, blob, n = self._starts, self._blob, len(kb)
-        while i < stop:
+        k, stop = self._buckets[b], self._buckets[b + 1]
+        order, starts, blob, n = self._order, self._starts, self._blob, len(kb)
+        while k < stop:
+            i = order[k]
             s = starts[i]
-            e = starts[i + 1]
+            e = starts[i + 1] - 1  # the entry's newline excluded
             if e - s == n and blob[s:e] == kb:
                 return True
-            i += 1
+            k += 1
         return False
 
     def entry(self, index: int) -> str:
         """The index-th string (in the table's own order)."""
-        return bytes(self._blob[self._starts[index]: self._starts[index + 1]]).decode("utf-8", "surrogatepass")
+        s, e = self._starts[index], self._starts[index + 1] - 1
+        return bytes(self._blob[s:e]).decode("utf-8", "surrogatepass")
 
     def __iter__(self) -> Iterator[str]:
         for i in range(self.entries):
@@ -133,18 +138,22 @@ def build_table(strings: Iterable[Any]) -> bytes:
     enc = [s if isinstance(s, bytes) else s.encode("utf-8", "surrogatepass") for s in strings]
     n = len(enc)
     buckets = 1 << max(0, (n - 1).bit_length()) if n else 1
-    crc = zlib.crc32
-    hashes = np.fromiter((crc(e) for e in enc), dtype=np.uint64, count=n) & np.uint64(buckets - 1)
-    order = np.argsort(hashes, kind="stable")
-    blob = b"".join([enc[i] for i in order.tolist()])
-    lengths = np.fromiter((len(e) for e in enc), dtype=np.uint64, count=n)[order]
+    blob = b"\n".join(enc) + b"\n" if n else b""
     code = "I" if len(blob) < 2**32 else "Q"
-    starts = np.zeros(n + 1, dtype=np.uint32 if code == "I" else np.uint64)
-    np.cumsum(lengths, out=starts[1:], dtype=starts.dtype)
+    dtype = np.uint32 if code == "I" else np.uint64
+    starts = np.zeros(n + 1, dtype=dtype)
+    if blob.count(b"\n") == n:  # no entry holds a newline: the separators give the bounds
+        np.add(np.flatnonzero(np.frombuffer(blob, dtype=np.uint8) == 10), 1, out=starts[1:], dtype=dtype,
+               casting="unsafe")
+    else:
+        np.cumsum(np.fromiter(map(len, enc), dtype=np.uint64, count=n) + np.uint64(1), out=starts[1:], dtype=dtype)
+    crc = zlib.crc32
+    hashes = np.fromiter(map(crc, enc), dtype=np.uint64, count=n) & np.uint64(buckets - 1)
+    order = np.argsort(hashes, kind="stable").astype("<u4")
     counts = np.bincount(hashes.astype(np.int64), minlength=buckets) if n else np.zeros(buckets, dtype=np.int64)
-    bucket_starts = np.zeros(buckets + 1, dtype=np.uint32)
+    bucket_starts = np.zeros(buckets + 1, dtype="<u4")
     np.cumsum(counts, out=bucket_starts[1:], dtype=np.uint32)
-    arrays = bucket_starts.astype("<u4").tobytes() + starts.astype("<" + ("u4" if code == "I" else "u8")).tobytes()
+    arrays = bucket_starts.tobytes() + order.tobytes() + starts.astype("<" + ("u4" if code == "I" else "u8")).tobytes()
     blob_at = _HEADER.size + len(arrays)
     header = _HEADER.pack(_MAGIC, n, buckets, len(blob), blob_at, code.encode())
     return header + arrays + blob
@@ -258,7 +267,8 @@ def _write_atomic(path: str, data: bytes) -> None:
         raise
 
 
-_ASCII_SPACE_LIKE = re.compile(rb"[\r\x1c-\x1f]")
+_SPLITTING = (b"\r", b"\x1c", b"\x1d", b"\x1e", b"\x1f")  # text mode or str.strip treat these apart
+_STRIPPED = (b" ", b"\t", b"\x0b", b"\x0c")
 
 
 def _ascii_compatible(encoding: str) -> bool:
@@ -273,13 +283,15 @@ def parse_list_bytes(data: bytes, encoding: str) -> Optional[Set[Any]]:
     the same strings: ASCII text, decoded by an ASCII-compatible encoding, without carriage returns
     (text mode splits lines there too) or the separators ``\x1c``-``\x1f`` (``str.strip`` removes
     them, ``bytes.strip`` does not). The entries are returned as their (ASCII) bytes; None otherwise."""
-    if not data.isascii() or _ASCII_SPACE_LIKE.search(data) or not _ascii_compatible(encoding):
+    if not data.isascii() or any(c in data for c in _SPLITTING) or not _ascii_compatible(encoding):
         return None
     if not data:
         return set()
     lines = data.split(b"\n")
     if data.endswith(b"\n"):
         lines.pop()  # the piece after the last newline is not a line
+    if b"#" not in data and not any(c in data for c in _STRIPPED):
+        return set(lines)  # nothing to strip, no comment
     return {line.strip() for line in lines if line[:1] != b"#"}
 
 
