@@ -172,15 +172,19 @@ def test_signatures_and_names():
 
 
 def test_lists_equal_datatrove_sets(stock_default, mine_default):
+    """Each table holds exactly datatrove's set: every listed string is found, every entry is listed
+    (TRAFILA_FINEWEB_FULL=1: all 4.5 million domains both ways; by default every 7th)."""
     domains = mine_default.block_listed_domains
     urls = mine_default.block_listed_url
-    assert len(domains.table) == len(stock_default.block_listed_domains)
-    assert len(urls.table) == len(stock_default.block_listed_url)
     assert set(urls.table) == stock_default.block_listed_url
-    # the table's entries are distinct and as many as datatrove's: all found means the same set
-    # (TRAFILA_FINEWEB_FULL=1 looks every one up; by default every 7th)
+    assert all(u in urls for u in stock_default.block_listed_url)
     listed = stock_default.block_listed_domains
-    assert all(d in domains for d in (listed if FULL else itertools.islice(listed, 0, None, 7)))
+    step = 1 if FULL else 7
+    assert all(d in domains for d in itertools.islice(listed, 0, None, step))
+    table = domains.table
+    assert all(table.entry(i) in listed for i in range(0, len(table), step))
+    assert len(table) >= len(listed)
+    assert table.largest_bucket() < 100
     for name in ("banned_words", "banned_subwords", "soft_banned_words"):
         assert getattr(mine_default, name) == getattr(stock_default, name)
     for probe in ("", "com", "0-1sex.co", "0-1sex.com.", "0-1SEX.com", " 0-1sex.com", "0-1sex.com\n", "\ud800"):
@@ -311,10 +315,29 @@ def test_table_exact_on_lookalikes():
     strings = ["a", "", "ab", "ba", "é", "\ud800x", "a" * 1000] + [f"k{i}" for i in range(5000)]
     table = url_module.StringTable(url_module.build_table(set(strings)))
     assert len(table) == len(set(strings))
+    with pytest.raises(ValueError):
+        url_module.build_table(["a\nb"])
+    lines = url_module.StringTable(url_module.build_table_from_lines(b"x\n\nyy\nx\n"))
+    assert len(lines) == 4 and "" in lines and "x" in lines and "yy" in lines and "y" not in lines
     for s in strings:
         assert s in table
     for s in ["b", "a ", " a", "A", "e", "\ud801x", "a" * 999, "k5000", "k-1", None, b"a", 1]:
         assert s not in table
+    for s in strings:
+        kb = s.encode("utf-8", "surrogatepass")
+        arr = url_module.build_table_from_lines(kb + b"\n")
+        assert url_module.StringTable(arr).largest_bucket() == 1
+
+
+def test_bucket_hash_vectorized_equals_python():
+    import numpy as np
+
+    rng = random.Random(5)
+    entries = [bytes(rng.randrange(256) for _ in range(rng.randint(0, 40))).replace(b"\n", b"") for _ in range(3000)]
+    blob = b"".join(e + b"\n" for e in entries)
+    starts = np.zeros(len(entries) + 1, dtype=np.uint32)
+    starts[1:] = np.cumsum([len(e) + 1 for e in entries])
+    assert [int(h) for h in url_module._bucket_hashes(blob, starts)] == [url_module.bucket_hash(e) for e in entries]
 
 
 # =========================================================================== WarcReader

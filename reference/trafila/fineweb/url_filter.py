@@ -47,9 +47,9 @@ TARBALL = "url_filterblacklistsv0_3_0.tar.gz"
 #: the small lists datatrove reads from its assets folder (normalized)
 ASSET_LISTS = ("banned_words.txt", "banned_subwords.txt", "soft_banned_words.txt")
 
-_MAGIC = b"TRFURLT2"
+_MAGIC = b"TRFURLT3"
 _HEADER = struct.Struct("<8sQQQQc7x")  # magic, entries, buckets, blob bytes, blob offset, offset typecode
-_FORMAT = 2
+_FORMAT = 3
 
 
 def normalize(text: str, replace: str = "") -> str:
@@ -74,12 +74,51 @@ def get_list(abs_path: str, file_name: str, extra: Set[str], do_normalize: bool 
 # --------------------------------------------------------------------------- the exact table
 
 
+_M64 = (1 << 64) - 1
+_K1, _K2, _K3, _K4 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93
+
+
+def bucket_hash(kb: bytes) -> int:
+    """The 64-bit hash that places an entry in its bucket: three 8-byte windows of it (start, middle,
+    end) and its length, mixed. Only a bucket's place: membership compares the whole bytes."""
+    n = len(kb)
+    m = n // 2 - 4 if n >= 8 else 0
+    h = (int.from_bytes(kb[:8], "little") * _K1 + int.from_bytes(kb[m:m + 8], "little") * _K2
+         + int.from_bytes(kb[-8:], "little") * _K3 + n) & _M64
+    h ^= h >> 31
+    h = (h * _K4) & _M64
+    return h ^ (h >> 29)
+
+
+def _bucket_hashes(blob: bytes, starts: Any) -> Any:
+    """:func:`bucket_hash` of every entry of a blob at once (numpy, wrapping uint64 arithmetic)."""
+    import numpy as np
+
+    padded = blob + bytes(16)
+    words = np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))  # 8 bytes at every offset
+    s = starts[:-1].astype(np.int64)
+    n = starts[1:].astype(np.int64) - 1 - s
+    short = n < 8
+    keep = np.where(short, (np.uint64(1) << (np.minimum(n, 7).astype(np.uint64) * np.uint64(8))) - np.uint64(1),
+                    np.uint64(_M64))
+    first = words[s] & keep
+    middle = words[s + np.where(short, 0, n // 2 - 4)] & keep
+    last = words[s + np.where(short, 0, n - 8)] & keep
+    with np.errstate(over="ignore"):
+        h = first * np.uint64(_K1) + middle * np.uint64(_K2) + last * np.uint64(_K3) + n.astype(np.uint64)
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(_K4)
+        h ^= h >> np.uint64(29)
+    return h
+
+
 class StringTable:
     """A set of strings in one buffer (a mapped file or bytes), for exact membership.
 
-    Entries are their UTF-8 bytes (``surrogatepass``: distinct strings, distinct bytes), each followed
-    by a newline in one blob; a permutation groups them in ``crc32 & (buckets - 1)`` buckets; a
-    lookup compares the candidate bytes in full.
+    Entries are UTF-8 bytes (``surrogatepass``: distinct strings, distinct bytes), each ended by a
+    newline in one blob (an entry holds none); a permutation groups them in buckets by
+    :func:`bucket_hash`; a lookup compares the candidate bytes in full. ``entries`` counts the
+    stored entries (a table built from a file's lines keeps repeated lines).
     """
 
     __slots__ = ("_buf", "_mm", "_blob", "_starts", "_order", "_buckets", "_mask", "entries")
@@ -109,7 +148,7 @@ class StringTable:
         if not isinstance(key, str):
             return False  # the table holds strings only, as datatrove's set of lines does
         kb = key.encode("utf-8", "surrogatepass")
-        b = zlib.crc32(kb) & self._mask
+        b = bucket_hash(kb) & self._mask
         k, stop = self._buckets[b], self._buckets[b + 1]
         order, starts, blob, n = self._order, self._starts, self._blob, len(kb)
         while k < stop:
@@ -130,27 +169,36 @@ class StringTable:
         for i in range(self.entries):
             yield self.entry(i)
 
+    def largest_bucket(self) -> int:
+        """The most entries one lookup may compare (a measure of the hash's spread)."""
+        return max((self._buckets[b + 1] - self._buckets[b] for b in range(self._mask + 1)), default=0)
+
 
 def build_table(strings: Iterable[Any]) -> bytes:
-    """The table file's bytes for a set of strings, or of their UTF-8 bytes (see :class:`StringTable`)."""
+    """The table file's bytes for strings (or their UTF-8 bytes), none holding a newline (see :class:`StringTable`)."""
+    enc = [s if isinstance(s, bytes) else s.encode("utf-8", "surrogatepass") for s in strings]
+    blob = b"\n".join(enc) + b"\n" if enc else b""
+    if blob.count(b"\n") != len(enc):
+        raise ValueError("a table entry holds a newline")
+    return build_table_from_lines(blob)
+
+
+def build_table_from_lines(blob: bytes) -> bytes:
+    """The table file's bytes for the newline-ended entries of ``blob`` (kept in place, repeats kept)."""
     import numpy as np
 
-    enc = [s if isinstance(s, bytes) else s.encode("utf-8", "surrogatepass") for s in strings]
-    n = len(enc)
+    if blob and not blob.endswith(b"\n"):
+        raise ValueError("the last entry has no newline")
+    arr = np.frombuffer(blob, dtype=np.uint8)
+    ends = np.flatnonzero(arr == 10)
+    n = len(ends)
     buckets = 1 << max(0, (n - 1).bit_length()) if n else 1
-    blob = b"\n".join(enc) + b"\n" if n else b""
     code = "I" if len(blob) < 2**32 else "Q"
-    dtype = np.uint32 if code == "I" else np.uint64
-    starts = np.zeros(n + 1, dtype=dtype)
-    if blob.count(b"\n") == n:  # no entry holds a newline: the separators give the bounds
-        np.add(np.flatnonzero(np.frombuffer(blob, dtype=np.uint8) == 10), 1, out=starts[1:], dtype=dtype,
-               casting="unsafe")
-    else:
-        np.cumsum(np.fromiter(map(len, enc), dtype=np.uint64, count=n) + np.uint64(1), out=starts[1:], dtype=dtype)
-    crc = zlib.crc32
-    hashes = np.fromiter(map(crc, enc), dtype=np.uint64, count=n) & np.uint64(buckets - 1)
+    starts = np.zeros(n + 1, dtype=np.uint32 if code == "I" else np.uint64)
+    starts[1:] = ends + 1
+    hashes = _bucket_hashes(blob, starts) & np.uint64(buckets - 1) if n else np.zeros(0, dtype=np.uint64)
     order = np.argsort(hashes, kind="stable").astype("<u4")
-    counts = np.bincount(hashes.astype(np.int64), minlength=buckets) if n else np.zeros(buckets, dtype=np.int64)
+    counts = np.bincount(hashes.astype(np.int64), minlength=buckets)
     bucket_starts = np.zeros(buckets + 1, dtype="<u4")
     np.cumsum(counts, out=bucket_starts[1:], dtype=np.uint32)
     arrays = bucket_starts.tobytes() + order.tobytes() + starts.astype("<" + ("u4" if code == "I" else "u8")).tobytes()
@@ -278,35 +326,41 @@ def _ascii_compatible(encoding: str) -> bool:
         return False
 
 
-def parse_list_bytes(data: bytes, encoding: str) -> Optional[Set[Any]]:
+def parse_list_bytes(data: bytes, encoding: str) -> Optional[Set[bytes]]:
     """``parse_list(open(file), do_normalize=False)`` computed on the file's bytes, when that gives
     the same strings: ASCII text, decoded by an ASCII-compatible encoding, without carriage returns
     (text mode splits lines there too) or the separators ``\x1c``-``\x1f`` (``str.strip`` removes
     them, ``bytes.strip`` does not). The entries are returned as their (ASCII) bytes; None otherwise."""
-    if not data.isascii() or any(c in data for c in _SPLITTING) or not _ascii_compatible(encoding):
+    if not _bytes_apply(data, encoding):
         return None
     if not data:
         return set()
     lines = data.split(b"\n")
     if data.endswith(b"\n"):
         lines.pop()  # the piece after the last newline is not a line
-    if b"#" not in data and not any(c in data for c in _STRIPPED):
-        return set(lines)  # nothing to strip, no comment
     return {line.strip() for line in lines if line[:1] != b"#"}
 
 
-def _parse_source(data: bytes) -> Set[Any]:
+def _bytes_apply(data: bytes, encoding: str) -> bool:
+    return data.isascii() and not any(c in data for c in _SPLITTING) and _ascii_compatible(encoding)
+
+
+def _table_from_source(data: bytes) -> bytes:
+    """The table of one list file's bytes: the file itself as the blob when its lines are already
+    datatrove's entries (no comment, nothing to strip), else the parsed set's."""
     encoding = _text_encoding()
-    parsed = parse_list_bytes(data, encoding)
-    if parsed is not None:
-        return parsed
+    if _bytes_apply(data, encoding):
+        if b"#" not in data and not any(c in data for c in _STRIPPED):
+            if data and not data.endswith(b"\n"):
+                data += b"\n"
+            return build_table_from_lines(data)
+        return build_table(parse_list_bytes(data, encoding))
     with io.TextIOWrapper(io.BytesIO(data), encoding=encoding) as fh:
-        return parse_list(fh, do_normalize=False)
+        return build_table(parse_list(fh, do_normalize=False))
 
 
-def _read_source_lists(kind: str, paths: Dict[str, str]) -> Tuple[Set[Any], Set[Any]]:
-    """The domains and URLs sets as datatrove's ``get_list(..., do_normalize=False)`` makes them
-    (as strings, or as their bytes when :func:`parse_list_bytes` applies)."""
+def _source_tables(kind: str, paths: Dict[str, str]) -> Tuple[bytes, bytes]:
+    """The tables of the domains and URLs lists datatrove's ``get_list(..., do_normalize=False)`` reads."""
     members: Dict[str, bytes] = {}
     if kind == "extracted":
         for name in ("domains", "urls"):
@@ -321,7 +375,7 @@ def _read_source_lists(kind: str, paths: Dict[str, str]) -> Tuple[Set[Any], Set[
     for name in ("domains", "urls"):
         if name not in members:  # datatrove's open() of the extracted file would fail the same way
             raise FileNotFoundError(2, "No such file or directory", name)
-        out.append(_parse_source(members.pop(name)))
+        out.append(_table_from_source(members.pop(name)))
     return out[0], out[1]
 
 
@@ -418,8 +472,7 @@ def _build(kind: str, paths: Dict[str, str], folder: str, key: str) -> BlockList
             ready = _open_cached(folder, key)  # another process built it while we waited
             if ready is not None:
                 return ready
-        domains, urls = _read_source_lists(kind, paths)
-        data = _pack(build_table(domains), build_table(urls))
+        data = _pack(*_source_tables(kind, paths))
         if folder:
             try:
                 _write_atomic(os.path.join(folder, f"url-lists-{key}.bin"), data)
