@@ -97,7 +97,8 @@ def stock_default():
     step = StockURLFilter()
     step.download_data()
     gc.freeze()  # millions of strings in the sets: keep the collector from walking them after every test
-    return step
+    yield step
+    gc.unfreeze()  # collectable again once the module is done
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +108,8 @@ def stock_extras(stock_default):
     step = StockURLFilter(**EXTRAS)
     step.download_data()
     gc.freeze()
-    return step
+    yield step
+    gc.unfreeze()
 
 
 @pytest.fixture(scope="module")
