@@ -494,16 +494,11 @@ def _records(stream: _Stream, state: Dict[str, Any], one: bool) -> Iterator[Tupl
         http = http and uri.startswith(_HTTP_SCHEMES)
         if http and rec_type != "revisit" and stream.at_end():
             raise _Fallback("HTTP record at the end of the stream")  # warcio: EOFError ends the file
-        # the block is read here when datatrove will read it (a read error must reach warcio
-        # before the record is handed over), and passed over after the record otherwise
-        mime_type = get_header(headers, "WARC-Identified-Payload-Type", None)
-        wanted = (rec_type == "response" or rec_type == "conversion") and (
-            mime_type is None or _accepted(mime_type, rec_type))
-        block = stream.read(length) if wanted else None
+        taken: List[bool] = []
 
-        def content(block: Optional[bytes] = block, http: bool = http) -> bytes:
-            if block is None:  # pragma: no cover - datatrove reads only the blocks read above
-                raise AssertionError("content of a record datatrove does not read")
+        def content(length: int = length, http: bool = http) -> bytes:
+            taken.append(True)
+            block = stream.read(length)
             if not http:
                 return block
             part = _Slice(block)
@@ -524,7 +519,7 @@ def _records(stream: _Stream, state: Dict[str, Any], one: bool) -> Iterator[Tupl
 
         count += 1
         yield rec_type, headers, content
-        if block is None:
+        if not taken:
             stream.skip(length)
         # warcio's blank lines between records; the first line is skipped even when it is not blank
         first = True
@@ -623,14 +618,16 @@ def iter_warc(open_file: Callable[[], Any], state: Optional[Dict[str, Any]] = No
     timer = timer or _no_timer
     finish = finish or _pair
     done = 0
+    timed = -1  # a record whose timing was counted before warcio had to take it over
     try:
         with open_file() as fh:
             for rec_type, headers, content in _fast(fh, state):
-                index = done
-                done += 1
                 before = state["payloads"]
-                with timer():
-                    result = finish(record_to_dict(rec_type, headers, content), index)
+                timed = done
+                with timer():  # the block is read in here, as datatrove's content_stream().read() is
+                    result = finish(record_to_dict(rec_type, headers, content), done)
+                timed = -1
+                done += 1
                 FALLBACK["payloads"] += state["payloads"] - before
                 yield result
         return
@@ -646,8 +643,11 @@ def iter_warc(open_file: Callable[[], Any], state: Optional[Dict[str, Any]] = No
                 continue
             state["records"] += 1
             FALLBACK["records"] += 1
-            with timer():
+            if index == timed:
                 result = finish(process_record(record), index)
+            else:
+                with timer():
+                    result = finish(process_record(record), index)
             yield result
 
 
