@@ -20,7 +20,6 @@ import inspect
 import itertools
 import io
 import os
-import pickle
 import random
 import zlib
 from pathlib import Path

@@ -6,8 +6,9 @@ huggingface_hub's cached-assets folder ``datatrove/filters/url_filter`` the firs
 banned words, banned subwords and soft banned words of ``assets/*.txt``. Most of the step's time is
 that load.
 
-Here the two large lists are read once per machine into a table file (an exact hash table: buckets
-of the entries' UTF-8 bytes, compared byte for byte, no probabilistic structure), kept in
+Here the two large lists are read once per machine into a table file (an exact hash table: the
+entries' UTF-8 bytes, grouped in buckets and compared byte for byte; no probabilistic structure,
+no membership by hash alone), kept in
 ``$TRAFILA_CACHE_DIR``, else ``$XDG_CACHE_HOME/trafila``, else ``~/.cache/trafila``, named by the
 sha256 of the files datatrove would read, datatrove's version and the text encoding ``open()``
 decodes them with; written atomically under an inter-process lock. Each process maps it
@@ -31,12 +32,12 @@ import sys
 import tarfile
 import tempfile
 import threading
-import zlib
 from typing import Any, Dict, Iterable, Iterator, Optional, Set, Tuple
 
 __all__ = [
     "normalizer", "normalize", "parse_list", "get_list", "StringTable", "BlockList", "BlockLists",
-    "cache_dir", "lists_source", "parse_list_bytes", "load_block_lists", "url_filter_decision", "TARBALL", "ASSET_LISTS",
+    "build_table", "build_table_from_lines", "bucket_hash", "cache_dir", "lists_source", "parse_list_bytes",
+    "load_block_lists", "url_filter_decision", "TARBALL", "ASSET_LISTS",
 ]
 
 #: datatrove's word separator: every run of characters that are not ASCII letters or digits

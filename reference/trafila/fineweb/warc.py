@@ -29,6 +29,12 @@ any file whose structure leaves the cases above (no ``Content-Length``, a status
 ``WARC/...``, ARC files, a gzip member holding more than one record, a corrupt or truncated file,
 a read error): that file is read again by warcio from its start, the records already given are
 passed over, and warcio gives the rest (its exceptions included).
+
+Not reproduced (no document, statistic or exception depends on them): the offset warcio prints
+with its "Record not followed by newline" warning when it reads gzip members itself (it prints
+the compressed file's offset, this parser the member's); after a restart, warcio logs its
+``WARC-Target-URI`` fix-ups again for the records passed over; the time statistic's values (its
+count is datatrove's: one entry per record).
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ lists: the first document of a task maps a table file built once per machine
 (:mod:`trafila.fineweb.url_filter`) instead of reading 4.5 million lines into a set.
 
 The step pickles (pickle, dill, cloudpickle) before and after its lists are loaded; the
-tables are never pickled: a worker maps them again on its first document.
+tables are never pickled: a worker maps them again on its first document. Once loaded,
+``block_listed_domains`` and ``block_listed_url`` answer ``in`` as datatrove's sets do (the
+``extra_*`` strings and the table), without being sets; the word lists are datatrove's sets.
 """
 
 from typing import Any, Dict, Iterable
