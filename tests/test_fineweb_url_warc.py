@@ -709,3 +709,51 @@ def test_parse_list_bytes_equals_text_mode(lines, encoding):
     if fast is not None:
         assert {x.decode("ascii") for x in fast} == slow
         assert slow == stock_url_module.parse_list(io.TextIOWrapper(io.BytesIO(data), encoding=encoding), False)
+
+
+def _mutate(data, rng):
+    d = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        op, i = rng.randrange(6), rng.randrange(len(d))
+        if op == 0:
+            d[i] = rng.randrange(256)
+        elif op == 1:
+            del d[i:i + rng.randint(1, 30)]
+        elif op == 2:
+            d[i:i] = rng.choice([b"\r\n", b"\n", b" ", b"\r\n\r\n", b"X-A: b\r\n", b"0\r\n", b"\t", b":", b"WARC/1.0\r\n"])
+        elif op == 3:
+            j = d.find(b"Content-Length: ", i)
+            if j >= 0:
+                d[j + 16] = rng.choice(b"0123456789-+ a")
+        elif op == 4:
+            del d[i:]
+        else:
+            j = d.find(b"\r\n\r\n", i)
+            if j >= 0:
+                d[j:j + 4] = b"\r\n"
+    return bytes(d)
+
+
+def test_mutated_warcs(tmp_path):
+    """warcio-written records with bytes flipped, cut, inserted; lengths and separators broken;
+    as a plain file, as gzip members (decompressed by fsspec, or by warcio: compression=None)."""
+    _warcio_file(tmp_path / "a.warc", False)
+    data = (tmp_path / "a.warc").read_bytes()
+    cut = 0
+    for _ in range(40):
+        cut = data.find(b"WARC/1.0\r\n", cut + 1)
+    data = data[:cut]
+    rng = random.Random(2026)
+    for trial in range(int(os.environ.get("TRAFILA_MUTATIONS", "150"))):
+        mutated = _mutate(data, rng)
+        how = rng.choice(["plain", "gz", "raw"])
+        folder = tmp_path / f"m{trial}"
+        folder.mkdir()
+        if how == "plain":
+            (folder / "a.warc").write_bytes(mutated)
+        else:
+            starts = [i for i in range(len(mutated)) if mutated.startswith(b"WARC/1.0\r\n", i)]
+            bounds = [0] + starts[1:] + [len(mutated)] if starts else [0, len(mutated)]
+            members = [mutated[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
+            (folder / "a.warc.gz").write_bytes(b"".join(gzip.compress(m) for m in members))
+        _same(folder, **({"compression": None} if how == "raw" else {}))
