@@ -757,3 +757,22 @@ def test_mutated_warcs(tmp_path):
             members = [mutated[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
             (folder / "a.warc.gz").write_bytes(b"".join(gzip.compress(m) for m in members))
         _same(folder, **({"compression": None} if how == "raw" else {}))
+
+
+def test_target_uri_fixups(tmp_path):
+    """warcio's WARC-Target-URI fix-ups (<> removed, spaces as %20) change the LAST header of the
+    name while datatrove reads the FIRST; a header continued on the next line; a Latin-1 header."""
+    cases = [
+        [("WARC-Target-URI", "<http://a.test/x y>"), ("WARC-Target-URI", "http://b.test/")],
+        [("WARC-Target-URI", "http://a.test/x y"), ("warc-target-uri", "<http://b.test/>")],
+        [("WARC-Target-URI", "<http://a.test/x>")],
+        [("WARC-Target-URI", "http://a.test/\r\n continued"), ("WARC-Date", "caf\udce9")],
+    ]
+    for i, headers in enumerate(cases):
+        folder = tmp_path / str(i)
+        headers = headers + [("WARC-Identified-Payload-Type", "text/plain"), ("WARC-Record-ID", f"<urn:{i}>")]
+        if not any(name == "WARC-Date" for name, _ in headers):
+            headers.append(("WARC-Date", "2024-01-01T00:00:00Z"))
+        _write(folder, [("conversion", headers, b"some text", None, b"\r\n\r\n")], "plain")
+        (docs, error, _, _), _ = _same(folder)
+        assert error is None and len(docs) == 1
