@@ -3,7 +3,8 @@
 ``trafila extract INPUT... [-o OUTPUT | --output-dir DIR] [options]`` extracts the
 text of HTML files, folders, JSON Lines and WARC files (docs/CLI.md);
 ``trafila run [-p trafilatura] (SCRIPT | -m MODULE) [ARGS...]`` runs a Python
-program with ``trafila.patch`` applied first.
+program with ``trafila.patch`` applied first; ``trafila fineweb WARC... -o DIR`` runs
+datatrove's FineWeb pipeline with trafila's steps (:mod:`trafila.cli.fineweb`).
 
 :func:`main` takes the arguments (without the program name) and returns the exit
 status: 0 when everything was read and extracted, 1 when something failed, 2 for
@@ -18,6 +19,7 @@ import os
 import sys
 from typing import List, NoReturn, Optional, Sequence
 
+from . import fineweb as fineweb_command
 from . import run as run_command
 from .extract import ExtractSettings, extract_kwargs, run_extract
 from .inputs import KINDS, WARC_LIBRARIES, ReadConfig
@@ -112,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_EXTRACT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands.add_parser("run", help="run a Python program with trafila.patch applied first", add_help=False)
+    fineweb_command.add_arguments(commands.add_parser(
+        "fineweb", help="datatrove's FineWeb pipeline over WARC files, every step trafila's",
+        description=fineweb_command.HELP, formatter_class=argparse.RawDescriptionHelpFormatter))
 
     extract.add_argument("inputs", nargs="+", metavar="INPUT", help="files, folders, or - for standard input")
     where = extract.add_argument_group("output")
@@ -258,6 +263,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        if namespace.command == "fineweb":
+            return fineweb_command.main(namespace)
         return _extract(namespace)
     except KeyboardInterrupt:
         print("trafila: interrupted", file=sys.stderr)

@@ -64,7 +64,50 @@ except ImportError as _err:  # pragma: no cover - exercised only without datatro
 import trafila
 from trafila._batch import failed_page
 
-__all__ = ["Trafilatura", "TOO_LARGE", "installed_trafilatura", "resolve_compat"]
+__all__ = ["Trafilatura", "TOO_LARGE", "installed_trafilatura", "resolve_compat", "substitute_datatrove_steps",
+           "WarcReader", "URLFilter", "GopherRepetitionFilter", "GopherQualityFilter", "C4QualityFilter",
+           "FineWebQualityFilter"]
+
+#: the FineWeb example's other steps: trafila's drop-in (imported on first use: their packages --
+#: spaCy's data, tldextract, warcio -- are the [fineweb] extra's, not needed for the extraction step)
+#: -> (its module here, datatrove's modules that define or re-export datatrove's class)
+FINEWEB_STEPS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
+    "WarcReader": ("datatrove_warc", ("datatrove.pipeline.readers", "datatrove.pipeline.readers.warc")),
+    "URLFilter": ("datatrove_url", ("datatrove.pipeline.filters", "datatrove.pipeline.filters.url_filter")),
+    "GopherRepetitionFilter": ("datatrove_quality", ("datatrove.pipeline.filters",
+                                                     "datatrove.pipeline.filters.gopher_repetition_filter")),
+    "GopherQualityFilter": ("datatrove_quality", ("datatrove.pipeline.filters",
+                                                  "datatrove.pipeline.filters.gopher_quality_filter")),
+    "C4QualityFilter": ("datatrove_quality", ("datatrove.pipeline.filters", "datatrove.pipeline.filters.c4_filters")),
+    "FineWebQualityFilter": ("datatrove_quality", ("datatrove.pipeline.filters",
+                                                   "datatrove.pipeline.filters.fineweb_quality_filter")),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in FINEWEB_STEPS:
+        module = importlib.import_module(f"trafila.integrations.{FINEWEB_STEPS[name][0]}")
+        return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def substitute_datatrove_steps() -> List[str]:
+    """Put trafila's drop-ins in place of datatrove's classes in datatrove's own modules
+    (the Trafilatura step and the FineWeb example's others), so code that imports them from
+    datatrove afterwards gets trafila's. Returns the names replaced. For running datatrove's
+    own tests against the drop-ins (``python -m harness datatrove-suite``); a pipeline just
+    imports the classes from here."""
+    targets = {name: modules for name, (_, modules) in FINEWEB_STEPS.items()}
+    targets["Trafilatura"] = ("datatrove.pipeline.extractors", "datatrove.pipeline.extractors.trafilatura")
+    done = []
+    for name, modules in targets.items():
+        ours = Trafilatura if name == "Trafilatura" else __getattr__(name)
+        for module_name in modules:
+            module = importlib.import_module(module_name)
+            if hasattr(module, name):
+                setattr(module, name, ours)
+        done.append(name)
+    return done
 
 #: the statistic of a page skipped by the ``max_html_chars`` budget
 TOO_LARGE = "too_large"
