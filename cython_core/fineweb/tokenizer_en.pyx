@@ -10,7 +10,7 @@ sentencizer and datatrove's strip_strings in C over per-token flags.
 """
 
 from libc.stdlib cimport malloc, realloc, free
-from cpython.unicode cimport PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH
+from cpython.unicode cimport PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_1BYTE_KIND
 
 #: per-token flags, computed once per distinct token text
 cdef enum:
@@ -101,12 +101,14 @@ cdef class CompiledEnglish:
     cdef dict specials
     cdef frozenset punct_chars
     cdef object is_punct
+    cdef object check_encodable
 
     def __init__(self, rules, tokens_type=None):
         from trafila.fineweb import tokenizer as reference
         self.rules = rules
         self.tokens_type = tokens_type if tokens_type is not None else reference.Tokens
         self.is_punct = reference.is_punct
+        self.check_encodable = reference.check_encodable
         self.trie = rules.matcher_trie
         self.specials = rules.specials
         self.punct_chars = frozenset(rules.punct_chars)
@@ -208,6 +210,13 @@ cdef class CompiledEnglish:
         cdef bint in_ws, ws
         if length == 0:
             return texts, buf
+        if kind != PyUnicode_1BYTE_KIND:
+            # spaCy hashes each chunk's UTF-8: a lone surrogate raises
+            for i in range(length):
+                uc = PyUnicode_READ(kind, data, i)
+                if uc >= 0xD800 and uc <= 0xDFFF:
+                    self.check_encodable(text)
+                    break
         in_ws = PyUnicode_READ(kind, data, 0).isspace()
         for i in range(length):
             uc = PyUnicode_READ(kind, data, i)

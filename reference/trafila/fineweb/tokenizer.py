@@ -55,6 +55,24 @@ def _compiled(entry: Optional[Dict[str, Any]]):
     return getattr(re.compile(entry["pattern"], entry["flags"]), entry["method"])
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_encodable(string: str) -> None:
+    """Raise the UnicodeEncodeError spaCy raises for a text with a lone
+    surrogate (it hashes each chunk's UTF-8 bytes): the error of the first
+    chunk that holds one."""
+    match = _SURROGATE.search(string)
+    if match is None:
+        return
+    start = end = match.start()
+    while start > 0 and not string[start - 1].isspace():
+        start -= 1
+    while end < len(string) and not string[end].isspace():
+        end += 1
+    string[start:end].encode("utf-8")
+
+
 def is_punct(text: str) -> bool:
     """spaCy's lexical attribute ``IS_PUNCT`` (spacy.lang.lex_attrs.is_punct):
     every character is in a Unicode punctuation category."""
@@ -240,6 +258,7 @@ class EnglishRules:
         one ' ' gives that space to the token before (its trailing-space flag)."""
         if len(string) >= MAX_LENGTH:
             raise ValueError(f"[E025] String is too long: {len(string)} characters. Max is 2**30.")
+        check_encodable(string)
         texts: List[str] = []
         spaces: List[bool] = []
         if not string:
@@ -497,7 +516,12 @@ class EnglishTokenizer:
             if self._spacy_installed:
                 raise _NeedsStock
             raise ValueError(f"[E025] String is too long: {len(text)} characters. Max is 2**30.")
-        tokens = self._compiled.tokenize(text) if self._compiled is not None else self.rules(text)
+        try:
+            tokens = self._compiled.tokenize(text) if self._compiled is not None else self.rules(text)
+        except UnicodeEncodeError:
+            if self._spacy_installed:
+                raise _NeedsStock from None
+            raise
         if IS_ALPHA in text and IS_ALPHA in tokens.texts:
             if self._spacy_installed:
                 raise _NeedsStock
@@ -525,14 +549,26 @@ class EnglishTokenizer:
             _count_stock()
             return getattr(self.stock(), method)(text)
         try:
-            if self._compiled is not None and method != "tokenize" and not (IS_ALPHA in text or len(text) >= MAX_LENGTH):
-                return getattr(self._compiled, method)(text)
-            tokens, text = self._do_tokenize(text)
-            if method == "tokenize":
-                return tokens
+            result = self._twin_result(method, text)
         except _NeedsStock:
+            result = _NeedsStock
+        if result is _NeedsStock:
             _count_stock()
             return getattr(self.stock(), method)(text)
+        return result
+
+    def _twin_result(self, method: str, text: str):
+        """``method``'s result from the twin (raises _NeedsStock where it cannot)."""
+        if self._compiled is not None and method != "tokenize" and not (IS_ALPHA in text or len(text) >= MAX_LENGTH):
+            try:
+                return getattr(self._compiled, method)(text)
+            except UnicodeEncodeError:
+                if self._spacy_installed:
+                    raise _NeedsStock from None
+                raise
+        tokens, text = self._do_tokenize(text)
+        if method == "tokenize":
+            return tokens
         if method == "word_tokenize":
             return strip_strings(tokens.texts)
         spans = tokens.sentence_spans()
