@@ -253,32 +253,7 @@ def test_engine_switch(monkeypatch):
     assert T.EnglishTokenizer().engine == ("compiled" if _compiled_available() else "reference")
 
 
-# -- the compiled twin's ASCII-letter fast path ------------------------------------------------------
-
-def test_ascii_letters_are_one_token():
-    """The compiled twin takes a chunk of ASCII letters (not a special case) as
-    one token without the affix rules: true of every such chunk up to 2 letters
-    and of Hypothesis' longer ones (below)."""
-    rules = T.EnglishRules()
-    letters = string.ascii_letters
-    for n in (1, 2):
-        for chars in itertools.product(letters, repeat=n):
-            chunk = "".join(chars)
-            if chunk not in rules.specials:
-                assert rules.tokenize_chunk(chunk) == (chunk,), chunk
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=string.ascii_letters, min_size=1, max_size=30))
-def test_ascii_letters_are_one_token_hypothesis(chunk):
-    rules = _RULES
-    if chunk not in rules.specials:
-        assert rules.tokenize_chunk(chunk) == (chunk,)
-    if _compiled_available():
-        from trafila import _tokenizer_en
-
-        assert _tokenizer_en.ascii_letters_fast_path(chunk)
-
+# -- the rules, shared by the strategies below
 
 _RULES = T.EnglishRules()
 
@@ -409,3 +384,71 @@ def test_corpus_sample(pair: Pair, corpus_texts):
                 bad.append(line[:80])
     assert len(corpus_texts) >= 10
     assert not bad, f"{pair.engine}: {len(bad)} of {len(corpus_texts)} texts and {lines} lines differ: {bad[:5]}"
+
+
+# -- the compiled twin's fast path for letters and letters + one suffix character ----------------
+
+_FAST_LAST = list(",;:?!)\"]}'\u201d\u2019\u00bb>*.")
+
+
+def _compiled_module():
+    if not _compiled_available():
+        if os.environ.get("TRAFILA_REQUIRE_EXTENSIONS") == "1":
+            pytest.fail("TRAFILA_REQUIRE_EXTENSIONS=1 but trafila._tokenizer_en is not importable")
+        pytest.skip("trafila._tokenizer_en is not built here")
+    from trafila import _tokenizer_en
+
+    return _tokenizer_en
+
+
+def test_fast_path_every_short_context():
+    """The fast path's decisions equal the reference's for every chunk of one or
+    two ASCII letters with and without each suffix character (the suffix
+    rules look back at most two characters, asserted here too)."""
+    fast = _compiled_module().fast_chunk_tokens
+    rules = _RULES
+    lookbehinds = [m for m in re.finditer(r"\(\?<[=!]", rules.suffix_search.__self__.pattern)]
+    assert lookbehinds
+    try:
+        import re._parser as sre_parse
+    except ImportError:  # Python < 3.11
+        import sre_parse
+    widths = []
+
+    def walk(items):
+        for op, av in items:
+            name = str(op)
+            if name in ("ASSERT", "ASSERT_NOT") and av[0] == -1:
+                widths.append(av[1].getwidth()[1])
+            for sub in (av if isinstance(av, (list, tuple)) else ()):
+                if isinstance(sub, sre_parse.SubPattern):
+                    walk(sub)
+                elif isinstance(sub, (list, tuple)):
+                    for x in sub:
+                        if isinstance(x, sre_parse.SubPattern):
+                            walk(x)
+
+    walk(sre_parse.parse(rules.suffix_search.__self__.pattern))
+    assert widths and max(widths) <= 2
+    covered = 0
+    for n in (1, 2):
+        for chars in itertools.product(string.ascii_letters, repeat=n):
+            word = "".join(chars)
+            for chunk in [word] + [word + p for p in _FAST_LAST]:
+                got = fast(chunk, rules.specials)
+                if got is not None:
+                    covered += 1
+                    assert got == rules.tokenize_chunk(chunk), chunk
+    assert covered > 40000
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(alphabet=string.ascii_letters, min_size=1, max_size=30),
+                 st.sampled_from(sorted(_RULES.specials))),
+       st.sampled_from(_FAST_LAST + ["", "", "/", "-", "'s", "$", "1"]))
+def test_fast_path_hypothesis(word, last):
+    fast = _compiled_module().fast_chunk_tokens
+    chunk = word + last
+    got = fast(chunk, _RULES.specials)
+    if got is not None:
+        assert got == _RULES.tokenize_chunk(chunk)

@@ -83,10 +83,44 @@ cdef bint _ascii_letters(str s):
     return True
 
 
-def ascii_letters_fast_path(str s):
-    """Whether the twin tokenizes ``s`` as one token without the reference
-    (ASCII letters only; the caller also checks the special cases)."""
-    return _ascii_letters(s)
+cdef bint _split_suffix(Py_UCS4 last, Py_UCS4 before):
+    """Whether spaCy's suffix rules split ``last`` off ASCII letters ending in
+    ``before``: these characters always (a suffix rule without lookbehind),
+    '.' after a lowercase letter (its lookbehind rule). Checked against the
+    rules for every one- and two-letter context in the tests."""
+    if last == u'.':
+        return before >= 97 and before <= 122
+    return (last == u',' or last == u';' or last == u':' or last == u'?' or last == u'!' or last == u')'
+            or last == u'"' or last == u']' or last == u'}' or last == u"'" or last == 0x201D
+            or last == 0x2019 or last == 0xBB or last == u'>' or last == u'*')
+
+
+cdef object _fast_chunk(str chunk, dict specials):
+    """A chunk's tokens without the affix regular expressions, for the shapes
+    where the outcome is known (None otherwise). Why it is exact: no prefix
+    rule starts with an ASCII letter unless a '$' follows (US$, C$, A$), every
+    suffix rule that can start at a letter needs a digit before it, and no
+    infix or url rule matches ASCII letters alone; so for letters W, W is one
+    token (unless a special case), and for W + one suffix character P the loop
+    splits P off and W is left: W's tokens, then P."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(chunk)
+    cdef str core
+    if n == 0 or chunk in specials:
+        return None
+    if _ascii_letters(chunk):
+        return (chunk,)
+    if n >= 2 and _split_suffix(chunk[n - 1], chunk[n - 2]):
+        core = chunk[:n - 1]
+        if _ascii_letters(core):
+            special = specials.get(core)
+            return (tuple(special) if special is not None else (core,)) + (chunk[n - 1:],)
+    return None
+
+
+def fast_chunk_tokens(str chunk, dict specials):
+    """The compiled fast path's tokens for ``chunk``, None where it defers to
+    the reference (exposed for the tests)."""
+    return _fast_chunk(chunk, specials)
 
 
 cdef class CompiledEnglish:
@@ -150,16 +184,13 @@ cdef class CompiledEnglish:
         cdef object entry = self.chunk_cache.get(chunk)
         if entry is not None:
             return entry
-        if _ascii_letters(chunk) and chunk not in self.specials:
-            # no affix, infix or url rule matches ASCII letters alone (tested in
-            # tests/test_fineweb_tokenizer.py against the reference's regexes)
-            entry = self._flags_of(chunk)
-        else:
+        pieces = _fast_chunk(chunk, self.specials)
+        if pieces is None:
             pieces = self.rules.tokenize_chunk(chunk)
-            if len(pieces) == 1:
-                entry = self._flags_of(<str>pieces[0])
-            else:
-                entry = (pieces, bytes([self._flags_of(p) for p in pieces]))
+        if len(pieces) == 1:  # the chunk itself (the pieces always tile the chunk)
+            entry = self._flags_of(<str>pieces[0])
+        else:
+            entry = (pieces, bytes([self._flags_of(p) for p in pieces]))
         if len(self.chunk_cache) >= CACHE_LIMIT:
             self.chunk_cache.clear()
         self.chunk_cache[chunk] = entry
