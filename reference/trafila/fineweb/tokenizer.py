@@ -19,7 +19,13 @@ Facts the port relies on (read in spaCy 3.8's tokenizer.pyx, vocab.pyx):
 * The text ``IS_ALPHA`` is spaCy's symbol 1, a reserved key of the lexeme hash
   table: the first such token in a process works, later ones read a freed
   lexeme and raise (datatrove then retries with every ``IS_ALPHA`` removed).
-  Texts with such a token run the stock spaCy (:func:`stock_calls` counts them).
+  Texts with such a token run the stock spaCy (:func:`stock_calls` counts them),
+  one stock pipeline per :class:`EnglishTokenizer`, so that what it saw before
+  is what datatrove's own tokenizer would have seen in a process using only it.
+  Without spaCy the twin follows that behaviour itself (first works, later raise).
+* A lone surrogate makes spaCy raise UnicodeEncodeError (it hashes each chunk's
+  UTF-8 bytes): the twin raises it too, through the stock spaCy when installed.
+* A text of 2**30 characters or more is refused (ValueError, spaCy's E025).
 
 :class:`EnglishTokenizer` uses the compiled twin ``trafila._tokenizer_en``
 when it is built (unless ``TRAFILA_ENGINE=reference``), this module otherwise.
