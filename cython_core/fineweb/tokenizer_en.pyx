@@ -20,8 +20,8 @@ cdef enum:
     F_STRIPS_EMPTY = 8  # str.strip() leaves nothing (dropped by strip_strings)
     F_STRIPS_OTHER = 16 # str.strip() changes it but leaves something
 
-#: chunks kept at most (the cache is cleared when it grows past this)
-DEF CACHE_LIMIT = 400000
+#: chunks kept at most by default (about 270 bytes each): two generations of half this
+DEFAULT_MAX_CACHE = 100000
 
 
 cdef class _Buf:
@@ -130,6 +130,8 @@ cdef class CompiledEnglish:
     cdef object rules
     cdef object tokens_type
     cdef dict chunk_cache       # chunk -> flags int (one token) or (pieces tuple, flags bytes)
+    cdef dict old_cache         # the generation before: a hit there moves back to chunk_cache
+    cdef Py_ssize_t generation  # entries per generation
     cdef dict text_flags        # token text -> flags
     cdef dict trie
     cdef dict specials
@@ -137,7 +139,7 @@ cdef class CompiledEnglish:
     cdef object is_punct
     cdef object check_encodable
 
-    def __init__(self, rules, tokens_type=None):
+    def __init__(self, rules, tokens_type=None, Py_ssize_t max_cache=DEFAULT_MAX_CACHE):
         from trafila.fineweb import tokenizer as reference
         self.rules = rules
         self.tokens_type = tokens_type if tokens_type is not None else reference.Tokens
@@ -147,16 +149,19 @@ cdef class CompiledEnglish:
         self.specials = rules.specials
         self.punct_chars = frozenset(rules.punct_chars)
         self.chunk_cache = {}
+        self.old_cache = {}
+        self.generation = max(1, max_cache // 2)
         self.text_flags = {}
 
     def clear_cache(self):
         """Forget the chunks seen so far."""
         self.chunk_cache.clear()
+        self.old_cache.clear()
         self.text_flags.clear()
 
     def cache_size(self):
         """How many chunks are cached."""
-        return len(self.chunk_cache)
+        return len(self.chunk_cache) + len(self.old_cache)
 
     cdef int _flags_of(self, str text) except -1:
         cdef object got = self.text_flags.get(text)
@@ -175,6 +180,8 @@ cdef class CompiledEnglish:
             f |= F_STRIPS_EMPTY
         elif stripped != text:
             f |= F_STRIPS_OTHER
+        if len(self.text_flags) >= 2 * self.generation:
+            self.text_flags.clear()
         self.text_flags[text] = f
         return f
 
@@ -184,15 +191,19 @@ cdef class CompiledEnglish:
         cdef object entry = self.chunk_cache.get(chunk)
         if entry is not None:
             return entry
-        pieces = _fast_chunk(chunk, self.specials)
-        if pieces is None:
-            pieces = self.rules.tokenize_chunk(chunk)
-        if len(pieces) == 1:  # the chunk itself (the pieces always tile the chunk)
-            entry = self._flags_of(<str>pieces[0])
-        else:
-            entry = (pieces, bytes([self._flags_of(p) for p in pieces]))
-        if len(self.chunk_cache) >= CACHE_LIMIT:
-            self.chunk_cache.clear()
+        entry = self.old_cache.get(chunk)
+        if entry is None:
+            pieces = _fast_chunk(chunk, self.specials)
+            if pieces is None:
+                pieces = self.rules.tokenize_chunk(chunk)
+            if len(pieces) == 1:  # the chunk itself (the pieces always tile the chunk)
+                entry = self._flags_of(<str>pieces[0])
+            else:
+                entry = (pieces, bytes([self._flags_of(p) for p in pieces]))
+        if len(self.chunk_cache) >= self.generation:
+            # two generations: chunks used since the last turn survive it
+            self.old_cache = self.chunk_cache
+            self.chunk_cache = {}
         self.chunk_cache[chunk] = entry
         return entry
 
