@@ -452,3 +452,71 @@ def test_fast_path_hypothesis(word, last):
     got = fast(chunk, _RULES.specials)
     if got is not None:
         assert got == _RULES.tokenize_chunk(chunk)
+
+
+# -- the compiled affix loop: regexes skipped where no match can start ------------------------------
+
+def _first_sets():
+    data = T._DATA
+    return {name: T.regex_first_chars(data[name]["pattern"], data[name]["flags"])
+            for name in ("suffix_search", "infix_finditer")}
+
+
+def test_first_chars_found():
+    sets = _first_sets()
+    for name, (unguarded, guarded) in sets.items():
+        assert unguarded is not T.ANY_CHAR and guarded is not T.ANY_CHAR, name
+        assert unguarded, name
+    # spaCy's unit suffixes ("5km") sit behind a digit lookbehind; "." and "," do not
+    unguarded, guarded = sets["suffix_search"]
+    assert any(lo <= ord("k") <= hi for lo, hi in guarded)
+    assert not any(lo <= ord("k") <= hi for lo, hi in unguarded)
+    assert any(lo <= ord(".") <= hi for lo, hi in unguarded)
+    # a pattern the analysis cannot bound says so
+    assert T.regex_first_chars(r"\w+|x*", 32) == (T.ANY_CHAR, T.ANY_CHAR)
+
+
+def _no_match_where_skipped(module, sets, s):
+    for name, regex in (("suffix_search", _RULES.suffix_search), ("infix_finditer", _RULES.infix_finditer)):
+        if not module.first_chars_may_match(sets[name], s):
+            found = regex(s)
+            assert (found is None) if name == "suffix_search" else (list(found) == []), (name, s)
+
+
+def test_first_chars_code_points():
+    """Where the compiled loop skips a regex, the regex finds nothing: every
+    code point below U+3000 and every 13th above, alone, after a letter, and between digits."""
+    module = _compiled_module()
+    sets = _first_sets()
+    for code in itertools.chain(range(0x3000), range(0x3000, sys.maxunicode + 1, 13)):
+        ch = chr(code)
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        for s in (ch, "a" + ch, ch + "a", "1" + ch + "1", "a" + ch + "b"):
+            _no_match_where_skipped(module, sets, s)
+
+
+_FIRST_SETS = _first_sets()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(codec=None), st.sampled_from(list("0123456789.,-'$%km"))), max_size=12))
+def test_first_chars_hypothesis(s):
+    module = _compiled_module()
+    _no_match_where_skipped(module, _FIRST_SETS, s)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_piece, st.text(alphabet=st.characters(codec=None, blacklist_categories=("Zs", "Zl", "Zp", "Cc")),
+                                 min_size=1, max_size=15)))
+def test_affix_loop_hypothesis(chunk):
+    """The compiled affix loop gives the reference's tokens."""
+    module = _compiled_module()
+    assert module.affix_tokenize_chunk(_RULES, chunk) == _RULES.tokenize_chunk(chunk)
+
+
+def test_affix_loop_rules_wrapped():
+    module = _compiled_module()
+    for rule in sorted(_RULES.specials):
+        for chunk in (rule, "(" + rule + ")", rule + ".", "\"" + rule + ",\"", "5" + rule, rule + "-x"):
+            assert module.affix_tokenize_chunk(_RULES, chunk) == _RULES.tokenize_chunk(chunk), chunk

@@ -123,6 +123,181 @@ def fast_chunk_tokens(str chunk, dict specials):
     return _fast_chunk(chunk, specials)
 
 
+cdef class _FirstChars:
+    """Which characters can begin a match of a regex (from the reference's
+    regex_first_chars): a BMP bitmap of the unguarded ones and one of those
+    behind a digit lookbehind; a character past the BMP always counts."""
+    cdef bint anything
+    cdef bytearray unguarded
+    cdef bytearray guarded
+
+    def __init__(self, ranges):
+        unguarded, guarded = ranges
+        self.anything = unguarded is None or guarded is None
+        self.unguarded = bytearray(0x10000)
+        self.guarded = bytearray(0x10000)
+        if self.anything:
+            return
+        for table, spans in ((self.unguarded, unguarded), (self.guarded, guarded)):
+            for lo, hi in spans:
+                for code in range(lo, min(hi, 0xFFFF) + 1):
+                    table[code] = 1
+
+    cdef bint may_match(self, str s):
+        """False only when no match can start anywhere in ``s``."""
+        cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(s)
+        cdef int kind = PyUnicode_KIND(s)
+        cdef void* data = PyUnicode_DATA(s)
+        cdef Py_UCS4 c
+        cdef bint prev_digit = False
+        cdef unsigned char* ung = self.unguarded
+        cdef unsigned char* gua = self.guarded
+        if self.anything:
+            return True
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if c > 0xFFFF or ung[c] or (prev_digit and gua[c]):
+                return True
+            prev_digit = c >= 48 and c <= 57
+        return False
+
+
+cdef class _AffixRules:
+    """The reference's EnglishRules.tokenize_chunk (Tokenizer._tokenize with
+    _split_affixes and _attach_tokens), line for line, except that the suffix
+    and infix regexes are not run on a string where no match can start."""
+    cdef object prefix_search, suffix_search, infix_finditer, token_match, url_match
+    cdef dict specials
+    cdef _FirstChars suffix_first, infix_first
+
+    def __init__(self, rules, reference):
+        data = reference._DATA
+        self.prefix_search = rules.prefix_search
+        self.suffix_search = rules.suffix_search
+        self.infix_finditer = rules.infix_finditer
+        self.token_match = rules.token_match
+        self.url_match = rules.url_match
+        self.specials = rules.specials
+        self.suffix_first = _FirstChars(reference.regex_first_chars(data["suffix_search"]["pattern"], data["suffix_search"]["flags"]))
+        self.infix_first = _FirstChars(reference.regex_first_chars(data["infix_finditer"]["pattern"], data["infix_finditer"]["flags"]))
+
+    cdef Py_ssize_t find_prefix(self, str string) except -1:
+        if self.prefix_search is None:
+            return 0
+        match = self.prefix_search(string)
+        return (match.end() - match.start()) if match is not None else 0
+
+    cdef Py_ssize_t find_suffix(self, str string) except -1:
+        if self.suffix_search is None or not self.suffix_first.may_match(string):
+            return 0
+        match = self.suffix_search(string)
+        return (match.end() - match.start()) if match is not None else 0
+
+    cdef list find_infix(self, str string):
+        if self.infix_finditer is None or not self.infix_first.may_match(string):
+            return []
+        return list(self.infix_finditer(string))
+
+    cpdef tuple tokenize_chunk(self, str span):
+        special = self.specials.get(span)
+        if special is not None:
+            return special
+        cdef list prefixes = []
+        cdef list suffixes = []
+        cdef str string = self._split_affixes(span, prefixes, suffixes)
+        return self._attach_tokens(string, prefixes, suffixes)
+
+    cdef str _split_affixes(self, str string, list prefixes, list suffixes):
+        cdef dict specials = self.specials
+        cdef Py_ssize_t last_size = 0, pre_len, suf_len
+        cdef str prefix = None, suffix = None, minus_pre = None, minus_suf = None
+        while string and len(string) != last_size:
+            if self.token_match is not None and self.token_match(string):
+                break
+            if string in specials:
+                break
+            last_size = len(string)
+            pre_len = self.find_prefix(string)
+            if pre_len != 0:
+                prefix = string[:pre_len]
+                minus_pre = string[pre_len:]
+                if minus_pre and minus_pre in specials:
+                    string = minus_pre
+                    prefixes.append(prefix)
+                    break
+            suf_len = self.find_suffix(string[pre_len:])
+            if suf_len != 0:
+                suffix = string[len(string) - suf_len:]
+                minus_suf = string[:len(string) - suf_len]
+                if minus_suf and minus_suf in specials:
+                    string = minus_suf
+                    suffixes.append(suffix)
+                    break
+            if pre_len and suf_len and (pre_len + suf_len) <= len(string):
+                string = string[pre_len:len(string) - suf_len]
+                prefixes.append(prefix)
+                suffixes.append(suffix)
+            elif pre_len:
+                string = minus_pre
+                prefixes.append(prefix)
+            elif suf_len:
+                string = minus_suf
+                suffixes.append(suffix)
+        return string
+
+    cdef tuple _attach_tokens(self, str string, list prefixes, list suffixes):
+        cdef list tokens = list(prefixes)
+        cdef Py_ssize_t start, infix_start, infix_end
+        cdef list matches
+        if string:
+            special = self.specials.get(string)
+            if special is not None:
+                tokens.extend(special)
+            elif ((self.token_match is not None and self.token_match(string))
+                  or (self.url_match is not None and self.url_match(string))):
+                tokens.append(string)
+            else:
+                matches = self.find_infix(string)
+                if not matches:
+                    tokens.append(string)
+                else:
+                    start = 0
+                    for match in matches:
+                        infix_start = match.start()
+                        infix_end = match.end()
+                        if infix_start == 0:  # an infix at the very start is not split off
+                            continue
+                        if infix_start != start:
+                            tokens.append(string[start:infix_start])
+                        if infix_start != infix_end:
+                            tokens.append(string[infix_start:infix_end])
+                        start = infix_end
+                    if string[start:]:
+                        tokens.append(string[start:])
+        tokens.extend(reversed(suffixes))
+        return tuple(tokens)
+
+
+_test_objects = {}
+
+
+def affix_tokenize_chunk(rules, str chunk):
+    """The compiled affix loop's tokens for ``chunk`` (exposed for the tests)."""
+    key = ("affix", id(rules))
+    if key not in _test_objects:
+        from trafila.fineweb import tokenizer as reference
+        _test_objects[key] = (rules, _AffixRules(rules, reference))
+    return (<_AffixRules>_test_objects[key][1]).tokenize_chunk(chunk)
+
+
+def first_chars_may_match(ranges, str s):
+    """_FirstChars(ranges).may_match(s) (exposed for the tests)."""
+    key = ("first", id(ranges))
+    if key not in _test_objects:
+        _test_objects[key] = (ranges, _FirstChars(ranges))
+    return (<_FirstChars>_test_objects[key][1]).may_match(s)
+
+
 cdef class CompiledEnglish:
     """The twin of trafila.fineweb.tokenizer.EnglishRules plus datatrove's
     wrappers, for texts without IS_ALPHA (EnglishTokenizer routes those)."""
@@ -138,6 +313,7 @@ cdef class CompiledEnglish:
     cdef frozenset punct_chars
     cdef object is_punct
     cdef object check_encodable
+    cdef _AffixRules affix
 
     def __init__(self, rules, tokens_type=None, Py_ssize_t max_cache=DEFAULT_MAX_CACHE):
         from trafila.fineweb import tokenizer as reference
@@ -145,6 +321,7 @@ cdef class CompiledEnglish:
         self.tokens_type = tokens_type if tokens_type is not None else reference.Tokens
         self.is_punct = reference.is_punct
         self.check_encodable = reference.check_encodable
+        self.affix = _AffixRules(rules, reference)
         self.trie = rules.matcher_trie
         self.specials = rules.specials
         self.punct_chars = frozenset(rules.punct_chars)
@@ -195,7 +372,7 @@ cdef class CompiledEnglish:
         if entry is None:
             pieces = _fast_chunk(chunk, self.specials)
             if pieces is None:
-                pieces = self.rules.tokenize_chunk(chunk)
+                pieces = self.affix.tokenize_chunk(chunk)
             if len(pieces) == 1:  # the chunk itself (the pieces always tile the chunk)
                 entry = self._flags_of(<str>pieces[0])
             else:

@@ -395,6 +395,94 @@ class EnglishRules:
         return Tokens(texts, idx, spaces, self.sentencizer(texts))
 
 
+# -- what can start a match (the compiled twin skips a regex that cannot match) --------------------
+
+#: a first-character set that could be anything (the analysis gave up)
+ANY_CHAR = None
+
+
+def regex_first_chars(pattern: str, flags: int) -> Tuple[Optional[List[Tuple[int, int]]], Optional[List[Tuple[int, int]]]]:
+    """The characters that can begin a (non-empty) match of ``pattern``, from
+    its parse tree: ``(unguarded, digit_guarded)``, each a list of code point
+    ranges, or ANY_CHAR when it cannot say (a category, a negated set, an
+    empty match...). ``digit_guarded`` holds the first characters of the
+    alternatives behind a lookbehind on ASCII digits (they need a digit before
+    them). A string without any of these characters (and, for the second,
+    without an ASCII digit) gives no match."""
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        import re._constants as sre_constants
+    except ImportError:  # pragma: no cover
+        import sre_constants  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef]
+    c = sre_constants
+    digits = [(48, 57)]
+    unguarded: List[Tuple[int, int]] = []
+    guarded: List[Tuple[int, int]] = []
+
+    class GiveUp(Exception):
+        pass
+
+    def charset(op, av) -> List[Tuple[int, int]]:
+        if op is c.LITERAL:
+            return [(av, av)]
+        if op is c.IN:
+            out = []
+            for o, a in av:
+                if o is c.LITERAL:
+                    out.append((a, a))
+                elif o is c.RANGE:
+                    out.append((a[0], a[1]))
+                else:  # NEGATE, CATEGORY, ...
+                    raise GiveUp
+            return out
+        raise GiveUp
+
+    def within(ranges, outer) -> bool:
+        return all(any(lo <= a and b <= hi for lo, hi in outer) for a, b in ranges)
+
+    def first(items, guard_digit: bool) -> bool:
+        """Add the first characters of the sequence ``items``; True when it can match empty."""
+        for op, av in items:
+            if op is c.ASSERT and av[0] < 0:  # a lookbehind: consumes nothing
+                body = list(av[1])
+                if len(body) == 1 and within(charset(*body[0]), digits):
+                    guard_digit = True
+                continue
+            if op in (c.ASSERT, c.ASSERT_NOT, c.AT):  # zero width
+                continue
+            if op in (c.LITERAL, c.IN):
+                (guarded if guard_digit else unguarded).extend(charset(op, av))
+                return False
+            if op is c.SUBPATTERN:
+                if av[1] or av[2]:  # flags changed inside the group
+                    raise GiveUp
+                if not first(list(av[3]), guard_digit):
+                    return False
+                continue
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                empty = first(list(av[2]), guard_digit)
+                if av[0] > 0 and not empty:
+                    return False
+                continue
+            if op is c.BRANCH:
+                empty = False
+                for branch in av[1]:
+                    empty = first(list(branch), guard_digit) or empty
+                if not empty:
+                    return False
+                continue
+            raise GiveUp
+        return True
+
+    try:
+        if first(list(sre_parse.parse(pattern, flags)), False):
+            return ANY_CHAR, ANY_CHAR  # some alternative can match the empty string
+    except GiveUp:
+        return ANY_CHAR, ANY_CHAR
+    return sorted(unguarded), sorted(guarded)
+
+
 def strip_strings(els: Sequence[str]) -> List[str]:
     """datatrove.utils.word_tokenizers.strip_strings: strip each, drop the empty ones."""
     return [el.strip() for el in els if len(el.strip()) > 0]
