@@ -520,3 +520,12 @@ def test_affix_loop_rules_wrapped():
     for rule in sorted(_RULES.specials):
         for chunk in (rule, "(" + rule + ")", rule + ".", "\"" + rule + ",\"", "5" + rule, rule + "-x"):
             assert module.affix_tokenize_chunk(_RULES, chunk) == _RULES.tokenize_chunk(chunk), chunk
+
+
+def test_prefix_anchored():
+    """The compiled loop looks only at a string's first character for the
+    prefix rules: they are anchored (each alternative starts with ^)."""
+    data = T._DATA["prefix_search"]
+    assert T.regex_anchored(data["pattern"], data["flags"])
+    assert not T.regex_anchored(T._DATA["suffix_search"]["pattern"], T._DATA["suffix_search"]["flags"])
+    assert not T.regex_anchored(r"^a|b", 0) and T.regex_anchored(r"(?:^a|^b)", 0) and not T.regex_anchored(r"^a", re.M)

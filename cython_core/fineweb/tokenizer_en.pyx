@@ -143,6 +143,16 @@ cdef class _FirstChars:
                 for code in range(lo, min(hi, 0xFFFF) + 1):
                     table[code] = 1
 
+    cdef bint may_start(self, str s):
+        """False only when no match can start at the first character of ``s``."""
+        cdef Py_UCS4 c
+        if self.anything or PyUnicode_GET_LENGTH(s) == 0:
+            return True
+        cdef unsigned char* ung = self.unguarded
+        cdef unsigned char* gua = self.guarded
+        c = PyUnicode_READ(PyUnicode_KIND(s), PyUnicode_DATA(s), 0)
+        return c > 0xFFFF or ung[c] or gua[c]
+
     cdef bint may_match(self, str s):
         """False only when no match can start anywhere in ``s``."""
         cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(s)
@@ -168,7 +178,8 @@ cdef class _AffixRules:
     and infix regexes are not run on a string where no match can start."""
     cdef object prefix_search, suffix_search, infix_finditer, token_match, url_match
     cdef dict specials
-    cdef _FirstChars suffix_first, infix_first
+    cdef _FirstChars prefix_first, suffix_first, infix_first
+    cdef bint prefix_anchored
 
     def __init__(self, rules, reference):
         data = reference._DATA
@@ -178,11 +189,18 @@ cdef class _AffixRules:
         self.token_match = rules.token_match
         self.url_match = rules.url_match
         self.specials = rules.specials
+        self.prefix_first = _FirstChars(reference.regex_first_chars(data["prefix_search"]["pattern"], data["prefix_search"]["flags"]))
+        self.prefix_anchored = reference.regex_anchored(data["prefix_search"]["pattern"], data["prefix_search"]["flags"])
         self.suffix_first = _FirstChars(reference.regex_first_chars(data["suffix_search"]["pattern"], data["suffix_search"]["flags"]))
         self.infix_first = _FirstChars(reference.regex_first_chars(data["infix_finditer"]["pattern"], data["infix_finditer"]["flags"]))
 
     cdef Py_ssize_t find_prefix(self, str string) except -1:
         if self.prefix_search is None:
+            return 0
+        # the prefix rules are anchored at the start: only the first character can begin a match
+        if self.prefix_anchored and not self.prefix_first.may_start(string):
+            return 0
+        if not self.prefix_anchored and not self.prefix_first.may_match(string):
             return 0
         match = self.prefix_search(string)
         return (match.end() - match.start()) if match is not None else 0

@@ -483,6 +483,35 @@ def regex_first_chars(pattern: str, flags: int) -> Tuple[Optional[List[Tuple[int
     return sorted(unguarded), sorted(guarded)
 
 
+def regex_anchored(pattern: str, flags: int) -> bool:
+    """True when every match of ``pattern`` starts at the string's start (its
+    parse begins with ``^`` / ``\\A``, or each alternative does), MULTILINE off."""
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        import re._constants as sre_constants
+    except ImportError:  # pragma: no cover
+        import sre_constants  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef]
+    c = sre_constants
+    if flags & re.MULTILINE:
+        return False
+
+    def starts_anchored(items) -> bool:
+        items = list(items)
+        if not items:
+            return False
+        op, av = items[0]
+        if op is c.AT:
+            return av in (c.AT_BEGINNING, c.AT_BEGINNING_STRING)
+        if op is c.BRANCH:
+            return all(starts_anchored(branch) for branch in av[1])
+        if op is c.SUBPATTERN and not (av[1] or av[2]):
+            return starts_anchored(av[3])
+        return False
+
+    return starts_anchored(sre_parse.parse(pattern, flags))
+
+
 def strip_strings(els: Sequence[str]) -> List[str]:
     """datatrove.utils.word_tokenizers.strip_strings: strip each, drop the empty ones."""
     return [el.strip() for el in els if len(el.strip()) > 0]
