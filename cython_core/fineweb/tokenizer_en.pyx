@@ -3,10 +3,14 @@
 
 spaCy tokenizes each run of space / non-space characters of a text on its own
 (without its chunk cache, off in datatrove's memory zones), so a chunk's tokens
-are a pure function of the chunk: this twin splits the text in C and keeps the
-reference's tokenization of each chunk in a dictionary, then runs the
-special-case matcher pass (the only step that looks across chunks), the
-sentencizer and datatrove's strip_strings in C over per-token flags.
+are a pure function of the chunk: this twin splits the text in C and keeps each
+chunk's tokens in a dictionary (two bounded generations). A new chunk of ASCII
+letters, or of ASCII letters and one suffix character, is decided in C
+(_fast_chunk); any other runs the reference's affix loop ported line for line
+(_AffixRules) with spaCy's regexes, each skipped on a string where none of the
+characters that can begin a match occurs (read off the patterns' parse trees).
+Then the special-case matcher pass (the only step that looks across chunks),
+the sentencizer and datatrove's strip_strings run in C over per-token flags.
 """
 
 from libc.stdlib cimport malloc, realloc, free
