@@ -251,6 +251,12 @@ def test_engine_switch(monkeypatch):
     assert T.EnglishTokenizer().engine == "reference"
     monkeypatch.delenv("TRAFILA_ENGINE")
     assert T.EnglishTokenizer().engine == ("compiled" if _compiled_available() else "reference")
+    monkeypatch.setenv("TRAFILA_ENGINE", "core")
+    if _compiled_available():
+        assert T.EnglishTokenizer().engine == "compiled"
+    else:
+        with pytest.raises(ImportError):
+            T.EnglishTokenizer()
 
 
 # -- the rules, shared by the strategies below

@@ -595,13 +595,16 @@ class _NeedsStock(Exception):
 class EnglishTokenizer:
     """datatrove's ``SpaCyTokenizer("en")``, exactly: ``word_tokenize``,
     ``sent_tokenize``, ``span_tokenize`` give its results. ``engine`` is
-    ``"compiled"`` (trafila._tokenizer_en), ``"reference"`` or None (the
-    compiled one when built, unless TRAFILA_ENGINE=reference)."""
+    ``"compiled"`` (trafila._tokenizer_en, ImportError when not built),
+    ``"reference"`` or None: TRAFILA_ENGINE=reference gives the reference,
+    TRAFILA_ENGINE=core the compiled twin, otherwise the compiled twin when built."""
 
     def __init__(self, engine: Optional[str] = None) -> None:
         self.rules = EnglishRules()
         if engine is None:
-            engine = "reference" if os.environ.get("TRAFILA_ENGINE", "").strip().lower() == "reference" else "auto"
+            # the project's engine switch: reference, core (the compiled twin, required) or auto
+            wanted = os.environ.get("TRAFILA_ENGINE", "").strip().lower()
+            engine = {"reference": "reference", "core": "compiled"}.get(wanted, "auto")
         self._compiled = None
         if engine in ("compiled", "auto"):
             try:
