@@ -599,7 +599,9 @@ class EnglishTokenizer:
     ``"reference"`` or None: TRAFILA_ENGINE=reference gives the reference,
     TRAFILA_ENGINE=core the compiled twin, otherwise the compiled twin when built."""
 
-    def __init__(self, engine: Optional[str] = None) -> None:
+    def __init__(self, engine: Optional[str] = None, max_cache: Optional[int] = None) -> None:
+        """``max_cache``: chunks the compiled twin keeps (default 100,000, about
+        30 MB; more is faster on large, varied corpora)."""
         self.rules = EnglishRules()
         if engine is None:
             # the project's engine switch: reference, core (the compiled twin, required) or auto
@@ -613,7 +615,10 @@ class EnglishTokenizer:
                 if engine == "compiled":
                     raise
             else:
-                self._compiled = _tokenizer_en.CompiledEnglish(self.rules)
+                if max_cache is None:
+                    self._compiled = _tokenizer_en.CompiledEnglish(self.rules)
+                else:
+                    self._compiled = _tokenizer_en.CompiledEnglish(self.rules, max_cache=max_cache)
         self.engine = "compiled" if self._compiled is not None else "reference"
         installed = installed_spacy_version()
         self._spacy_installed = installed is not None
