@@ -1,0 +1,622 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of trafila.fineweb.tokenizer (built as trafila._tokenizer_en).
+
+spaCy tokenizes each run of space / non-space characters of a text on its own
+(without its chunk cache, off in datatrove's memory zones), so a chunk's tokens
+are a pure function of the chunk: this twin splits the text in C and keeps each
+chunk's tokens in a dictionary (two bounded generations). A new chunk of ASCII
+letters, or of ASCII letters and one suffix character, is decided in C
+(_fast_chunk); any other runs the reference's affix loop ported line for line
+(_AffixRules) with spaCy's regexes, each skipped on a string where none of the
+characters that can begin a match occurs (read off the patterns' parse trees).
+Then the special-case matcher pass (the only step that looks across chunks),
+the sentencizer and datatrove's strip_strings run in C over per-token flags.
+"""
+
+from libc.stdlib cimport malloc, realloc, free
+from cpython.unicode cimport PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_1BYTE_KIND
+
+#: per-token flags, computed once per distinct token text
+cdef enum:
+    F_PUNCT_CHAR = 1    # in the sentencizer's punct_chars
+    F_IS_PUNCT = 2      # lexical IS_PUNCT
+    F_MATCH_FIRST = 4   # first token of a special-case matcher pattern
+    F_STRIPS_EMPTY = 8  # str.strip() leaves nothing (dropped by strip_strings)
+    F_STRIPS_OTHER = 16 # str.strip() changes it but leaves something
+
+#: chunks kept at most by default (about 270 bytes each): two generations of half this
+DEFAULT_MAX_CACHE = 100000
+
+
+cdef class _Buf:
+    """Growing C arrays: per token, its start offset, flags and trailing-space flag."""
+    cdef Py_ssize_t* idx
+    cdef unsigned char* flags
+    cdef unsigned char* space
+    cdef Py_ssize_t n, cap
+
+    def __cinit__(self, Py_ssize_t cap):
+        if cap < 16:
+            cap = 16
+        self.cap = cap
+        self.n = 0
+        self.idx = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
+        self.flags = <unsigned char*>malloc(cap)
+        self.space = <unsigned char*>malloc(cap)
+        if self.idx == NULL or self.flags == NULL or self.space == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.idx)
+        free(self.flags)
+        free(self.space)
+
+    cdef int grow(self, Py_ssize_t need) except -1:
+        cdef Py_ssize_t cap = self.cap
+        cdef void* p
+        while cap < need:
+            cap *= 2
+        p = realloc(self.idx, cap * sizeof(Py_ssize_t))
+        if p == NULL:
+            raise MemoryError()
+        self.idx = <Py_ssize_t*>p
+        p = realloc(self.flags, cap)
+        if p == NULL:
+            raise MemoryError()
+        self.flags = <unsigned char*>p
+        p = realloc(self.space, cap)
+        if p == NULL:
+            raise MemoryError()
+        self.space = <unsigned char*>p
+        self.cap = cap
+        return 0
+
+
+cdef bint _ascii_letters(str s):
+    """True when ``s`` is one or more ASCII letters."""
+    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(s)
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* data = PyUnicode_DATA(s)
+    cdef Py_UCS4 c
+    if n == 0:
+        return False
+    for i in range(n):
+        c = PyUnicode_READ(kind, data, i)
+        if not ((c >= 65 and c <= 90) or (c >= 97 and c <= 122)):
+            return False
+    return True
+
+
+cdef bint _split_suffix(Py_UCS4 last, Py_UCS4 before):
+    """Whether spaCy's suffix rules split ``last`` off ASCII letters ending in
+    ``before``: these characters always (a suffix rule without lookbehind),
+    '.' after a lowercase letter (its lookbehind rule). Checked against the
+    rules for every one- and two-letter context in the tests."""
+    if last == u'.':
+        return before >= 97 and before <= 122
+    return (last == u',' or last == u';' or last == u':' or last == u'?' or last == u'!' or last == u')'
+            or last == u'"' or last == u']' or last == u'}' or last == u"'" or last == 0x201D
+            or last == 0x2019 or last == 0xBB or last == u'>' or last == u'*')
+
+
+cdef object _fast_chunk(str chunk, dict specials):
+    """A chunk's tokens without the affix regular expressions, for the shapes
+    where the outcome is known (None otherwise). Why it is exact: no prefix
+    rule starts with an ASCII letter unless a '$' follows (US$, C$, A$), every
+    suffix rule that can start at a letter needs a digit before it, and no
+    infix or url rule matches ASCII letters alone; so for letters W, W is one
+    token (unless a special case), and for W + one suffix character P the loop
+    splits P off and W is left: W's tokens, then P."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(chunk)
+    cdef str core
+    if n == 0 or chunk in specials:
+        return None
+    if _ascii_letters(chunk):
+        return (chunk,)
+    if n >= 2 and _split_suffix(chunk[n - 1], chunk[n - 2]):
+        core = chunk[:n - 1]
+        if _ascii_letters(core):
+            special = specials.get(core)
+            return (tuple(special) if special is not None else (core,)) + (chunk[n - 1:],)
+    return None
+
+
+def fast_chunk_tokens(str chunk, dict specials):
+    """The compiled fast path's tokens for ``chunk``, None where it defers to
+    the reference (exposed for the tests)."""
+    return _fast_chunk(chunk, specials)
+
+
+cdef class _FirstChars:
+    """Which characters can begin a match of a regex (from the reference's
+    regex_first_chars): a BMP bitmap of the unguarded ones and one of those
+    behind a digit lookbehind; a character past the BMP always counts."""
+    cdef bint anything
+    cdef bytearray unguarded
+    cdef bytearray guarded
+
+    def __init__(self, ranges):
+        unguarded, guarded = ranges
+        self.anything = unguarded is None or guarded is None
+        self.unguarded = bytearray(0x10000)
+        self.guarded = bytearray(0x10000)
+        if self.anything:
+            return
+        for table, spans in ((self.unguarded, unguarded), (self.guarded, guarded)):
+            for lo, hi in spans:
+                for code in range(lo, min(hi, 0xFFFF) + 1):
+                    table[code] = 1
+
+    cdef bint may_start(self, str s):
+        """False only when no match can start at the first character of ``s``."""
+        cdef Py_UCS4 c
+        if self.anything or PyUnicode_GET_LENGTH(s) == 0:
+            return True
+        cdef unsigned char* ung = self.unguarded
+        cdef unsigned char* gua = self.guarded
+        c = PyUnicode_READ(PyUnicode_KIND(s), PyUnicode_DATA(s), 0)
+        return c > 0xFFFF or ung[c] or gua[c]
+
+    cdef bint may_match(self, str s):
+        """False only when no match can start anywhere in ``s``."""
+        cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(s)
+        cdef int kind = PyUnicode_KIND(s)
+        cdef void* data = PyUnicode_DATA(s)
+        cdef Py_UCS4 c
+        cdef bint prev_digit = False
+        cdef unsigned char* ung = self.unguarded
+        cdef unsigned char* gua = self.guarded
+        if self.anything:
+            return True
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if c > 0xFFFF or ung[c] or (prev_digit and gua[c]):
+                return True
+            prev_digit = c >= 48 and c <= 57
+        return False
+
+
+cdef class _AffixRules:
+    """The reference's EnglishRules.tokenize_chunk (Tokenizer._tokenize with
+    _split_affixes and _attach_tokens), line for line, except that the suffix
+    and infix regexes are not run on a string where no match can start."""
+    cdef object prefix_search, suffix_search, infix_finditer, token_match, url_match
+    cdef dict specials
+    cdef _FirstChars prefix_first, suffix_first, infix_first
+    cdef bint prefix_anchored
+
+    def __init__(self, rules, reference):
+        data = reference._DATA
+        self.prefix_search = rules.prefix_search
+        self.suffix_search = rules.suffix_search
+        self.infix_finditer = rules.infix_finditer
+        self.token_match = rules.token_match
+        self.url_match = rules.url_match
+        self.specials = rules.specials
+        self.prefix_first = _FirstChars(reference.regex_first_chars(data["prefix_search"]["pattern"], data["prefix_search"]["flags"]))
+        self.prefix_anchored = reference.regex_anchored(data["prefix_search"]["pattern"], data["prefix_search"]["flags"])
+        self.suffix_first = _FirstChars(reference.regex_first_chars(data["suffix_search"]["pattern"], data["suffix_search"]["flags"]))
+        self.infix_first = _FirstChars(reference.regex_first_chars(data["infix_finditer"]["pattern"], data["infix_finditer"]["flags"]))
+
+    cdef Py_ssize_t find_prefix(self, str string) except -1:
+        if self.prefix_search is None:
+            return 0
+        # the prefix rules are anchored at the start: only the first character can begin a match
+        if self.prefix_anchored and not self.prefix_first.may_start(string):
+            return 0
+        if not self.prefix_anchored and not self.prefix_first.may_match(string):
+            return 0
+        match = self.prefix_search(string)
+        return (match.end() - match.start()) if match is not None else 0
+
+    cdef Py_ssize_t find_suffix(self, str string) except -1:
+        if self.suffix_search is None or not self.suffix_first.may_match(string):
+            return 0
+        match = self.suffix_search(string)
+        return (match.end() - match.start()) if match is not None else 0
+
+    cdef list find_infix(self, str string):
+        if self.infix_finditer is None or not self.infix_first.may_match(string):
+            return []
+        return list(self.infix_finditer(string))
+
+    cpdef tuple tokenize_chunk(self, str span):
+        special = self.specials.get(span)
+        if special is not None:
+            return special
+        cdef list prefixes = []
+        cdef list suffixes = []
+        cdef str string = self._split_affixes(span, prefixes, suffixes)
+        return self._attach_tokens(string, prefixes, suffixes)
+
+    cdef str _split_affixes(self, str string, list prefixes, list suffixes):
+        cdef dict specials = self.specials
+        cdef Py_ssize_t last_size = 0, pre_len, suf_len
+        cdef str prefix = None, suffix = None, minus_pre = None, minus_suf = None
+        while string and len(string) != last_size:
+            if self.token_match is not None and self.token_match(string):
+                break
+            if string in specials:
+                break
+            last_size = len(string)
+            pre_len = self.find_prefix(string)
+            if pre_len != 0:
+                prefix = string[:pre_len]
+                minus_pre = string[pre_len:]
+                if minus_pre and minus_pre in specials:
+                    string = minus_pre
+                    prefixes.append(prefix)
+                    break
+            suf_len = self.find_suffix(string[pre_len:])
+            if suf_len != 0:
+                suffix = string[len(string) - suf_len:]
+                minus_suf = string[:len(string) - suf_len]
+                if minus_suf and minus_suf in specials:
+                    string = minus_suf
+                    suffixes.append(suffix)
+                    break
+            if pre_len and suf_len and (pre_len + suf_len) <= len(string):
+                string = string[pre_len:len(string) - suf_len]
+                prefixes.append(prefix)
+                suffixes.append(suffix)
+            elif pre_len:
+                string = minus_pre
+                prefixes.append(prefix)
+            elif suf_len:
+                string = minus_suf
+                suffixes.append(suffix)
+        return string
+
+    cdef tuple _attach_tokens(self, str string, list prefixes, list suffixes):
+        cdef list tokens = list(prefixes)
+        cdef Py_ssize_t start, infix_start, infix_end
+        cdef list matches
+        if string:
+            special = self.specials.get(string)
+            if special is not None:
+                tokens.extend(special)
+            elif ((self.token_match is not None and self.token_match(string))
+                  or (self.url_match is not None and self.url_match(string))):
+                tokens.append(string)
+            else:
+                matches = self.find_infix(string)
+                if not matches:
+                    tokens.append(string)
+                else:
+                    start = 0
+                    for match in matches:
+                        infix_start = match.start()
+                        infix_end = match.end()
+                        if infix_start == 0:  # an infix at the very start is not split off
+                            continue
+                        if infix_start != start:
+                            tokens.append(string[start:infix_start])
+                        if infix_start != infix_end:
+                            tokens.append(string[infix_start:infix_end])
+                        start = infix_end
+                    if string[start:]:
+                        tokens.append(string[start:])
+        tokens.extend(reversed(suffixes))
+        return tuple(tokens)
+
+
+_test_objects = {}
+
+
+def affix_tokenize_chunk(rules, str chunk):
+    """The compiled affix loop's tokens for ``chunk`` (exposed for the tests)."""
+    key = ("affix", id(rules))
+    if key not in _test_objects:
+        from trafila.fineweb import tokenizer as reference
+        _test_objects[key] = (rules, _AffixRules(rules, reference))
+    return (<_AffixRules>_test_objects[key][1]).tokenize_chunk(chunk)
+
+
+def first_chars_may_match(ranges, str s):
+    """_FirstChars(ranges).may_match(s) (exposed for the tests)."""
+    key = ("first", id(ranges))
+    if key not in _test_objects:
+        _test_objects[key] = (ranges, _FirstChars(ranges))
+    return (<_FirstChars>_test_objects[key][1]).may_match(s)
+
+
+cdef class CompiledEnglish:
+    """The twin of trafila.fineweb.tokenizer.EnglishRules plus datatrove's
+    wrappers, for texts without IS_ALPHA (EnglishTokenizer routes those)."""
+
+    cdef object rules
+    cdef object tokens_type
+    cdef dict chunk_cache       # chunk -> flags int (one token) or (pieces tuple, flags bytes)
+    cdef dict old_cache         # the generation before: a hit there moves back to chunk_cache
+    cdef Py_ssize_t generation  # entries per generation
+    cdef dict text_flags        # token text -> flags
+    cdef dict trie
+    cdef dict specials
+    cdef frozenset punct_chars
+    cdef object is_punct
+    cdef object check_encodable
+    cdef _AffixRules affix
+
+    def __init__(self, rules, tokens_type=None, Py_ssize_t max_cache=DEFAULT_MAX_CACHE):
+        from trafila.fineweb import tokenizer as reference
+        self.rules = rules
+        self.tokens_type = tokens_type if tokens_type is not None else reference.Tokens
+        self.is_punct = reference.is_punct
+        self.check_encodable = reference.check_encodable
+        self.affix = _AffixRules(rules, reference)
+        self.trie = rules.matcher_trie
+        self.specials = rules.specials
+        self.punct_chars = frozenset(rules.punct_chars)
+        self.chunk_cache = {}
+        self.old_cache = {}
+        self.generation = max(1, max_cache // 2)
+        self.text_flags = {}
+
+    def clear_cache(self):
+        """Forget the chunks seen so far."""
+        self.chunk_cache.clear()
+        self.old_cache.clear()
+        self.text_flags.clear()
+
+    def cache_size(self):
+        """How many chunks are cached."""
+        return len(self.chunk_cache) + len(self.old_cache)
+
+    cdef int _flags_of(self, str text) except -1:
+        cdef object got = self.text_flags.get(text)
+        cdef int f
+        if got is not None:
+            return <int>got
+        f = 0
+        if text in self.punct_chars:
+            f |= F_PUNCT_CHAR
+        if self.is_punct(text):
+            f |= F_IS_PUNCT
+        if text in self.trie:
+            f |= F_MATCH_FIRST
+        stripped = text.strip()
+        if not stripped:
+            f |= F_STRIPS_EMPTY
+        elif stripped != text:
+            f |= F_STRIPS_OTHER
+        if len(self.text_flags) >= 2 * self.generation:
+            self.text_flags.clear()
+        self.text_flags[text] = f
+        return f
+
+    cdef object _chunk(self, str chunk):
+        """A chunk's tokens: its flags (an int) when the chunk is one token, else
+        (pieces tuple, flags bytes); cached."""
+        cdef object entry = self.chunk_cache.get(chunk)
+        if entry is not None:
+            return entry
+        entry = self.old_cache.get(chunk)
+        if entry is None:
+            pieces = _fast_chunk(chunk, self.specials)
+            if pieces is None:
+                pieces = self.affix.tokenize_chunk(chunk)
+            if len(pieces) == 1:  # the chunk itself (the pieces always tile the chunk)
+                entry = self._flags_of(<str>pieces[0])
+            else:
+                entry = (pieces, bytes([self._flags_of(p) for p in pieces]))
+        if len(self.chunk_cache) >= self.generation:
+            # two generations: chunks used since the last turn survive it
+            self.old_cache = self.chunk_cache
+            self.chunk_cache = {}
+        self.chunk_cache[chunk] = entry
+        return entry
+
+    cdef int _add_chunk(self, str chunk, Py_ssize_t pos, list texts, _Buf buf) except -1:
+        """Append one chunk's tokens starting at character ``pos``."""
+        cdef object entry = self._chunk(chunk)
+        cdef tuple pieces
+        cdef bytes flags
+        cdef const unsigned char* fl
+        cdef Py_ssize_t k, m
+        cdef str piece
+        if type(entry) is int:
+            if buf.n + 1 > buf.cap:
+                buf.grow(buf.n + 1)
+            texts.append(chunk)
+            buf.idx[buf.n] = pos
+            buf.flags[buf.n] = <unsigned char><int>entry
+            buf.space[buf.n] = 0
+            buf.n += 1
+            return 0
+        pieces = <tuple>(<tuple>entry)[0]
+        flags = <bytes>(<tuple>entry)[1]
+        fl = flags
+        m = len(pieces)
+        if buf.n + m > buf.cap:
+            buf.grow(buf.n + m)
+        for k in range(m):
+            piece = <str>pieces[k]
+            texts.append(piece)
+            buf.idx[buf.n] = pos
+            buf.flags[buf.n] = fl[k]
+            buf.space[buf.n] = 0
+            buf.n += 1
+            pos += len(piece)
+        return 0
+
+    cdef tuple _tokenize_affixes(self, str text):
+        """Tokenizer._tokenize_affixes over the cached chunks."""
+        cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef list texts = []
+        cdef _Buf buf = _Buf(length // 4 + 16)
+        cdef Py_ssize_t i, start = 0
+        cdef Py_UCS4 uc
+        cdef bint in_ws, ws
+        if length == 0:
+            return texts, buf
+        if kind != PyUnicode_1BYTE_KIND:
+            # spaCy hashes each chunk's UTF-8: a lone surrogate raises
+            for i in range(length):
+                uc = PyUnicode_READ(kind, data, i)
+                if uc >= 0xD800 and uc <= 0xDFFF:
+                    self.check_encodable(text)
+                    break
+        in_ws = PyUnicode_READ(kind, data, 0).isspace()
+        for i in range(length):
+            uc = PyUnicode_READ(kind, data, i)
+            ws = uc.isspace()
+            if ws != in_ws:
+                if start < i:
+                    self._add_chunk(text[start:i], start, texts, buf)
+                if uc == u' ' and buf.n > 0:
+                    buf.space[buf.n - 1] = 1
+                    start = i + 1
+                else:
+                    start = i
+                in_ws = not in_ws
+        if start < length:
+            self._add_chunk(text[start:], start, texts, buf)
+            # the last run is a space run or ends without a space: no trailing space
+            if buf.n > 0:
+                buf.space[buf.n - 1] = 0
+        return texts, buf
+
+    cdef list _find_matches(self, list texts, _Buf buf):
+        """PhraseMatcher.find_matches over the token texts (trie of dicts)."""
+        cdef list matches = []
+        cdef Py_ssize_t n = buf.n, start, end
+        cdef object node
+        for start in range(n):
+            if not (buf.flags[start] & F_MATCH_FIRST):
+                continue
+            node = self.trie.get(texts[start])
+            end = start + 1
+            while node is not None:
+                ends = (<dict>node).get(None)
+                if ends:
+                    for _ in ends:
+                        matches.append((start, end))
+                if end >= n:
+                    break
+                node = (<dict>node).get(texts[end])
+                end += 1
+        return matches
+
+    cdef tuple _apply_special_cases(self, list texts, _Buf buf):
+        """Tokenizer._apply_special_cases: rebuilds texts and buf when a kept
+        span is a special case (the reference's _filter_special_spans decides)."""
+        matches = self._find_matches(texts, buf)
+        if not matches:
+            return texts, buf
+        kept = self.rules._filter_special_spans(matches)
+        specials = self.rules.specials
+        cdef list out_texts = []
+        cdef _Buf out = _Buf(buf.n + 16)
+        cdef Py_ssize_t i = 0, end, n = buf.n, j, pos
+        cdef dict span_data = {s: e for s, e in kept}
+        cdef str piece
+        while i < n:
+            got = span_data.get(i)
+            end = i + 1 if got is None else <Py_ssize_t>got
+            special = None
+            if got is not None:
+                parts = []
+                for j in range(i, end - 1):
+                    parts.append(texts[j])
+                    if buf.space[j]:
+                        parts.append(" ")
+                parts.append(texts[end - 1])
+                special = specials.get("".join(parts))
+            if special is None:
+                if out.n + (end - i) > out.cap:
+                    out.grow(out.n + (end - i))
+                for j in range(i, end):
+                    out_texts.append(texts[j])
+                    out.idx[out.n] = buf.idx[j]
+                    out.flags[out.n] = buf.flags[j]
+                    out.space[out.n] = buf.space[j]
+                    out.n += 1
+            else:
+                if out.n + len(special) > out.cap:
+                    out.grow(out.n + len(special))
+                pos = buf.idx[i]
+                for piece in special:
+                    out_texts.append(piece)
+                    out.idx[out.n] = pos
+                    out.flags[out.n] = self._flags_of(piece)
+                    out.space[out.n] = 0
+                    out.n += 1
+                    pos += len(piece)
+                out.space[out.n - 1] = buf.space[end - 1]
+            i = end
+        return out_texts, out
+
+    cdef list _sent_starts(self, _Buf buf):
+        """Sentencizer.predict over the flags."""
+        cdef list starts = []
+        cdef Py_ssize_t i
+        cdef bint seen_period = False
+        cdef unsigned char f
+        if buf.n == 0:
+            return starts
+        starts.append(0)
+        for i in range(buf.n):
+            f = buf.flags[i]
+            if seen_period and not (f & (F_PUNCT_CHAR | F_IS_PUNCT)):
+                starts.append(i)
+                seen_period = False
+            elif f & F_PUNCT_CHAR:
+                seen_period = True
+        return starts
+
+    cdef tuple _doc(self, str text):
+        texts, buf = self._tokenize_affixes(text)
+        return self._apply_special_cases(texts, buf)
+
+    cdef list _spans(self, list texts, _Buf buf):
+        cdef list starts = self._sent_starts(buf)
+        cdef list spans = []
+        cdef Py_ssize_t k, a, b, m = len(starts)
+        for k in range(m):
+            a = <Py_ssize_t>starts[k]
+            b = (<Py_ssize_t>starts[k + 1]) if k + 1 < m else buf.n
+            spans.append((buf.idx[a], buf.idx[b - 1] + len(<str>texts[b - 1])))
+        return spans
+
+    def tokenize(self, str text):
+        """The Tokens of ``text`` (as the reference's EnglishRules.__call__)."""
+        texts, buf = self._doc(text)
+        cdef _Buf b = <_Buf>buf
+        idx = [b.idx[i] for i in range(b.n)]
+        spaces = [bool(b.space[i]) for i in range(b.n)]
+        return self.tokens_type(texts, idx, spaces, self._sent_starts(b))
+
+    def word_tokenize(self, str text):
+        """datatrove's word_tokenize: the token texts, stripped, empties dropped."""
+        texts, buf = self._doc(text)
+        cdef _Buf b = <_Buf>buf
+        cdef list tl = <list>texts
+        cdef list out = []
+        cdef Py_ssize_t i
+        cdef unsigned char f
+        for i in range(b.n):
+            f = b.flags[i]
+            if f & F_STRIPS_EMPTY:
+                continue
+            if f & F_STRIPS_OTHER:
+                out.append((<str>tl[i]).strip())
+            else:
+                out.append(tl[i])
+        return out
+
+    def span_tokenize(self, str text):
+        """datatrove's span_tokenize: (start_char, end_char) of each sentence."""
+        texts, buf = self._doc(text)
+        return self._spans(<list>texts, <_Buf>buf)
+
+    def sent_tokenize(self, str text):
+        """datatrove's sent_tokenize: the sentence texts, stripped, empties dropped."""
+        texts, buf = self._doc(text)
+        cdef list out = []
+        for a, b in self._spans(<list>texts, <_Buf>buf):
+            s = text[a:b].strip()
+            if s:
+                out.append(s)
+        return out
