@@ -166,22 +166,48 @@ SUFFIXES = ("", ".", ".", "!", "?", "...", "…", '"', "'", ". ", "。", " [1]",
 WORD_JOINERS = (" ", " ", " ", "  ", "\t", "\u00a0", "", " - ")
 
 
+PROSE = ("the", "of", "and", "to", "with", "that", "have", "be", "people", "morning", "garden", "written",
+         "across", "river", "quickly", "because", "different", "another", "through", "between", "important",
+         "city", "would", "should", "about", "their", "there", "which", "first", "water", "little", "world",
+         "in", "a", "is", "it", "for", "on", "was", "as", "by", "from", "this", "year", "said")
+#: PROSE without GopherQualityFilter's stop words
+PROSE_NO_STOP = tuple(w for w in PROSE if w not in ("the", "be", "to", "of", "and", "that", "have", "with"))
+
+
 def text_strategy() -> Any:
-    """A Hypothesis strategy of texts for the quality filters (see the module docstring)."""
+    """A Hypothesis strategy of texts for the quality filters (see the module docstring): a few
+    lines, repeated in some order with line separators between them, each a prefix (bullets,
+    ``#``), words (prose, the tokens in WORDS, any characters but surrogates, numbers, a rare
+    1,001-character word) and a suffix (terminal punctuation, ellipses, citations, ``{``)."""
     from hypothesis import strategies as st
 
     chars = st.characters(blacklist_categories=("Cs",))
-    word = st.one_of(st.sampled_from(WORDS), st.sampled_from(WORDS), st.text(chars, min_size=1, max_size=8),
-                     st.integers(0, 10 ** 6).map(str), st.sampled_from(("x" * 1001, "y" * 40)))
-    line = st.builds(lambda p, ws, j, s: p + j.join(ws) + s, st.sampled_from(PREFIXES),
-                     st.lists(word, min_size=0, max_size=18), st.sampled_from(WORD_JOINERS), st.sampled_from(SUFFIXES))
+    any_word = st.one_of(st.sampled_from(WORDS), st.sampled_from(WORDS), st.sampled_from(WORDS),
+                         st.text(chars, min_size=1, max_size=8), st.integers(0, 10 ** 6).map(str))
 
     @st.composite
     def texts(draw: Any) -> str:
-        pool = draw(st.lists(line, min_size=1, max_size=8))
-        order = draw(st.lists(st.tuples(st.integers(0, len(pool) - 1), st.sampled_from(LINE_SEPARATORS)),
-                              min_size=1, max_size=30))
-        out = [pool[i] + sep for i, sep in order]
+        prose = draw(st.integers(0, 9))  # in 10 parts: how many words come from PROSE
+        vocabulary = draw(st.sampled_from((PROSE, PROSE, PROSE_NO_STOP)))
+        long_words = draw(st.booleans()) and draw(st.booleans())
+        words_per_line = draw(st.sampled_from((4, 12, 25)))
+
+        def line() -> str:
+            words = []
+            for _ in range(draw(st.integers(0, words_per_line))):
+                if long_words and draw(st.integers(0, 30)) == 0:
+                    words.append(draw(st.sampled_from(("x" * 1001, "y" * 40, "z" * 12))))
+                elif draw(st.integers(0, 9)) < prose:
+                    words.append(draw(st.sampled_from(vocabulary)))
+                else:
+                    words.append(draw(any_word))
+            return draw(st.sampled_from(PREFIXES)) + draw(st.sampled_from(WORD_JOINERS)).join(words) + draw(
+                st.sampled_from(SUFFIXES))
+
+        pool = [line() for _ in range(draw(st.integers(1, 10)))]
+        n_lines = draw(st.integers(1, draw(st.sampled_from((5, 30, 80)))))
+        out = [pool[draw(st.integers(0, len(pool) - 1))] + draw(st.sampled_from(LINE_SEPARATORS))
+               for _ in range(n_lines)]
         if draw(st.booleans()):  # a block repeated: repeated paragraphs and n-grams
             out = out + out[: draw(st.integers(1, len(out)))]
         text = "".join(out)
@@ -292,6 +318,9 @@ def compare_step(step: str, docs: Sequence[Tuple[str, str]], work: Path) -> Dict
     texts = sum(1 for doc_id, text in ours["forwarded"] if doc_id in forwarded_a and forwarded_a[doc_id] != text)
     order_equal = [i for i, _ in stock["forwarded"]] == [i for i, _ in ours["forwarded"]]
     dropped = sum(1 for events in stock["per_doc"] if _decision(events) != "forwarded")
+    reasons: Dict[str, int] = {}
+    for events in stock["per_doc"]:
+        reasons[_decision(events)] = reasons.get(_decision(events), 0) + 1
     tok_after = _tokenizer_stock_calls()
     return {
         "step": step, "documents": len(docs), "dropped": dropped,
@@ -302,7 +331,7 @@ def compare_step(step: str, docs: Sequence[Tuple[str, str]], work: Path) -> Dict
         + ((tok_after - tok_before) if tok_after is not None and tok_before is not None else 0),
         "stock_seconds": round(stock["seconds"], 3), "trafila_seconds": round(ours["seconds"], 3),
         "ratio": round(stock["seconds"] / ours["seconds"], 2) if ours["seconds"] else None,
-        "examples": examples,
+        "examples": examples, "decisions": dict(sorted(reasons.items())),
     }
 
 
