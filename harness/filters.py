@@ -80,12 +80,35 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 # --------------------------------------------------------------------------- the texts
 
 
+#: what the extraction is made of: these paths in the checkout, the FineWeb steps' own code aside
+_EXTRACTION_PATHS = ("reference/trafila", "cython_core", "setup.py")
+_NOT_EXTRACTION = ("reference/trafila/fineweb", "reference/trafila/integrations", "cython_core/fineweb")
+
+
+def extraction_source_id() -> str:
+    """The git object ids of the extraction's code (trafila's packages and the core's sources,
+    the FineWeb steps aside), and whether those files have uncommitted changes and the core is
+    built: the texts cached for one id are the texts the extraction gives."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False).stdout
+
+    listing = git("ls-tree", "-r", "HEAD", "--", *_EXTRACTION_PATHS).splitlines()
+    kept = [line for line in listing if not line.split("\t", 1)[-1].startswith(_NOT_EXTRACTION)]
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", *_EXTRACTION_PATHS,
+                *(f":!{p}" for p in _NOT_EXTRACTION))
+    from trafila import _engine
+
+    return hashlib.sha256(("\n".join(kept) + "\n" + dirty + "\n" + ",".join(_engine.engines_built()))
+                          .encode()).hexdigest()[:16]
+
+
 def _cache_key(mode: str, bundles: Optional[List[str]], embedded: Optional[bool]) -> str:
     from .corpora import bundle_paths, load_pins
-    from .provenance import git_commit
 
     pins = load_pins()
-    parts = [mode, git_commit(short=False, mark_dirty=True) or "no-git"]
+    parts = [mode, extraction_source_id()]
     for path in bundle_paths(bundles, embedded=embedded):
         name = path.name[: -len(".jsonl.gz")]
         parts.append(f"{name}:{pins.get(name, {}).get('sha256') or (path.stat().st_size if path.exists() else '-')}")
