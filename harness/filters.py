@@ -381,9 +381,9 @@ def compare_tokenizer(docs: Sequence[Tuple[str, str]]) -> Optional[Dict[str, Any
         from trafila.fineweb.tokenizer import english_tokenizer
     except ImportError:
         return None
-    from datatrove.utils.word_tokenizers import SpaCyTokenizer
+    from datatrove.utils.word_tokenizers import load_word_tokenizer
 
-    stock = SpaCyTokenizer("en")
+    stock = load_word_tokenizer("en")  # SpaCyTokenizer("en"), warmed up by _warm_up
     ours = english_tokenizer()
     words = spans = 0
     examples: List[str] = []
@@ -414,16 +414,26 @@ def compare_tokenizer(docs: Sequence[Tuple[str, str]]) -> Optional[Dict[str, Any
 
 
 def _warm_up() -> None:
-    # spaCy reads a freed lexeme for the text IS_ALPHA after the first one in a process: the
-    # first such token keeps its text, later ones make datatrove retry without it. One warm-up
-    # call here puts the process in that later state before either side runs.
+    # A spaCy pipeline reads a freed lexeme for the text IS_ALPHA after its first one: the first
+    # such token a fresh tokenizer sees keeps its text, later ones make datatrove retry without
+    # it (stock and trafila alike, each with its own pipeline). Two calls on each tokenizer put
+    # both sides in that later state before either runs, so neither answers for a fresh pipeline.
     from datatrove.utils.word_tokenizers import load_word_tokenizer
 
-    for _ in range(2):
-        try:
-            load_word_tokenizer("en").word_tokenize("IS_ALPHA")
-        except Exception:  # noqa: BLE001
-            pass
+    tokenizers = [load_word_tokenizer("en"), load_word_tokenizer("eng")]
+    try:
+        from trafila.fineweb.tokenizer import english_tokenizer
+
+        tokenizers.append(english_tokenizer())
+    except ImportError:
+        pass
+    for tok in tokenizers:
+        for _ in range(2):
+            for call in (tok.word_tokenize, tok.span_tokenize):
+                try:
+                    call("IS_ALPHA")
+                except Exception:  # noqa: BLE001
+                    pass
 
 
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:

@@ -32,7 +32,7 @@ from datatrove.utils import text as stock_text  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from harness.filters import compare_step, step_ok, text_strategy  # noqa: E402
+from harness.filters import _warm_up, compare_step, step_ok, text_strategy  # noqa: E402
 from trafila.fineweb import quality, text  # noqa: E402
 from trafila.integrations import datatrove_quality as ours  # noqa: E402
 
@@ -51,6 +51,13 @@ def _engines():
 
 
 ENGINES = _engines()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_tokenizers():
+    """Every tokenizer past its first IS_ALPHA (see harness.filters._warm_up): the answers then
+    do not depend on which side saw such a text first."""
+    _warm_up()
 
 
 @pytest.fixture(params=ENGINES)
