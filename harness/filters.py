@@ -546,6 +546,28 @@ def _markdown(r: Dict[str, Any]) -> Iterator[str]:
                f"{x['differing_statistics']} | {x['differing_texts']} | {'yes' if x['step_statistics_equal'] else '**no**'}"
                f" | {'yes' if x['exclusion_files_equal'] else '**no**'} | {x['stock_fallbacks']} | {x['stock_seconds']} "
                f"| {x['trafila_seconds']} | {x['ratio']} |")
+    yield ""
+    yield ("Stock fall-backs: inputs trafila's side handed to stock code (datatrove's tokenizer for a language other "
+           "than English; the tokenizer's stock spaCy, e.g. for a text with the token `IS_ALPHA`, which spaCy "
+           "handles by reading a freed lexeme). Every tokenizer is warmed past its first `IS_ALPHA` before the run.")
+    yield ""
+    yield "Each step over all the extraction's texts (both modes):"
+    yield ""
+    yield "| step | documents | stock s | trafila s | ratio |"
+    yield "|---|---:|---:|---:|---:|"
+    for step in r["steps"]:
+        rows = [x for x in r["results"] if x["step"] == step and x["corpus"].startswith("extraction")]
+        if rows:
+            a, b = sum(x["stock_seconds"] for x in rows), sum(x["trafila_seconds"] for x in rows)
+            yield (f"| {step} | {sum(x['documents'] for x in rows)} | {round(a, 1)} | {round(b, 1)} | "
+                   f"{round(a / b, 2) if b else None} |")
+    yield ""
+    yield "What the stock steps decided (documents by decision):"
+    yield ""
+    for x in r["results"]:
+        if x.get("decisions"):
+            yield (f"- {x['corpus']}, {x['step']}: "
+                   + ", ".join(f"{k} {v}" for k, v in sorted(x["decisions"].items(), key=lambda kv: -kv[1])))
     if r.get("tokenizer"):
         yield ""
         yield "The English tokenizer alone (`word_tokenize` and `span_tokenize` of each text):"
