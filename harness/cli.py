@@ -18,6 +18,7 @@
 - ``bench-parser``: the compiled core's parser against lxml: time, threads, memory;
 - ``datatrove``: datatrove's Trafilatura step against trafila's in a datatrove pipeline, end to end;
 - ``datatrove-suite``: datatrove's own tests of the FineWeb steps, stock and with trafila's drop-ins;
+- ``filters``: datatrove's quality filters (Gopher, C4, FineWeb) against trafila's, per document and step;
 - ``scaling``: parser time on pathological inputs (must be linear);
 - ``make-embedded``: regenerate the committed embedded corpus;
 - ``vectors``: the language-neutral vectors (vectors/): generate, export (oracle env), check a candidate;
@@ -64,6 +65,10 @@ MODULE_COMMANDS = {
     "datatrove-suite": ("harness.datatrove_suite",
                         "datatrove's own tests of the FineWeb steps, stock and with trafila's drop-ins, compared "
                         "per test (reports/datatrove-suite.md)"),
+    "filters": ("harness.filters",
+                "datatrove 0.10.1's quality filters against trafila.integrations.datatrove_quality: decisions, "
+                "statistics, texts and exclusions per document, on the extraction's texts and generated ones, and "
+                "time (reports/filters.md)"),
     "vectors": ("harness.vectors", "language-neutral vectors (vectors/): generate the inputs, export lxml's and "
                 "trafilatura's answers (oracle env), check a candidate against them"),
     "port-check": ("harness.ports_check", "another port against trafilatura on its author's corpus folder, pins and "
