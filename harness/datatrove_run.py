@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from .provenance import utc_now
+from .provenance import loadavg, utc_now
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS_DIR = ROOT / "reports"
@@ -381,19 +381,12 @@ def _measure(args: argparse.Namespace, argv: Optional[List[str]], work: Path, in
                "batch_size": args.batch_size, "threads": args.threads,
                "stock_timeout": args.timeout, "runs": [r[0] for r in runs], "comparisons": comparisons,
                "statistics_compared": "per task",
-               "python": sys.version.split()[0], "cpus": os.cpu_count(), "loadavg_after": _loadavg()}
+               "python": sys.version.split()[0], "cpus": os.cpu_count(), "loadavg_after": loadavg()}
     if args.report:
         command = "python -m harness " + " ".join(["datatrove", *(argv or [])])
         write_report(section, command, commit, args.report_dir)
     ok = all(c["documents_equal"] and c["statistics_equal"] for c in comparisons)
     return 0 if ok else 1
-
-
-def _loadavg() -> Optional[str]:
-    try:
-        return Path("/proc/loadavg").read_text().strip()
-    except OSError:
-        return None
 
 
 def _ratio(a: float, b: float) -> Optional[float]:

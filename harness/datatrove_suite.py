@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Optional
 
 from .provenance import git_commit, portable_command, utc_now
 from .upstream_suite import (LEDGER, PASSING, ROOT, SUBSTITUTE_DATATROVE, _md_cell, _outcome_counts, compare,
-                             load_expected, run_suite)
+                             incomplete_runs, load_expected, run_suite)
 
 #: the ledger's key, and the "mode" its entries name (datatrove's release)
 LEDGER_KEY = "datatrove_suite"
@@ -75,11 +75,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
             runs[name] = run_suite(Path(root), sys.executable, patch, Path(tmp) / f"{name}.json", args.timeout,
                                    args.pytest_args, files=TEST_FILES)
             print(f"datatrove-suite: {name}: {runs[name]['summary'] or 'no summary'} ({runs[name]['seconds']} s)")
-    broken = [n for n, r in runs.items() if not r["tests"] or r["exit"] not in (0, 1)]
-    if broken:
-        for name in broken:
-            print(f"datatrove-suite: the {name} run did not complete (exit {runs[name]['exit']}):")
-            print("\n".join("  " + ln for ln in runs[name]["log_tail"]))
+    if incomplete_runs(runs, "datatrove-suite"):
         return 3
     if runs["substituted"]["info"].get("imported_before"):
         print("datatrove-suite: datatrove's steps were imported before the plugin swapped them; the run is not valid")

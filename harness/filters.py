@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from .provenance import portable_command, stamped
+from .provenance import loadavg, portable_command, stamped
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS_DIR = ROOT / "reports"
@@ -497,16 +497,9 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         command = "python -m harness filters " + portable_command(argv or [])
         write_report({"engine": engine, "steps": steps, "corpora": [dict(info, name=name) for name, _, info in corpora],
                       "results": results, "tokenizer": tok, "ok": ok, "quick": args.quick,
-                      "cpus": os.cpu_count(), "loadavg_after": _loadavg()}, command, args.report_dir)
+                      "cpus": os.cpu_count(), "loadavg_after": loadavg()}, command, args.report_dir)
     print("filters: " + ("no differences" if ok else "DIFFERENCES"))
     return 0 if ok else 1
-
-
-def _loadavg() -> Optional[str]:
-    try:
-        return Path("/proc/loadavg").read_text().strip()
-    except OSError:
-        return None
 
 
 def write_report(result: Dict[str, Any], command: str, out_dir: Path = REPORTS_DIR) -> None:

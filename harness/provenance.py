@@ -102,3 +102,11 @@ def c_source_id(commit: str = "HEAD") -> Optional[str]:
     except (OSError, subprocess.SubprocessError):
         return None
     return "+".join(ids)
+
+
+def loadavg() -> Optional[str]:
+    """/proc/loadavg as it reads (how busy the shared machine was when a figure was taken), or None."""
+    try:
+        return Path("/proc/loadavg").read_text().strip()
+    except OSError:
+        return None

@@ -343,6 +343,15 @@ def machine_reason(entry: Dict[str, Any]) -> Optional[str]:
     return None
 
 
+def incomplete_runs(runs: Dict[str, Dict[str, Any]], label: str) -> bool:
+    """Whether a run did not complete (pytest crashed or collected nothing); says which, with its log's tail."""
+    broken = [n for n, r in runs.items() if not r["tests"] or r["exit"] not in (0, 1)]
+    for name in broken:
+        print(f"{label}: the {name} run did not complete (exit {runs[name]['exit']}):")
+        print("\n".join("  " + ln for ln in runs[name]["log_tail"]))
+    return bool(broken)
+
+
 def load_expected(mode: str, path: Path = LEDGER, key: str = LEDGER_KEY) -> Dict[str, str]:
     """The ledger's expected differences of ``mode`` (under ``key``): test id -> reason."""
     if not Path(path).exists():
@@ -558,11 +567,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
             runs[name] = run_suite(root, sys.executable, patch_mode, Path(work) / f"{name}.json", args.timeout,
                                    args.pytest_args)
             print(f"  {runs[name]['summary'] or 'no summary'} ({runs[name]['seconds']} s, exit {runs[name]['exit']})")
-    broken = [n for n, r in runs.items() if not r["tests"] or r["exit"] not in (0, 1)]
-    if broken:
-        for name in broken:
-            print(f"upstream-suite: the {name} run did not complete (exit {runs[name]['exit']}):")
-            print("\n".join("  " + ln for ln in runs[name]["log_tail"]))
+    if incomplete_runs(runs, "upstream-suite"):
         return 3
     if runs["patched"]["info"].get("imported_before"):
         print("upstream-suite: trafilatura was imported before the plugin patched it; the run is not valid")
