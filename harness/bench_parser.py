@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple, Union
 
-from .provenance import utc_now
+from .provenance import loadavg, utc_now
 from .corpora import EMBEDDED_DIR, ROOT, bundle_name, bundle_paths, page_forms
 
 REPORTS_DIR = ROOT / "reports"
@@ -115,13 +115,6 @@ def ratio(pages, repeat: int = 3, log=print) -> dict:
             log(f"ratio {r['form']}: {r['pages']} page-forms, core {r['core_seconds']} s, lxml {r['lxml_seconds']} s, "
                 f"core/lxml {r['ratio']} (first runs only: {r['first_run_ratio']})")
     return {"repeat": repeat, "rows": rows}
-
-
-def loadavg() -> Optional[str]:
-    try:
-        return Path("/proc/loadavg").read_text().strip()
-    except OSError:
-        return None
 
 
 def machine_busy_seconds() -> Optional[float]:
