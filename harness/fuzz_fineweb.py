@@ -529,7 +529,8 @@ def _record_crash(state: Path, args, chunk: int, proc, logs: List[str]) -> None:
     report = "".join(Path(p).read_text(errors="replace") for p in logs)
     (path.with_suffix(".log")).write_text(report + "\n--- stderr ---\n" + (proc.stderr or "")[-20000:])
     kind = ("asan" if "AddressSanitizer" in report else "ubsan" if "runtime error" in report
-            else "asan" if any("/asan" in p for p in logs) else "ubsan" if any("/ubsan" in p for p in logs) else "crash")
+            else "asan" if any("/asan" in p for p in logs)
+            else "ubsan" if any("/ubsan" in p for p in logs) else "crash")
     crashes = _crashes(state)
     crashes.append({"seed": args.seed, "chunk": chunk, "index": pos, "label": label.decode(), "kind": kind,
                     "returncode": proc.returncode, "repro": portable_path(path),
