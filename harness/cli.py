@@ -7,6 +7,7 @@
 - ``selectors``: the hand-translated XPaths against lxml's on every element;
 - ``fuzz``: live differential fuzzing (generated and mutated documents);
 - ``fuzz-native``: the compiled core under ASan/UBSan, generated documents and atheris (reports/fuzz-native.md);
+- ``fuzz-fineweb``: the FineWeb twins (tokenizer, quality loops) under ASan/UBSan against the reference (reports/fuzz-fineweb.md);
 - ``minimise``: shrink a page while a difference persists;
 - ``replay``: trafilatura's own test suite recorded, then replayed through a candidate;
 - ``upstream-suite``: trafilatura's own test suite run stock and under ``trafila.patch("trafilatura")``;
@@ -43,6 +44,9 @@ MODULE_COMMANDS = {
     "fuzz": ("harness.fuzz", "live differential fuzzing (tree: parser vs lxml; text: candidate vs trafilatura)"),
     "fuzz-native": ("harness.fuzz_native", "the compiled core built with ASan+UBSan (tox -e core-asan), generated and "
                     "mutated documents and atheris, against the reference (reports/fuzz-native.md)"),
+    "fuzz-fineweb": ("harness.fuzz_fineweb", "the FineWeb twins (trafila._tokenizer_en, trafila._quality) built with "
+                     "ASan+UBSan (tox -e fineweb-asan), generated and mutated texts against the reference "
+                     "(reports/fuzz-fineweb.md)"),
     "reliability": ("harness.reliability", "threads against a sequential run (reports/threads.md); SIGINT latency "
                     "during a large extraction (reports/interrupts.md)"),
     "pathological": ("harness.pathological", "pathological pages through whole extractions, both modes, 1x and 10x, "
