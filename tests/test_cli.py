@@ -681,3 +681,25 @@ def test_run_in_process(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
     status, _, err = run_main(["run", "-m", "no_such_module_here"], capsys)
     assert status == 1 and "No module named no_such_module_here" in err
     trafila.unpatch()
+
+
+def test_fineweb_without_datatrove_names_the_extra(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    """``trafila fineweb`` where datatrove cannot be imported: exit 2 and one line naming the
+    extra to install, no traceback (datatrove hidden, so this holds whether it is installed or not)."""
+    warc = tmp_path / "pages.warc.gz"
+    warc.write_bytes(b"")
+    monkeypatch.setitem(sys.modules, "datatrove.executor", None)  # import of it raises ImportError
+    status, _, err = run_main(["fineweb", str(warc), "-o", str(tmp_path / "out")], capsys)
+    assert status == 2
+    assert "pip install 'trafila[fineweb]'" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_fineweb_lists_warc_files_once_sorted(tmp_path: Path) -> None:
+    from trafila.cli.fineweb import input_files
+
+    (tmp_path / "b").mkdir()
+    for name in ("b/2.warc.gz", "1.warc", "notes.txt", "b/3.arc.gz"):
+        (tmp_path / name).write_bytes(b"")
+    files = input_files([str(tmp_path), str(tmp_path / "1.warc")])
+    assert [f.relative_to(tmp_path.resolve()).as_posix() for f in files] == ["1.warc", "b/2.warc.gz", "b/3.arc.gz"]
