@@ -47,19 +47,13 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-try:
+from trafila.integrations import needs_datatrove
+
+with needs_datatrove(__name__, "datatrove"):
     from datatrove.data import Document, DocumentsPipeline
     from datatrove.pipeline.extractors.base import BaseExtractor
     from datatrove.utils.logging import logger
     from datatrove.utils.typeshelper import StatHints
-except ImportError as _err:  # pragma: no cover - exercised only without datatrove
-    if not (_err.name or "").startswith("datatrove"):
-        raise
-    raise ImportError(
-        "trafila.integrations.datatrove needs datatrove, which is not installed: "
-        "pip install 'trafila[datatrove]' (datatrove 0.10.1)",
-        name="datatrove",
-    ) from _err
 
 import trafila
 from trafila._batch import failed_page

@@ -23,19 +23,13 @@ offline drop-in could not be shown to match it; use datatrove's.
 
 import re
 
-try:
+from trafila.integrations import needs_datatrove
+
+with needs_datatrove(__name__, "fineweb"):
     from datatrove.data import Document
     from datatrove.pipeline.filters.base_filter import BaseFilter
     from datatrove.pipeline.writers.disk_base import DiskWriter
     from datatrove.utils.typeshelper import Languages
-except ImportError as _err:  # pragma: no cover - exercised only without datatrove
-    if not (_err.name or "").startswith("datatrove"):
-        raise
-    raise ImportError(
-        "trafila.integrations.datatrove_quality needs datatrove, which is not installed: "
-        "pip install 'trafila[datatrove]' (datatrove 0.10.1)",
-        name="datatrove",
-    ) from _err
 
 from trafila.fineweb import quality as _quality
 from trafila.fineweb.text import TERMINAL_PUNCTUATION

@@ -16,15 +16,12 @@ tables are never pickled: a worker maps them again on its first document. Once l
 
 from typing import Any, Dict, Iterable
 
-try:
+from trafila.integrations import needs_datatrove
+
+with needs_datatrove(__name__, "fineweb"):
     from datatrove.data import Document
     from datatrove.pipeline.filters.base_filter import BaseFilter
     from datatrove.pipeline.writers.disk_base import DiskWriter
-except ImportError as _err:  # pragma: no cover - exercised only without datatrove
-    if not (_err.name or "").startswith("datatrove"):
-        raise
-    raise ImportError("trafila.integrations.datatrove_url needs datatrove 0.10.1, which is not installed",
-                      name="datatrove") from _err
 
 from trafila.fineweb.url_filter import (
     ASSET_LISTS, BlockList, get_list, load_block_lists, parse_list, url_filter_decision,

@@ -11,14 +11,11 @@ defaults, same ``name``, the same documents in the same order (ids, texts, metad
 
 from typing import Callable, Dict, Literal
 
-try:
+from trafila.integrations import needs_datatrove
+
+with needs_datatrove(__name__, "fineweb"):
     from datatrove.io import DataFileLike, DataFolderLike
     from datatrove.pipeline.readers.base import BaseDiskReader
-except ImportError as _err:  # pragma: no cover - exercised only without datatrove
-    if not (_err.name or "").startswith("datatrove"):
-        raise
-    raise ImportError("trafila.integrations.datatrove_warc needs datatrove 0.10.1, which is not installed",
-                      name="datatrove") from _err
 
 from trafila.fineweb.warc import iter_warc
 
