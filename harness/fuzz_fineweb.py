@@ -61,6 +61,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from .fuzz_native import _crashes, _segments, child_env, classify_crash, sanitizer_runtime
 from .provenance import c_source_id, portable_command, portable_path, stamped
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -429,21 +430,6 @@ def module_files() -> Dict[str, str]:
     return files
 
 
-def _segments(state: Path) -> List[dict]:
-    segs = []
-    for p in sorted(state.glob("seg-*.json")):
-        try:
-            segs.append(json.loads(p.read_text()))
-        except (OSError, ValueError):
-            pass
-    return segs
-
-
-def _crashes(state: Path) -> List[dict]:
-    p = state / "crashes.json"
-    return json.loads(p.read_text()) if p.exists() else []
-
-
 def _done_upto(state: Path, seed: int, chunk: int) -> int:
     """Where a chunk resumes: the end of its last checkpoint. After a crash the inputs between that
     checkpoint and the crash run again (their counts died with the child), the crashed ones skipped."""
@@ -456,7 +442,6 @@ def _crashed(state: Path, seed: int, chunk: int) -> List[int]:
 
 
 def run_campaign(args: argparse.Namespace, argv: List[str]) -> int:
-    from .fuzz_native import child_env, sanitizer_runtime
 
     state = STATE / args.campaign
     state.mkdir(parents=True, exist_ok=True)
@@ -528,15 +513,10 @@ def _record_crash(state: Path, args, chunk: int, proc, logs: List[str]) -> None:
     path = save_repro(text, name)
     report = "".join(Path(p).read_text(errors="replace") for p in logs)
     (path.with_suffix(".log")).write_text(report + "\n--- stderr ---\n" + (proc.stderr or "")[-20000:])
-    kind = ("asan" if "AddressSanitizer" in report else "ubsan" if "runtime error" in report
-            else "asan" if any("/asan" in p for p in logs)
-            else "ubsan" if any("/ubsan" in p for p in logs) else "crash")
+    kind, first_line = classify_crash(report, logs, proc.stderr)
     crashes = _crashes(state)
     crashes.append({"seed": args.seed, "chunk": chunk, "index": pos, "label": label.decode(), "kind": kind,
-                    "returncode": proc.returncode, "repro": portable_path(path),
-                    "first_line": next((ln for ln in report.splitlines() if "ERROR" in ln or "runtime error" in ln),
-                                       (proc.stderr or "").strip().splitlines()[-1] if (proc.stderr or "").strip()
-                                       else "")[:300]})
+                    "returncode": proc.returncode, "repro": portable_path(path), "first_line": first_line})
     (state / "crashes.json").write_text(json.dumps(crashes, indent=1))
     print(f"CRASH ({kind}, rc {proc.returncode}) at input {pos} of chunk {chunk} ({label.decode()}): "
           f"{crashes[-1]['first_line']}\n  input {_short(text, 500)} -> {portable_path(path)}", flush=True)
@@ -669,7 +649,6 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 def run_tests(files: List[str]) -> int:
     """pytest on ``files`` in a child with the sanitizer runtime preloaded (as the fuzzing children):
     fails on a failed test or on any sanitizer report (their logs are printed)."""
-    from .fuzz_native import child_env, sanitizer_runtime
 
     state = STATE / "_tests"
     preload, _ = sanitizer_runtime(module_files()["trafila._tokenizer_en"])

@@ -408,6 +408,17 @@ def run_campaign(args: argparse.Namespace, argv: List[str]) -> int:
     return 0
 
 
+def classify_crash(report: str, logs: List[str], stderr: Optional[str]) -> Tuple[str, str]:
+    """A dead child's kind (``asan``, ``ubsan`` or ``crash``: from the sanitizer's report, else
+    from its log files' names) and the line that says what happened (300 characters at most)."""
+    kind = ("asan" if "AddressSanitizer" in report else "ubsan" if "runtime error" in report
+            else "asan" if any("/asan" in p for p in logs) else "ubsan" if any("/ubsan" in p for p in logs) else "crash")
+    err = (stderr or "").strip()
+    first = next((ln for ln in report.splitlines() if "ERROR" in ln or "runtime error" in ln),
+                 err.splitlines()[-1] if err else "")
+    return kind, first[:300]
+
+
 def _record_crash(state: Path, args, chunk: int, size: int, pos: int, proc, logs: List[str]) -> None:
     inputs = Inputs(args.mutant_share)
     label, html = next((lab, h) for k, (lab, h) in enumerate(inputs.chunk(args.seed, chunk, size)) if k == pos)
@@ -419,12 +430,10 @@ def _record_crash(state: Path, args, chunk: int, size: int, pos: int, proc, logs
     report = "".join(Path(p).read_text(errors="replace") for p in logs)
     (out / f"{name}.log").write_text(report + "\n--- stderr ---\n" + proc.stderr[-20000:])
     crashes = _crashes(state)
-    kind = ("asan" if "AddressSanitizer" in report else "ubsan" if "runtime error" in report
-            else "asan" if any("/asan" in p for p in logs) else "ubsan" if any("/ubsan" in p for p in logs) else "crash")
+    kind, first_line = classify_crash(report, logs, proc.stderr)
     crashes.append({"seed": args.seed, "chunk": chunk, "index": pos, "label": label, "kind": kind,
                     "returncode": proc.returncode, "form": "bytes" if isinstance(html, bytes) else "str",
-                    "first_line": next((ln for ln in report.splitlines() if "ERROR" in ln or "runtime error" in ln),
-                                       proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "")[:300]})
+                    "first_line": first_line})
     (state / "crashes.json").write_text(json.dumps(crashes, indent=1))
     print(f"CRASH ({kind}) at input {pos} of chunk {chunk}: {crashes[-1]['first_line']} -> {out / name}.html", flush=True)
 

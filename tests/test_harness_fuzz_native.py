@@ -49,3 +49,16 @@ def test_c_source_id_names_the_core_sources():
         pytest.skip("not a git checkout (an sdist): no commit to name the sources by")
     assert here.count("+") == len(provenance.C_SOURCE_PATHS) - 1
     assert provenance.c_source_id("no-such-commit") is None
+
+
+def test_classify_crash_reads_the_sanitizer_report_then_the_log_names():
+    """The one classification both sanitizer campaigns (fuzz-native, fuzz-fineweb) record."""
+    from harness.fuzz_native import classify_crash
+
+    asan = "==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n#0 0x2 in f\n"
+    assert classify_crash(asan, [], "") == ("asan", "==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1")
+    assert classify_crash("quality.c:9:3: runtime error: shift exponent 70\n", [], None)[0] == "ubsan"
+    assert classify_crash("", ["san/ubsan.41"], "a\nAborted\n") == ("ubsan", "Aborted")
+    assert classify_crash("", ["san/asan.41"], None) == ("asan", "")
+    assert classify_crash("", [], "Segmentation fault") == ("crash", "Segmentation fault")
+    assert len(classify_crash("ERROR: " + "x" * 1000, [], "")[1]) == 300
