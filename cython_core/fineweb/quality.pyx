@@ -182,6 +182,64 @@ cdef struct Entry:
     Py_ssize_t count
 
 
+cdef struct SliceTable:
+    # open addressing over the distinct slices of one text, in insertion order
+    const Py_UCS4* text
+    Py_ssize_t* slots      # entry index, -1 when empty
+    Entry* entries
+    Py_ssize_t mask
+    Py_ssize_t n_entries
+
+
+cdef int _st_init(SliceTable* st, const Py_UCS4* text, Py_ssize_t m) except -1:
+    """A table for at most m slices of text (load factor <= 1/2)."""
+    cdef Py_ssize_t cap = 16, slot
+    while cap < 2 * m:
+        cap <<= 1
+    st.text = text
+    st.mask = cap - 1
+    st.n_entries = 0
+    st.slots = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
+    st.entries = <Entry*>malloc(m * sizeof(Entry))
+    if st.slots == NULL or st.entries == NULL:
+        _st_free(st)
+        raise MemoryError()
+    for slot in range(cap):
+        st.slots[slot] = -1
+    return 0
+
+
+cdef void _st_free(SliceTable* st) noexcept:
+    free(st.slots)
+    free(st.entries)
+    st.slots = NULL
+    st.entries = NULL
+
+
+cdef Py_ssize_t _st_find(SliceTable* st, Py_ssize_t start, Py_ssize_t length, uint64_t h,
+                         Py_ssize_t* slot_out) noexcept nogil:
+    """The entry equal to text[start:start+length] (hash h), or -1 with *slot_out the free slot."""
+    cdef Py_ssize_t slot = <Py_ssize_t>(_mix(h) & <uint64_t>st.mask), e
+    while True:
+        e = st.slots[slot]
+        if e < 0:
+            slot_out[0] = slot
+            return -1
+        if st.entries[e].length == length and memcmp(
+                st.text + st.entries[e].start, st.text + start, length * sizeof(Py_UCS4)) == 0:
+            return e
+        slot = (slot + 1) & st.mask
+
+
+cdef void _st_insert(SliceTable* st, Py_ssize_t slot, Py_ssize_t start, Py_ssize_t length) noexcept nogil:
+    """A new entry (count 1) in the free slot _st_find gave."""
+    st.entries[st.n_entries].start = start
+    st.entries[st.n_entries].length = length
+    st.entries[st.n_entries].count = 1
+    st.slots[slot] = st.n_entries
+    st.n_entries += 1
+
+
 cdef class NGramCounts:
     """The n-gram statistics of one word list, on the slices of its two joins."""
 
@@ -247,49 +305,27 @@ cdef class NGramCounts:
         cdef Py_ssize_t m = self.n_words - n + 1
         if m <= 0:
             return -1
-        cdef Py_ssize_t cap = 16, i, start, end, length, best
-        while cap < 2 * m:
-            cap <<= 1
-        cdef Py_ssize_t* table = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
-        cdef Entry* entries = <Entry*>malloc(m * sizeof(Entry))
-        cdef Py_ssize_t n_entries = 0, slot, e
-        cdef uint64_t h
-        if table == NULL or entries == NULL:
-            free(table)
-            free(entries)
-            raise MemoryError()
+        cdef Py_ssize_t i, start, end, length, best, slot, e
+        cdef SliceTable st
+        _st_init(&st, self.spaced, m)
         try:
-            for slot in range(cap):
-                table[slot] = -1
             for i in range(m):
                 start = self.s_off[i]
                 end = self.s_off[i + n - 1] + self.lengths[i + n - 1]
                 length = end - start
-                h = self.s_hash[end] - self.s_hash[start] * self.powers[length]
-                slot = <Py_ssize_t>(_mix(h) & <uint64_t>(cap - 1))
-                while True:
-                    e = table[slot]
-                    if e < 0:
-                        entries[n_entries].start = start
-                        entries[n_entries].length = length
-                        entries[n_entries].count = 1
-                        table[slot] = n_entries
-                        n_entries += 1
-                        break
-                    if entries[e].length == length and memcmp(
-                            self.spaced + entries[e].start, self.spaced + start, length * sizeof(Py_UCS4)) == 0:
-                        entries[e].count += 1
-                        break
-                    slot = (slot + 1) & (cap - 1)
+                e = _st_find(&st, start, length, self.s_hash[end] - self.s_hash[start] * self.powers[length], &slot)
+                if e < 0:
+                    _st_insert(&st, slot, start, length)
+                else:
+                    st.entries[e].count += 1
             # Counter.most_common(1): the first inserted among the most common
             best = 0
-            for e in range(1, n_entries):
-                if entries[e].count > entries[best].count:
+            for e in range(1, st.n_entries):
+                if st.entries[e].count > st.entries[best].count:
                     best = e
-            return entries[best].length * entries[best].count
+            return st.entries[best].length * st.entries[best].count
         finally:
-            free(table)
-            free(entries)
+            _st_free(&st)
 
     def all_duplicate(self, Py_ssize_t n):
         """find_all_duplicate: characters of the repeated n-grams joined without spaces."""
@@ -298,50 +334,24 @@ cdef class NGramCounts:
         cdef Py_ssize_t m = self.n_words - n + 1
         if m <= 0:
             return 0
-        cdef Py_ssize_t cap = 16, idx = 0, start, end, length, repeated = 0, slot, e, n_entries = 0
-        cdef bint found
-        cdef uint64_t h
-        while cap < 2 * m:
-            cap <<= 1
-        cdef Py_ssize_t* table = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
-        cdef Entry* entries = <Entry*>malloc(m * sizeof(Entry))
-        if table == NULL or entries == NULL:
-            free(table)
-            free(entries)
-            raise MemoryError()
+        cdef Py_ssize_t idx = 0, start, end, length, repeated = 0, slot
+        cdef SliceTable st
+        _st_init(&st, self.joined, m)
         try:
-            for slot in range(cap):
-                table[slot] = -1
             while idx < m:
                 start = self.j_off[idx]
                 end = self.j_off[idx + n - 1] + self.lengths[idx + n - 1]
                 length = end - start
-                h = self.j_hash[end] - self.j_hash[start] * self.powers[length]
-                slot = <Py_ssize_t>(_mix(h) & <uint64_t>(cap - 1))
-                found = False
-                while True:
-                    e = table[slot]
-                    if e < 0:
-                        break
-                    if entries[e].length == length and memcmp(
-                            self.joined + entries[e].start, self.joined + start, length * sizeof(Py_UCS4)) == 0:
-                        found = True
-                        break
-                    slot = (slot + 1) & (cap - 1)
-                if found:
+                if _st_find(&st, start, length, self.j_hash[end] - self.j_hash[start] * self.powers[length], &slot) >= 0:
+                    # a repeat is counted and skipped over whole, as datatrove's loop does
                     repeated += length
                     idx += n
                 else:
-                    entries[n_entries].start = start
-                    entries[n_entries].length = length
-                    entries[n_entries].count = 1
-                    table[slot] = n_entries
-                    n_entries += 1
+                    _st_insert(&st, slot, start, length)
                     idx += 1
             return repeated
         finally:
-            free(table)
-            free(entries)
+            _st_free(&st)
 
 
 # --------------------------------------------------------------------------- per word, per line
