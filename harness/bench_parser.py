@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple, Union
 
-from .provenance import loadavg, utc_now
+from .provenance import build_info, loadavg, utc_now
 from .corpora import EMBEDDED_DIR, ROOT, bundle_name, bundle_paths, page_forms
 
 REPORTS_DIR = ROOT / "reports"
@@ -257,7 +257,6 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     from trafila import _engine
 
-    from .core_tree import build_info
     from .parity import _git_commit
 
     try:

@@ -33,6 +33,7 @@ from typing import Any, Dict, List, Optional
 from .provenance import git_commit, portable_command, utc_now
 from .upstream_suite import (LEDGER, PASSING, ROOT, SUBSTITUTE_DATATROVE, _md_cell, _outcome_counts, compare,
                              incomplete_runs, load_expected, run_suite)
+from .standalone import standalone
 
 #: the ledger's key, and the "mode" its entries name (datatrove's release)
 LEDGER_KEY = "datatrove_suite"
@@ -128,6 +129,4 @@ def _markdown(s: Dict[str, Any]) -> List[str]:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.datatrove_suite"))
+    sys.exit(standalone(sys.modules[__name__]))

@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
 from . import strategies
 from .provenance import utc_now
 from .candidates import HarnessTimeout, call_timeout
+from .standalone import standalone
 
 Html = Union[str, bytes]
 ROOT = Path(__file__).resolve().parent.parent
@@ -335,9 +336,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from .cli import standalone
-
-    return standalone("harness.fuzz", argv)
+    """``python -m harness.fuzz``: the same command as ``python -m harness fuzz``."""
+    return standalone(sys.modules[__name__], argv)
 
 
 def report_kind(args) -> str:

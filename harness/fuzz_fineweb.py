@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .fuzz_native import _crashes, _segments, child_env, classify_crash, sanitizer_runtime
-from .provenance import c_source_id, portable_command, portable_path, stamped
+from .provenance import build_info, c_source_id, portable_command, portable_path, stamped
 
 ROOT = Path(__file__).resolve().parent.parent
 STATE = ROOT / ".cache" / "fuzz-fineweb"
@@ -557,8 +557,6 @@ def write_report(out_dir: Path = REPORTS) -> dict:
         campaigns[meta["campaign"]] = dict(meta=meta, **totals(d.parent))
     build: Dict[str, Any] = {}
     try:
-        from .core_tree import build_info
-
         for mod, f in module_files().items():
             info = build_info(f)
             build[mod] = {"file": portable_path(f), "optimisation": info.get("optimisation"),

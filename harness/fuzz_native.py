@@ -61,7 +61,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from .provenance import c_source_id
+from .provenance import build_info, c_source_id
 
 Html = Union[str, bytes]
 ROOT = Path(__file__).resolve().parent.parent
@@ -690,8 +690,6 @@ def write_report(out_dir: Path = REPORTS) -> dict:
     campaigns.update(carried)
     build = {}
     try:
-        from .core_tree import build_info
-
         build = build_info(core_file())
     except Exception as exc:  # noqa: BLE001 - a report without the build info still says what ran
         build = {"error": str(exc)}
@@ -862,8 +860,6 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         write_report()
         return 0
     if args.what == "build-info":
-        from .core_tree import build_info
-
         module = core_file()
         preload, compiler = sanitizer_runtime(module)
         info = {k: v for k, v in build_info(module).items() if k != "producers"}

@@ -36,10 +36,10 @@ import time
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from .bench import _sample, _warmup_pages
 from .provenance import portable_command
-from .corpora import ROOT
+from .corpora import ROOT, sample_pages, warmup_pages
 from .stages import ORCHESTRATION, STAGES_OF
+from .standalone import standalone
 
 REPORTS_DIR = ROOT / "reports"
 #: the child's loop function: samples outside it (imports, page loading) are not counted
@@ -110,8 +110,8 @@ def _child(args: argparse.Namespace) -> int:
     opt = next(o for o in option_sets(args.mode, [args.sets[0]]) if o.function == "extract")
     options = dict(opt.options, compat=args.mode)
     # the bench's sample and warm-up pages, so that the figures describe the pages it times
-    pages = _sample(args.bundles, args.every, "str")
-    for html in _warmup_pages(args.bundles, args.every, "str"):  # the lazily built tables, before the window
+    pages = sample_pages(args.bundles, args.every, "str")
+    for html in warmup_pages(args.bundles, args.every, "str"):  # the lazily built tables, before the window
         try:
             eng.extract(html, **options)
         except Exception:  # noqa: BLE001
@@ -241,6 +241,4 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.gil"))
+    sys.exit(standalone(sys.modules[__name__]))

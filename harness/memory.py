@@ -26,6 +26,7 @@ from typing import Callable, List, Optional
 
 from .corpora import ROOT, bundle_paths, iter_pages
 from .matrix import option_sets
+from .standalone import standalone
 
 REPORTS_DIR = ROOT / "reports"
 
@@ -149,6 +150,4 @@ def run(args: argparse.Namespace, argv: List[str]) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.memory"))
+    sys.exit(standalone(sys.modules[__name__]))

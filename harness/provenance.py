@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import platform
+import re
 import subprocess
 from pathlib import Path
 from typing import Any, Dict, Optional
@@ -102,6 +103,28 @@ def c_source_id(commit: str = "HEAD") -> Optional[str]:
     except (OSError, subprocess.SubprocessError):
         return None
     return "+".join(ids)
+
+
+def build_info(module_file: Optional[str] = None) -> dict:
+    """How the compiled core (``module_file``, default the imported ``trafila._core``) was built,
+    from the compiler command lines gcc records in its DWARF ``DW_AT_producer`` strings: the
+    optimisation level (``-O0``: a ``TRAFILA_CORE_DEBUG=1`` build), and whether ASan is in."""
+    if module_file is None:
+        from trafila import _engine
+
+        module_file = _engine.core_module().__file__
+    with open(module_file, "rb") as fh:
+        data = fh.read()
+    producers = sorted({m.decode("utf-8", "replace") for m in re.findall(rb"GNU C[0-9]* [^\x00]{1,2000}", data)})
+    opt = None
+    for prod in producers:
+        levels = re.findall(r"(?:^| )(-O[0-9sgz]?)(?= |$)", prod)
+        if levels:
+            opt = levels[-1]
+    debug = None if opt is None else opt == "-O0"
+    # the module's file name, not its path: reports carry no machine's directories
+    return {"file": os.path.basename(module_file), "producers": producers, "optimisation": opt, "debug": debug,
+            "asan": any("-fsanitize=address" in p for p in producers)}
 
 
 def loadavg() -> Optional[str]:

@@ -36,6 +36,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, List, Optional
 
+from .standalone import standalone
+
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
 
@@ -469,6 +471,4 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.reliability"))
+    sys.exit(standalone(sys.modules[__name__]))

@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .provenance import utc_now
 from .corpora import ROOT
+from .standalone import standalone
 
 REPORTS = ROOT / "reports"
 
@@ -211,9 +212,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from .cli import standalone
-
-    return standalone("harness.selectors", argv)
+    """``python -m harness.selectors``: the same command as ``python -m harness selectors``."""
+    return standalone(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":

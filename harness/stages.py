@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .corpora import ROOT, bundle_paths, iter_pages
 from .matrix import option_sets
+from .standalone import standalone
 
 REPORTS_DIR = ROOT / "reports"
 
@@ -228,6 +229,4 @@ def run(args: argparse.Namespace, argv: List[str]) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.stages"))
+    sys.exit(standalone(sys.modules[__name__]))

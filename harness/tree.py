@@ -18,7 +18,7 @@ shared parser vectors are checked too. Results go to ``reports/tree.md`` and
 reference (default) or the compiled core, whose parse is compared in the
 reference element model; the core gets a fourth check, ``c-model``: its own C
 document (``CDocument.dump()``) and C fromstring root agree with that model
-(:func:`harness.core_tree.c_model_difference`). Each engine has its own
+(:func:`harness.c_model.c_model_difference`). Each engine has its own
 section of the report; a run replaces its engine's section only.
 """
 
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .provenance import utc_now
+from .c_model import c_model_difference
 from .candidates import HarnessTimeout, call_timeout
 from .corpora import ROOT, bundle_name, bundle_paths, page_forms, vectors_path
 
@@ -136,8 +137,6 @@ class TreeChecker:
             if self.engine != "core":
                 out["c-model"] = None
             else:
-                from .core_tree import c_model_difference
-
                 res = outcome(lambda: c_model_difference(src), self.timeout)
                 out["c-model"] = res[1] if res[0] == "ok" else f"{res[0]} {res[1]}"
         return out

@@ -46,6 +46,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .provenance import git_commit as _git_commit
 from .provenance import portable_command, utc_now
+from .standalone import standalone
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
@@ -592,6 +593,4 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.upstream_suite"))
+    sys.exit(standalone(sys.modules[__name__]))

@@ -37,6 +37,8 @@ from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
+from .standalone import standalone
+
 Html = Union[str, bytes]
 
 FORMAT = "trafila-vectors/1"
@@ -800,9 +802,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from .cli import standalone
-
-    return standalone("harness.vectors", argv)
+    """``python -m harness.vectors``: the same command as ``python -m harness vectors``."""
+    return standalone(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":
