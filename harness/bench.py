@@ -40,6 +40,7 @@ from .bench_share import END
 from .candidates import Candidate, make_candidate
 from .corpora import ROOT, bundle_paths, iter_pages, sample_pages, warmup_pages
 from .matrix import option_sets
+from .provenance import write_report_json, write_report_text
 
 REPORTS_DIR = ROOT / "reports"
 
@@ -256,7 +257,7 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     result = stamped(result, command)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = "bench" if result["mode"] == "2.3.1" else f"bench-{result['mode']}"
-    (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
+    write_report_json(out_dir / f"{stem}.json", result)
     lines = ["# Speed against trafilatura (side by side, one run)", "",
              "Written by `python -m harness bench` (never by hand). Speed-up > 1 means faster than trafilatura; "
              "each page is run by trafilatura and each candidate in turn, one thread. "
@@ -300,4 +301,4 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
                          f"| {split} | {'' if forced is None else forced} "
                          f"| {row.get(f'shares{n}_over_loop') or ''} | {row.get(f'threads{n}_over_shares{n}') or ''} "
                          f"| {row['mismatches']} |")
-    (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    write_report_text(out_dir / f"{stem}.md", "\n".join(lines) + "\n")

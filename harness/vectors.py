@@ -37,6 +37,7 @@ from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
+from .provenance import write_report_json
 from .standalone import standalone
 
 Html = Union[str, bytes]
@@ -792,7 +793,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     print(f"vectors check {args.candidate}: {t.get('cases', 0)} cases, {t.get('equal', 0)} equal, "
           f"{t.get('different', 0)} different, {t.get('errors', 0)} errors, {t.get('unsupported', 0)} not answered")
     if args.json:
-        args.json.write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n")
+        write_report_json(args.json, res, ensure_ascii=False)
     if res.get("modes_not_run"):
         print(f"  not checked: mode(s) {', '.join(res['modes_not_run'])}, which {args.candidate} does not run")
     if not res["files"]:
