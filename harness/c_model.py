@@ -32,12 +32,12 @@ def mark(d: Any) -> Any:
     return d
 
 
-def plain(d: Any) -> Any:
+def unmark(d: Any) -> Any:
     """A marked dump as the C document dumps it (a "no value" attribute is empty there)."""
     if isinstance(d, list):
         if len(d) == 2 and d[1] == "<NO_VALUE>":
             return [d[0], ""]
-        return [plain(x) for x in d]
+        return [unmark(x) for x in d]
     return d
 
 
@@ -53,7 +53,7 @@ def c_document_difference(core, dbg, src, want, describe) -> Optional[str]:
     document dump (:mod:`trafila.html._debug`); None when both agree."""
     got = outcome(lambda: core.parse_document(src).dump())
     got_ref = outcome(lambda: mark(dbg.dump_document(core.parse_document(src).to_reference())))
-    plain_want = (want[0], plain(want[1])) if want[0] == "ok" else want
+    plain_want = (want[0], unmark(want[1])) if want[0] == "ok" else want
     if got != plain_want:
         return describe(plain_want, got)
     if got_ref != want:
@@ -64,7 +64,7 @@ def c_document_difference(core, dbg, src, want, describe) -> Optional[str]:
 def c_root_difference(core, src, want, describe) -> Optional[str]:
     """The C fromstring root's dump against ``want`` (a marked element dump outcome)."""
     c = outcome(lambda: core_root_dump(core, src))
-    plain = (want[0], plain(want[1])) if want[0] == "ok" else want
+    plain = (want[0], unmark(want[1])) if want[0] == "ok" else want
     return None if c == plain else "C dump: " + describe(plain, c)
 
 
