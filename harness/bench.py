@@ -36,9 +36,11 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from .bench_share import END
 from .candidates import Candidate, make_candidate
-from .corpora import ROOT, bundle_paths, iter_pages
+from .corpora import ROOT, bundle_paths, iter_pages, sample_pages, warmup_pages
 from .matrix import option_sets
+from .provenance import write_report_json, write_report_text
 
 REPORTS_DIR = ROOT / "reports"
 
@@ -59,7 +61,7 @@ def run(candidates: List[str], mode: str = "2.3.1", sets: Optional[List[str]] = 
     cands = {name: make_candidate(name) for name in candidates}
     opts = option_sets(mode, sets or ["fast"])
     per_set: Dict[str, dict] = {}
-    warm = _warmup_pages(bundles, every, form)
+    warm = warmup_pages(bundles, every, form)
     for opt in opts:
         # a process's first calls build lazy tables (jusText's stoplist union, the config,
         # compiled patterns): that one-time cost, on every side, stays out of the timing
@@ -103,36 +105,6 @@ def run(candidates: List[str], mode: str = "2.3.1", sets: Optional[List[str]] = 
     return {"mode": mode, "form": form, "every": every, "warmup_pages": len(warm), "sets": per_set}
 
 
-WARMUP_PAGES = 20
-
-
-def _warmup_pages(bundles, every: int, form: str) -> list:
-    """Pages outside the sample (index % every == every // 2), the first WARMUP_PAGES of
-    them: enough for every path (jusText, readability, baseline) to have run once."""
-    warm = ["<html><body><article><p>" + "Warm the caches and the stoplists up. " * 20 + "</p></article></body></html>"]
-    offset = every // 2 if every > 1 else 0
-    for path in bundle_paths(bundles):
-        if not path.exists():
-            continue
-        for page in iter_pages(path):
-            if len(warm) > WARMUP_PAGES:
-                return warm
-            if page.index % max(every, 1) == offset and form in page.forms():
-                warm.append(page.input(form))
-    return warm
-
-
-def _sample(bundles, every: int, form: str) -> list:
-    pages = []
-    for path in bundle_paths(bundles):
-        if not path.exists():
-            continue
-        for page in iter_pages(path):
-            if page.index % every == 0 and form in page.forms():
-                pages.append(page.input(form))
-    return pages
-
-
 def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str]] = None, bundles=None,
                 every: int = 20, form: str = "str", threads: int = 2, rounds: int = 3, log=print) -> dict:
     """The loop, extract_batch(threads=1) and extract_batch(threads=``threads``)
@@ -140,7 +112,7 @@ def run_batches(engines: List[str], mode: str = "2.3.1", sets: Optional[List[str
     import trafila
     from trafila import _batch, _workers
 
-    pages = _sample(bundles, every, form)
+    pages = sample_pages(bundles, every, form)
     variants = [("loop", None), ("threads=1", 1), (f"threads={threads}", threads)]
     rows: Dict[str, dict] = {}
     for opt in option_sets(mode, sets or ["fast"]):
@@ -261,8 +233,6 @@ def _start_shares(engine: str, mode: str, set_name: str, bundles, every: int, fo
 
 def _run_shares(shares: list) -> list:
     """The shares extract the pages at the same time, taking them one by one; [results that are not None]."""
-    from .bench_share import END
-
     processes, pipe, count = shares
     os.write(pipe, b"".join(struct.pack("<I", i) for i in [*range(count), *[END] * len(processes)]))
     for share in processes:
@@ -287,7 +257,7 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     result = stamped(result, command)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = "bench" if result["mode"] == "2.3.1" else f"bench-{result['mode']}"
-    (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
+    write_report_json(out_dir / f"{stem}.json", result)
     lines = ["# Speed against trafilatura (side by side, one run)", "",
              "Written by `python -m harness bench` (never by hand). Speed-up > 1 means faster than trafilatura; "
              "each page is run by trafilatura and each candidate in turn, one thread. "
@@ -331,4 +301,4 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
                          f"| {split} | {'' if forced is None else forced} "
                          f"| {row.get(f'shares{n}_over_loop') or ''} | {row.get(f'threads{n}_over_shares{n}') or ''} "
                          f"| {row['mismatches']} |")
-    (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    write_report_text(out_dir / f"{stem}.md", "\n".join(lines) + "\n")

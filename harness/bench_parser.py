@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple, Union
 
-from .provenance import loadavg, utc_now
+from .provenance import build_info, loadavg, utc_now, write_report_json, write_report_text
 from .corpora import EMBEDDED_DIR, ROOT, bundle_name, bundle_paths, page_forms
 
 REPORTS_DIR = ROOT / "reports"
@@ -257,7 +257,6 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     from trafila import _engine
 
-    from .core_tree import build_info
     from .parity import _git_commit
 
     try:
@@ -293,7 +292,7 @@ def write_report(result: dict, command: str, commit: Optional[str], out_dir: Pat
     result = dict(result, date=utc_now(), commit=commit,
                   command=command)
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "bench-parser.json").write_text(json.dumps(result, indent=1) + "\n")
+    write_report_json(out_dir / "bench-parser.json", result)
     th, mem = result["threads"], result["memory"]
     rows = result["ratio"]["rows"]
     total = next((r for r in rows if r["bundle"] == "all" and r["form"] == "both"), None)
@@ -340,4 +339,4 @@ def write_report(result: dict, command: str, commit: Optional[str], out_dir: Pat
         lines += [f"After the first pass over the {mem['pass_parses']} page-forms (every page parsed once): "
                   f"{mem['rss_mb_after_first_pass']} MB; last - that: **{mem['growth_after_first_pass_mb']} MB**.", ""]
     lines.append("Trace (MB): " + " ".join(str(x) for x in mem["trace_mb"]))
-    (out_dir / "bench-parser.md").write_text("\n".join(lines) + "\n")
+    write_report_text(out_dir / "bench-parser.md", "\n".join(lines) + "\n")

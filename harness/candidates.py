@@ -547,6 +547,63 @@ def call_entry(cand: Candidate, function: str, html: Html, options: Dict[str, An
         return raised_entry(exc)
 
 
+# --- mutants: deliberately wrong candidates that prove the harness catches what it should.
+# Each wraps the installed trafilatura and breaks one thing, so the number of differences it
+# must produce can be computed from the oracle cache alone (tests/test_harness_parity.py).
+
+def drop_last_line(text):
+    """``text`` without its last line (None and non-text as given)."""
+    if not isinstance(text, str):
+        return text
+    return text.rsplit("\n", 1)[0] if "\n" in text else ""
+
+
+class DropLastLine(Candidate):
+    """Drops the last line of every text (and of bare_extraction's text field)."""
+
+    name = "mutant:drop-last-line"
+
+    def __init__(self) -> None:
+        self.inner = TrafilaturaCandidate()
+
+    def call(self, function, html, options, mode):
+        out = self.inner.call(function, html, options, mode)
+        if isinstance(out, dict):
+            out = dict(out, text=drop_last_line(out.get("text")))
+            return out
+        return drop_last_line(out)
+
+    def reset_dedup(self, mode):
+        self.inner.reset_dedup(mode)
+
+
+class IgnorePrecision(Candidate):
+    """Ignores favor_precision."""
+
+    name = "mutant:ignore-precision"
+
+    def __init__(self) -> None:
+        self.inner = TrafilaturaCandidate()
+
+    def call(self, function, html, options, mode):
+        options = {k: v for k, v in options.items() if k != "favor_precision"}
+        return self.inner.call(function, html, options, mode)
+
+    def reset_dedup(self, mode):
+        self.inner.reset_dedup(mode)
+
+
+MUTANTS = {"drop-last-line": DropLastLine, "ignore-precision": IgnorePrecision}
+
+
+def make_mutant(name: str) -> Candidate:
+    """The mutant ``name`` (a key of :data:`MUTANTS`)."""
+    try:
+        return MUTANTS[name]()
+    except KeyError:
+        raise ValueError(f"unknown mutant {name!r}; known: {', '.join(MUTANTS)}") from None
+
+
 def make_candidate(spec: str, timeout: float = 120.0) -> Candidate:
     if spec == "trafilatura":
         return TrafilaturaCandidate()
@@ -558,8 +615,6 @@ def make_candidate(spec: str, timeout: float = 120.0) -> Candidate:
     if spec.startswith("cmd:"):
         return SubprocessCandidate(spec[4:], timeout=timeout)
     if spec.startswith("mutant:"):
-        from .mutants import make_mutant
-
         return make_mutant(spec[7:])
     if ":" in spec:
         return CallableCandidate(spec)

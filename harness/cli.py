@@ -39,7 +39,8 @@ def _add_corpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedded", action="store_true", default=None, help="use the committed embedded corpus")
 
 
-#: subcommands whose arguments and code live in their own modules (add_arguments, run)
+#: subcommands whose arguments and code live in their own modules (add_arguments, run; each runs
+#: alone as ``python -m harness.<module>`` through harness/standalone.py, never by importing this one)
 MODULE_COMMANDS = {
     "fuzz": ("harness.fuzz", "live differential fuzzing (tree: parser vs lxml; text: candidate vs trafilatura)"),
     "fuzz-native": ("harness.fuzz_native", "the compiled core built with ASan+UBSan (tox -e core-asan), generated and "
@@ -80,12 +81,6 @@ MODULE_COMMANDS = {
     "ports": ("harness.ports", "other trafilatura re-implementations from PyPI against trafilatura: exact texts per "
               "option set and speed ratio, in venvs of their own (reports/ports.md)"),
 }
-
-
-def standalone(module_name: str, argv: Optional[List[str]] = None) -> int:
-    """``python -m harness.<module>``: the same command as ``python -m harness <name>``."""
-    name = next(n for n, (m, _) in MODULE_COMMANDS.items() if m == module_name)
-    return main([name, *(sys.argv[1:] if argv is None else argv)])
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -34,7 +34,7 @@ import uuid
 from pathlib import Path
 from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .provenance import git_commit
+from .provenance import git_commit, write_report_json, write_report_text
 
 __all__ = ["write_warc", "dev_pages", "main"]
 
@@ -237,8 +237,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"extract_batch {t['extract_batch_s']:.1f} s, CLI {t['cli_s']:.1f} s, ratio {t['cli_over_batch']:.3f}, "
                   f"texts equal {t['texts_equal']}", file=sys.stderr)
     if args.report:
-        Path(args.report + ".json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-        Path(args.report + ".md").write_text(_markdown(result), encoding="utf-8")
+        write_report_json(Path(args.report + ".json"), result)
+        write_report_text(Path(args.report + ".md"), _markdown(result))
     else:
         print(_markdown(result))
     return 0

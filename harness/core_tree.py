@@ -16,13 +16,13 @@ An exception counts as equal only when both raise the same class.
 ``python -m harness.core_tree --bench`` is ``python -m harness bench-parser``
 (harness/bench_parser.py: the core's parse against lxml, thread scaling, memory).
 
-:func:`c_model_difference` -- the C document (and the C fromstring root) against
-the reference-model form of the same core parse -- is also the ``c-model``
-check of ``python -m harness tree --engine core``.
+The comparisons of the C document with its reference-model form are in
+harness/c_model.py (also the ``c-model`` check of ``python -m harness tree
+--engine core``).
 
 ``python -m harness.core_tree --build-info [--expect-debug|--expect-release]``
 prints how the imported ``trafila._core`` was compiled: the module has no
-debug flag of its own, so :func:`build_info` reads the compiler's command line
+debug flag of its own, so :func:`harness.provenance.build_info` reads the compiler's command line
 that gcc records in the module's DWARF ``DW_AT_producer`` strings (``-g`` is in
 Python's CFLAGS): ``TRAFILA_CORE_DEBUG=1`` builds end in ``-O0``, release
 builds in ``-O2``; ``-fsanitize=address`` marks an ASan build.
@@ -31,112 +31,17 @@ builds in ``-O2``; ``-fsanitize=address`` marks an ASan build.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional
+from typing import Dict, List, Optional
 
+from .c_model import c_document_difference, c_root_difference, mark, outcome
 from .corpora import bundle_name, bundle_paths
+from .provenance import build_info
+from .standalone import standalone
 from .tree import bundle_stats
 
 CHECKS = ("document", "fromstring", "xml")
-
-
-def _outcome(fn: Callable[[], Any]):
-    try:
-        return ("ok", fn())
-    except Exception as err:
-        return ("raise", type(err).__name__)
-
-
-def _mark(d):
-    from trafila.dom import NO_VALUE
-
-    if isinstance(d, list):
-        if len(d) == 2 and d[1] is NO_VALUE:
-            return [d[0], "<NO_VALUE>"]
-        return [_mark(x) for x in d]
-    return d
-
-
-def _plain(d):
-    if isinstance(d, list):
-        if len(d) == 2 and d[1] == "<NO_VALUE>":
-            return [d[0], ""]
-        return [_plain(x) for x in d]
-    return d
-
-
-def build_info(module_file: Optional[str] = None) -> dict:
-    """How the compiled core was built, from the compiler command lines recorded in it."""
-    import re
-
-    if module_file is None:
-        from trafila import _engine
-
-        module_file = _engine.core_module().__file__
-    with open(module_file, "rb") as fh:
-        data = fh.read()
-    producers = sorted({m.decode("utf-8", "replace") for m in re.findall(rb"GNU C[0-9]* [^\x00]{1,2000}", data)})
-    opt = None
-    for prod in producers:
-        levels = re.findall(r"(?:^| )(-O[0-9sgz]?)(?= |$)", prod)
-        if levels:
-            opt = levels[-1]
-    debug = None if opt is None else opt == "-O0"
-    # the module's file name, not its path: reports carry no machine's directories
-    return {"file": os.path.basename(module_file), "producers": producers, "optimisation": opt, "debug": debug,
-            "asan": any("-fsanitize=address" in p for p in producers)}
-
-
-def _core_root_dump(core, src):
-    doc = core.fromstring(src)
-    return doc.dump_element(doc.root_index)
-
-
-def c_document_difference(core, dbg, src, want, describe) -> Optional[str]:
-    """The C document's dump of ``src`` (``CDocument.dump()``) and its
-    ``to_reference()`` against ``want``, the outcome of a marked reference-model
-    document dump (:mod:`trafila.html._debug`); None when both agree."""
-    got = _outcome(lambda: core.parse_document(src).dump())
-    got_ref = _outcome(lambda: _mark(dbg.dump_document(core.parse_document(src).to_reference())))
-    plain_want = (want[0], _plain(want[1])) if want[0] == "ok" else want
-    if got != plain_want:
-        return describe(plain_want, got)
-    if got_ref != want:
-        return "to_reference: " + describe(want, got_ref)
-    return None
-
-
-def c_root_difference(core, src, want, describe) -> Optional[str]:
-    """The C fromstring root's dump against ``want`` (a marked element dump outcome)."""
-    c = _outcome(lambda: _core_root_dump(core, src))
-    plain = (want[0], _plain(want[1])) if want[0] == "ok" else want
-    return None if c == plain else "C dump: " + describe(plain, c)
-
-
-def c_model_difference(src) -> Optional[str]:
-    """``tree --engine core``'s c-model check: the C document and the C fromstring
-    root of ``src`` agree with the core's reference-model forms (the ones the
-    tree harness compares with lxml); None when they do."""
-    from trafila import _core
-    from trafila.html import _debug
-
-    def describe(a, b):
-        if a[0] != "ok" or b[0] != "ok":
-            return f"reference model {a[0]} {a[1] if a[0] != 'ok' else ''} / C {b[0]} {b[1] if b[0] != 'ok' else ''}"
-        return _debug.first_difference(a[1], b[1]) or "differs"
-
-    want = _outcome(lambda: _mark(_debug.dump_document(_core.parse_document_reference(src))))
-    diff = c_document_difference(_core, _debug, src, want, describe)
-    if diff:
-        return "document: " + diff
-    root = _outcome(lambda: _core.fromstring_reference(src))
-    if root[0] != "ok":
-        c = _outcome(lambda: _core_root_dump(_core, src))
-        return None if c == root else "fromstring: " + describe(root, c)
-    diff = c_root_difference(_core, src, ("ok", _mark(_debug.dump_element(root[1]))), describe)
-    return "fromstring: " + diff if diff else None
 
 
 class CoreTreeChecker:
@@ -155,13 +60,13 @@ class CoreTreeChecker:
         core, ref, dbg = self.core, self.ref, self.debug
         out: Dict[str, Optional[str]] = {}
         if "document" in checks:
-            want = _outcome(lambda: _mark(dbg.dump_document(ref.parse_document(src))))
+            want = outcome(lambda: mark(dbg.dump_document(ref.parse_document(src))))
             out["document"] = c_document_difference(core, dbg, src, want, self._describe)
         if "fromstring" in checks or "xml" in checks:
-            a_el = _outcome(lambda: ref.fromstring(src))
-            b_el = _outcome(lambda: core.fromstring_reference(src))
-            a = (a_el[0], _mark(dbg.dump_element(a_el[1]))) if a_el[0] == "ok" else a_el
-            b = (b_el[0], _mark(dbg.dump_element(b_el[1]))) if b_el[0] == "ok" else b_el
+            a_el = outcome(lambda: ref.fromstring(src))
+            b_el = outcome(lambda: core.fromstring_reference(src))
+            a = (a_el[0], mark(dbg.dump_element(a_el[1]))) if a_el[0] == "ok" else a_el
+            b = (b_el[0], mark(dbg.dump_element(b_el[1]))) if b_el[0] == "ok" else b_el
             if "fromstring" in checks:
                 diff = None if a == b else self._describe(a, b)
                 if diff is None and a[0] == "ok":
@@ -171,14 +76,14 @@ class CoreTreeChecker:
                 if self.tostring is None:
                     out["xml"] = "no trafila.html.serialize"
                 elif a_el[0] == "ok" and b_el[0] == "ok":
-                    xa = _outcome(lambda: self.tostring(a_el[1], encoding=str, method="xml"))
-                    xb = _outcome(lambda: self.tostring(b_el[1], encoding=str, method="xml"))
+                    xa = outcome(lambda: self.tostring(a_el[1], encoding=str, method="xml"))
+                    xb = outcome(lambda: self.tostring(b_el[1], encoding=str, method="xml"))
                     if xa != xb:
                         out["xml"] = "serialisation differs"
                     elif xa[0] == "ok":
                         data = xa[1].encode("utf-8")
-                        ra = _outcome(lambda: _mark(dbg.dump_element(ref.fromstring(data))))
-                        rb = _outcome(lambda: _mark(dbg.dump_element(core.fromstring_reference(data))))
+                        ra = outcome(lambda: mark(dbg.dump_element(ref.fromstring(data))))
+                        rb = outcome(lambda: mark(dbg.dump_element(core.fromstring_reference(data))))
                         out["xml"] = None if ra == rb else "re-parse: " + self._describe(ra, rb)
                     else:
                         out["xml"] = None
@@ -244,13 +149,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.forms is None:
         args.forms = "str,bytes"
     if args.bench:  # moved: python -m harness bench-parser
-        from .cli import main as cli_main
+        from . import bench_parser
 
         extra = ["--every", str(args.every or 10), "--repeat", str(args.repeat)]
         extra += ["--forms", args.forms] if args.forms_given else []
         extra += [w for b in (args.bundles or []) for w in ("--bundle", b)]
         extra += ["--limit", str(args.limit)] if args.limit is not None else []
-        return cli_main(["bench-parser", "--no-report", *extra])
+        return standalone(bench_parser, ["--no-report", *extra])
     result = run(args.bundles, limit=args.limit, every=args.every or 1,
                  forms=tuple(f for f in args.forms.split(",") if f),
                  checks=tuple(c for c in args.checks.split(",") if c))

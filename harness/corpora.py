@@ -214,3 +214,37 @@ def page_forms(path: Path, forms=("str", "bytes"), every: int = 1,
 
 def load_pages(path: Path, errors: Optional[List[Tuple[str, str]]] = None) -> List[Page]:
     return list(iter_pages(path, errors))
+
+
+#: how many pages outside a timed sample run first (:func:`warmup_pages`)
+WARMUP_PAGES = 20
+
+
+def warmup_pages(bundles: Optional[List[str]], every: int, form: str) -> list:
+    """Pages outside the sample of :func:`sample_pages` (index % every == every // 2), the first
+    WARMUP_PAGES of them after one synthetic article: enough for every path (jusText,
+    readability, baseline) to have run once before a timing."""
+    warm = ["<html><body><article><p>" + "Warm the caches and the stoplists up. " * 20 + "</p></article></body></html>"]
+    offset = every // 2 if every > 1 else 0
+    for path in bundle_paths(bundles):
+        if not path.exists():
+            continue
+        for page in iter_pages(path):
+            if len(warm) > WARMUP_PAGES:
+                return warm
+            if page.index % max(every, 1) == offset and form in page.forms():
+                warm.append(page.input(form))
+    return warm
+
+
+def sample_pages(bundles: Optional[List[str]], every: int, form: str) -> list:
+    """Every ``every``-th page of the bundles that has ``form``, as that input (what the
+    bench and the GIL sampler time)."""
+    pages = []
+    for path in bundle_paths(bundles):
+        if not path.exists():
+            continue
+        for page in iter_pages(path):
+            if page.index % every == 0 and form in page.forms():
+                pages.append(page.input(form))
+    return pages

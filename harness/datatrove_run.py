@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from .provenance import loadavg, utc_now
+from .provenance import loadavg, utc_now, write_report_json, write_report_text
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS_DIR = ROOT / "reports"
@@ -447,8 +447,8 @@ def write_report(section: Dict[str, Any], command: str, commit: Optional[str], o
     key = (section["mode"], section["fineweb"])
     sections = [s for s in sections if (s["mode"], s.get("fineweb", False)) != key] + [section]
     sections.sort(key=lambda s: (s["mode"], s.get("fineweb", False)))
-    path.write_text(json.dumps({"sections": sections}, indent=1) + "\n")
-    (out_dir / f"{REPORT_NAME}.md").write_text("\n".join(_markdown(sections)) + "\n")
+    write_report_json(path, {"sections": sections})
+    write_report_text(out_dir / f"{REPORT_NAME}.md", "\n".join(_markdown(sections)) + "\n")
 
 
 def _step_table(section: Dict[str, Any]) -> Iterator[str]:

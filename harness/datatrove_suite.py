@@ -30,9 +30,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .provenance import git_commit, portable_command, utc_now
+from .provenance import git_commit, portable_command, utc_now, write_report_json, write_report_text
 from .upstream_suite import (LEDGER, PASSING, ROOT, SUBSTITUTE_DATATROVE, _md_cell, _outcome_counts, compare,
                              incomplete_runs, load_expected, run_suite)
+from .standalone import standalone
 
 #: the ledger's key, and the "mode" its entries name (datatrove's release)
 LEDGER_KEY = "datatrove_suite"
@@ -94,8 +95,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     }
     out_dir = ROOT / "reports" if args.write_reports else ROOT / ".cache" / "reports"
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "datatrove-suite.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
-    (out_dir / "datatrove-suite.md").write_text("\n".join(_markdown(summary)) + "\n")
+    write_report_json(out_dir / "datatrove-suite.json", summary, ensure_ascii=False)
+    write_report_text(out_dir / "datatrove-suite.md", "\n".join(_markdown(summary)) + "\n")
     print(f"datatrove-suite: {len(summary['passed_stock'])} pass stock; {len(comparison['differences'])} differ "
           f"with trafila's steps ({len(comparison['new'])} not in the ledger)")
     for d in comparison["new"]:
@@ -128,6 +129,4 @@ def _markdown(s: Dict[str, Any]) -> List[str]:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.datatrove_suite"))
+    sys.exit(standalone(sys.modules[__name__]))

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from .provenance import loadavg, portable_command, stamped
+from .provenance import loadavg, portable_command, stamped, write_report_json, write_report_text
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS_DIR = ROOT / "reports"
@@ -506,8 +506,8 @@ def write_report(result: Dict[str, Any], command: str, out_dir: Path = REPORTS_D
     """reports/filters.json and .md."""
     result = stamped(result, command)
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "filters.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-    (out_dir / "filters.md").write_text("\n".join(_markdown(result)) + "\n")
+    write_report_json(out_dir / "filters.json", result, ensure_ascii=False)
+    write_report_text(out_dir / "filters.md", "\n".join(_markdown(result)) + "\n")
 
 
 def _markdown(r: Dict[str, Any]) -> Iterator[str]:

@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
 
 from . import strategies
-from .provenance import utc_now
+from .provenance import utc_now, write_report_json, write_report_text
 from .candidates import HarnessTimeout, call_timeout
+from .standalone import standalone
 
 Html = Union[str, bytes]
 ROOT = Path(__file__).resolve().parent.parent
@@ -335,9 +336,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from .cli import standalone
-
-    return standalone("harness.fuzz", argv)
+    """``python -m harness.fuzz``: the same command as ``python -m harness fuzz``."""
+    return standalone(sys.modules[__name__], argv)
 
 
 def report_kind(args) -> str:
@@ -378,7 +378,7 @@ def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = N
             "n": sum(r["n"] for r in runs), "counts": dict(sorted(counts.items())),
             "seconds": round(sum(r["seconds"] for r in runs), 1), "date": run["date"], "commit": run["commit"],
             "command": command, "runs": runs}
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    write_report_json(path, data)
     lines = [f"# Fuzz report: {kind}", "", "Written by `python -m harness fuzz … --report` (never by hand).", ""]
     if len(runs) == 1:
         lines += [f"- run: {run['date']}, commit {run['commit']}, `{command}`",
@@ -393,7 +393,7 @@ def write_report(args, seed: int, summary: dict, argv, commit: Optional[str] = N
         for r in runs:
             diffs = sum(v for k, v in r["counts"].items() if k.endswith("different"))
             lines.append(f"| {r['seed']} | {r['n']} | {diffs} | {r['seconds']} | {r['date']} | {r['commit']} | `{r['command']}` |")
-    (out_dir / f"fuzz-{kind}.md").write_text("\n".join(lines) + "\n")
+    write_report_text(out_dir / f"fuzz-{kind}.md", "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

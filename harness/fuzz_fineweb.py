@@ -62,7 +62,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .fuzz_native import _crashes, _segments, child_env, classify_crash, sanitizer_runtime
-from .provenance import c_source_id, portable_command, portable_path, stamped
+from .provenance import (build_info, c_source_id, portable_command, portable_path, stamped, write_report_json,
+                         write_report_text)
 
 ROOT = Path(__file__).resolve().parent.parent
 STATE = ROOT / ".cache" / "fuzz-fineweb"
@@ -557,8 +558,6 @@ def write_report(out_dir: Path = REPORTS) -> dict:
         campaigns[meta["campaign"]] = dict(meta=meta, **totals(d.parent))
     build: Dict[str, Any] = {}
     try:
-        from .core_tree import build_info
-
         for mod, f in module_files().items():
             info = build_info(f)
             build[mod] = {"file": portable_path(f), "optimisation": info.get("optimisation"),
@@ -576,7 +575,7 @@ def write_report(out_dir: Path = REPORTS) -> dict:
     data = stamped({"build": build, "totals": dict(grand), "campaigns": campaigns},
                    command="python -m harness fuzz-fineweb")
     out_dir.mkdir(exist_ok=True)
-    (out_dir / "fuzz-fineweb.json").write_text(json.dumps(data, indent=1) + "\n")
+    write_report_json(out_dir / "fuzz-fineweb.json", data)
     lines = ["# The FineWeb twins under AddressSanitizer and UBSan", "",
              "Written by `python -m harness fuzz-fineweb` (never by hand; `tox -e fineweb-asan` builds "
              "`trafila._tokenizer_en` and `trafila._quality` with `TRAFILA_CORE_ASAN=1` and runs it). Every batch "
@@ -618,7 +617,7 @@ def write_report(out_dir: Path = REPORTS) -> dict:
             lines.append(f"- **difference** in {x['function']} at input {x['index']} ({x['label'][:80]}): "
                          f"compiled {x['compiled'][:150]}, reference {x['reference'][:150]}")
         lines.append("")
-    (out_dir / "fuzz-fineweb.md").write_text("\n".join(lines))
+    write_report_text(out_dir / "fuzz-fineweb.md", "\n".join(lines))
     return data
 
 

@@ -61,7 +61,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from .provenance import c_source_id
+from .provenance import build_info, c_source_id, write_report_json, write_report_text
 
 Html = Union[str, bytes]
 ROOT = Path(__file__).resolve().parent.parent
@@ -690,8 +690,6 @@ def write_report(out_dir: Path = REPORTS) -> dict:
     campaigns.update(carried)
     build = {}
     try:
-        from .core_tree import build_info
-
         build = build_info(core_file())
     except Exception as exc:  # noqa: BLE001 - a report without the build info still says what ran
         build = {"error": str(exc)}
@@ -700,7 +698,7 @@ def write_report(out_dir: Path = REPORTS) -> dict:
             "sanitize_flags": sorted({f for p in build.get("producers", []) for f in p.split() if f.startswith("-fsan")}),
             "campaigns": campaigns}
     out_dir.mkdir(exist_ok=True)
-    (out_dir / "fuzz-native.json").write_text(json.dumps(data, indent=1) + "\n")
+    write_report_json(out_dir / "fuzz-native.json", data)
 
     def tot(c, prefix):
         return sum(v for k, v in c.items() if k.startswith(prefix))
@@ -767,7 +765,7 @@ def write_report(out_dir: Path = REPORTS) -> dict:
         for x in c["diffs"]:
             lines.append(f"- **difference** mode {x['mode']} set {x['set']} at input {x['index']} ({x['label'][:80]})")
         lines.append("")
-    (out_dir / "fuzz-native.md").write_text("\n".join(lines))
+    write_report_text(out_dir / "fuzz-native.md", "\n".join(lines))
     return data
 
 
@@ -862,8 +860,6 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         write_report()
         return 0
     if args.what == "build-info":
-        from .core_tree import build_info
-
         module = core_file()
         preload, compiler = sanitizer_runtime(module)
         info = {k: v for k, v in build_info(module).items() if k != "producers"}

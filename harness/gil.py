@@ -36,10 +36,10 @@ import time
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from .bench import _sample, _warmup_pages
-from .provenance import portable_command
-from .corpora import ROOT
+from .provenance import portable_command, stamped, write_report_json, write_report_text
+from .corpora import ROOT, sample_pages, warmup_pages
 from .stages import ORCHESTRATION, STAGES_OF
+from .standalone import standalone
 
 REPORTS_DIR = ROOT / "reports"
 #: the child's loop function: samples outside it (imports, page loading) are not counted
@@ -110,8 +110,8 @@ def _child(args: argparse.Namespace) -> int:
     opt = next(o for o in option_sets(args.mode, [args.sets[0]]) if o.function == "extract")
     options = dict(opt.options, compat=args.mode)
     # the bench's sample and warm-up pages, so that the figures describe the pages it times
-    pages = _sample(args.bundles, args.every, "str")
-    for html in _warmup_pages(args.bundles, args.every, "str"):  # the lazily built tables, before the window
+    pages = sample_pages(args.bundles, args.every, "str")
+    for html in warmup_pages(args.bundles, args.every, "str"):  # the lazily built tables, before the window
         try:
             eng.extract(html, **options)
         except Exception:  # noqa: BLE001
@@ -181,21 +181,34 @@ def measure(args: argparse.Namespace, log=print) -> dict:
             "stages": stages}
 
 
-def write_report(results: List[dict], command: str, out_dir: Path = REPORTS_DIR) -> None:
-    from .provenance import stamped
+def report_stem(mode: str) -> str:
+    """The report's file name without suffix: ``gil`` for 2.3.1, ``gil-<mode>`` otherwise."""
+    return "gil" if mode == "2.3.1" else f"gil-{mode}"
 
-    mode = results[0]["mode"]
-    doc = stamped({"mode": mode, "sets": results}, command)
-    stem = "gil" if mode == "2.3.1" else f"gil-{mode}"
+
+def write_report(results: List[dict], command: str, out_dir: Path = REPORTS_DIR) -> None:
+    """Stamp ``results`` (one per option set) and write them as reports/gil[-MODE].json and .md."""
+    write_doc(stamped({"mode": results[0]["mode"], "sets": results}, command), out_dir)
+
+
+def write_doc(doc: dict, out_dir: Path = REPORTS_DIR) -> None:
+    """Write a stamped report's JSON and its Markdown (:func:`render`)."""
+    stem = report_stem(doc["mode"])
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / f"{stem}.json").write_text(json.dumps(doc, indent=1) + "\n")
+    write_report_json(out_dir / f"{stem}.json", doc)
+    write_report_text(out_dir / f"{stem}.md", render(doc))
+
+
+def render(doc: dict) -> str:
+    """The Markdown of a stamped report."""
+    results = doc["sets"]
     lines = ["# How much of the extraction holds the GIL", "",
              "Written by `python -m harness gil` (never by hand). One thread extracts every Nth page in a loop; "
              "two py-spy samplers, one of every sample and one (`--gil`) of the samples that hold the GIL, watch "
              "the same window at the same rate. Each sample counts for the innermost stage on its Python stack "
              "(the stages of `harness stages`). 'two threads at most' is Amdahl's bound for extract_batch's "
              "threads=2 over threads=1 with that share held.", "",
-             f"- run: {doc['date']}, commit {doc['commit']}, Python {doc['python']}, `{command}`", ""]
+             f"- run: {doc['date']}, commit {doc['commit']}, Python {doc['python']}, `{doc['command']}`", ""]
     lines += ["| engine | mode | option set | pages | extractions | samples | GIL held | two threads at most |",
               "|---|---|---|---:|---:|---:|---:|---:|"]
     for r in results:
@@ -210,7 +223,7 @@ def write_report(results: List[dict], command: str, out_dir: Path = REPORTS_DIR)
             lines.append(f"| {stage} | {100 * s['share']:.1f}% | {100 * s['held_share']:.1f}% | {100 * within:.0f}% |")
     lines += ["", "The two samplers' windows are the same length but not the same samples, so a stage's held "
               "share can exceed its share by the sampling error."]
-    (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -226,11 +239,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rate", type=int, default=250, help="samples per second (default 250)")
     p.add_argument("--py-spy", default=None, help="the py-spy executable")
     p.add_argument("--no-report", action="store_true", help="do not write reports/gil[-MODE].md")
+    p.add_argument("--render", action="store_true",
+                   help="no run: write reports/gil[-MODE].md and .json again from that .json (--mode), "
+                        "without this machine's paths")
 
 
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     if getattr(args, "what", None) == "_child":
         return _child(args)
+    if getattr(args, "render", False):
+        path = REPORTS_DIR / f"{report_stem(args.mode)}.json"
+        write_doc(json.loads(path.read_text()))
+        print(f"gil: wrote {report_stem(args.mode)}.md and .json from {path.name}")
+        return 0
     results = []
     for set_name in args.sets or ["default"]:
         one = argparse.Namespace(**dict(vars(args), sets=[set_name]))
@@ -241,6 +262,4 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.gil"))
+    sys.exit(standalone(sys.modules[__name__]))

@@ -26,6 +26,8 @@ from typing import Callable, List, Optional
 
 from .corpora import ROOT, bundle_paths, iter_pages
 from .matrix import option_sets
+from .provenance import write_report_json, write_report_text
+from .standalone import standalone
 
 REPORTS_DIR = ROOT / "reports"
 
@@ -108,7 +110,7 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, stem: 
     result = stamped(result, command)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = stem or default_stem(result["engine"], result["mode"], result["set"])
-    (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
+    write_report_json(out_dir / f"{stem}.json", result)
     r = result
     lines = ["# Resident memory over many extractions", "",
              "Written by `python -m harness memory` (never by hand): VmRSS sampled every "
@@ -120,7 +122,7 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, stem: 
              "| first MB | max MB | last MB | growth MB per 1,000 (second half) |", "|---:|---:|---:|---:|",
              f"| {r['first_mb']} | {r['max_mb']} | {r['last_mb']} | {r['growth_mb_per_1000_second_half']} |", "",
              "Samples (extractions: MB): " + ", ".join(f"{k}: {mb}" for k, mb in r["samples"]), ""]
-    (out_dir / f"{stem}.md").write_text("\n".join(lines))
+    write_report_text(out_dir / f"{stem}.md", "\n".join(lines))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -149,6 +151,4 @@ def run(args: argparse.Namespace, argv: List[str]) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.memory"))
+    sys.exit(standalone(sys.modules[__name__]))

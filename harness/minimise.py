@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+from .standalone import standalone
+
 
 Html = Union[str, bytes]
 ROOT = Path(__file__).resolve().parent.parent
@@ -333,9 +335,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from .cli import standalone
-
-    return standalone("harness.minimise", argv)
+    """``python -m harness.minimise``: the same command as ``python -m harness minimise``."""
+    return standalone(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":

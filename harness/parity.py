@@ -28,6 +28,7 @@ from .corpora import CORPORA_DIR, ROOT, BundleError, bundle_name, bundle_paths, 
 from .matrix import OptionSet, option_sets
 from .oracle import OtherInterpreter, StaleCache, page_key, remedy, resolve_cache, run_call
 from .provenance import git_commit as _git_commit  # other modules import it from here too
+from .provenance import write_report_json, write_report_text
 from .provenance import utc_now
 from .results import describe, differing_fields, same
 
@@ -418,8 +419,8 @@ def write_reports(section: dict, out_dir: Path = REPORTS_DIR, name: str = "parit
         if merge and key in data["runs"]:
             section = merge_sections(data["runs"][key], section)
         data["runs"][key] = section
-        jpath.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
-        (out_dir / f"{name}.md").write_text(render_markdown(data))
+        write_report_json(jpath, data, sort_keys=True, ensure_ascii=False)
+        write_report_text(out_dir / f"{name}.md", render_markdown(data))
 
 
 def _cell_commit(cell: dict, section: dict) -> str:

@@ -41,6 +41,8 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
+from .provenance import write_report_json, write_report_text
+
 ROOT = Path(__file__).resolve().parent.parent
 STATE = ROOT / ".cache" / "pathological"
 REPORTS = ROOT / "reports"
@@ -521,8 +523,8 @@ def write_report(data: dict, cases: List[str], modes: List[str], scales: List[in
               "",
               "Another outcome on a repeated run (the later one is shown): " + ("; ".join(unstable) if unstable else "none")
               + "."]
-    (REPORTS / "pathological.md").write_text("\n".join(lines) + "\n")
-    (REPORTS / "pathological.json").write_text(json.dumps({"rows": rows, "command": command}, indent=1) + "\n")
+    write_report_text(REPORTS / "pathological.md", "\n".join(lines) + "\n")
+    write_report_json(REPORTS / "pathological.json", {"rows": rows, "command": command})
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .provenance import portable_command, portable_path, utc_now
+from .provenance import portable_command, portable_path, utc_now, write_report_json, write_report_text
 from .corpora import ROOT
 
 REPORTS_DIR = ROOT / "reports"
@@ -193,7 +193,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--form", default="str", choices=("str", "bytes"))
     ap.add_argument("--no-report", dest="report", action="store_false")
     ap.add_argument("--render", action="store_true",
-                    help="only write ports.md again from the ports.json of the last run (no run)")
+                    help="only write ports.md again from the ports.json of the last run, both without this "
+                         "machine's paths (no run; --venv-root: the run's, shown as <ports-venvs>)")
     ap.add_argument("--report-dir", type=Path, default=REPORTS_DIR)
 
 
@@ -221,10 +222,13 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     from .parity import _git_commit
     from .ports_adapters import ADAPTERS
 
+    places = {args.venv_root: "<ports-venvs>"}
     if args.render:
         data = json.loads((args.report_dir / "ports.json").read_text())
-        (args.report_dir / "ports.md").write_text(render(data))
-        print(f"ports: wrote {args.report_dir / 'ports.md'} from {args.report_dir / 'ports.json'}")
+        write_report_json(args.report_dir / "ports.json", data, places, ensure_ascii=False)
+        write_report_text(args.report_dir / "ports.md", render(data), places)
+        print(f"ports: wrote {args.report_dir / 'ports.md'} (and ports.json, without machine paths) from "
+              f"{args.report_dir / 'ports.json'}")
         return 0
     commit = _git_commit()
     ports = args.ports or list(ADAPTERS)
@@ -251,15 +255,15 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     from .corpora import corpora_path
 
     where = "the embedded corpus" if args.embedded else (
-        f"the embedded corpus and every {args.every}th page of the shared bundles at $TRAFILA_CORPORA "
-        f"({portable_path(corpora_path())}), read in place" if corpora_path().is_dir()
+        f"the embedded corpus and every {args.every}th page of the shared bundles at $TRAFILA_CORPORA, "
+        "read in place" if corpora_path().is_dir()
         else "the embedded corpus (no shared corpora here)")
     data = {"date": utc_now(), "commit": commit,
             "command": "python -m harness ports " + portable_command(argv or []), "pages_note": where,
             "install": _portable_install(records, ports, venv_root), "results": results}
     if args.report:
         args.report_dir.mkdir(parents=True, exist_ok=True)
-        (args.report_dir / "ports.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-        (args.report_dir / "ports.md").write_text(render(data))
+        write_report_json(args.report_dir / "ports.json", data, places, ensure_ascii=False)
+        write_report_text(args.report_dir / "ports.md", render(data), places)
         print(f"ports: wrote {args.report_dir / 'ports.md'}")
     return 0

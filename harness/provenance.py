@@ -1,14 +1,23 @@
 """Where a report's figures come from: the commit of the code a run loaded, the
-time and the interpreter, stamped the same way on every report the harness writes."""
+time and the interpreter, stamped the same way on every report the harness writes;
+and how a report is written: :func:`write_report_text` and :func:`write_report_json`,
+which every report writer uses, pass what they write through :func:`scrub_paths`, so
+that no report carries this machine's folders."""
 
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
 import platform
+import re
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+from .corpora import corpora_path
 
 #: the checkout the harness runs from (git commands run there)
 _CHECKOUT = Path(__file__).resolve().parent.parent
@@ -67,6 +76,86 @@ def portable_command(argv: Any) -> str:
     return " ".join(portable_path(arg) if str(arg).startswith("/") else str(arg) for arg in argv)
 
 
+#: what is left of a machine's folders once :func:`scrub_paths`'s places are replaced: a temporary
+#: directory, a home (the checked-out reports must read the same on every machine)
+_LEFTOVER_PLACES: Tuple[Tuple["re.Pattern[str]", str], ...] = (
+    (re.compile(r"(?<![\w.~$<>/-])/(?:var/)?tmp(?=/)"), "<tmp>"),
+    (re.compile(r"(?<![\w.~$<>/-])/(?:root|home/[^/\s'\"`]+|Users/[^/\s'\"`]+)(?=/)"), "~"),
+    (re.compile(r"(?<![\w.-])[A-Za-z]:\\Users\\[^\\\s'\"`]+"), "~"),
+)
+
+
+def report_places(places: Optional[Mapping[Any, str]] = None) -> List[Tuple[str, str]]:
+    """The folders :func:`scrub_paths` replaces, as (path, what a report shows instead), the
+    longest path first so that a place inside another is named by the inner one: the checkout
+    (its paths become relative to it), ``$TRAFILA_CORPORA``, this interpreter's venv
+    (``<venv>``), the caller's ``places``, the temporary directory (``<tmp>``), the home
+    (``~``) and the folder beside the checkout (``..``)."""
+    found: Dict[str, str] = {}
+
+    def add(path: Any, shown: str) -> None:
+        for variant in {str(path), os.path.realpath(str(path))}:
+            variant = variant.rstrip("/\\")
+            if len(variant) > 1 and variant not in found:
+                found[variant] = shown
+
+    add(_CHECKOUT, "")
+    add(corpora_path(), "$TRAFILA_CORPORA")
+    if sys.prefix != sys.base_prefix:
+        add(sys.prefix, "<venv>")
+    for path, shown in (places or {}).items():
+        add(path, shown)
+    add(tempfile.gettempdir(), "<tmp>")
+    add(Path.home(), "~")
+    add(_CHECKOUT.parent, "..")
+    return sorted(found.items(), key=lambda item: -len(item[0]))
+
+
+def scrub_paths(value: Any, places: Optional[Mapping[Any, str]] = None) -> Any:
+    """``value`` (a string, or lists and dicts of them, as a report's JSON holds) with this
+    machine's folders replaced (:func:`report_places`, then any temporary directory or home
+    left); other values as they are. A path inside the checkout becomes relative to it."""
+    if isinstance(value, str):
+        return _scrub_text(value, report_places(places))
+    if isinstance(value, (list, tuple)):
+        return [scrub_paths(v, places) for v in value]
+    if isinstance(value, dict):
+        return {scrub_paths(k, places): scrub_paths(v, places) for k, v in value.items()}
+    return value
+
+
+def _scrub_text(text: str, places: List[Tuple[str, str]]) -> str:
+    for path, shown in places:
+        if path not in text:
+            continue
+        pattern = re.compile(r"(?<![\w.-])" + re.escape(path) + r"(?:(/)|(?![\w.-]))")
+        if shown:
+            text = pattern.sub(lambda m: shown + (m.group(1) or ""), text)
+        else:  # the checkout: what is inside it, relative to it
+            text = pattern.sub(lambda m: "" if m.group(1) else ".", text)
+    for pattern, shown in _LEFTOVER_PLACES:
+        text = pattern.sub(shown, text)
+    # "$TRAFILA_CORPORA (/its/value)" says no more than the variable once its value is gone
+    return text.replace("$TRAFILA_CORPORA ($TRAFILA_CORPORA)", "$TRAFILA_CORPORA")
+
+
+def write_report_text(path: Path, text: str, places: Optional[Mapping[Any, str]] = None) -> Path:
+    """Write a report's text (Markdown) to ``path``, without this machine's folders (:func:`scrub_paths`)."""
+    path = Path(path)
+    path.write_text(scrub_paths(text, places), encoding="utf-8")
+    return path
+
+
+def write_report_json(path: Path, data: Any, places: Optional[Mapping[Any, str]] = None, *,
+                      sort_keys: bool = False, ensure_ascii: bool = True) -> Path:
+    """Write a report's JSON (indented by one, a newline at the end) to ``path``, without this
+    machine's folders (:func:`scrub_paths`)."""
+    path = Path(path)
+    path.write_text(json.dumps(scrub_paths(data, places), indent=1, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
+                    + "\n", encoding="utf-8")
+    return path
+
+
 def utc_now() -> str:
     "The time a report is written, as every report shows it."
     return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -102,6 +191,28 @@ def c_source_id(commit: str = "HEAD") -> Optional[str]:
     except (OSError, subprocess.SubprocessError):
         return None
     return "+".join(ids)
+
+
+def build_info(module_file: Optional[str] = None) -> dict:
+    """How the compiled core (``module_file``, default the imported ``trafila._core``) was built,
+    from the compiler command lines gcc records in its DWARF ``DW_AT_producer`` strings: the
+    optimisation level (``-O0``: a ``TRAFILA_CORE_DEBUG=1`` build), and whether ASan is in."""
+    if module_file is None:
+        from trafila import _engine
+
+        module_file = _engine.core_module().__file__
+    with open(module_file, "rb") as fh:
+        data = fh.read()
+    producers = sorted({m.decode("utf-8", "replace") for m in re.findall(rb"GNU C[0-9]* [^\x00]{1,2000}", data)})
+    opt = None
+    for prod in producers:
+        levels = re.findall(r"(?:^| )(-O[0-9sgz]?)(?= |$)", prod)
+        if levels:
+            opt = levels[-1]
+    debug = None if opt is None else opt == "-O0"
+    # the module's file name, not its path: reports carry no machine's directories
+    return {"file": os.path.basename(module_file), "producers": producers, "optimisation": opt, "debug": debug,
+            "asan": any("-fsanitize=address" in p for p in producers)}
 
 
 def loadavg() -> Optional[str]:

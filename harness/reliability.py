@@ -36,6 +36,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, List, Optional
 
+from .provenance import write_report_json, write_report_text
+from .standalone import standalone
+
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
 
@@ -204,7 +207,7 @@ def write_threads_report(res: dict, command: str) -> None:
     REPORTS.mkdir(exist_ok=True)
     res = dict(res, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), commit=_git_commit(),
                python=platform.python_version(), command=command)
-    (REPORTS / "threads.json").write_text(json.dumps(res, indent=1) + "\n")
+    write_report_json(REPORTS / "threads.json", res)
     lines = ["# Threads: one shared cache, the module cache, no cache", "",
              "Written by `python -m harness reliability threads` (never by hand). "
              f"{res['threads']} threads make the calls (see Checks below for how they share them); the sequential run "
@@ -226,7 +229,7 @@ def write_threads_report(res: dict, command: str) -> None:
               "", "1.11.0's `duplicate_test` reads a count and writes count + 1 in two calls (as trafilatura 1.11.0 "
               "does; its LRUCache locks each call, not the pair): a thread switch between the two can lose an "
               "increment even in separate pages' calls only if they share a key; the pages here share none."]
-    (REPORTS / "threads.md").write_text("\n".join(lines) + "\n")
+    write_report_text(REPORTS / "threads.md", "\n".join(lines) + "\n")
 
 
 # --------------------------------------------------------------------------- interrupts
@@ -391,7 +394,7 @@ def write_interrupts_report(res: dict, command: str) -> None:
 
     res = dict(res, date=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), commit=_git_commit(),
                python=platform.python_version(), command=command)
-    (REPORTS / "interrupts.json").write_text(json.dumps(res, indent=1) + "\n")
+    write_report_json(REPORTS / "interrupts.json", res)
     lines = ["# Interrupts: SIGINT during a large extraction", "",
              "Written by `python -m harness reliability interrupt` (never by hand). A child builds a page in memory "
              "(paragraphs, or for `deep` nested `<div>`s), then parses or extracts it; the parent sends SIGINT after "
@@ -429,7 +432,7 @@ def write_interrupts_report(res: dict, command: str) -> None:
             lines.append(f"| {g['at']} | {g['seconds']} | {' → '.join(g['stack'])} |")
         if not d.get("gaps"):
             lines.append("| – | – | no stretch over 0.3 s |")
-    (REPORTS / "interrupts.md").write_text("\n".join(lines) + "\n")
+    write_report_text(REPORTS / "interrupts.md", "\n".join(lines) + "\n")
 
 
 # --------------------------------------------------------------------------- command line
@@ -469,6 +472,4 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.reliability"))
+    sys.exit(standalone(sys.modules[__name__]))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Dict, List
 
 from .corpora import ROOT
+from .provenance import write_report_json, write_report_text
 
 REPORTS_DIR = ROOT / "reports"
 #: a 10x larger input may cost at most this many times more (linear, with slack for noise)
@@ -96,7 +97,7 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     out_dir.mkdir(parents=True, exist_ok=True)
     engine = result.get("engine", "reference")
     stem = "parser-scaling" if engine == "reference" else f"parser-scaling-{engine}"
-    (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
+    write_report_json(out_dir / f"{stem}.json", result)
     lines = [f"# Parser on pathological inputs ({engine} engine): linear time, lxml's outcome", "",
              "Written by `python -m harness scaling` (never by hand). CPU seconds at three sizes; "
              f"'linear' means each 10x larger input cost at most {result['max_step']:g}x more.", "",
@@ -107,4 +108,4 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
         lines.append(f"| {r['input']} | {' / '.join(map(str, r['sizes']))} | {' / '.join(map(str, r['trafila_seconds']))} | "
                      f"{' / '.join(map(str, r['lxml_seconds']))} | {' / '.join(map(str, r['growth_per_10x']))} | "
                      f"{'yes' if r['linear'] else 'NO'} | {'yes' if r['same_as_lxml'] else 'NO'} |")
-    (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    write_report_text(out_dir / f"{stem}.md", "\n".join(lines) + "\n")

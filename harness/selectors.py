@@ -21,8 +21,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .provenance import utc_now
+from .provenance import utc_now, write_report_json, write_report_text
 from .corpora import ROOT
+from .standalone import standalone
 
 REPORTS = ROOT / "reports"
 
@@ -152,7 +153,7 @@ def _write_report(results: Dict[str, dict], commands: List[str], commit: Optiona
     for name, res in results.items():
         data["bundles"][name] = dict(res, commit=commit, date=date)
     data["commands"] = data.get("commands", []) + commands
-    jpath.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    write_report_json(jpath, data, sort_keys=True)
     total = {k: sum(b["counts"][k] for b in data["bundles"].values())
              for k in ("pages", "trees", "comparisons", "differences", "no_tree")}
     lines = ["# Selector report: trafila.v2_3_1.xpaths vs lxml's XPath", "",
@@ -172,7 +173,7 @@ def _write_report(results: Dict[str, dict], commands: List[str], commit: Optiona
     if firsts:
         lines += ["", "## First differences", ""] + [f"- {d}" for d in firsts[:40]]
     md = REPORTS / "selectors.md"
-    md.write_text("\n".join(lines) + "\n")
+    write_report_text(md, "\n".join(lines) + "\n")
     return md
 
 
@@ -211,9 +212,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from .cli import standalone
-
-    return standalone("harness.selectors", argv)
+    """``python -m harness.selectors``: the same command as ``python -m harness selectors``."""
+    return standalone(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":

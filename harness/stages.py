@@ -29,6 +29,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .corpora import ROOT, bundle_paths, iter_pages
 from .matrix import option_sets
+from .provenance import write_report_json, write_report_text
+from .standalone import standalone
 
 REPORTS_DIR = ROOT / "reports"
 
@@ -192,7 +194,7 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
     result = stamped(result, command)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = "stages" if result["mode"] == "2.3.1" else f"stages-{result['mode']}"
-    (out_dir / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
+    write_report_json(out_dir / f"{stem}.json", result)
     lines = ["# Where the extraction's time goes, by stage", "",
              "Written by `python -m harness stages` (never by hand). Exclusive time per stage (a stage called "
              "inside another counts in its own row); orchestration is the rest of each call. One thread; "
@@ -208,7 +210,7 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR) -> Non
         for stage, s in row["stages"].items():
             lines.append(f"| {stage} | {100 * s['share']:.1f}% | {s['seconds']} | {s['calls']} |")
         lines.append("")
-    (out_dir / f"{stem}.md").write_text("\n".join(lines))
+    write_report_text(out_dir / f"{stem}.md", "\n".join(lines))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -228,6 +230,4 @@ def run(args: argparse.Namespace, argv: List[str]) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.stages"))
+    sys.exit(standalone(sys.modules[__name__]))

@@ -18,7 +18,7 @@ shared parser vectors are checked too. Results go to ``reports/tree.md`` and
 reference (default) or the compiled core, whose parse is compared in the
 reference element model; the core gets a fourth check, ``c-model``: its own C
 document (``CDocument.dump()``) and C fromstring root agree with that model
-(:func:`harness.core_tree.c_model_difference`). Each engine has its own
+(:func:`harness.c_model.c_model_difference`). Each engine has its own
 section of the report; a run replaces its engine's section only.
 """
 
@@ -29,7 +29,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .provenance import utc_now
+from .provenance import utc_now, write_report_json, write_report_text
+from .c_model import c_model_difference
 from .candidates import HarnessTimeout, call_timeout
 from .corpora import ROOT, bundle_name, bundle_paths, page_forms, vectors_path
 
@@ -136,8 +137,6 @@ class TreeChecker:
             if self.engine != "core":
                 out["c-model"] = None
             else:
-                from .core_tree import c_model_difference
-
                 res = outcome(lambda: c_model_difference(src), self.timeout)
                 out["c-model"] = res[1] if res[0] == "ok" else f"{res[0]} {res[1]}"
         return out
@@ -261,13 +260,13 @@ def write_report(result: dict, command: str, out_dir: Path = REPORTS_DIR, commit
     sections[engine] = result
     order = [e for e in ENGINE_TITLES if e in sections] + sorted(e for e in sections if e not in ENGINE_TITLES)
     sections = {e: sections[e] for e in order}
-    (out_dir / "tree.json").write_text(json.dumps({"engines": sections}, indent=1, ensure_ascii=False) + "\n")
+    write_report_json(out_dir / "tree.json", {"engines": sections}, ensure_ascii=False)
     lines = ["# Tree report: trafila's parser against lxml 6.1.3 / libxml2 2.14.6", "",
              "Written by `python -m harness tree [--engine reference|core]` (never by hand); one section per engine.",
              ""]
     for e, res in sections.items():
         lines += _section_lines(e, res)
-    (out_dir / "tree.md").write_text("\n".join(lines) + "\n")
+    write_report_text(out_dir / "tree.md", "\n".join(lines) + "\n")
 
 
 def _section_lines(engine: str, result: dict) -> List[str]:

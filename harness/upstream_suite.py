@@ -44,8 +44,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .provenance import git_commit as _git_commit
+from .provenance import git_commit as _git_commit, write_report_json, write_report_text
 from .provenance import portable_command, utc_now
+from .standalone import standalone
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
@@ -335,8 +336,9 @@ def machine_reason(entry: Dict[str, Any]) -> Optional[str]:
         match = pattern.search(text)
         if match:
             return reason + ("" if reason.startswith("no network") else f" ({match.group(0)})")
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and "/root/" in text:
-        return "running as root (the test expects a directory under /root/ to be unwritable)"
+    home = os.path.expanduser("~").rstrip("/") + "/"
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and home in text:
+        return "running as root (the test expects a directory under ~/ to be unwritable)"
     hosts = sorted(set(_URL_HOST.findall(text)) - {"example.org", "example.com"})
     if hosts and not any(_resolvable(h) for h in hosts[:5]):
         return f"likely no network: the hosts the test names do not resolve here ({', '.join(hosts[:3])})"
@@ -456,10 +458,17 @@ def _md_cell(text: Any) -> str:
 
 
 def write_report(summary: Dict[str, Any], stem: Path) -> Tuple[Path, Path]:
-    """``<stem>.json`` and ``<stem>.md``."""
+    """``<stem>.json`` and ``<stem>.md`` (:func:`render`)."""
     stem.parent.mkdir(parents=True, exist_ok=True)
     js = stem.parent / (stem.name + ".json")
-    js.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+    write_report_json(js, summary, ensure_ascii=False)
+    md = stem.parent / (stem.name + ".md")
+    write_report_text(md, render(summary))
+    return md, js
+
+
+def render(summary: Dict[str, Any]) -> str:
+    """The Markdown of a report's JSON."""
     c, s, p = summary["counts"], summary["stock"], summary["patched"]
     lines = [
         f"# trafilatura {summary['mode']}'s own test suite, stock and under `trafila.patch(\"trafilatura\")`",
@@ -519,9 +528,7 @@ def write_report(summary: Dict[str, Any], stem: Path) -> Tuple[Path, Path]:
     others = [ch for ch in summary["other_outcome_changes"] if ch["stock"] not in PASSING]
     lines += ["", "Tests that do not pass stock whose outcome differs under the patch:", ""]
     lines += [f"- `{ch['test']}`: {ch['stock']} → {ch['patched']}" for ch in others] or ["- none"]
-    md = stem.parent / (stem.name + ".md")
-    md.write_text("\n".join(lines) + "\n")
-    return md, js
+    return "\n".join(lines) + "\n"
 
 
 # --- the command ------------------------------------------------------------------------
@@ -542,12 +549,20 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--write-reports", action="store_true",
                     help="update the committed reports/upstream-suite-<mode> (default: .cache/reports/)")
     ap.add_argument("--no-report", dest="write", action="store_false", help="write no report")
+    ap.add_argument("--render", action="store_true",
+                    help="no run: write the committed reports/upstream-suite-<mode>.md and .json (--report: that "
+                         "stem) again from that .json, without this machine's paths")
     ap.add_argument("pytest_args", nargs="*", help="extra pytest arguments for both runs (after --)")
 
 
 def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     """Run the suite stock and patched, compare, report; the exit code of the gate."""
     mode = args.mode
+    if getattr(args, "render", False):
+        stem = args.report or REPORTS / f"upstream-suite-{mode}"
+        md, js = write_report(json.loads((stem.parent / (stem.name + ".json")).read_text()), stem)
+        print(f"upstream-suite: wrote {md.name} and {js.name} from {js.name}")
+        return 0
     have = installed_trafilatura(sys.executable)
     if have != mode:
         print(f"upstream-suite: this environment has trafilatura {have}, not {mode} (tox -e upstream-suite"
@@ -592,6 +607,4 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    from .cli import standalone
-
-    sys.exit(standalone("harness.upstream_suite"))
+    sys.exit(standalone(sys.modules[__name__]))

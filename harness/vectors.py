@@ -37,6 +37,9 @@ from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
+from .provenance import write_report_json
+from .standalone import standalone
+
 Html = Union[str, bytes]
 
 FORMAT = "trafila-vectors/1"
@@ -790,7 +793,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     print(f"vectors check {args.candidate}: {t.get('cases', 0)} cases, {t.get('equal', 0)} equal, "
           f"{t.get('different', 0)} different, {t.get('errors', 0)} errors, {t.get('unsupported', 0)} not answered")
     if args.json:
-        args.json.write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n")
+        write_report_json(args.json, res, ensure_ascii=False)
     if res.get("modes_not_run"):
         print(f"  not checked: mode(s) {', '.join(res['modes_not_run'])}, which {args.candidate} does not run")
     if not res["files"]:
@@ -800,9 +803,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from .cli import standalone
-
-    return standalone("harness.vectors", argv)
+    """``python -m harness.vectors``: the same command as ``python -m harness vectors``."""
+    return standalone(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":

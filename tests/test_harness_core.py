@@ -45,7 +45,7 @@ def test_tree_engine_core_on_the_embedded_corpus(core, tmp_path):
 
 
 def test_c_model_check_sees_a_wrong_c_document(core, monkeypatch):
-    from harness.core_tree import c_model_difference
+    from harness.c_model import c_model_difference
 
     html = "<html><body><p>a<b>b</b></p></body></html>"
     assert c_model_difference(html) is None
@@ -105,7 +105,7 @@ def test_fuzz_tree_core_and_merged_reports(core, tmp_path):
 
 
 def test_build_info_reads_the_compiler_flags(core):
-    from harness.core_tree import build_info
+    from harness.provenance import build_info
 
     info = build_info()
     assert info["file"] == os.path.basename(core.__file__)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
+from ..standalone import standalone
 from .record import DEFAULT_CACHE
 
 
@@ -68,9 +69,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from ..cli import standalone
-
-    return standalone("harness.replay.cli", argv)
+    """``python -m harness.replay``: the same command as ``python -m harness replay``."""
+    return standalone(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":

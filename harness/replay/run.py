@@ -12,6 +12,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..candidates import (Candidate, CandidateRaised, CallableCandidate, HarnessTimeout, SubprocessCandidate,
                           call_timeout)
+from ..provenance import write_report_json, write_report_text
 from ..results import describe, error_entry, raised_entry, result_entry, same
 from .record import DEFAULT_CACHE, ROOT, blobs_path, calls_path, symbolic
 from .recorder import BlobStore, decode_value, rebuild_element, rebuild_from_nodes
@@ -208,7 +209,7 @@ def replay(candidate: Candidate, mode: str, cache: Path = DEFAULT_CACHE, timeout
 def write_report(summary: dict, stem: Path) -> Tuple[Path, Path]:
     stem.parent.mkdir(parents=True, exist_ok=True)
     js = stem.parent / (stem.name + ".json")
-    js.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+    write_report_json(js, summary, ensure_ascii=False)
     c = summary["counts"]
     lines = [
         f"# Replay of trafilatura {summary['mode']}'s test suite: {summary['candidate']}",
@@ -245,5 +246,5 @@ def write_report(summary: dict, stem: Path) -> Tuple[Path, Path]:
             lines.append(f"| {d['seq']} | `{d['test']}` | {d['function']} | {d.get('route', '')} | {d['options'][:60]} "
                          f"| {d['expected']} | {d['got']} |")
     md = stem.parent / (stem.name + ".md")
-    md.write_text("\n".join(lines) + "\n")
+    write_report_text(md, "\n".join(lines) + "\n")
     return md, js
