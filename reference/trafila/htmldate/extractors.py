@@ -2,10 +2,11 @@
 
 The XPath expressions are walks over trafila's element API (see each function);
 the regular expressions come from ``_tables.PATTERNS`` (generated from htmldate).
-Two parsers htmldate calls are not ported: dateutil's ``parse`` (reached by a
-string that starts with four digits, is not ISO 8601 and has no 8-digit prefix)
-and dateparser (extensive search, for a string that passes htmldate's cue
-tests): those raise :class:`trafila._engine.NotNative`.
+Two parsers htmldate calls are not ported in full: dateutil's ``parse`` (reached
+by a string that starts with four digits, is not ISO 8601 and has no 8-digit
+prefix) only for ``YYYY/MM/DD[ HH:MM[:SS]]`` shapes (any of ``/.-``), and
+dateparser (extensive search, for a string that passes htmldate's cue tests)
+not at all: the rest raises :class:`trafila._engine.NotNative`.
 """
 
 from __future__ import annotations
@@ -179,9 +180,25 @@ def _date_candidates(string: str) -> Iterator[Optional[datetime]]:
     yield regex_parse(string)
 
 
+# the one shape of dateutil input ported: year first, one separator twice, an optional
+# H:MM[:SS] after a space (dateutil reads it year, month, day; missing time is midnight)
+_DATEUTIL_YMD = re.compile(
+    r"([0-9]{4})([/.-])([0-9]{1,2})\2([0-9]{1,2})(?: ([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?)?", re.ASCII
+)
+
+
 def dateutil_parse(string: str) -> Optional[datetime]:
-    "dateutil.parser.parse(string, fuzzy=False), None where it raises (not ported)."
-    raise NotNative("date: dateutil")
+    """``dateutil.parser.parse(string, fuzzy=False)`` for year-month-day strings with an
+    optional time of day whose every field is in range; NotNative for anything else."""
+    match = _DATEUTIL_YMD.fullmatch(string)
+    if match is None:
+        raise NotNative("date: dateutil")
+    year, _, month, day, hour, minute, second = match.groups()
+    try:
+        return datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(second or 0))
+    except ValueError:
+        # dateutil may read out-of-range fields otherwise (day and month swapped)
+        raise NotNative("date: dateutil") from None
 
 
 def custom_parse(string: str, outputformat: str, min_date: datetime, max_date: datetime) -> Optional[str]:
