@@ -252,3 +252,32 @@ def pages(draw):
 @given(pages(), st.booleans(), st.booleans())
 def test_generated_pages(load, text, original, extensive):
     _compare(load, text, original_date=original, extensive_search=extensive, max_date=MAX)
+
+
+_TOKENS = st.one_of(
+    st.text(alphabet=st.characters(categories=("Lu", "Ll", "Lo")), min_size=1, max_size=8),
+    st.sampled_from(["May", "at", "on", "EDT", "Sept", "pm", "h", "of", "UTC", "年", "Last", "Page", "T", "Z"]),
+    st.integers(0, 3000).map(str),
+    st.sampled_from([" ", "/", "-", ".", ",", ":", " | ", "(", ")", "@", "+"]),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(1000, 2999), st.lists(_TOKENS, max_size=8))
+def test_dateutil_rejections(year, tokens):
+    "Where the port says dateutil raises (or parses), dateutil does so."
+    from dateutil.parser import parse
+    import warnings
+
+    text = str(year) + "".join(tokens)
+    try:
+        ours = extractors.dateutil_parse(text)
+    except NotNative:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            theirs = parse(text, fuzzy=False)
+        except (OverflowError, TypeError, ValueError):
+            theirs = None
+    assert ours == theirs, text

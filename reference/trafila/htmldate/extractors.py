@@ -187,11 +187,40 @@ _DATEUTIL_YMD = re.compile(
 )
 
 
+# the words dateutil's default parserinfo knows (dateutil 2.9, lower-cased): jumps, weekdays,
+# months, h/m/s units, am/pm, UTC zones, "of"
+_DATEUTIL_WORDS = frozenset(
+    "at on and ad m t of st nd rd th h hour hours minute minutes s second seconds am a pm p utc gmt z "
+    "mon monday tue tuesday wed wednesday thu thursday fri friday sat saturday sun sunday "
+    "jan january feb february mar march apr april may jun june jul july aug august sep sept september "
+    "oct october nov november dec december".split()
+)
+_ALPHA_RUN = re.compile(r"[^\W\d_]+")
+
+
+def _dateutil_rejects(string: str) -> bool:
+    """dateutil (fuzzy=False) raises ValueError on a word it does not know: a run of
+    letters that is none of its words and could not be a time-zone name (ASCII capitals,
+    at most five)."""
+    for word in _ALPHA_RUN.findall(string):
+        if not word.isalpha():  # pragma: no cover - \W\d_ excluded, marks stay out
+            continue
+        if word.lower() in _DATEUTIL_WORDS:
+            continue
+        if len(word) <= 5 and word.isascii() and word.isupper():
+            continue
+        return True
+    return False
+
+
 def dateutil_parse(string: str) -> Optional[datetime]:
     """``dateutil.parser.parse(string, fuzzy=False)`` for year-month-day strings with an
-    optional time of day whose every field is in range; NotNative for anything else."""
+    optional time of day whose every field is in range, None where it raises on an unknown
+    word (htmldate catches that); NotNative for anything else."""
     match = _DATEUTIL_YMD.fullmatch(string)
     if match is None:
+        if _dateutil_rejects(string):
+            return None
         raise NotNative("date: dateutil")
     year, _, month, day, hour, minute, second = match.groups()
     try:
