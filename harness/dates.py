@@ -99,6 +99,7 @@ def measure(mode: str, engine: str, bundles: Optional[List[str]], every: int) ->
     not_native_pages = 0
     load_skips: Counter = Counter()
     mutated = 0
+    raised: Counter = Counter()
     t_ours = t_theirs = 0.0
     used: List[str] = []
     for path in bundle_paths(bundles):
@@ -131,7 +132,10 @@ def measure(mode: str, engine: str, bundles: Optional[List[str]], every: int) ->
                 kwargs = dict(params[ext], original_date=orig)
                 calls += 1
                 start = time.perf_counter()
-                theirs = htmldate.find_date(ttree, **kwargs)
+                try:
+                    theirs = htmldate.find_date(ttree, **kwargs)
+                except Exception as err:  # noqa: BLE001 - htmldate's exceptions are answers too
+                    theirs = f"raises {type(err).__name__}"
                 t_theirs += time.perf_counter() - start
                 start = time.perf_counter()
                 try:
@@ -140,8 +144,12 @@ def measure(mode: str, engine: str, bundles: Optional[List[str]], every: int) ->
                     not_native[err.reason] += 1
                     page_nn = True
                     continue
+                except Exception as err:  # noqa: BLE001
+                    ours = f"raises {type(err).__name__}"
                 finally:
                     t_ours += time.perf_counter() - start
+                if isinstance(theirs, str) and theirs.startswith("raises "):
+                    raised[theirs] += 1
                 if ours == theirs:
                     equal += 1
                 else:
@@ -157,7 +165,7 @@ def measure(mode: str, engine: str, bundles: Optional[List[str]], every: int) ->
         "mode": mode, "engine": engine, "every": every, "bundles": used, "pages": pages, "calls": calls,
         "equal": equal, "different": n_diff, "diffs": diffs, "not_native_calls": sum(not_native.values()),
         "not_native_pages": not_native_pages, "not_native": dict(not_native.most_common()),
-        "load_not_native": dict(load_skips), "trees_mutated": mutated,
+        "load_not_native": dict(load_skips), "htmldate_raised": dict(raised), "trees_mutated": mutated,
         "seconds_ours": round(t_ours, 2), "seconds_theirs": round(t_theirs, 2),
         "max_date": params[True]["max_date"],
     }
@@ -180,6 +188,9 @@ def render(result: Dict[str, Any]) -> str:
         "NotNative by reason (calls): " + (", ".join(f"{k}: {v}" for k, v in result["not_native"].items()) or "none"),
         "",
     ]
+    if result["htmldate_raised"]:
+        lines += ["Calls where htmldate raises (trafila must raise the same): "
+                  + ", ".join(f"{k}: {v}" for k, v in result["htmldate_raised"].items()), ""]
     if result["load_not_native"]:
         lines += ["Pages trafila's load_html does not parse natively: "
                   + ", ".join(f"{k}: {v}" for k, v in result["load_not_native"].items()), ""]

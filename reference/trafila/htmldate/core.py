@@ -407,7 +407,11 @@ def find_date(
         return abbr_result
     # a caller's tree is copied before pruning; a tree parsed here is ours to clean
     pruning_tree = copy.deepcopy(tree) if is_trafila_element(htmlobject) else tree
-    search_tree = discard_unwanted(clean_html(pruning_tree, CLEANING_LIST))
+    try:
+        search_tree = discard_unwanted(clean_html(pruning_tree, CLEANING_LIST))
+    except ValueError:
+        # text lxml refuses to write: the search goes on in the tree as far as it was cleaned
+        search_tree = pruning_tree
     result = (
         examine_elements(date_candidates(search_tree, extensive_search), options)
         or examine_elements(list(search_tree.iterdescendants("title", "h1")), options)
@@ -424,6 +428,7 @@ def find_date(
     if result is not None:
         return result
     if not extensive_search:
+        # unguarded upstream: lxml's ValueError on text it refuses leaves find_date
         clean_html(search_tree, ["script", "style"])
         text = " ".join(search_tree.itertext())
         return pattern_search(text, TIMESTAMP_LOOSE_PATTERN, options)

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, List, Optional
 
 from trafila._engine import NotNative
+from trafila.xmlchars import check_xml_text
 
 from ._tables import PATTERNS
 
@@ -131,11 +132,23 @@ def clean_html(tree: Any, elemlist: List[str]) -> Any:
     # the iterator looks one node ahead: dropping an element whose subtree holds the
     # next match ends the walk inside the detached subtree, as lxml's does
     for element in tree.iter(*elemlist):
-        if element.getparent() is None:
-            # lxml.html's drop_tree asserts a parent
-            raise NotNative("date: cleaning the root element")
-        element.drop_tree()
+        drop_tree(element)
     return tree
+
+
+def drop_tree(element: Any) -> None:
+    """lxml.html's ``drop_tree``, with lxml's check of the text it writes: the tail joins
+    the previous sibling's tail or the parent's text, and a string lxml refuses (control
+    characters the parser kept) raises ValueError before anything changes."""
+    parent = element.getparent()
+    if parent is None:
+        # lxml.html's drop_tree asserts a parent
+        raise NotNative("date: cleaning the root element")
+    tail = element.tail
+    if tail:
+        previous = element.getprevious()
+        check_xml_text(((parent.text if previous is None else previous.tail) or "") + tail)
+    element.drop_tree()
 
 
 def trim_text(string: str) -> str:
