@@ -53,12 +53,17 @@ def _ours(load, page: str, **kw):
 
 def _compare(load, page: str, **kw):
     "ours == theirs, or NotNative for a known reason; returns ours ('NotNative' then)."
-    theirs = _theirs(page, **kw)
+    try:
+        theirs = _theirs(page, **kw)
+    except ValueError:  # lxml refusing text it is asked to write: find_date raises it
+        theirs = "ValueError"
     try:
         ours = _ours(load, page, **kw)
     except NotNative as err:
         assert err.reason in REASONS, err.reason
         return "NotNative"
+    except ValueError:
+        ours = "ValueError"
     assert ours == theirs, (page, kw)
     return ours
 
@@ -113,6 +118,9 @@ PAGES = {
     "cleaned elements": page(body="<svg><video>2014-01-01T00:00:00</video></svg>"
                                   "<iframe>2015-01-01T00:00:00</iframe><p>y</p>"),
     "title h1": page(body="<h1>News of 2020-02-02</h1>"),
+    # a control character the parser keeps: lxml refuses the joined tail when an element is dropped
+    "control character": page(body="<div><p>x</p><svg></svg>\x01 2019-01-01T00:00:00 <script>1</script>\x02 y</div>"),
+    "control character, no date": page(body="<div><p>x</p><iframe></iframe>\x01 y <script>1</script>\x02 z</div>"),
     "idiosyncrasies tr": page(body="<p>Güncelleme tarihi: 12.11.2020</p>"),
 }
 
