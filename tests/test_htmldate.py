@@ -152,7 +152,7 @@ def test_tree_untouched(load):
         for original, extensive in COMBOS:
             try:
                 _backend.run_with(backend, find_date, tree, original_date=original, extensive_search=extensive)
-            except NotNative:
+            except (NotNative, ValueError):  # ValueError: as htmldate, on text lxml refuses
                 pass
         assert tostring(tree, method="xml", encoding=str) == before
 
@@ -289,3 +289,32 @@ def test_dateutil_rejections(year, tokens):
         except (OverflowError, TypeError, ValueError):
             theirs = None
     assert ours == theirs, text
+
+
+@pytest.mark.parametrize("fragment", [
+    "<div>Posted 2019-03-04 here<p>and 2018-01-02 there</p>tail 2017-05-06 end</div>",
+    "<p>text of 2015-06-07 at noon <span>span 2016-07-08 text</span> tail of 2014-08-09 x</p>",
+    "<ul><li>Updated 2022-04-05 and then</li>between 2020-02-02 items<li>x 2021-01-01 y</li></ul>",
+])
+@pytest.mark.parametrize("original,extensive", COMBOS)
+def test_fragment_roots(engine, load, fragment, original, extensive):
+    "A fragment's root is the context: its own text nodes are not the free text XPath's."
+    from lxml import html as lxml_html
+
+    # trafilatura's load_html refuses fragments: both trees parsed with its parser's options
+    parser = lxml_html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
+                                  remove_comments=True, remove_pis=True)
+    kw = dict(original_date=original, extensive_search=extensive, max_date=MAX)
+    theirs = htmldate.find_date(lxml_html.fromstring(fragment, parser=parser), **kw)
+    ours = _backend.run_with(load[1], find_date, engine.parser.fromstring(fragment), **kw)
+    assert ours == theirs
+
+
+def test_free_text_segments_match_xpath(engine):
+    from lxml import etree, html as lxml_html
+    from trafila.htmldate.extractors import FAST_TAGS, free_text_segments
+
+    xpath = etree.XPath(".//*[" + " or ".join(f"self::{t}" for t in FAST_TAGS) + "]/text()")
+    for text in [*PAGES.values(), "<div>a<p>b<i>c</i>d</p>e<span>f</span>g</div>"]:
+        theirs = [str(t) for t in xpath(lxml_html.fromstring(text))]
+        assert free_text_segments(engine.parser.fromstring(text)) == theirs, text

@@ -64,19 +64,21 @@ def free_text_segments(tree: Any) -> List[str]:
     parent is one of FAST_TAGS below ``tree``, in document order (an element's text at
     its start, a child's tail after the child's subtree)."""
     out: List[str] = []
-    stack: List[Any] = [(child, False) for child in reversed(list(tree))]
+    # (element, end of its subtree?, is its parent a selected element?); the context's
+    # own text nodes (its text, its children's tails) are not selected
+    stack: List[Any] = [(child, False, False) for child in reversed(list(tree))]
     while stack:
-        elem, done = stack.pop()
+        elem, done, parent_selected = stack.pop()
         if done:
             # elem's tail is a text node of its parent
-            parent = elem.getparent()
-            if elem.tail and parent is not tree and parent.tag in FAST_TAG_SET:
+            if parent_selected and elem.tail:
                 out.append(elem.tail)
             continue
-        if elem.text and elem.tag in FAST_TAG_SET:
+        selected = elem.tag in FAST_TAG_SET
+        if selected and elem.text:
             out.append(elem.text)
-        stack.append((elem, True))
-        stack.extend((child, False) for child in reversed(list(elem)))
+        stack.append((elem, True, parent_selected))
+        stack.extend((child, False, selected) for child in reversed(list(elem)))
     return out
 
 
