@@ -78,6 +78,8 @@ MODULE_COMMANDS = {
                 "trafilatura's answers (oracle env), check a candidate against them"),
     "port-check": ("harness.ports_check", "another port against trafilatura on its author's corpus folder, pins and "
                    "ledger; oracle caches and reports in a work folder (docs/PORTS.md)"),
+    "dates": ("harness.dates", "trafila.htmldate's find_date against htmldate 1.11.0 on every corpus page, both date "
+              "modes and search depths (reports/dates[-MODE].md)"),
     "ports": ("harness.ports", "other trafilatura re-implementations from PyPI against trafilatura: exact texts per "
               "option set and speed ratio, in venvs of their own (reports/ports.md)"),
 }

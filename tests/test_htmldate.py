@@ -1,0 +1,320 @@
+"""trafila.htmldate against htmldate 1.11.0, live, on hand-made and generated pages.
+
+Every page is parsed by the engine under test (as trafilatura's load_html parses it)
+and by trafilatura's load_html (lxml); find_date must answer what htmldate.find_date
+answers on the lxml tree, for original_date and extensive_search both ways, or raise
+NotNative with a reason of the known kinds.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from datetime import datetime
+
+import pytest
+
+htmldate = pytest.importorskip("htmldate")
+trafilatura = pytest.importorskip("trafilatura")
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from trafila import _backend  # noqa: E402
+from trafila._engine import NotNative  # noqa: E402
+from trafila.htmldate import find_date, set_clock  # noqa: E402
+from trafila.htmldate import extractors  # noqa: E402
+
+MODE = trafilatura.__version__ if trafilatura.__version__ in ("2.3.1", "1.11.0") else "2.3.1"
+MAX = "2024-06-30"
+COMBOS = [(o, e) for o in (True, False) for e in (True, False)]
+REASONS = ("date: dateparser", "date: dateutil")
+
+
+@pytest.fixture(scope="module")
+def load(engine):
+    from harness.dates import _trafila_loader
+
+    loader = _trafila_loader(MODE, engine.name)
+    backend = _backend.reference() if engine.name == "reference" else _backend.core_backend(
+        __import__("trafila._core", fromlist=["_core"]))
+    return loader, backend
+
+
+def _theirs(page: str, **kw):
+    from trafilatura.utils import load_html
+
+    return htmldate.find_date(load_html(page), **kw)
+
+
+def _ours(load, page: str, **kw):
+    loader, backend = load
+    tree = loader(page)
+    return _backend.run_with(backend, find_date, tree, **kw)
+
+
+def _compare(load, page: str, **kw):
+    "ours == theirs, or NotNative for a known reason; returns ours ('NotNative' then)."
+    try:
+        theirs = _theirs(page, **kw)
+    except ValueError:  # lxml refusing text it is asked to write: find_date raises it
+        theirs = "ValueError"
+    try:
+        ours = _ours(load, page, **kw)
+    except NotNative as err:
+        assert err.reason in REASONS, err.reason
+        return "NotNative"
+    except ValueError:
+        ours = "ValueError"
+    assert ours == theirs, (page, kw)
+    return ours
+
+
+def test_signature_is_htmldates():
+    ours = inspect.signature(find_date).parameters
+    theirs = inspect.signature(htmldate.find_date).parameters
+    assert [(p.name, p.kind, p.default) for p in ours.values()] == \
+        [(p.name, p.kind, p.default) for p in theirs.values()]
+
+
+def page(head: str = "", body: str = "") -> str:
+    return f"<!DOCTYPE html><html><head><title>t</title>{head}</head><body>{body}</body></html>"
+
+
+PAGES = {
+    "meta name": page('<meta name="date" content="2021-03-04">'),
+    "meta property original/modified": page(
+        '<meta property="article:published_time" content="2020-01-02T10:00:00+01:00">'
+        '<meta property="article:modified_time" content="2022-05-06T10:00:00Z">'),
+    "meta modified name": page('<meta name="lastmod" content="2019-11-12">'),
+    "meta itemprop": page('<meta itemprop="datePublished" content="2018-07-08">'
+                          '<meta itemprop="dateModified" datetime="2019-08-09">'),
+    "copyright year": page('<meta itemprop="copyrightYear" content="2017">'),
+    "http-equiv": page('<meta http-equiv="date" content="2016-02-03">'
+                       '<meta http-equiv="last-modified" content="2017-03-04">'),
+    "pubdate": page('<meta pubdate="pubdate" content="2015-04-05">'),
+    "og:url": page('<meta name="og:url" content="https://e.com/2014/05/06/post">'),
+    "canonical": page('<link rel="canonical" href="https://e.com/news/2013-06-07/x">'),
+    "json-ld": page('<script type="application/ld+json">{"datePublished": "2012-08-09T10:11:12+02:00", '
+                    '"dateModified": "2023-01-02"}</script>'),
+    "time elements": page(body='<p><time datetime="2011-09-10">x</time><time class="updated" '
+                               'datetime="2020-10-11T08:00:00">y</time><time pubdate="pubdate" '
+                               'datetime="2010-01-01">z</time><time>2009-02-03 12:00</time></p>'),
+    "abbr": page(body='<abbr class="published" title="2018-03-04">4 March</abbr>'
+                      '<abbr data-utime="1500000000">x</abbr><abbr class="date-published">May 5, 2019 10:00</abbr>'),
+    "url in text": page(body='<div class="post-date">Posted 2020/03/04</div>'),
+    "text pattern en": page(body="<p>Some article</p><p>Published on 12.03.2019 by me</p>"),
+    "text pattern de": page(body="<div><p>Text</p><p>Datum: 1.2.2020</p></div>"),
+    "month names": page(body="<div><span>Wrote it on 3rd March 2021, then more</span></div>"),
+    "free text": page(body="<ul><li>Updated 2022-04-05 and then</li><li>x 2021-01-01 y</li></ul>"),
+    "copyright footer": page(body="<p>text</p><footer>© 2008-2019 Someone Inc.</footer>"),
+    "copyright only": page(body="<p>plain text</p><p>Copyright 2016 X</p>"),
+    "timestamp": page(body='<p data-x="2020-05-06T07:08:09Z">nothing here</p>'),
+    "og:image": page('<meta property="og:image" content="https://e.com/img/2017/08/09/a.jpg">'),
+    "dmy text": page(body="<p>Some text 05/06/2019 and more 05/06/2019 and 07/08/2018</p>"),
+    "ymd compact": page(body="<p>file-20180304-x and file-20180304-y</p>"),
+    "two components": page(body="<p>issue 2018/03 and again 2018/03, also 04/2017</p>"),
+    "year only": page(body="<p>It was in 2012, and again in 2012 then 2013.</p>"),
+    "out of bounds": page('<meta name="date" content="2099-01-01">', "<p>1990-01-01</p>"),
+    "discarded banner": page(body='<div id="wm-ipp">2019-01-01T00:00:00</div>tail 2018-02-02T00:00:00 <p>x</p>'),
+    "cleaned elements": page(body="<svg><video>2014-01-01T00:00:00</video></svg>"
+                                  "<iframe>2015-01-01T00:00:00</iframe><p>y</p>"),
+    "title h1": page(body="<h1>News of 2020-02-02</h1>"),
+    # a control character the parser keeps: lxml refuses the joined tail when an element is dropped
+    "control character": page(body="<div><p>x</p><svg></svg>\x01 2019-01-01T00:00:00 <script>1</script>\x02 y</div>"),
+    "control character, no date": page(body="<div><p>x</p><iframe></iframe>\x01 y <script>1</script>\x02 z</div>"),
+    "idiosyncrasies tr": page(body="<p>Güncelleme tarihi: 12.11.2020</p>"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("original,extensive", COMBOS)
+def test_pages(load, name, original, extensive):
+    kw = dict(original_date=original, extensive_search=extensive, max_date=MAX)
+    _compare(load, PAGES[name], **kw)
+    _compare(load, PAGES[name], **kw, outputformat="%d %B %Y %H:%M")
+
+
+@pytest.mark.parametrize("name", ["meta name", "time elements", "free text", "copyright footer"])
+def test_bounds_and_url(load, name):
+    for kw in (dict(min_date="2016-01-01", max_date="2021-12-31"), dict(min_date=datetime(2020, 1, 1)),
+               dict(url="https://e.com/2019/01/02/a", max_date=MAX),
+               dict(url="https://e.com/2019/01/02/a", deferred_url_extractor=True, max_date=MAX),
+               dict(outputformat="no directive", max_date=MAX)):
+        _compare(load, PAGES[name], **kw)
+
+
+def test_tree_untouched(load):
+    loader, backend = load
+    from trafila.html.serialize import tostring
+
+    for text in PAGES.values():
+        tree = loader(text)
+        before = tostring(tree, method="xml", encoding=str)
+        for original, extensive in COMBOS:
+            try:
+                _backend.run_with(backend, find_date, tree, original_date=original, extensive_search=extensive)
+            except (NotNative, ValueError):  # ValueError: as htmldate, on text lxml refuses
+                pass
+        assert tostring(tree, method="xml", encoding=str) == before
+
+
+def test_string_input_parses_like_htmldate():
+    for text in PAGES.values():
+        for original in (True, False):
+            assert find_date(text, original_date=original, max_date=MAX) == htmldate.find_date(
+                text, original_date=original, max_date=MAX)
+    with pytest.raises(NotNative):
+        find_date(page(body="<!-- 2019-01-01 --><p>x</p>"))
+    assert find_date("no html here") is None and htmldate.find_date("no html here") is None
+
+
+def test_clock_is_injectable(load):
+    text = page('<meta name="date" content="2024-07-01">')
+    try:
+        set_clock(lambda: datetime(2024, 6, 30, 12))
+        # (fast search: past max_date, an extensive search would ask dateparser)
+        assert _ours(load, text, extensive_search=False) is None
+        set_clock(lambda: datetime(2024, 7, 1, 0, 5))
+        assert _ours(load, text, extensive_search=False) == "2024-07-01"
+    finally:
+        set_clock(None)
+
+
+def test_external_parsers_are_not_native(load):
+    text = page(body="<div><p>Posted on Tuesday July 24, @09:04 here</p></div>")
+    with pytest.raises(NotNative, match="dateparser"):
+        _ours(load, text, extensive_search=True, max_date=MAX)
+    # fast mode never calls dateparser
+    assert _ours(load, text, extensive_search=False, max_date=MAX) == _theirs(text, extensive_search=False,
+                                                                               max_date=MAX)
+    with pytest.raises(NotNative, match="dateutil"):
+        extractors.dateutil_parse("2017-03-21 11:35:57 EDT")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1990, 2030), st.integers(0, 13), st.integers(0, 32), st.sampled_from("/.-"),
+       st.one_of(st.none(), st.tuples(st.integers(0, 24), st.integers(0, 60), st.one_of(st.none(), st.integers(0, 60)))))
+def test_dateutil_subset(year, month, day, sep, time):
+    from dateutil.parser import parse
+
+    text = f"{year}{sep}{month:0{1 + (month % 2)}d}{sep}{day}"
+    if time:
+        text += f" {time[0]}:{time[1]:02d}" + ("" if time[2] is None else f":{time[2]:02d}")
+    try:
+        ours = extractors.dateutil_parse(text)
+    except NotNative:
+        return
+    assert ours == parse(text, fuzzy=False)
+
+
+YEARS = st.integers(1985, 2032)
+MONTH_NAMES = ["January", "Feb", "März", "avril", "May", "juin", "July", "Aug.", "Sept", "octobre", "Nov", "Dez"]
+
+
+@st.composite
+def date_strings(draw):
+    y, m, d = draw(YEARS), draw(st.integers(1, 13)), draw(st.integers(1, 31))
+    h, mi, s = draw(st.integers(0, 23)), draw(st.integers(0, 59)), draw(st.integers(0, 59))
+    shapes = [
+        f"{y}-{m:02d}-{d:02d}", f"{y}-{m:02d}-{d:02d}T{h:02d}:{mi:02d}:{s:02d}Z",
+        f"{y}-{m:02d}-{d:02d} {h:02d}:{mi:02d}:{s:02d}+02:00", f"{y}/{m}/{d}", f"{y}.{m:02d}.{d:02d} {h}:{mi:02d}",
+        f"{d:02d}.{m:02d}.{y}", f"{d}/{m}/{y % 100:02d}", f"{m}/{y}", f"{y}{m:02d}{d:02d}",
+        f"{MONTH_NAMES[(m - 1) % 12]} {d}, {y}", f"{d}. {MONTH_NAMES[(m - 1) % 12]} {y}", f"{d}th of March {y}",
+        f"{y}", f"© {y}", f"Updated: {d:02d}/{m:02d}/{y}", str(draw(st.integers(0, 2 ** 33))),
+        draw(st.text(alphabet="0123456789-/.: TZ+abc", max_size=24)),
+    ]
+    return draw(st.sampled_from(shapes))
+
+
+HEAD_KEYS = [("name", "date"), ("name", "dc.date"), ("name", "lastmod"), ("name", "og:url"), ("property",
+             "article:published_time"), ("property", "og:updated_time"), ("itemprop", "datePublished"),
+             ("itemprop", "dateModified"), ("itemprop", "copyrightYear"), ("http-equiv", "date"),
+             ("http-equiv", "Last-Modified"), ("pubdate", "pubdate"), ("name", "description")]
+
+
+@st.composite
+def pages(draw):
+    head = []
+    for _ in range(draw(st.integers(0, 4))):
+        attr, value = draw(st.sampled_from(HEAD_KEYS))
+        content = draw(date_strings()).replace('"', "")
+        if attr == "name" and value == "og:url":
+            content = f"https://e.com/{content}/x"
+        head.append(f'<meta {attr}="{value}" content="{content}">')
+    body = []
+    for _ in range(draw(st.integers(0, 5))):
+        tag = draw(st.sampled_from(["p", "div", "span", "time", "abbr", "footer", "small", "li", "h1", "td"]))
+        cls = draw(st.sampled_from(["", ' class="date"', ' class="published"', ' class="updated"',
+                                    ' class="byline"', ' id="meta"']))
+        extra = ""
+        if tag == "time" and draw(st.booleans()):
+            extra = f' datetime="{draw(date_strings())}"'
+        if tag == "abbr" and draw(st.booleans()):
+            extra = f' title="{draw(date_strings())}"'
+        words = draw(st.sampled_from(["", "Posted ", "Datum: ", "on ", "Last updated "]))
+        body.append(f"<{tag}{cls}{extra}>{words}{draw(date_strings())} text</{tag}>")
+    return page("".join(head), "<ul>" + "".join(body) + "</ul>")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(pages(), st.booleans(), st.booleans())
+def test_generated_pages(load, text, original, extensive):
+    _compare(load, text, original_date=original, extensive_search=extensive, max_date=MAX)
+
+
+_TOKENS = st.one_of(
+    st.text(alphabet=st.characters(categories=("Lu", "Ll", "Lo")), min_size=1, max_size=8),
+    st.sampled_from(["May", "at", "on", "EDT", "Sept", "pm", "h", "of", "UTC", "年", "Last", "Page", "T", "Z"]),
+    st.integers(0, 3000).map(str),
+    st.sampled_from([" ", "/", "-", ".", ",", ":", " | ", "(", ")", "@", "+"]),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(1000, 2999), st.lists(_TOKENS, max_size=8))
+def test_dateutil_rejections(year, tokens):
+    "Where the port says dateutil raises (or parses), dateutil does so."
+    from dateutil.parser import parse
+    import warnings
+
+    text = str(year) + "".join(tokens)
+    try:
+        ours = extractors.dateutil_parse(text)
+    except NotNative:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            theirs = parse(text, fuzzy=False)
+        except (OverflowError, TypeError, ValueError):
+            theirs = None
+    assert ours == theirs, text
+
+
+@pytest.mark.parametrize("fragment", [
+    "<div>Posted 2019-03-04 here<p>and 2018-01-02 there</p>tail 2017-05-06 end</div>",
+    "<p>text of 2015-06-07 at noon <span>span 2016-07-08 text</span> tail of 2014-08-09 x</p>",
+    "<ul><li>Updated 2022-04-05 and then</li>between 2020-02-02 items<li>x 2021-01-01 y</li></ul>",
+])
+@pytest.mark.parametrize("original,extensive", COMBOS)
+def test_fragment_roots(engine, load, fragment, original, extensive):
+    "A fragment's root is the context: its own text nodes are not the free text XPath's."
+    from lxml import html as lxml_html
+
+    # trafilatura's load_html refuses fragments: both trees parsed with its parser's options
+    parser = lxml_html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8",
+                                  remove_comments=True, remove_pis=True)
+    kw = dict(original_date=original, extensive_search=extensive, max_date=MAX)
+    theirs = htmldate.find_date(lxml_html.fromstring(fragment, parser=parser), **kw)
+    ours = _backend.run_with(load[1], find_date, engine.parser.fromstring(fragment), **kw)
+    assert ours == theirs
+
+
+def test_free_text_segments_match_xpath(engine):
+    from lxml import etree, html as lxml_html
+    from trafila.htmldate.extractors import FAST_TAGS, free_text_segments
+
+    xpath = etree.XPath(".//*[" + " or ".join(f"self::{t}" for t in FAST_TAGS) + "]/text()")
+    for text in [*PAGES.values(), "<div>a<p>b<i>c</i>d</p>e<span>f</span>g</div>"]:
+        theirs = [str(t) for t in xpath(lxml_html.fromstring(text))]
+        assert free_text_segments(engine.parser.fromstring(text)) == theirs, text
