@@ -23,7 +23,7 @@ from collections import Counter
 from typing import Any, Dict, List, Optional
 
 from .corpora import ROOT, bundle_name, bundle_paths, iter_pages
-from .provenance import git_commit, portable_command, utc_now
+from .provenance import git_commit, portable_command, utc_now, write_report_json, write_report_text
 
 REPORTS = ROOT / "reports"
 COMBOS = [(orig, ext) for orig in (True, False) for ext in (True, False)]
@@ -210,12 +210,12 @@ def run(args: argparse.Namespace, argv: List[str]) -> int:
     print(text)
     if args.write_report:
         stem = "dates" if args.mode == "2.3.1" else f"dates-{args.mode}"
-        (REPORTS / f"{stem}.md").write_text(text, encoding="utf-8")
-        (REPORTS / f"{stem}.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_report_text(REPORTS / f"{stem}.md", text)
+        write_report_json(REPORTS / f"{stem}.json", result, sort_keys=True)
     return 1 if result["different"] else 0
 
 
 if __name__ == "__main__":
-    from .cli import standalone
+    from .standalone import standalone
 
-    sys.exit(standalone("harness.dates"))
+    sys.exit(standalone(sys.modules[__name__]))
