@@ -98,7 +98,7 @@ def run_pages(mode: str, engines: List[str], bundles: Optional[List[str]], every
     }
     for path in bundle_paths(bundles):
         if not path.exists():
-            log(f"{path.name}: missing, skipped")
+            log(f"{path.name}: missing, skipped", flush=True)
             continue
         t0 = time.time()
         for page in iter_pages(path):
@@ -144,7 +144,7 @@ def run_pages(mode: str, engines: List[str], bundles: Optional[List[str]], every
                         stats["examples"].append({"page": page.id, "url": page.url, "field": f,
                                                   "ours": repr(getattr(mine, f, None))[:200],
                                                   "theirs": repr(getattr(theirs, f, None))[:200]})
-        log(f"{path.name.split('.')[0]}: done in {time.time() - t0:.0f} s ({result['pages']} pages so far)")
+        log(f"{path.name.split('.')[0]}: done in {time.time() - t0:.0f} s ({result['pages']} pages so far)", flush=True)
     return result
 
 
