@@ -26,6 +26,7 @@ from ..v2_3_1.metadata import (
     TAGS_XPATHS,
     _a,
     _all_elements,
+    _footer_link_anchor,
     _elements,
     _has_child_text,
     _links_under,
@@ -426,18 +427,10 @@ def extract_license(tree: Any) -> Optional[str]:
         if result is not None:
             return result
     # .//footer//a[@href] | .//div[footer class or id]//a[@href]: the anchor lies below the tree
-    for element in _elements(tree):
-        if element.tag != "a" or element.get("href") is None:
-            continue
-        parent = element.getparent()
-        while parent is not None and parent is not tree:
-            if parent.tag == "footer" or (parent.tag == "div" and (
-                    "footer" in _a(parent, "class") or "footer" in _a(parent, "id"))):
-                result = parse_license_element(element, strict=True)
-                if result is not None:
-                    return result
-                break
-            parent = parent.getparent()
+    for element in _links_under(tree, _footer_link_anchor, from_root=False):
+        result = parse_license_element(element, strict=True)
+        if result is not None:
+            return result
     return None
 
 

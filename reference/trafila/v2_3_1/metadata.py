@@ -154,18 +154,24 @@ def _select_all(ctx: Any, tags: Optional[Iterable[str]], pred: Callable[[Any], b
     return [el for el in _all_elements(ctx) if el.tag in wanted and pred(el)]
 
 
-def _links_under(ctx: Any, anchor: Callable[[Any], bool]) -> List[Any]:
-    "``//X[anchor]//a[@href]``: the links with an ancestor X, in document order, once each."
+def _links_under(ctx: Any, anchor: Callable[[Any], bool], from_root: bool = True) -> List[Any]:
+    """``//X[anchor]//a[@href]`` (from_root; ``.//X[anchor]//a[@href]`` otherwise: X below ctx):
+    the links with an ancestor X, in document order, once each (one walk, carrying whether
+    an X encloses the node)."""
+    top = _doc_root(ctx) if from_root else ctx
     found = []
-    for el in _all_elements(ctx):
-        if el.tag != "a" or el.get("href") is None:
+    stack = [(top, False)]
+    while stack:
+        el, inside = stack.pop()
+        if not isinstance(el.tag, str):
             continue
-        parent = el.getparent()
-        while parent is not None:
-            if anchor(parent):
-                found.append(el)
-                break
-            parent = parent.getparent()
+        if inside and el.tag == "a" and el.get("href") is not None:
+            found.append(el)
+        if not inside and (from_root or el is not top):
+            inside = anchor(el)
+        children = list(el)
+        children.reverse()
+        stack.extend((child, inside) for child in children)
     return found
 
 
@@ -543,17 +549,10 @@ def extract_license(tree: Any) -> Optional[str]:
         if result is not None:
             return result
     # .//footer//a[@href] | .//div[footer class or id]//a[@href]: the anchor lies below the tree
-    for element in _elements(tree):
-        if element.tag != "a" or element.get("href") is None:
-            continue
-        parent = element.getparent()
-        while parent is not None and parent is not tree:
-            if _footer_link_anchor(parent):
-                result = parse_license_element(element, strict=True)
-                if result is not None:
-                    return result
-                break
-            parent = parent.getparent()
+    for element in _links_under(tree, _footer_link_anchor, from_root=False):
+        result = parse_license_element(element, strict=True)
+        if result is not None:
+            return result
     return None
 
 
