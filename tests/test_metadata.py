@@ -257,3 +257,42 @@ class _Compat:
 
     def bare_extraction(self, html, **kwargs):
         return self.eng.bare_extraction(html, compat=MODE, **kwargs)
+
+
+# -- the public trafila.extract_metadata (2.3.1) -------------------------------------------------
+
+ORIGINAL_FIND_DATE = OURS._find_date
+
+
+@pytest.mark.skipif(MODE != "2.3.1", reason="trafila.extract_metadata is 2.3.1's")
+@pytest.mark.parametrize("name", ["jsonld-article", "opengraph", "categories-tags", "date-in-page", "empty"])
+def test_public_extract_metadata(name):
+    import trafila
+
+    for engine_name in ENGINES:
+        eng = _built_engine(engine_name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", trafila.FallbackWarning)
+            ours = eng.extract_metadata(PAGES[name], default_url="https://example.org/d")
+        assert isinstance(ours, trafila.Document)
+        assert _fields(ours) == _fields(trafilatura.extract_metadata(PAGES[name], default_url="https://example.org/d"))
+
+
+@pytest.mark.skipif(MODE != "2.3.1", reason="trafila.extract_metadata is 2.3.1's")
+def test_public_extract_metadata_delegates(monkeypatch):
+    import lxml.html
+
+    import trafila
+    from trafila import _delegation
+
+    _delegation._warned.clear()
+    with pytest.warns(trafila.FallbackWarning, match="lxml tree input"):
+        ours = trafila.extract_metadata(lxml.html.fromstring(PAGES["opengraph"]))
+    assert _fields(ours) == _fields(trafilatura.extract_metadata(lxml.html.fromstring(PAGES["opengraph"])))
+    try:
+        import trafila.htmldate  # noqa: F401
+    except ImportError:
+        monkeypatch.setattr(OURS, "_find_date", ORIGINAL_FIND_DATE)
+        with pytest.warns(trafila.FallbackWarning, match="date extraction"):
+            ours = trafila.extract_metadata(PAGES["date-in-page"])
+        assert _fields(ours) == _fields(trafilatura.extract_metadata(PAGES["date-in-page"]))

@@ -428,7 +428,8 @@ def _bind(function: Callable[..., Any]) -> Callable[..., Any]:
     return method
 
 
-for _name in ("extract", "extract_batch", "bare_extraction", "extract_with_metadata", "baseline", "html2txt"):
+for _name in ("extract", "extract_batch", "bare_extraction", "extract_with_metadata", "extract_metadata", "baseline",
+              "html2txt"):
     setattr(Engine, _name, _bind(globals()[_name]))
 del _name
 
