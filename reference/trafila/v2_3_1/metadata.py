@@ -156,22 +156,21 @@ def _select_all(ctx: Any, tags: Optional[Iterable[str]], pred: Callable[[Any], b
 
 def _links_under(ctx: Any, anchor: Callable[[Any], bool], from_root: bool = True) -> List[Any]:
     """``//X[anchor]//a[@href]`` (from_root; ``.//X[anchor]//a[@href]`` otherwise: X below ctx):
-    the links with an ancestor X, in document order, once each (one walk, carrying whether
-    an X encloses the node)."""
-    top = _doc_root(ctx) if from_root else ctx
-    found = []
-    stack = [(top, False)]
-    while stack:
-        el, inside = stack.pop()
-        if not isinstance(el.tag, str):
+    the links with an ancestor X, in document order, once each. The Xs come in document
+    order, so the links under the outermost ones, taken X after X, are in document order."""
+    anchors = [el for el in (_all_elements(ctx) if from_root else _elements(ctx)) if anchor(el)]
+    found: List[Any] = []
+    covered = set()
+    kept = []  # the walked lists stay alive: no id() is reused while ``covered`` is read
+    for outer in anchors:
+        if id(outer) in covered:
             continue
-        if inside and el.tag == "a" and el.get("href") is not None:
-            found.append(el)
-        if not inside and (from_root or el is not top):
-            inside = anchor(el)
-        children = list(el)
-        children.reverse()
-        stack.extend((child, inside) for child in children)
+        inner = desc_list(outer)
+        kept.append(inner)
+        for el in inner:
+            covered.add(id(el))
+            if el.tag == "a" and el.get("href") is not None:
+                found.append(el)
     return found
 
 
