@@ -10,7 +10,8 @@ METADATA_FIELDS that extract_metadata fills is compared, except ``date`` while
 ``trafila.htmldate`` is absent: trafila's date call is then stubbed (None) and the
 field is listed as not compared. A page whose extraction raises ``NotNative`` is
 counted by reason. The tree must come back as it went in (checked on every page:
-element tags, text, tails and attributes before and after).
+element tags, text, tails and attributes before and after); a page trafilatura
+gets no tree for must give trafila none either.
 
 Writes reports/metadata[-1.11.0].md and .json with ``--write-report``.
 """
@@ -110,7 +111,13 @@ def run_pages(mode: str, engines: List[str], bundles: Optional[List[str]], every
             lx_tree = trafilatura.load_html(src)
             result["pages"] += 1
             if lx_tree is None:
+                # no tree for trafilatura: none for trafila either (its extract_metadata then
+                # gives an empty Document in 2.3.1, None in 1.11.0, as upstream does)
                 result["no_tree"] += 1
+                for name, backend in backends.items():
+                    if _backend.run_with(backend, load_html, src) is not None:
+                        result["per_engine"][name]["differing"]["(tree where trafilatura has none)"] += 1
+                        result["per_engine"][name]["differing_pages"] += 1
                 continue
             t = time.perf_counter()
             theirs = their_extract(lx_tree, page.url)
