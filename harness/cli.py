@@ -24,6 +24,7 @@
 - ``make-embedded``: regenerate the committed embedded corpus;
 - ``vectors``: the language-neutral vectors (vectors/): generate, export (oracle env), check a candidate;
 - ``port-check``: one command for another port: its corpus folder, pins, ledger and oracle caches;
+- ``metadata``: extract_metadata against trafilatura's, field by field, both engines (reports/metadata.md);
 - ``ports``: other trafilatura re-implementations from PyPI measured side by side (reports/ports.md).
 """
 
@@ -80,6 +81,8 @@ MODULE_COMMANDS = {
                    "ledger; oracle caches and reports in a work folder (docs/PORTS.md)"),
     "dates": ("harness.dates", "trafila.htmldate's find_date against htmldate 1.11.0 on every corpus page, both date "
               "modes and search depths (reports/dates[-MODE].md)"),
+    "metadata": ("harness.metadata", "extract_metadata against trafilatura's, field by field, on every corpus page, "
+                 "both engines (reports/metadata[-1.11.0].md)"),
     "ports": ("harness.ports", "other trafilatura re-implementations from PyPI against trafilatura: exact texts per "
               "option set and speed ratio, in venvs of their own (reports/ports.md)"),
 }

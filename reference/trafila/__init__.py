@@ -325,8 +325,20 @@ def extract_metadata(
     extensive: bool = True,
     author_blacklist: Optional[Set[str]] = None,
 ) -> Any:
-    """trafilatura's ``extract_metadata``: always delegated (a trafila Document)."""
-    return _delegate("extract_metadata", "metadata extraction", DEFAULT_MODE, dict(locals()))
+    """trafilatura 2.3.1's ``extract_metadata``: the page's metadata in a trafila Document
+    (run by the engine; delegated for the inputs only trafilatura takes, such as lxml
+    trees, and while the date search is not ported)."""
+    args = dict(locals())
+    reason = _gate.input_reason(filecontent)
+    function = getattr(_impl(DEFAULT_MODE), "extract_metadata", None)
+    if reason is None and function is None:
+        reason = "metadata extraction"
+    if reason is None:
+        try:
+            return _document.wrap_document(function(**args))
+        except NotNative as err:
+            reason = err.reason
+    return _delegate("extract_metadata", reason, DEFAULT_MODE, args)
 
 
 def fetch_url(url: str, no_ssl: bool = False, config: ConfigParser = DEFAULT_CONFIG, options: Optional[Any] = None) -> Optional[str]:
@@ -416,7 +428,8 @@ def _bind(function: Callable[..., Any]) -> Callable[..., Any]:
     return method
 
 
-for _name in ("extract", "extract_batch", "bare_extraction", "extract_with_metadata", "baseline", "html2txt"):
+for _name in ("extract", "extract_batch", "bare_extraction", "extract_with_metadata", "extract_metadata", "baseline",
+              "html2txt"):
     setattr(Engine, _name, _bind(globals()[_name]))
 del _name
 

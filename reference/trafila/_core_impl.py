@@ -76,6 +76,7 @@ def implementation(mode: str, core: Any) -> Implementation:
         extract=_on(backend, ref.extract, core), bare_extraction=_on(backend, ref.bare_extraction, core),
         baseline=_on(backend, ref.baseline, core),
         html2txt=None if ref.html2txt is None else _on(backend, ref.html2txt, core),
+        extract_metadata=_on(backend, ref.extract_metadata, core),
         DEFAULT_CONFIG=ref.DEFAULT_CONFIG, LRUCache=ref.LRUCache, LRU_TEST=ref.LRU_TEST,
         duplicate_test=ref.duplicate_test, trim=ref.trim, sanitize=ref.sanitize, reset_caches=ref.reset_caches,
         backend=backend,

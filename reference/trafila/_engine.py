@@ -63,7 +63,8 @@ IMPLEMENTATION_ATTRIBUTES = (
 )
 
 #: what an Implementation may provide, with the value a missing one stands for
-OPTIONAL_IMPLEMENTATION_ATTRIBUTES: Dict[str, Any] = {"releases_gil": False, "releases_gil_for": None}
+OPTIONAL_IMPLEMENTATION_ATTRIBUTES: Dict[str, Any] = {"releases_gil": False, "releases_gil_for": None,
+                                                    "extract_metadata": None}
 
 #: the reference engine's modules, per mode
 _REFERENCE_PACKAGES = {"2.3.1": "trafila.v2_3_1", "1.11.0": "trafila.v1_11_0"}
@@ -289,6 +290,7 @@ def _reference_implementation(mode: str) -> Implementation:
     dedup = importlib.import_module(f"{package}.deduplication")
     utils = importlib.import_module(f"{package}.utils")
     settings = importlib.import_module(f"{package}.settings")
+    metadata = importlib.import_module(f"{package}.metadata")
 
     def reset_caches() -> None:
         dedup.LRU_TEST.clear()
@@ -304,5 +306,5 @@ def _reference_implementation(mode: str) -> Implementation:
         DEFAULT_CONFIG=settings.DEFAULT_CONFIG,
         LRUCache=getattr(dedup, "LRUCache", None), LRU_TEST=dedup.LRU_TEST, duplicate_test=dedup.duplicate_test,
         trim=utils.trim, sanitize=utils.sanitize, reset_caches=reset_caches,
-        releases_gil=False,
+        releases_gil=False, extract_metadata=metadata.extract_metadata,
     )

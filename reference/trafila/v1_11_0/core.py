@@ -30,6 +30,7 @@ from .deduplication import LRU_TEST, duplicate_test  # noqa: F401 - LRU_TEST re-
 from .external import compare_extraction
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import extract_comments, extract_content
+from .metadata import extract_metadata
 from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
 from .utils import check_html_lang, load_html, normalize_unicode
 
@@ -47,8 +48,10 @@ def _check_supported(options: Extractor, prune_xpath: Any) -> None:
     "The options this port does not run natively."
     if options.format not in ("txt", "markdown", "python"):
         raise NotNative(f"output format {options.format}")
-    if options.with_metadata:
-        raise NotNative("metadata extraction")
+    # metadata runs natively in bare_extraction; the metadata header of extract()'s txt and
+    # markdown output is not ported
+    if options.with_metadata and options.format != "python":
+        raise NotNative(f"metadata in the {options.format} output")
     if prune_xpath is not None:
         raise NotNative("prune_xpath (user XPath)")
 
@@ -96,7 +99,14 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
             if check_html_lang(tree, options.lang) is False:
                 LOGGER.error("wrong HTML meta language: %s", options.source)
                 raise ValueError
-        document = Document()
+        if options.with_metadata:
+            document = extract_metadata(tree, options.url, options.date_params, options.fast, options.author_blacklist)
+            if document.url in options.url_blacklist:
+                raise ValueError
+            if options.only_with_metadata and not (document.date and document.title and document.url):
+                raise ValueError
+        else:
+            document = Document()
         # the raw tree is kept for the fallbacks and the baseline, which work on uncleaned HTML
         tree_backup = copy(tree)
         cleaned_tree = tree_cleaning(tree, options)

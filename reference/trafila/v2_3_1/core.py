@@ -27,6 +27,7 @@ from .deduplication import cache_of, duplicate_test
 from .external import compare_extraction, justext_rescue
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from .main_extractor import _elem_text, extract_comments, extract_content
+from .metadata import extract_metadata, set_date_params
 from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
 from .utils import check_html_lang, load_html, normalize_unicode
 from .xml import xmltotxt
@@ -226,13 +227,10 @@ def _check_native(options: Extractor, prune_xpath: Any) -> None:
     "Raise NotNative for the options this port does not run natively (the call is delegated)."
     if options.format not in ("txt", "python", "markdown"):
         raise NotNative(f"output format {options.format}")
-    # before the metadata test: the Extractor turns with_metadata on for a blacklist
-    if options.url_blacklist:
-        raise NotNative("url_blacklist")
-    if options.author_blacklist:
-        raise NotNative("author_blacklist")
-    if options.with_metadata or options.only_with_metadata:
-        raise NotNative("metadata extraction")
+    # metadata runs natively in bare_extraction; the metadata header of extract()'s txt and
+    # markdown output is not ported (the Extractor turns with_metadata on for the blacklists too)
+    if options.with_metadata and options.format != "python":
+        raise NotNative(f"metadata in the {options.format} output")
     if prune_xpath is not None:
         raise NotNative("prune_xpath (user XPath)")
 
@@ -287,6 +285,10 @@ def bare_extraction(
             date_params=date_extraction_params,
         )
     _check_native(options, prune_xpath)
+    # upstream's Extractor always holds htmldate's parameters; this port's only when given
+    date_params = options.date_params or (
+        set_date_params(options.config.getboolean("DEFAULT", "EXTENSIVE_DATE_SEARCH")) if options.with_metadata else None
+    )
 
     try:
         tree = load_html(filecontent, options.max_file_size)
@@ -300,7 +302,14 @@ def bare_extraction(
             if check_html_lang(tree, options.lang) is False:
                 raise ValueError
 
-        document = Document()
+        if options.with_metadata:
+            document = extract_metadata(tree, options.url, date_params, options.fast, options.author_blacklist)
+            if document.url in options.url_blacklist:
+                raise ValueError
+            if options.only_with_metadata and not (document.date and document.title and document.url):
+                raise ValueError
+        else:
+            document = Document()
 
         postbody, temp_text, commentsbody, temp_comments = trafilatura_sequence(tree, options, options.url or document.url)
         len_text, len_comments = len(temp_text), len(temp_comments)
