@@ -80,6 +80,7 @@ cdef struct NgOpts:
     bint tables
     bint formatting
     bint links
+    bint base_url                # url and safe_base_url(url): convert_link resolves targets (Python)
     bint images
     bint dedup
     int32_t min_extracted_size

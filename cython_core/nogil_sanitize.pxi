@@ -14,8 +14,9 @@
 # NEED_PYTHON (the caller runs the reference on the untouched page), by cause:
 #   * xml-text: a string lxml refuses would be written (a joined tail of a deletion, a math
 #     tail): the reference raises ValueError there;
-#   * links: options.links (convert_link resolves targets against options.url, which NgOpts
-#     does not carry);
+#   * links: options.links with a URL that has a base URL (c.o.base_url: convert_link resolves
+#     targets against it with courlan's urljoin, which stays in Python); links without one are
+#     converted in C (convert_link(elem, None));
 #   * graphic: a graphic element after convert_tags (main_extractor.handle_image: image_src,
 #     IMAGE_EXTENSION and urljoin stay in Python). With images off only a literal <graphic>
 #     of the page gives one.
@@ -158,13 +159,14 @@ cdef int _nsz_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_
     out[0] = tree
     text_len[0] = 0
     why[0] = NSZ_WHY_NONE
-    if c.o.links:
+    if c.o.links and c.o.base_url:
         why[0] = NSZ_WHY_LINKS
         return NS_NEED_PYTHON
     r = _np_tree_cleaning(c, tree, out)
     tree = out[0]
     if r == NS_OK:
-        r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) | ng_bit(NG_A))
+        # links on: the a elements stay for convert_tags' convert_link
+        r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) if c.o.links else ng_bit(NG_SPAN) | ng_bit(NG_A))
     if r == NS_OK:
         r = ng_convert_tags(c, tree, False)
     if r == NS_NEED_PYTHON:

@@ -1020,7 +1020,7 @@ cdef int _sq_prepare(NgCtx* c, SqResolved* res, int32_t tree, int32_t* cleaned, 
         if backup[0] < 0:
             return NS_ERROR
     at[0] = SQ_AT_CONVERSION
-    return ng_convert_tags(c, cleaned[0], False)
+    return ng_convert_tags(c, cleaned[0], c.o.base_url)
 
 
 cdef int _sq_extract_and_compare(NgCtx* c, SqResolved* res, const NgJtStoplist* sl, int32_t cleaned,
@@ -1091,7 +1091,7 @@ cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* 
             if cleaned < 0:
                 return NS_ERROR
             out.at = SQ_AT_CONVERSION
-            r = ng_convert_tags(c, cleaned, False)
+            r = ng_convert_tags(c, cleaned, c.o.base_url)
             if r != NS_OK:
                 return r
     if out.commentsbody < 0:
@@ -1304,8 +1304,9 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
     """core.trafilatura_sequence(tree, options) for 2.3.1, run without the GIL:
     ``(postbody, temp_text, commentsbody, temp_comments)`` as the reference gives them, or
     NotImplemented when the C met something only the reference decides exactly, or for
-    options it has no C for (formatting, links, images, a fast, comments or tables option
-    that is no bool, a size option that is no int32; deduplication with a ``dedup_cache`` that
+    options it has no C for (images; links with a URL whose base URL is not empty, counted
+    at the conversion; a fast, comments, tables, formatting or links option that is no bool,
+    a size option that is no int32; deduplication with a ``dedup_cache`` that
     is no CLRUCache or a min_duplcheck_size / max_repetitions that is no C long). This is the
     one place that decides (core.py's _native_sequence only picks the cache). The C works on a
     copy of the page in a document of its own: ``tree`` is never changed (the reference then
@@ -1313,8 +1314,9 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
     (deduplication.cache_of); the page's counts go there in one transaction, committed when the
     C answers, dropped when it hands the page back (the reference then counts it), a conflict
     with another thread's counts handing it back too. ``with_output``: a fifth item, the txt
-    output of the two bodies (determine_returnstring, formatting off), or None where the C
-    output hands back (NFC, a tree the Python walk renders)."""
+    output of the two bodies (determine_returnstring for txt or markdown, the markdown walk
+    with formatting on), or None where the C output hands back (NFC, a tree the Python walk
+    renders)."""
     cdef CDocument doc = tree.doc
     cdef SqResolved* res
     cdef const NgJtStoplist* sl = NULL
@@ -1332,7 +1334,13 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
     doc._check(tree.idx)
     focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
     if (focus is None or type(options.fast) is not bool or type(options.comments) is not bool
-            or type(options.tables) is not bool or options.formatting or options.links or options.images):
+            or type(options.tables) is not bool or type(options.formatting) is not bool
+            or type(options.links) is not bool or options.images):
+        return NotImplemented
+    if options.links and _np_base_url(options.url):
+        # convert_link resolves relative targets against the base URL with courlan's urljoin
+        # (fix_relative_urls): that stays in Python, counted at the conversion
+        SQ_NEED[SQ_AT_CONVERSION] += 1
         return NotImplemented
     for v in (options.min_extracted_size, options.min_output_size, options.min_output_comm_size):
         if type(v) is not int or not 0 <= v < 2**31:
@@ -1350,6 +1358,8 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
     o.fast = options.fast
     o.comments = options.comments
     o.tables = options.tables
+    o.formatting = options.formatting
+    o.links = options.links
     o.min_extracted_size = options.min_extracted_size
     o.min_output_size = options.min_output_size
     o.min_output_comm_size = options.min_output_comm_size
