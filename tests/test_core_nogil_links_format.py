@@ -8,7 +8,10 @@ output), each against the reference on hand-made pages:
   the page is handed back at the conversion (courlan's urljoin stays in Python), counted;
 * formatting: b/i/u/strong/em/code/sup/sub/del/kbd, nested, adjacent, inline-syntax characters
   in the text, headings, ordered and nested lists, code blocks;
-* markdown (``output_format="markdown"``) on the same pages.
+* markdown (``output_format="markdown"``) on the same pages;
+* images (``include_images``): sources relative, absolute, protocol-relative, lazy (data-src),
+  without an image extension, inside links, lists and tables, image-only blocks met again by
+  recover_wild_text; with a URL (handle_image's urljoin) the page goes back to Python, counted.
 
 Each page is checked three ways: ``sequence_231``'s four results equal the reference sequence's
 (the bodies' structural dumps, both texts); ``extract()`` through the C sequence equals the
@@ -84,6 +87,21 @@ FORMAT_PAGES = [
     _page("<p>Empty <b></b> and <b> </b> formatting and <i>\u00e9t\u00e9</i> " + FILLER + ".</p>"),
 ]
 
+IMAGE_PAGES = [
+    _page('<p>An image <img src="/img/a.jpg" alt="alt a" title="title a"> inside text ' + FILLER + ".</p>"
+          '<figure><img src="https://example.org/b.png" alt="b"><figcaption>caption b</figcaption></figure>'
+          '<p><img src="//cdn.example.org/c.webp"> protocol-relative and <img data-src="/lazy/d.gif" src="x.svg">'
+          ' lazy and <img src="noext"> none ' + FILLER + "</p>"),
+    _page('<p>Linked <a href="/big"><img src="/small.jpg" alt="thumb"></a> image and '
+          '<a href="/both">text <img src="/in-link.png"></a> ' + FILLER + ".</p>"
+          '<ul><li><img src="/li.jpg"> item image</li></ul><table><tr><td><img src="/td.jpg" alt="cell"></td>'
+          "<td>text</td></tr></table>"),
+    # images alone in blocks: recover_wild_text's image-only test, the same source twice
+    '<html><body><article><p>' + FILLER + '</p><div><img src="/same.jpg"></div><p>' + FILLER
+    + ' again</p></article><div><img src="/same.jpg"></div><div><img src="/other.jpg"></div></body></html>',
+    '<html><body><div><img src="/only.jpg" alt="just an image"> and a few words</div></body></html>',
+]
+
 LINKS = dict(include_links=True)
 FORMATTING = dict(include_formatting=True)
 MARKDOWN = dict(output_format="markdown")
@@ -95,12 +113,17 @@ SETS: Dict[str, Dict[str, Any]] = {
     "fast-formatting": dict(fast=True, include_formatting=True),
     "recall-markdown": dict(favor_recall=True, output_format="markdown"),
 }
+IMAGE_SETS: Dict[str, Dict[str, Any]] = {
+    "images": dict(include_images=True), "images-links": dict(include_images=True, include_links=True),
+    "markdown-images": dict(output_format="markdown", include_images=True),
+    "fast-images": dict(fast=True, include_images=True), "recall-images": dict(favor_recall=True, include_images=True),
+}
 
 
 def _options(kwargs: Dict[str, Any], url: Optional[str] = None) -> Extractor:
     return Extractor(output_format=kwargs.get("output_format", "txt"), fast=kwargs.get("fast", False),
                      recall=kwargs.get("favor_recall", False), formatting=kwargs.get("include_formatting"),
-                     links=kwargs.get("include_links", False), url=url)
+                     links=kwargs.get("include_links", False), images=kwargs.get("include_images", False), url=url)
 
 
 def _check_sequence(html: str, kwargs: Dict[str, Any]) -> Any:
@@ -145,6 +168,36 @@ def test_sequence_and_extract(label: str, html: str, name: str) -> None:
     assert stats["done"] == 1 and not any(stats["need_python"].values()), stats
     assert got == want
     assert _core_extract(html, False, **kwargs) == want
+
+
+IMAGES = [(f"img-{k}", p) for k, p in enumerate(IMAGE_PAGES)]
+
+
+@pytest.mark.parametrize("name", sorted(IMAGE_SETS))
+@pytest.mark.parametrize("label,html", IMAGES + PAGES[:3], ids=[p[0] for p in IMAGES + PAGES[:3]])
+def test_images_sequence_and_extract(label: str, html: str, name: str) -> None:
+    """include_images: the C sequence's results are the reference sequence's, and extract() is
+    trafilatura's (the C output hands a tree with a graphic to the Python walk)."""
+    kwargs = IMAGE_SETS[name]
+    _check_sequence(html, kwargs)
+    want = trafilatura.extract(html, **kwargs)
+    core.sequence_stats(reset=True)
+    got = _core_extract(html, True, **kwargs)
+    stats = core.sequence_stats(reset=True)
+    assert stats["done"] == 1 and not any(stats["need_python"].values()), stats
+    assert got == want
+    assert _core_extract(html, False, **kwargs) == want
+
+
+@pytest.mark.parametrize("url", ["", "https://example.org/dir/page.html"])
+def test_images_with_url_fall_back(url: str) -> None:
+    "handle_image joins sources to options.url (urljoin): such pages go to Python, counted."
+    html = IMAGE_PAGES[0]
+    core.sequence_stats(reset=True)
+    got = _core_extract(html, True, include_images=True, url=url)
+    stats = core.sequence_stats(reset=True)
+    assert stats["done"] == 0 and stats["need_python"]["conversion"] == 1, stats
+    assert got == trafilatura.extract(html, include_images=True, url=url)
 
 
 @pytest.mark.parametrize("name", ["links", "markdown", "formatting", "markdown-links"])

@@ -14,7 +14,8 @@ elements, no accelerator):
   then too: a parentless node, not the tree handed in);
 * NEED_PYTHON is honest: ``xml-text`` only where the reference raises ValueError (and the
   reference raises only there), ``links`` only with options.links and a base URL, ``graphic`` only where the
-  tree holds a graphic or, images on, an img; counted by cause and bounded on corpus pages.
+  tree holds a graphic or, images on, an img, and options.url is set (handle_image's urljoin);
+  counted by cause and bounded on corpus pages.
 
 Inputs: readability's output on corpus pages (``try_readability`` on the pruned copy of the
 page, as compare_extraction hands it over: once on the core and once with readability's core
@@ -70,7 +71,8 @@ ALL_OPTIONS = [_options(f, *flags) for f in ("balanced", "precision", "recall")
 #: the corpus pages' extra option sets, one per page in turn
 EXTRA_OPTIONS = [_options("recall"), _options("balanced", formatting=True), _options("balanced", tables=False),
                  _options("precision", formatting=True, tables=False), _options("balanced", images=True),
-                 _options("balanced", links=True), _options("recall", formatting=True, links=True)]
+                 _options("balanced", links=True), _options("recall", formatting=True, links=True),
+                 _options("balanced", images=True, links=True)]
 
 
 def _top(el: Any) -> Any:
@@ -151,8 +153,8 @@ def check(make: Callable[[], Any], options: Extractor, tally: Tally) -> List[str
         if not options.links or not safe_base_url(options.url or ""):
             problems.append("links without options.links and a base URL")
     elif cause == "graphic":
-        if not graphic:
-            problems.append("graphic without a graphic")
+        if not graphic or options.url is None:
+            problems.append("graphic without a graphic and a URL")
     else:
         problems.append(f"NEED_PYTHON cause {cause}")
     return problems
@@ -243,7 +245,7 @@ CASES = [
     ("<div><p>a <span>b <a href='/x'>c</a></span> d</p><a href='y'>e</a>tail<li><a>f</a></li></div>", "div"),
     ("<body><a href='/x'>root <span>s</span></a>tail</body>", "a"),
     ("<div><span>only <span>nested</span></span></div>", "span"),
-    # graphics: a literal graphic (NEED_PYTHON), an img (stripped with images off)
+    # graphics: a literal graphic (handle_image; NEED_PYTHON with a URL), an img (stripped with images off)
     ("<div><p>x<graphic src='a.jpg'>g</graphic>y</p></div>", "div"),
     ("<div><p>x<img src='a.jpg' alt='alt'>y</p><picture><source srcset='s.jpg'><img src='b.png'></picture></div>", "div"),
     # tags outside TEI: stripped below the tree, never the tree itself
@@ -348,9 +350,11 @@ def test_causes() -> None:
     assert cause(html, "div", _options(links=True)) is None
     assert cause(html, "div", _options(links=True, url="not a url")) is None       # no base URL
     assert cause(html, "div", _options(links=True, url="https://example.org/a/")) == "links"
-    assert cause(CASES[9][0], "div", DEFAULT) == "graphic"
+    assert cause(CASES[9][0], "div", DEFAULT) is None
+    assert cause(CASES[9][0], "div", _options(url="https://example.org/")) == "graphic"
     assert cause(CASES[10][0], "div", DEFAULT) is None
-    assert cause(CASES[10][0], "div", _options(images=True)) == "graphic"
+    assert cause(CASES[10][0], "div", _options(images=True)) is None
+    assert cause(CASES[10][0], "div", _options(images=True, url="")) == "graphic"
     assert cause(*RAW_CASES[0], DEFAULT, True) == "xml-text"
     assert cause(*RAW_CASES[3], DEFAULT, True) == "xml-text"
     assert cause(*RAW_CASES[2], DEFAULT, True) is None        # a strip joins without lxml's check
