@@ -136,7 +136,7 @@ cdef int _nsz_strip_non_tei(NgCtx* c, int32_t tree) noexcept nogil:
 
 
 cdef int _nsz_graphics(NgCtx* c, int32_t tree, int* why) noexcept nogil:
-    """external.sanitize_tree's graphic loop: ``for elem in list(tree.iter("graphic")): image =
+    """trafilatura.external.sanitize_tree's graphic loop: ``for elem in list(tree.iter("graphic")): image =
     handle_image(elem, options)``, then ``delete_element(elem)`` (its tail kept) when None, else
     ``elem.attrib.clear(); elem.attrib.update(image.attrib)``; handle_image is nogil_extract.pxi's
     (options.url None: NEED_PYTHON with a URL, c.o.has_url, as urljoin stays in Python)."""

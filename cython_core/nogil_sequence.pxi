@@ -444,7 +444,7 @@ cdef int _sq_add_elem(SqTexts* t, const uchar* p, Py_ssize_t n) noexcept nogil:
 
 
 cdef inline bint _sq_src_of(DocData* d, int32_t g, int32_t src_id, const uchar** v, Py_ssize_t* n) noexcept nogil:
-    "``g.get('src')``: False for None, else True with the value's bytes."
+    "``g.get('src')`` of trafilatura.main_extractor.recover_wild_text's image test: False for None, else True with the value's bytes."
     cdef int32_t k = dom_attr_find(d, g, src_id) if src_id >= 0 else -1
     if k < 0:
         return False
@@ -453,7 +453,7 @@ cdef inline bint _sq_src_of(DocData* d, int32_t g, int32_t src_id, const uchar**
 
 
 cdef int _sq_graphics_only_known(NgCtx* c, int32_t processed, int32_t body, bint* skip) noexcept nogil:
-    """main_extractor.recover_wild_text's image-only test, asked when the text is empty:
+    """trafilatura.main_extractor.recover_wild_text's image-only test, asked when the text is empty:
     ``images = {img.get("src") for img in processed.iter("graphic")}``, ``skip`` = ``images and
     images <= {g.get("src") for g in result_body.iter("graphic")}`` (the live body; None a
     value like the others), compared as bytes."""
