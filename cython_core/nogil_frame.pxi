@@ -80,6 +80,8 @@ cdef struct NgOpts:
     bint tables
     bint formatting
     bint links
+    bint base_url                # url and safe_base_url(url): convert_link resolves targets (Python)
+    bint has_url                 # options.url is not None: handle_image joins sources (Python)
     bint images
     bint dedup
     int32_t min_extracted_size

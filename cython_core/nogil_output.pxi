@@ -31,8 +31,12 @@ cdef enum:
     NOU_WHY_UTF8 = 2        # a byte sequence that is no UTF-8 character (never in a valid arena)
     NOU_WHY_NFC = 3         # the NFC check could not say "unchanged"
     NOU_WHY_UNIDATA = 4     # the running unicodedata is not the tables' version
+    NOU_WHY_FMT_GRAPHIC = 5     # formatted: a graphic (_image_markup stays in Python)
+    NOU_WHY_FMT_DEPTH = 6       # formatted: deeper than OUT_MAX_DEPTH
+    NOU_WHY_FMT_MATH = 7        # formatted: a '\\(' or '\\[' that may open a math span
+    NOU_WHY_FMT_XMLCHAR = 8     # formatted: a character lxml refuses (the rewrites' setters raise)
 
-NOU_WHY_NAMES = ("", "tree", "utf8", "nfc", "unidata")
+NOU_WHY_NAMES = ("", "tree", "utf8", "nfc", "unidata", "fmt-graphic", "fmt-depth", "fmt-math", "fmt-xmlchar")
 
 
 # -- UTF-8 out -------------------------------------------------------------------------------
@@ -475,13 +479,72 @@ cdef bint nou_nfc_normalize(const uchar* s, Py_ssize_t n, Buf* out, int* err) no
 
 # -- the stages -------------------------------------------------------------------------------
 
+cdef int _nou_xmltotxt_formatted(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogil:
+    """xml.xmltotxt(body, include_formatting=True) (trafilatura.xml.xmltotxt's formatting
+    branch): the tree rewrites (_escape_and_convert_math_tree, _collapse_emphasis,
+    _merge_adjacent_hi, _strip_block_whitespace) on a copy of ``body`` in a scratch document
+    (the reference deep-copies too), the formatted walk (process_element with markdown),
+    sanitize and html.unescape; accel_output.pxi's xmltotxt_formatted without the GIL.
+    NEED_PYTHON where that hands back (graphic, a possible math span, a character lxml
+    refuses, too deep)."""
+    cdef OutCtx o
+    cdef DocData w
+    cdef DocData* d = c.d
+    cdef int32_t copy
+    cdef int r = NS_OK, fw
+    fw = _fmt_prescan(d, body, c.name[NG_GRAPHIC])
+    if fw != FMT_OK:
+        why[0] = NOU_WHY_FMT_GRAPHIC if fw == FMT_GRAPHIC else NOU_WHY_FMT_DEPTH if fw == FMT_DEPTH else (
+            NOU_WHY_FMT_MATH if fw == FMT_MATH else NOU_WHY_FMT_XMLCHAR)
+        return NS_NEED_PYTHON
+    memset(&o, 0, sizeof(OutCtx))
+    memset(&w, 0, sizeof(DocData))
+    w.dt_name_off = -1
+    w.dt_pub_off = -1
+    w.dt_sys_off = -1
+    o.last_empty = True
+    o.refs = True
+    o.fmt = True
+    copy = dom_copy_subtree(d, body, &w, True)
+    o.d = &w
+    if copy < 0:
+        _dom_failed(&o)
+    else:
+        _out_names(&o)
+        _escape_and_convert_math_tree(&o, copy)
+        if not o.err:
+            _collapse_emphasis(&o, copy, 0)
+        if not o.err:
+            _merge_adjacent_hi(&o, copy)
+        if not o.err:
+            _strip_block_whitespace(&o, copy)
+            _pe231(&o, copy, False, False)
+        if not o.err and not o.fallback:
+            _sanitize(&o, False)
+    if o.err:
+        d.error = o.err
+        r = NS_ERROR
+    elif o.fallback:
+        why[0] = NOU_WHY_UTF8
+        r = NS_NEED_PYTHON
+    elif not nou_unescape(o.fin.data, o.fin.len, out, &d.error):
+        r = NS_ERROR
+    buf_free(&o.out)
+    buf_free(&o.tmp)
+    buf_free(&o.fin)
+    doc_free(&w)
+    return r
+
+
 cdef int _nou_xmltotxt(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogil:
-    "ng_xmltotxt with the NEED_PYTHON cause in ``why``."
+    "ng_xmltotxt with the NEED_PYTHON cause in ``why`` (trafilatura.xml.xmltotxt)."
     cdef OutCtx o
     cdef DocData* d = c.d
     cdef int r = NS_OK
     if body < 0:
         return NS_OK            # xmltotxt(None) == ""
+    if c.o.formatting:
+        return _nou_xmltotxt_formatted(c, body, out, why)
     memset(&o, 0, sizeof(OutCtx))
     o.d = d
     o.last_empty = True
@@ -530,9 +593,10 @@ cdef int _nou_xmltotxt(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogi
 
 
 cdef int ng_xmltotxt(NgCtx* c, int32_t body, Buf* out) noexcept nogil:
-    """xml.xmltotxt(body, include_formatting=False) (2.3.1) appended to ``out`` as UTF-8
-    (``body`` -1: None, nothing appended). NS_NEED_PYTHON for a tree the C walk does not
-    render (graphic, ref, deeper than OUT_MAX_DEPTH); NS_ERROR without memory (d.error)."""
+    """xml.xmltotxt(body, include_formatting=c.o.formatting) (2.3.1) appended to ``out`` as
+    UTF-8 (``body`` -1: None, nothing appended). NS_NEED_PYTHON for a tree the C walk does not
+    render (graphic; formatted: a math span's opening, a refused character; deeper than
+    OUT_MAX_DEPTH); NS_ERROR without memory (d.error)."""
     cdef int why = NOU_WHY_NONE
     return _nou_xmltotxt(c, body, out, &why)
 
@@ -575,7 +639,8 @@ cdef int _nou_determine_returnstring(NgCtx* c, int32_t body, int32_t comments_bo
 
 
 cdef int ng_determine_returnstring(NgCtx* c, int32_t body, int32_t comments_body, Buf* out) noexcept nogil:
-    """core.determine_returnstring (2.3.1) for txt, formatting off: xmltotxt(body), and when
+    """core.determine_returnstring (2.3.1) for txt and markdown (c.o.formatting: the markdown
+    walk), without metadata: xmltotxt(body), and when
     there is a comments body (``comments_body`` >= 0; -1: None) f"{...}\\n{xmltotxt(comments)}"
     stripped; then normalize_unicode (NFC), appended to ``out`` as UTF-8. NS_NEED_PYTHON when
     a tree needs the Python walk or NFC might change the text; NS_ERROR without memory."""
@@ -662,9 +727,9 @@ cdef CDocument _nou_doc_of(object el):
     return None if el is None else (<CElement>el).doc
 
 
-def nogil_xmltotxt(CElement body not None, bint with_cause=False):
-    """ng_xmltotxt on ``body``: the text as str, None for NEED_PYTHON (``with_cause``: the
-    pair (text or None, cause))."""
+def nogil_xmltotxt(CElement body not None, bint with_cause=False, bint formatting=False):
+    """ng_xmltotxt on ``body`` (``formatting``: include_formatting, the markdown walk): the
+    text as str, None for NEED_PYTHON (``with_cause``: the pair (text or None, cause))."""
     cdef CDocument doc = body.doc
     cdef NgCtx c
     cdef Buf out
@@ -675,6 +740,7 @@ def nogil_xmltotxt(CElement body not None, bint with_cause=False):
     try:
         with nogil:
             r = ng_init(&c, &doc.d)
+            c.o.formatting = formatting
             if r == NS_OK:
                 r = _nou_xmltotxt(&c, idx, &out, &why)
             ng_free(&c)
@@ -688,8 +754,9 @@ def nogil_xmltotxt(CElement body not None, bint with_cause=False):
         buf_free(&out)
 
 
-def nogil_determine_returnstring(body, comments_body, bint with_cause=False):
-    """ng_determine_returnstring on ``body`` and ``comments_body`` (CElements or None): the
+def nogil_determine_returnstring(body, comments_body, bint with_cause=False, bint formatting=False):
+    """ng_determine_returnstring on ``body`` and ``comments_body`` (CElements or None;
+    ``formatting``: include_formatting, the markdown walk): the
     UTF-8 bytes, None for NEED_PYTHON (``with_cause``: the pair (bytes or None, cause)). When
     the two are in different documents, the comments body is first copied (with its tail) into
     the body's document, where the stage reads both."""
@@ -718,6 +785,7 @@ def nogil_determine_returnstring(body, comments_body, bint with_cause=False):
     try:
         with nogil:
             r = ng_init(&c, &doc.d)
+            c.o.formatting = formatting
             if r == NS_OK:
                 r = _nou_determine_returnstring(&c, bi, ci, &out, &why)
             ng_free(&c)

@@ -700,6 +700,8 @@ cdef _np_options(NgCtx* c, object options):
     c.o.tables = bool(options.tables)
     c.o.formatting = bool(options.formatting)
     c.o.links = bool(options.links)
+    c.o.base_url = c.o.links and _np_base_url(getattr(options, "url", None))
+    c.o.has_url = getattr(options, "url", None) is not None
     c.o.images = bool(options.images)
     c.o.dedup = bool(options.dedup)
 

@@ -14,11 +14,12 @@
 # NEED_PYTHON (the caller runs the reference on the untouched page), by cause:
 #   * xml-text: a string lxml refuses would be written (a joined tail of a deletion, a math
 #     tail): the reference raises ValueError there;
-#   * links: options.links (convert_link resolves targets against options.url, which NgOpts
-#     does not carry);
-#   * graphic: a graphic element after convert_tags (main_extractor.handle_image: image_src,
-#     IMAGE_EXTENSION and urljoin stay in Python). With images off only a literal <graphic>
-#     of the page gives one.
+#   * links: options.links with a URL that has a base URL (c.o.base_url: convert_link resolves
+#     targets against it with courlan's urljoin, which stays in Python); links without one are
+#     converted in C (convert_link(elem, None));
+#   * graphic: a graphic element after convert_tags with options.url set (c.o.has_url:
+#     main_extractor.handle_image joins its source with urljoin, which stays in Python); without
+#     a URL the graphics go through nogil_extract.pxi's ng_handle_image.
 # Everything else is exact. The test wrapper ``nogil_sanitize_tree`` is at the end
 # (tests/test_core_nogil_sanitize.py).
 
@@ -134,6 +135,56 @@ cdef int _nsz_strip_non_tei(NgCtx* c, int32_t tree) noexcept nogil:
     return r
 
 
+cdef int _nsz_graphics(NgCtx* c, int32_t tree, int* why) noexcept nogil:
+    """trafilatura.external.sanitize_tree's graphic loop: ``for elem in list(tree.iter("graphic")): image =
+    handle_image(elem, options)``, then ``delete_element(elem)`` (its tail kept) when None, else
+    ``elem.attrib.clear(); elem.attrib.update(image.attrib)``; handle_image is nogil_extract.pxi's
+    (options.url None: NEED_PYTHON with a URL, c.o.has_url, as urljoin stays in Python)."""
+    cdef DocData* d = c.d
+    cdef NsVec gs
+    cdef Py_ssize_t k
+    cdef int32_t g, img, j, start, n
+    cdef int r = NS_OK
+    nsv_init(&gs)
+    g = tree
+    while g >= 0:
+        if d.nodes[g].tag == c.name[NG_GRAPHIC] and nsv_push(&gs, g) < 0:
+            nsv_free(&gs)
+            d.error = ERR_MEMORY
+            return NS_ERROR
+        g = dom_preorder_next(d, g, tree)
+    if gs.len and c.o.has_url:
+        nsv_free(&gs)
+        why[0] = NSZ_WHY_GRAPHIC
+        return NS_NEED_PYTHON
+    for k in range(gs.len):
+        g = gs.data[k]
+        r = ng_handle_image(c, g, &img)
+        if r != NS_OK:
+            if r == NS_NEED_PYTHON:
+                why[0] = NSZ_WHY_XML
+            break
+        if img < 0:
+            r = ng_delete(d, g, True)
+            if r != NS_OK:
+                if r == NS_NEED_PYTHON:
+                    why[0] = NSZ_WHY_XML
+                break
+            continue
+        d.nodes[g].attr_count = 0
+        start = d.nodes[img].attr_start
+        n = d.nodes[img].attr_count
+        for j in range(n):
+            # image's values went through set() already: update() writes them as they are
+            r = _nx_set_attr_from(d, g, d.attrs[start + j], False)
+            if r != NS_OK:
+                break
+        if r != NS_OK:
+            break
+    nsv_free(&gs)
+    return r
+
+
 cdef int _nsz_text(DocData* d, int32_t top, Buf* out, Py_ssize_t* length) noexcept nogil:
     """``trim(" ".join(top.itertext()))`` into ``out`` (emptied first; top's own tail left out)
     and its length in code points."""
@@ -158,25 +209,23 @@ cdef int _nsz_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_
     out[0] = tree
     text_len[0] = 0
     why[0] = NSZ_WHY_NONE
-    if c.o.links:
+    if c.o.links and c.o.base_url:
         why[0] = NSZ_WHY_LINKS
         return NS_NEED_PYTHON
     r = _np_tree_cleaning(c, tree, out)
     tree = out[0]
     if r == NS_OK:
-        r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) | ng_bit(NG_A))
+        # links on: the a elements stay for convert_tags' convert_link
+        r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) if c.o.links else ng_bit(NG_SPAN) | ng_bit(NG_A))
     if r == NS_OK:
         r = ng_convert_tags(c, tree, False)
     if r == NS_NEED_PYTHON:
         why[0] = NSZ_WHY_XML
     if r != NS_OK:
         return r
-    i = tree
-    while i >= 0:
-        if d.nodes[i].tag == c.name[NG_GRAPHIC]:
-            why[0] = NSZ_WHY_GRAPHIC
-            return NS_NEED_PYTHON
-        i = dom_preorder_next(d, i, tree)
+    r = _nsz_graphics(c, tree, why)
+    if r != NS_OK:
+        return r
     r = _nsz_head_rows(c, tree)
     if r != NS_OK:
         return r

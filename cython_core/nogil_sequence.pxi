@@ -443,17 +443,43 @@ cdef int _sq_add_elem(SqTexts* t, const uchar* p, Py_ssize_t n) noexcept nogil:
     return ngs_append(&t.elems, p, n)
 
 
+cdef inline bint _sq_src_of(DocData* d, int32_t g, int32_t src_id, const uchar** v, Py_ssize_t* n) noexcept nogil:
+    "``g.get('src')`` of trafilatura.main_extractor.recover_wild_text's image test: False for None, else True with the value's bytes."
+    cdef int32_t k = dom_attr_find(d, g, src_id) if src_id >= 0 else -1
+    if k < 0:
+        return False
+    _nx_attr_bytes(d, &d.attrs[k], v, n)
+    return True
+
+
 cdef int _sq_graphics_only_known(NgCtx* c, int32_t processed, int32_t body, bint* skip) noexcept nogil:
-    """recover_wild_text's image-only test: ``not text and images and images <= {g.get("src")
-    for g in desc_list(result_body) if g.tag == "graphic"}``, asked when the text is empty.
-    Graphics never reach here on the fast path's options (images off): NEED_PYTHON when one
-    does, rather than a set comparison of attribute values."""
-    cdef int32_t i = processed
+    """trafilatura.main_extractor.recover_wild_text's image-only test, asked when the text is empty:
+    ``images = {img.get("src") for img in processed.iter("graphic")}``, ``skip`` = ``images and
+    images <= {g.get("src") for g in result_body.iter("graphic")}`` (the live body; None a
+    value like the others), compared as bytes."""
+    cdef DocData* d = c.d
+    cdef int32_t src_id = dom_lookup_name(d, <const uchar*>"src", 3)
+    cdef int32_t i = processed, j
+    cdef const uchar* v = NULL
+    cdef const uchar* w = NULL
+    cdef Py_ssize_t n = 0, m = 0
+    cdef bint has, has2, found, any_graphic = False
     skip[0] = False
     while i >= 0:
         if ng_is(c, i, NG_GRAPHIC):
-            return NS_NEED_PYTHON
-        i = dom_preorder_next(c.d, i, processed)
+            any_graphic = True
+            has = _sq_src_of(d, i, src_id, &v, &n)
+            found = False
+            j = body
+            while j >= 0 and not found:
+                if ng_is(c, j, NG_GRAPHIC):
+                    has2 = _sq_src_of(d, j, src_id, &w, &m)
+                    found = has2 == has and (not has or (m == n and (n == 0 or memcmp(v, w, <size_t>n) == 0)))
+                j = dom_preorder_next(d, j, body)
+            if not found:
+                return NS_OK
+        i = dom_preorder_next(d, i, processed)
+    skip[0] = any_graphic
     return NS_OK
 
 
@@ -533,6 +559,8 @@ cdef int ng_recover_wild_text(NgCtx* c, const NgSelectors* s, SqInline* inl, int
             r = _sq_graphics_only_known(c, processed, body, &skip)
             if r != NS_OK:
                 break
+            if skip:
+                continue
         # fragment = trim(text + (processed.tail or "")) when the tail has text
         frag.n = 0
         if _sq_text_chars(d, d.nodes[processed].tail_off, d.nodes[processed].tail_len):
@@ -1020,7 +1048,7 @@ cdef int _sq_prepare(NgCtx* c, SqResolved* res, int32_t tree, int32_t* cleaned, 
         if backup[0] < 0:
             return NS_ERROR
     at[0] = SQ_AT_CONVERSION
-    return ng_convert_tags(c, cleaned[0], False)
+    return ng_convert_tags(c, cleaned[0], c.o.base_url)
 
 
 cdef int _sq_extract_and_compare(NgCtx* c, SqResolved* res, const NgJtStoplist* sl, int32_t cleaned,
@@ -1091,7 +1119,7 @@ cdef int ng_trafilatura_sequence(NgCtx* c, SqResolved* res, const NgJtStoplist* 
             if cleaned < 0:
                 return NS_ERROR
             out.at = SQ_AT_CONVERSION
-            r = ng_convert_tags(c, cleaned, False)
+            r = ng_convert_tags(c, cleaned, c.o.base_url)
             if r != NS_OK:
                 return r
     if out.commentsbody < 0:
@@ -1304,8 +1332,10 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
     """core.trafilatura_sequence(tree, options) for 2.3.1, run without the GIL:
     ``(postbody, temp_text, commentsbody, temp_comments)`` as the reference gives them, or
     NotImplemented when the C met something only the reference decides exactly, or for
-    options it has no C for (formatting, links, images, a fast, comments or tables option
-    that is no bool, a size option that is no int32; deduplication with a ``dedup_cache`` that
+    options it has no C for (links with a URL whose base URL is not empty, images with a URL,
+    both counted at the conversion; a fast, comments, tables, formatting, links or images
+    option that is no bool,
+    a size option that is no int32; deduplication with a ``dedup_cache`` that
     is no CLRUCache or a min_duplcheck_size / max_repetitions that is no C long). This is the
     one place that decides (core.py's _native_sequence only picks the cache). The C works on a
     copy of the page in a document of its own: ``tree`` is never changed (the reference then
@@ -1313,8 +1343,9 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
     (deduplication.cache_of); the page's counts go there in one transaction, committed when the
     C answers, dropped when it hands the page back (the reference then counts it), a conflict
     with another thread's counts handing it back too. ``with_output``: a fifth item, the txt
-    output of the two bodies (determine_returnstring, formatting off), or None where the C
-    output hands back (NFC, a tree the Python walk renders)."""
+    output of the two bodies (determine_returnstring for txt or markdown, the markdown walk
+    with formatting on), or None where the C output hands back (NFC, a tree the Python walk
+    renders)."""
     cdef CDocument doc = tree.doc
     cdef SqResolved* res
     cdef const NgJtStoplist* sl = NULL
@@ -1332,7 +1363,18 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
     doc._check(tree.idx)
     focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
     if (focus is None or type(options.fast) is not bool or type(options.comments) is not bool
-            or type(options.tables) is not bool or options.formatting or options.links or options.images):
+            or type(options.tables) is not bool or type(options.formatting) is not bool
+            or type(options.links) is not bool or type(options.images) is not bool):
+        return NotImplemented
+    if options.images and options.url is not None:
+        # handle_image joins a relative source to options.url (urllib's urljoin): Python's;
+        # counted at the conversion with the base-URL links
+        SQ_NEED[SQ_AT_CONVERSION] += 1
+        return NotImplemented
+    if options.links and _np_base_url(options.url):
+        # convert_link resolves relative targets against the base URL with courlan's urljoin
+        # (fix_relative_urls): that stays in Python, counted at the conversion
+        SQ_NEED[SQ_AT_CONVERSION] += 1
         return NotImplemented
     for v in (options.min_extracted_size, options.min_output_size, options.min_output_comm_size):
         if type(v) is not int or not 0 <= v < 2**31:
@@ -1350,6 +1392,10 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
     o.fast = options.fast
     o.comments = options.comments
     o.tables = options.tables
+    o.formatting = options.formatting
+    o.links = options.links
+    o.images = options.images
+    o.has_url = options.url is not None
     o.min_extracted_size = options.min_extracted_size
     o.min_output_size = options.min_output_size
     o.min_output_comm_size = options.min_output_comm_size

@@ -59,6 +59,8 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("bare-links", "bare_extraction", {"include_links": True}),
         OptionSet("bare-formatting", "bare_extraction", {"include_formatting": True}),
         OptionSet("bare-markdown", "bare_extraction", {"output_format": "markdown"}),
+        OptionSet("images", "extract", {"include_images": True}),
+        OptionSet("bare-images", "bare_extraction", {"include_images": True}),
     ],
     "1.11.0": [
         OptionSet("default", "extract", {}),

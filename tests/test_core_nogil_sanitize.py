@@ -13,8 +13,9 @@ elements, no accelerator):
   is parentless (a parentless input, or recall's tree_cleaning copy, which the C's result is
   then too: a parentless node, not the tree handed in);
 * NEED_PYTHON is honest: ``xml-text`` only where the reference raises ValueError (and the
-  reference raises only there), ``links`` only with options.links, ``graphic`` only where the
-  tree holds a graphic or, images on, an img; counted by cause and bounded on corpus pages.
+  reference raises only there), ``links`` only with options.links and a base URL, ``graphic`` only where the
+  tree holds a graphic or, images on, an img, and options.url is set (handle_image's urljoin);
+  counted by cause and bounded on corpus pages.
 
 Inputs: readability's output on corpus pages (``try_readability`` on the pruned copy of the
 page, as compare_extraction hands it over: once on the core and once with readability's core
@@ -41,7 +42,7 @@ from trafila.v2_3_1 import _tree, external, htmlprocessing, main_extractor, xml,
 from trafila.v2_3_1._tree import copy_tree, desc_list  # noqa: E402
 from trafila.v2_3_1.htmlprocessing import prune_unwanted_nodes  # noqa: E402
 from trafila.v2_3_1.settings import Extractor  # noqa: E402
-from trafila.v2_3_1.utils import load_html  # noqa: E402
+from trafila.v2_3_1.utils import load_html, safe_base_url  # noqa: E402
 from trafila.v2_3_1.xpaths import OVERALL_DISCARD_XPATH, RAW_TREE_PRUNE_XPATH  # noqa: E402
 
 from ._helpers import (  # noqa: E402
@@ -64,12 +65,14 @@ def _options(focus: str = "balanced", formatting: bool = False, images: bool = F
                      images=images, tables=tables, links=links, url=url)
 
 
-#: every focus with formatting / images / tables on and off (links: NEED_PYTHON, checked apart)
+#: every focus with formatting / images / tables on and off (links: test_links_on and EXTRA_OPTIONS)
 ALL_OPTIONS = [_options(f, *flags) for f in ("balanced", "precision", "recall")
                for flags in itertools.product((False, True), repeat=3)]
 #: the corpus pages' extra option sets, one per page in turn
 EXTRA_OPTIONS = [_options("recall"), _options("balanced", formatting=True), _options("balanced", tables=False),
-                 _options("precision", formatting=True, tables=False), _options("balanced", images=True)]
+                 _options("precision", formatting=True, tables=False), _options("balanced", images=True),
+                 _options("balanced", links=True), _options("recall", formatting=True, links=True),
+                 _options("balanced", images=True, links=True)]
 
 
 def _top(el: Any) -> Any:
@@ -147,11 +150,11 @@ def check(make: Callable[[], Any], options: Extractor, tally: Tally) -> List[str
     elif expected is None:
         problems.append(f"the reference raised, the C said {cause}")
     elif cause == "links":
-        if not options.links:
-            problems.append("links without options.links")
+        if not options.links or not safe_base_url(options.url or ""):
+            problems.append("links without options.links and a base URL")
     elif cause == "graphic":
-        if not graphic:
-            problems.append("graphic without a graphic")
+        if not graphic or options.url is None:
+            problems.append("graphic without a graphic and a URL")
     else:
         problems.append(f"NEED_PYTHON cause {cause}")
     return problems
@@ -242,7 +245,7 @@ CASES = [
     ("<div><p>a <span>b <a href='/x'>c</a></span> d</p><a href='y'>e</a>tail<li><a>f</a></li></div>", "div"),
     ("<body><a href='/x'>root <span>s</span></a>tail</body>", "a"),
     ("<div><span>only <span>nested</span></span></div>", "span"),
-    # graphics: a literal graphic (NEED_PYTHON), an img (stripped with images off)
+    # graphics: a literal graphic (handle_image; NEED_PYTHON with a URL), an img (stripped with images off)
     ("<div><p>x<graphic src='a.jpg'>g</graphic>y</p></div>", "div"),
     ("<div><p>x<img src='a.jpg' alt='alt'>y</p><picture><source srcset='s.jpg'><img src='b.png'></picture></div>", "div"),
     # tags outside TEI: stripped below the tree, never the tree itself
@@ -344,11 +347,14 @@ def test_causes() -> None:
         return why[-1] if why else None
     html = "<html><body><div><p>a <a href='x.html'>b</a></p></div></body></html>"
     assert cause(html, "div", DEFAULT) is None
-    assert cause(html, "div", _options(links=True)) == "links"
+    assert cause(html, "div", _options(links=True)) is None
+    assert cause(html, "div", _options(links=True, url="not a url")) is None       # no base URL
     assert cause(html, "div", _options(links=True, url="https://example.org/a/")) == "links"
-    assert cause(CASES[9][0], "div", DEFAULT) == "graphic"
+    assert cause(CASES[9][0], "div", DEFAULT) is None
+    assert cause(CASES[9][0], "div", _options(url="https://example.org/")) == "graphic"
     assert cause(CASES[10][0], "div", DEFAULT) is None
-    assert cause(CASES[10][0], "div", _options(images=True)) == "graphic"
+    assert cause(CASES[10][0], "div", _options(images=True)) is None
+    assert cause(CASES[10][0], "div", _options(images=True, url="")) == "graphic"
     assert cause(*RAW_CASES[0], DEFAULT, True) == "xml-text"
     assert cause(*RAW_CASES[3], DEFAULT, True) == "xml-text"
     assert cause(*RAW_CASES[2], DEFAULT, True) is None        # a strip joins without lxml's check
@@ -360,7 +366,9 @@ def test_links_on() -> None:
     for url in (None, "https://example.org/a/"):
         for focus in ("balanced", "precision"):
             assert not check(element_maker(html, first("div")), _options(focus, links=True, url=url), tally)
-    assert tally.causes == Counter({("balanced/--tl", "links"): 2, ("precision/--tl", "links"): 2})
+    # without a URL the links are converted in C (compared by check); with a base URL: Python
+    assert tally.causes == Counter({("balanced/--tl", "links"): 1, ("precision/--tl", "links"): 1,
+                                    ("balanced/--tl", "ok"): 1, ("precision/--tl", "ok"): 1})
 
 
 def test_results() -> None:

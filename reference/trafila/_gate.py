@@ -77,7 +77,7 @@ def _settings_reason() -> Optional[str]:
 
 #: options the 2.3.1 engine implements (its unit tests compare them with trafilatura on
 #: synthetic pages) that the harness matrix does not hold yet: delegated until it does
-_NOT_YET_PROVEN = (("include_images", "include_images"), ("target_language", "target_language"))
+_NOT_YET_PROVEN = (("target_language", "target_language"),)
 
 
 def boundary_reason(function: str, args: Dict[str, Any], default_config: Any) -> Optional[str]:
