@@ -99,6 +99,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--mode", default="2.3.1")
     p.add_argument("--timeout", type=float, default=300.0)
     p.add_argument("--skip-existing", action="store_true", help="keep caches that are still valid")
+    p.add_argument("--rerun", action="append", default=[], metavar="SET",
+                   help="with --skip-existing: run this option set again where a cache has it (repeatable)")
     _add_corpus_args(p)
 
     p = sub.add_parser("parity", help="diff a candidate against the oracle cache; gate on the ledger")
@@ -218,5 +220,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.command == "oracle":
         from .oracle import build
 
-        return build(args.mode, args.bundles, embedded=args.embedded, timeout=args.timeout, skip_existing=args.skip_existing)
+        return build(args.mode, args.bundles, embedded=args.embedded, timeout=args.timeout, skip_existing=args.skip_existing,
+                     rerun=args.rerun)
     return 2

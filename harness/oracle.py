@@ -69,6 +69,7 @@ def oracle_versions() -> Dict[str, str]:
         "justext": v("justext"),
         "lxml_html_clean": v("lxml_html_clean"),
         "charset_normalizer": v("charset_normalizer"),
+        "cchardet": v("faust-cchardet") or v("cchardet"),
         "unicodedata": unicodedata.unidata_version,
         "python": platform.python_version(),
     }
@@ -352,16 +353,34 @@ def _same_inputs(previous: dict, bundle_file: Path) -> bool:
     return all(previous.get("oracle", {}).get(k) == versions.get(k) for k in KEY_VERSIONS)
 
 
+def _decoder_refusal() -> Optional[str]:
+    """Why this environment cannot be an oracle: trafilatura decodes bytes with cchardet whenever
+    it is importable, so its bytes results differ from the pinned oracle envs', which lack it."""
+    import importlib.util
+
+    if importlib.util.find_spec("cchardet") is not None:
+        return ("cchardet is importable here (a datatrove env?): trafilatura then decodes bytes with it, "
+                "unlike the pinned oracle envs (tox -e oracle / oracle-1.11); run the oracle there")
+    return None
+
+
 def build(mode: str, bundles: Optional[List[str]] = None, *, embedded: Optional[bool] = None, timeout: float = 300.0,
-          skip_existing: bool = False, base: Optional[Path] = None) -> int:
+          skip_existing: bool = False, base: Optional[Path] = None, rerun: Sequence[str] = ()) -> int:
     """Make the caches of ``mode`` with the installed trafilatura: under ``base`` when given, else in
     corpora/oracle/ on the committed caches' interpreter and in this interpreter's
-    :data:`LOCAL_ORACLE_DIR` on any other (the committed caches stay as they are)."""
+    :data:`LOCAL_ORACLE_DIR` on any other (the committed caches stay as they are). With
+    ``skip_existing``, a valid cache keeps its option sets except those named in ``rerun``."""
     from .candidates import TrafilaturaCandidate
 
+    refusal = _decoder_refusal()
+    if refusal:
+        raise SystemExit(f"oracle {mode}: {refusal}")
     cand = TrafilaturaCandidate()
     cand.check_mode(mode)
     sets = option_sets(mode)
+    unknown = set(rerun) - {o.name for o in sets}
+    if unknown:
+        raise SystemExit(f"oracle {mode}: --rerun names unknown option set(s): {', '.join(sorted(unknown))}")
     if base is None and not committed_interpreter():
         base = LOCAL_ORACLE_DIR / interpreter_tag()
         print(f"oracle {mode}: this is CPython {platform.python_version()} (unicodedata {unicodedata.unidata_version}), "
@@ -372,6 +391,8 @@ def build(mode: str, bundles: Optional[List[str]] = None, *, embedded: Optional[
         previous = None
         if skip_existing and out.exists():
             previous = read_cache(out)
+            for name in rerun:
+                previous.get("option_sets", {}).pop(name, None)
             try:
                 check_cache(previous, out, path, sets, oracle_versions())
                 print(f"{out.name}: up to date", flush=True)

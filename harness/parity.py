@@ -559,6 +559,13 @@ def main(args, argv: List[str]) -> int:
     commit = _git_commit()  # before the candidate's code is loaded: what the run measures
     candidate = make_candidate(args.candidate, timeout=args.timeout)
     forms = tuple(args.forms.split(",")) if args.forms else ("str", "bytes")
+    from .oracle import _decoder_refusal
+
+    if "bytes" in forms and _decoder_refusal():
+        # trafila decodes as the installed trafilatura would, so with cchardet here its bytes
+        # results follow cchardet, the committed caches charset_normalizer alone
+        print("parity: warning: cchardet is importable here: the bytes form of non-UTF-8 pages differs "
+              "from the committed caches, made without it; use the tox env or --forms str", flush=True)
     if getattr(args, "explain", True):
         print(_what(candidate.name, args.mode, len(option_sets(args.mode, args.sets)), forms), flush=True)
         print(describe_corpus(args.bundles, embedded=args.embedded), flush=True)

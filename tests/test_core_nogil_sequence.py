@@ -270,18 +270,17 @@ def test_extract_batch_takes_threads_for_the_c_sequence_only(monkeypatch: Any) -
     processes (they still give more: reports/bench.md); the others take the loop there."""
     from trafila import _batch, _core_impl
 
-    # links and formatting reach the C sequence, but _core_impl._NATIVE (outside this file's
-    # branch) does not list them yet: extract_batch keeps the loop for them until it does
-    threaded = [v for k, v in OPTION_SETS.items() if k not in ("links", "formatting", "fast-links-formatting", "images")]
-    for kwargs in threaded + [{"deduplicate": True},
+    for kwargs in list(OPTION_SETS.values()) + [{"deduplicate": True},
                                                 {"favor_precision": True, "include_comments": False, "deduplicate": True}]:
         assert _core_impl._native_kwargs(kwargs), kwargs
     assert _core_impl._native_kwargs({"fast": True, "url": "https://example.org/", "include_tables": True})
     assert _core_impl._native_kwargs({"favor_precision": True, "include_comments": False, "target_language": "de"})
     assert _core_impl._native_kwargs({"include_tables": False, "fast": True})
+    assert _core_impl._native_kwargs({"include_links": True, "include_formatting": True, "include_images": True,
+                                      "output_format": "markdown"})
     for kwargs in ({"fast": 1}, {"favor_precision": 1}, {"include_comments": 0}, {"include_tables": 0},
-                   {"include_formatting": True}, {"output_format": "markdown"},
-                   {"unknown": 1}, {"include_images": 0}, {"include_links": True}):
+                   {"output_format": "xml"}, {"include_formatting": 1},
+                   {"unknown": 1}, {"include_images": 0}, {"include_links": 1}):
         assert not _core_impl._native_kwargs(kwargs), kwargs
     from .test_batch import _engine_context
 

@@ -92,8 +92,9 @@ def implementation(mode: str, core: Any) -> Implementation:
 #: (v2_3_1.core._native_sequence); other keys there leave it as it is
 _NATIVE = {
     "fast": (False, True), "no_fallback": (False,), "favor_precision": (False, True), "favor_recall": (False, True),
-    "include_comments": (True, False), "include_tables": (True, False), "include_formatting": (None, False),
-    "include_links": (False,), "include_images": (False,), "deduplicate": (False,), "output_format": ("txt",),
+    "include_comments": (True, False), "include_tables": (True, False), "include_formatting": (None, False, True),
+    "include_links": (False, True), "include_images": (False, True), "deduplicate": (False,),
+    "output_format": ("txt", "markdown"),
     "with_metadata": (False,), "only_with_metadata": (False,), "max_tree_size": (None,),
     "url_blacklist": (None,), "author_blacklist": (None,), "prune_xpath": (None,), "settingsfile": (None,),
 }

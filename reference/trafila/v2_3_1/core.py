@@ -403,7 +403,8 @@ def extract(
             url_blacklist=url_blacklist,
             date_params=date_extraction_params,
         )
-    _OUTPUT.wanted = options.format == "txt" and not options.formatting
+    # with metadata the text gets a header the C output does not write
+    _OUTPUT.wanted = options.format in ("txt", "markdown") and not options.with_metadata
     _OUTPUT.made = None
     try:
         document = bare_extraction(filecontent, options=options, as_dict=False, prune_xpath=prune_xpath)
