@@ -240,7 +240,8 @@ def test_the_reference_declares_it_holds_the_gil():
 
     for mode in _engine.MODES:
         assert _engine.implementation(mode, "reference").releases_gil is False
-    assert _engine.OPTIONAL_IMPLEMENTATION_ATTRIBUTES == {"releases_gil": False, "releases_gil_for": None}
+    assert _engine.OPTIONAL_IMPLEMENTATION_ATTRIBUTES == {"releases_gil": False, "releases_gil_for": None,
+                                                          "extract_metadata": None}
     pages = generated_pages(9, 4)
     with _engine_context("reference"):
         assert _batch.plan(pages, 2) == ("loop", "engine 'reference' holds the GIL while it extracts")
@@ -253,15 +254,15 @@ def test_plan_reasons(engine_231, declare_gil, monkeypatch):
         assert _batch.plan(pages, 2) == ("pool", "2 threads")
         assert _batch.plan(pages, 2, deduplicate=True)[0] == "loop"
         assert _batch.plan(pages[:1], 2) == ("loop", "fewer than two pages")
-        assert _batch.plan(pages, 2, include_images=True) == ("loop", "handed to trafilatura: include_images")
+        assert _batch.plan(pages, 2, target_language="de") == ("loop", "handed to trafilatura: target_language")
         assert _batch.plan(pages, 2, compat="9.9")[0] == "loop"
         assert _batch.plan(pages[0], 2) == ("loop", "a single page")
     # an Implementation without the optional attribute holds the GIL (the core's C sequence
-    # releases it for its option sets: links are not one of them)
+    # releases it for its option sets: the json output is not one of them)
     monkeypatch.delattr(engine_231.implementation("2.3.1"), "releases_gil")
     monkeypatch.setenv("TRAFILA_BATCH_PROCESSES", "0")
     with _engine_context(engine_231.name):
-        assert "holds the GIL while it extracts" in _batch.plan(pages, 2, include_links=True)[1]
+        assert "holds the GIL while it extracts" in _batch.plan(pages, 2, output_format="json")[1]
 
 
 def test_threads_argument_is_checked():
