@@ -101,6 +101,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--skip-existing", action="store_true", help="keep caches that are still valid")
     p.add_argument("--rerun", action="append", default=[], metavar="SET",
                    help="with --skip-existing: run this option set again where a cache has it (repeatable)")
+    p.add_argument("--rerun-decoded", action="store_true",
+                   help="with --rerun: run those sets again only for the bytes of the non-UTF-8 pages")
     _add_corpus_args(p)
 
     p = sub.add_parser("parity", help="diff a candidate against the oracle cache; gate on the ledger")
@@ -221,5 +223,5 @@ def main(argv: Optional[List[str]] = None) -> int:
         from .oracle import build
 
         return build(args.mode, args.bundles, embedded=args.embedded, timeout=args.timeout, skip_existing=args.skip_existing,
-                     rerun=args.rerun)
+                     rerun=args.rerun, rerun_decoded=args.rerun_decoded)
     return 2

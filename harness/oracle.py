@@ -145,10 +145,12 @@ def run_call(cand: Candidate, opt: OptionSet, page: Page, form: str, mode: str, 
 
 
 def build_bundle(cand: Candidate, mode: str, path: Path, sets: List[OptionSet], timeout: float, log=print,
-                 previous: Optional[dict] = None) -> dict:
+                 previous: Optional[dict] = None, decoded_only: Sequence[str] = ()) -> dict:
     """The cache for one bundle. With ``previous`` (a cache valid for this
     bundle and these versions), only the option sets it lacks are run; the
-    sets it has, and still defines the same way, are kept as they are."""
+    sets it has, and still defines the same way, are kept as they are. The sets
+    named in ``decoded_only`` that ``previous`` has are kept but for the bytes form
+    of the pages trafilatura decodes itself (not UTF-8), which run again."""
     errors: list = []
     pages = load_pages(path, errors)
     keys = [page_key(p) for p in pages]
@@ -157,17 +159,23 @@ def build_bundle(cand: Candidate, mode: str, path: Path, sets: List[OptionSet], 
     results: Dict[str, Dict[str, Dict[str, object]]] = {k: {f: {} for f in p.forms()} for k, p in zip(keys, pages)}
     timing: Dict[str, Dict[str, list]] = {}
     kept = _reusable_sets(previous, sets) if previous is not None else set()
+    partial = kept & set(decoded_only)
     for name in sorted(kept):
         timing[name] = previous["timing"].get(name, {})
         for key, forms in results.items():
             for form, cell in forms.items():
                 cell[name] = previous["results"][key][form][name]
-    sets_to_run = [o for o in sets if o.name not in kept]
+    sets_to_run = [o for o in sets if o.name not in kept or o.name in partial]
     if kept:
-        log(f"  {bundle_name(path)}: kept {', '.join(sorted(kept))}; running {', '.join(o.name for o in sets_to_run)}")
+        log(f"  {bundle_name(path)}: kept {', '.join(sorted(kept))}; running {', '.join(o.name for o in sets_to_run)}"
+            + (f" (the bytes of non-UTF-8 pages only: {', '.join(sorted(partial))})" if partial else ""))
     for opt in sets_to_run:
         for form in ("str", "bytes"):
             todo = [p for p in pages if form in p.forms()]
+            if opt.name in partial:
+                if form == "str":
+                    continue
+                todo = [p for p in todo if p.decoded_by_trafilatura()]
             if opt.dedup:
                 cand.reset_dedup(mode)
             total = 0.0
@@ -175,6 +183,8 @@ def build_bundle(cand: Candidate, mode: str, path: Path, sets: List[OptionSet], 
                 entry, secs = run_call(cand, opt, page, form, mode, timeout)
                 total += secs
                 results[page_key(page)][form][opt.name] = entry
+            if opt.name in partial:
+                continue  # the timing of the whole form stays the one measured
             timing.setdefault(opt.name, {})[form] = [len(todo), round(total, 3)]
             log(f"  {bundle_name(path)} {opt.name} {form}: {len(todo)} pages, {total:.1f} s")
     return {
@@ -365,11 +375,14 @@ def _decoder_refusal() -> Optional[str]:
 
 
 def build(mode: str, bundles: Optional[List[str]] = None, *, embedded: Optional[bool] = None, timeout: float = 300.0,
-          skip_existing: bool = False, base: Optional[Path] = None, rerun: Sequence[str] = ()) -> int:
+          skip_existing: bool = False, base: Optional[Path] = None, rerun: Sequence[str] = (),
+          rerun_decoded: bool = False) -> int:
     """Make the caches of ``mode`` with the installed trafilatura: under ``base`` when given, else in
     corpora/oracle/ on the committed caches' interpreter and in this interpreter's
     :data:`LOCAL_ORACLE_DIR` on any other (the committed caches stay as they are). With
-    ``skip_existing``, a valid cache keeps its option sets except those named in ``rerun``."""
+    ``skip_existing``, a valid cache keeps its option sets except those named in ``rerun``; with
+    ``rerun_decoded`` too, those sets run again only for the bytes of the non-UTF-8 pages (what an
+    oracle env with another decoder got wrong)."""
     from .candidates import TrafilaturaCandidate
 
     refusal = _decoder_refusal()
@@ -389,11 +402,15 @@ def build(mode: str, bundles: Optional[List[str]] = None, *, embedded: Optional[
     for path in bundle_paths(bundles, embedded=embedded):
         out = cache_path(mode, bundle_name(path), base)
         previous = None
+        decoded_only: Sequence[str] = ()
         if skip_existing and out.exists():
             previous = read_cache(out)
-            for name in rerun:
+            decoded_only = tuple(rerun) if rerun_decoded else ()
+            for name in () if rerun_decoded else rerun:
                 previous.get("option_sets", {}).pop(name, None)
             try:
+                if decoded_only:
+                    raise StaleCache(f"running the bytes of non-UTF-8 pages again for {', '.join(decoded_only)}")
                 check_cache(previous, out, path, sets, oracle_versions())
                 print(f"{out.name}: up to date", flush=True)
                 continue
@@ -403,7 +420,8 @@ def build(mode: str, bundles: Optional[List[str]] = None, *, embedded: Optional[
                 previous = None  # another bundle or other versions: everything runs again
         t0 = time.time()
         print(f"oracle {mode}: {path.name}", flush=True)
-        data = build_bundle(cand, mode, path, sets, timeout, log=lambda m: print(m, flush=True), previous=previous)
+        data = build_bundle(cand, mode, path, sets, timeout, log=lambda m: print(m, flush=True), previous=previous,
+                            decoded_only=decoded_only if previous is not None else ())
         write_cache(data, out)
         print(f"wrote {out} in {time.time() - t0:.0f} s", flush=True)
     return 0
