@@ -59,6 +59,13 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("bare-links", "bare_extraction", {"include_links": True}),
         OptionSet("bare-formatting", "bare_extraction", {"include_formatting": True}),
         OptionSet("bare-markdown", "bare_extraction", {"output_format": "markdown"}),
+        OptionSet("json", "extract", {"output_format": "json"}),
+        OptionSet("xml", "extract", {"output_format": "xml"}),
+        OptionSet("csv", "extract", {"output_format": "csv"}),
+        OptionSet("html", "extract", {"output_format": "html"}),
+        # include_images is delegated in 2.3.1 (trafila._gate._NOT_YET_PROVEN): left out here
+        OptionSet("xml-links-formatting", "extract", {"output_format": "xml", "include_links": True,
+                                                      "include_formatting": True}),
     ],
     "1.11.0": [
         OptionSet("default", "extract", {}),
@@ -72,6 +79,12 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("links", "extract", {"include_links": True}),
         OptionSet("formatting", "extract", {"include_formatting": True}),
         OptionSet("markdown", "extract", {"output_format": "markdown"}),
+        OptionSet("json", "extract", {"output_format": "json"}),
+        OptionSet("xml", "extract", {"output_format": "xml"}),
+        OptionSet("csv", "extract", {"output_format": "csv"}),
+        OptionSet("html", "extract", {"output_format": "html"}),
+        OptionSet("xml-links-formatting-images", "extract", {"output_format": "xml", "include_links": True,
+                                                             "include_formatting": True, "include_images": True}),
     ],
 }
 
