@@ -61,6 +61,12 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("bare-markdown", "bare_extraction", {"output_format": "markdown"}),
         OptionSet("images", "extract", {"include_images": True}),
         OptionSet("bare-images", "bare_extraction", {"include_images": True}),
+        OptionSet("json", "extract", {"output_format": "json"}),
+        OptionSet("xml", "extract", {"output_format": "xml"}),
+        OptionSet("csv", "extract", {"output_format": "csv"}),
+        OptionSet("html", "extract", {"output_format": "html"}),
+        OptionSet("xml-links-formatting", "extract", {"output_format": "xml", "include_links": True,
+                                                      "include_formatting": True}),
     ],
     "1.11.0": [
         OptionSet("default", "extract", {}),
@@ -74,6 +80,12 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("links", "extract", {"include_links": True}),
         OptionSet("formatting", "extract", {"include_formatting": True}),
         OptionSet("markdown", "extract", {"output_format": "markdown"}),
+        OptionSet("json", "extract", {"output_format": "json"}),
+        OptionSet("xml", "extract", {"output_format": "xml"}),
+        OptionSet("csv", "extract", {"output_format": "csv"}),
+        OptionSet("html", "extract", {"output_format": "html"}),
+        OptionSet("xml-links-formatting-images", "extract", {"output_format": "xml", "include_links": True,
+                                                             "include_formatting": True, "include_images": True}),
     ],
 }
 

@@ -555,3 +555,90 @@ def tostring(
     if unicode_out:
         return out
     return _encode(out, enc_name)
+
+
+# -- the XML re-read of trafilatura's output control --------------------------------
+
+#: libxml2's IS_BLANK_CH minus "\r": tostring writes "\r" as "&#13;", and a character
+#: reference is never blank to the parser that reads it back
+_XML_BLANK = frozenset(" \t\n")
+#: what tostring escapes in text: each is a reference to the parser, not character data
+_TEXT_ESCAPED = re.compile(r"([&<>\r])")
+#: blank runs of at least this length can reach the end of libxml2's input window mid-run
+#: (measured: from 250 characters on), and are then kept where shorter ones are dropped
+BLANK_WINDOW = 200
+
+
+class _BlankState:
+    """libxml2's parser state for one element's content, as far as ``areBlanks`` reads it:
+    ``mixed`` is its xml:space slot turned -2 by character data (xmlParseCharData), and
+    whether the element has any node yet, whether its first and last nodes are text."""
+
+    __slots__ = ("mixed", "has_nodes", "first_text", "last_text")
+
+    def __init__(self) -> None:
+        self.mixed = False
+        self.has_nodes = False
+        self.first_text = False
+        self.last_text = False
+
+    def text_node(self) -> None:
+        if not self.has_nodes:
+            self.first_text = True
+        self.has_nodes = True
+        self.last_text = True
+
+    def read(self, value: Optional[str], before_end_tag: bool) -> Optional[str]:
+        """The text that reads back from ``value`` (None: dropped, or empty); raises
+        ValueError when the result depends on libxml2's input window."""
+        if not value:
+            return None
+        parts = _TEXT_ESCAPED.split(value)
+        kept: List[str] = []
+        last = len(parts) - 1
+        for i, part in enumerate(parts):
+            if i % 2:
+                # a reference: its character joins the text node, the slot is untouched
+                kept.append(part)
+                self.text_node()
+                continue
+            if not part:
+                continue
+            if all(ch in _XML_BLANK for ch in part) and not (
+                self.mixed or i < last or self.last_text or self.first_text
+                or (not self.has_nodes and before_end_tag)
+            ):
+                # areBlanks: ignorable whitespace (followed by "<", no text around yet)
+                if len(part) >= BLANK_WINDOW:
+                    raise ValueError("blank run at libxml2's input window")
+                continue
+            kept.append(part)
+            self.text_node()
+            self.mixed = True
+        return "".join(kept) or None
+
+
+def remove_blank_text(root: Element) -> bool:
+    """What ``fromstring(tostring(root, encoding="unicode"), XMLParser(remove_blank_text=True))``
+    changes, done in place: lxml's round trip through libxml2 2.14's ``areBlanks``.
+
+    Character data made only of spaces, tabs and newlines and followed by a tag is dropped
+    as ignorable unless its element already holds character data (libxml2 marks the
+    element's xml:space slot), its first or last node so far is text (from a reference such
+    as ``&amp;``), or it is the element's whole content. Empty text and tails vanish
+    (nothing is serialised for them). Everything else reads back as written. Returns
+    False, the tree partly done, when a dropped run is long enough to meet libxml2's input
+    window (:data:`BLANK_WINDOW`): the result then depends on where the buffer ends.
+    """
+    try:
+        for el in root.iter():
+            children = children_list(el)
+            state = _BlankState()
+            el.text = state.read(el.text, not children)
+            for child in list(children):
+                state.has_nodes = True
+                state.last_text = False
+                child.tail = state.read(child.tail, False)
+    except ValueError:
+        return False
+    return True

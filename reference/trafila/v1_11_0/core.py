@@ -2,7 +2,7 @@
 ``extract`` with 1.11.0's signatures and semantics.
 
 Natively: output ``txt`` and ``markdown`` (extract; in 1.11.0 markdown is txt
-with formatting) / ``python`` (bare_extraction), include_formatting,
+with formatting), ``json``, ``csv``, ``xml``, ``html`` / ``python`` (bare_extraction), include_formatting,
 include_images, include_links (targets resolved as courlan 1.4.0 does),
 target_language (as without py3langid: the HTML meta
 check and the jusText stoplist), no_fallback,
@@ -35,7 +35,8 @@ from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
 from .utils import check_html_lang, load_html, normalize_unicode
 
 LANGID_FLAG = False
-from .xml import xmltotxt
+from .xml import build_html_output, build_json_output, control_xml_output, xmltocsv, xmltotxt
+from ..simhash import content_fingerprint
 from .xpaths import REMOVE_COMMENTS_XPATH
 from .._engine import NotNative
 
@@ -46,7 +47,8 @@ __all__ = ["extract", "bare_extraction", "DEFAULT_CONFIG", "LRU_TEST"]
 
 def _check_supported(options: Extractor, prune_xpath: Any) -> None:
     "The options this port does not run natively."
-    if options.format not in ("txt", "markdown", "python"):
+    # xmltei turns with_metadata on (Extractor): it stops at the metadata test below
+    if options.format not in NATIVE_FORMATS:
         raise NotNative(f"output format {options.format}")
     # metadata runs natively in bare_extraction; the metadata header of extract()'s txt and
     # markdown output is not ported
@@ -56,11 +58,30 @@ def _check_supported(options: Extractor, prune_xpath: Any) -> None:
         raise NotNative("prune_xpath (user XPath)")
 
 
+#: the output formats run natively (xmltei too, once metadata extraction is: its builder is ported)
+NATIVE_FORMATS = ("txt", "markdown", "python", "json", "csv", "xml", "xmltei", "html")
+
+
 def determine_returnstring(document: Document, options: Extractor) -> str:
-    "txt/markdown: the body's text, then the comments' text; NFC."
-    returnstring = xmltotxt(document.body, options.formatting)
-    if document.commentsbody is not None:
-        returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
+    "The output string of the chosen format (txt/markdown: the body's text, then the comments' text); NFC."
+    if "xml" in options.format:
+        # last cleaning; upstream's iter() hands out the next element before this one goes
+        for element in document.body.iter("*"):
+            if element.tag != "graphic" and len(element) == 0 and not element.text and not element.tail:
+                parent = element.getparent()
+                if parent is not None and parent.tag != "code":
+                    parent.remove(element)
+        returnstring = control_xml_output(document, options)
+    elif options.format == "csv":
+        returnstring = xmltocsv(document, options.formatting)
+    elif options.format == "json":
+        returnstring = build_json_output(document, options.with_metadata)
+    elif options.format == "html":
+        returnstring = build_html_output(document, options.with_metadata)
+    else:
+        returnstring = xmltotxt(document.body, options.formatting)
+        if document.commentsbody is not None:
+            returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
     return normalize_unicode(returnstring)
 
 
@@ -195,4 +216,8 @@ def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, 
         document = None
     if document is None:
         return None
+    if options.format not in ("markdown", "txt"):
+        document.id = record_id
+        if document.raw_text is not None:
+            document.fingerprint = content_fingerprint(str(document.title) + " " + str(document.raw_text))
     return determine_returnstring(document, options)

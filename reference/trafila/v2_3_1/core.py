@@ -1,7 +1,7 @@
 """trafilatura 2.3.1's extraction sequence (core.py): ``extract``,
 ``bare_extraction``, ``trafilatura_sequence`` and the txt output.
 
-Native: output_format txt/markdown/python, include_formatting, fast=True (or
+Native: output_format txt/markdown/python/json/csv/xml/html, include_formatting, fast=True (or
 no_fallback), favor_precision, favor_recall, include_comments, include_tables,
 deduplicate (bool or LRUCache), target_language's HTML meta check; fast=False
 too when the readability and jusText ports import (see external.py). Everything else raises
@@ -18,7 +18,7 @@ from configparser import ConfigParser
 from copy import copy
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
-from ._tree import Element, copy_tree, strip_tags
+from ._tree import Element, copy_tree, iter_live, strip_tags
 from .baseline import baseline, html2txt
 from .._backend import core_of
 from .._engine import NotNative
@@ -30,7 +30,8 @@ from .main_extractor import _elem_text, extract_comments, extract_content
 from .metadata import extract_metadata, set_date_params
 from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
 from .utils import check_html_lang, load_html, normalize_unicode
-from .xml import xmltotxt
+from .xml import build_html_output, build_json_output, control_xml_output, delete_element, keeps_empty, xmltocsv, xmltotxt
+from ..simhash import content_fingerprint
 from .xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
 if TYPE_CHECKING:
@@ -225,7 +226,8 @@ def _check_deprecation(fast: bool = False, *, no_fallback: bool = False, as_dict
 
 def _check_native(options: Extractor, prune_xpath: Any) -> None:
     "Raise NotNative for the options this port does not run natively (the call is delegated)."
-    if options.format not in ("txt", "python", "markdown"):
+    # xmltei turns with_metadata on (Extractor): it stops at the metadata test below
+    if options.format not in NATIVE_FORMATS:
         raise NotNative(f"output format {options.format}")
     # metadata runs natively in bare_extraction; the metadata header of extract()'s txt and
     # markdown output is not ported (the Extractor turns with_metadata on for the blacklists too)
@@ -343,11 +345,29 @@ def bare_extraction(
     return document if not as_dict else document.as_dict()
 
 
+#: the output formats run natively (xmltei too, once metadata extraction is: its builder is ported)
+NATIVE_FORMATS = ("txt", "python", "markdown", "json", "csv", "xml", "xmltei", "html")
+TXT_FORMATS = {"markdown", "txt"}
+
+
 def determine_returnstring(document: Document, options: Extractor) -> str:
-    "txt output: body text, newline, comments text, stripped, NFC."
-    returnstring = xmltotxt(document.body, options.formatting)
-    if document.commentsbody is not None:
-        returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
+    "The output string of the chosen format (txt: body text, newline, comments text, stripped), NFC."
+    if "xml" in options.format:
+        # last cleaning; upstream's iter() hands out the next element before this one goes
+        for element in iter_live(document.body, "*"):
+            if len(element) == 0 and not element.text and not element.tail and not keeps_empty(element):
+                delete_element(element, keep_tail=False)
+        returnstring = control_xml_output(document, options)
+    elif options.format == "csv":
+        returnstring = xmltocsv(document, options.formatting)
+    elif options.format == "json":
+        returnstring = build_json_output(document, options.with_metadata)
+    elif options.format == "html":
+        returnstring = build_html_output(document, options.with_metadata)
+    else:
+        returnstring = xmltotxt(document.body, options.formatting)
+        if document.commentsbody is not None:
+            returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
     return normalize_unicode(returnstring)
 
 
@@ -416,4 +436,8 @@ def extract(
         raise ValueError("'python' format only usable in bare_extraction() function")
     if made is not None and made[2] is not None and made[0] is document.body and made[1] is document.commentsbody:
         return made[2]  # type: ignore[no-any-return]
+    if options.format not in TXT_FORMATS or options.with_metadata:
+        document.id = record_id
+        if document.raw_text is not None:
+            document.fingerprint = content_fingerprint(str(document.title) + " " + str(document.raw_text))
     return determine_returnstring(document, options)
