@@ -7,12 +7,12 @@ main_extractor, baseline, external, xml, deduplication, core) plus
 
 Entry points: :func:`trafila.v2_3_1.core.extract` and
 :func:`trafila.v2_3_1.core.bare_extraction`, with 2.3.1's signatures.
-Native: output_format txt, markdown and python; fast or not (the non-fast path
-uses trafila.readability_2_3_1 and trafila.justext); favor_precision /
-favor_recall; include_comments / tables / formatting / links / images;
-deduplicate (True or an LRUCache); target_language's HTML meta check; str and
-UTF-8 (or gzip/zlib-compressed UTF-8) bytes. Everything else raises
-``NotNative(reason)``: metadata (with_metadata,
-only_with_metadata, blacklists), the xml/xmltei/json/csv/html formats,
-prune_xpath, and bytes in other encodings.
+Native: output_format txt, markdown, python, json, csv, xml and html; fast or
+not (the non-fast path uses trafila.readability_2_3_1 and trafila.justext);
+favor_precision / favor_recall; include_comments / tables / formatting / links
+/ images; deduplicate (True or an LRUCache); target_language's HTML meta check;
+with_metadata, only_with_metadata and the blacklists (metadata.py, with
+trafila.htmldate and trafila.courlan); str and bytes. Everything else raises
+``NotNative(reason)``: the txt/markdown metadata header, xmltei and
+tei_validation, a date only an external date parser finds, prune_xpath.
 """
