@@ -1,16 +1,17 @@
-"""courlan 1.4.0's URL part helpers (courlan.urlutils) that trafilatura's
-metadata extraction calls: ``extract_domain`` and ``get_base_url``."""
+"""courlan 1.4.0's URL part helpers (courlan.urlutils) that trafilatura calls:
+``extract_domain`` and ``get_base_url`` (metadata), ``get_base_url`` and
+``fix_relative_urls`` (links and images of both releases)."""
 
 from __future__ import annotations
 
 import re
 from html import unescape
 from typing import Optional, Set, Tuple, Union
-from urllib.parse import SplitResult, urlsplit
+from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
 from ._tld import get_tld_parts
 
-__all__ = ["extract_domain", "get_tldinfo", "get_base_url"]
+__all__ = ["extract_domain", "get_tldinfo", "get_base_url", "fix_relative_urls"]
 
 # the "fast" host pattern: a protocol, an optional run of labels ending in a dot,
 # then the registered name (4+ chars, no dot) with its suffix, an IPv4 or a long IPv6-ish string
@@ -69,3 +70,17 @@ def get_base_url(url: Union[str, SplitResult]) -> str:
     parts = _parse(url)
     prefix = f"{parts.scheme}://" if parts.scheme else ""
     return prefix + parts.netloc
+
+
+def fix_relative_urls(baseurl: str, url: str) -> str:
+    """Resolve a link against the base: a link to another host is kept as it is,
+    given http when it has no scheme."""
+    if url.startswith("{"):
+        return url
+    base_netloc = urlsplit(baseurl).netloc
+    split_url = urlsplit(url)
+    if split_url.netloc not in (base_netloc, ""):
+        if split_url.scheme:
+            return url
+        return urlunsplit(split_url._replace(scheme="http"))
+    return urljoin(baseurl, url)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Tuple
 
 from trafila._backend import core_of, strip_tags
 from trafila.treeops import deletion_walk
-from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
+from trafila.courlan.urlutils import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 
 from .deduplication import duplicate_test
 from .settings import CUT_EMPTY_ELEMS, MANUALLY_CLEANED, MANUALLY_STRIPPED

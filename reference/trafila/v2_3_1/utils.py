@@ -15,7 +15,7 @@ from trafila.text import (  # noqa: F401 - shared by both releases, re-exported
     sanitize, text_chars_test, textfilter,
 )
 from trafila.text import collapse_whitespace as _collapse  # in pieces: Ctrl-C between them
-from trafila.urls import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
+from trafila.courlan.urlutils import fix_relative_urls, get_base_url  # noqa: F401 - re-exported
 from .. import _decoding
 
 if TYPE_CHECKING:
@@ -215,7 +215,7 @@ def load_html(htmlobject: Any, max_size: Optional[int] = None, parse: Optional[C
     return tree
 
 
-# --- URLs (courlan 1.4.0's helpers are in trafila.urls) ---------------------------
+# --- URLs (courlan 1.4.0's helpers are in trafila.courlan) ---------------------------
 
 def safe_base_url(url: str) -> str:
     "The base URL, '' if malformed."
