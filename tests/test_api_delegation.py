@@ -58,9 +58,9 @@ def _native_cases():
     neg.read_dict({"DEFAULT": dict(trafilatura.settings.DEFAULT_CONFIG["DEFAULT"])})
     neg["DEFAULT"]["MIN_EXTRACTED_SIZE"] = "-1"
     raw = PAGE.encode()
-    cases = [(f"output format {fmt}", {"output_format": fmt}) for fmt in ("csv", "json", "html", "xml", "xmltei")]
+    # csv, json, html, xml and include_images are native: test_formats_and_images_are_native below
+    cases = [("metadata in the xmltei output", {"output_format": "xmltei"})]
     cases += [
-        ("include_images", {"include_images": True}),
         (_METADATA, {"with_metadata": True}),
         (_METADATA, {"only_with_metadata": True}),
         (_METADATA, {"url_blacklist": {"https://example.org/post"}}),
@@ -79,7 +79,7 @@ def _native_cases():
 
 
 CASE_IDS = [
-    "csv", "json", "html", "xml", "xmltei", "images", "with_metadata",
+    "xmltei", "with_metadata",
     "only_with_metadata", "url_blacklist", "author_blacklist", "target_language", "prune_xpath", "options",
     "trafilatura_lru", "lxml_tree", "response", "negative_size",
 ]
@@ -115,9 +115,6 @@ def test_delegated_once_with_trafilaturas_result(function, index):
     reason, kwargs = _native_cases()[index]
     if reason is _METADATA:
         reason = _metadata_reason(function)
-    if function == "bare_extraction" and kwargs.get("output_format") == "xmltei":
-        kwargs = dict(kwargs, output_format="xml")
-        reason = "output format xml"
     before = trafila.delegated_calls
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -158,14 +155,35 @@ def test_links_formatting_markdown_are_native(function, kwargs):
         assert "a [link number 0](/l0) and" in ours  # the option took effect natively
 
 
+#: native since the formats port (the harness sets json, xml, csv, html, images, bare-images, xml-links-formatting)
+FORMAT_OPTIONS = [{"output_format": fmt} for fmt in ("csv", "json", "html", "xml")] + [
+    {"include_images": True}, {"output_format": "xml", "include_links": True, "include_formatting": True},
+]
+
+
+@pytest.mark.parametrize("kwargs", FORMAT_OPTIONS, ids=["csv", "json", "html", "xml", "images", "xml-links-formatting"])
+@pytest.mark.parametrize("function", ["extract", "bare_extraction"])
+def test_formats_and_images_are_native(monkeypatch, function, kwargs):
+    import trafilatura
+
+    before = trafila.delegated_calls
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", trafila.FallbackWarning)
+        ours = _call(trafila, function, kwargs)
+    assert trafila.delegated_calls == before
+    theirs = _call(trafilatura, function, kwargs)
+    assert _comparable(function, ours) == _comparable(function, theirs)
+    trafila.reset_caches()
+    monkeypatch.setitem(sys.modules, "trafilatura", None)
+    assert _comparable(function, _call(trafila, function, kwargs)) == _comparable(function, ours)
+
+
 @pytest.mark.parametrize("index", range(len(CASE_IDS)), ids=CASE_IDS)
 @pytest.mark.parametrize("function", ["extract", "bare_extraction"])
 def test_trafila_error_without_trafilatura(monkeypatch, function, index):
     reason, kwargs = _native_cases()[index]
     if reason is _METADATA:
         reason = _metadata_reason(function)
-    if function == "bare_extraction" and kwargs.get("output_format") == "xmltei":
-        kwargs = dict(kwargs, output_format="xml")
     before = trafila.delegated_calls
     monkeypatch.setitem(sys.modules, "trafilatura", None)
     with pytest.raises(trafila.TrafilaError, match="trafilatura==2.3.1 installed") as err:
@@ -179,7 +197,7 @@ def test_trafila_error_with_another_release(monkeypatch):
 
     monkeypatch.setattr(trafilatura, "__version__", "2.0.0")
     with pytest.raises(trafila.TrafilaError, match="found 2.0.0"):
-        trafila.extract(PAGE, output_format="xml")
+        trafila.extract(PAGE, prune_xpath="//footer")
 
 
 def test_extract_with_metadata_is_delegated(monkeypatch):
