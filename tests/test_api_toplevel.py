@@ -84,8 +84,10 @@ def test_delegated_helpers():
     with pytest.warns(trafila.FallbackWarning, match="load_html handed"):
         tree = trafila.load_html(PAGES[0])
     assert isinstance(tree, lxml.html.HtmlElement)
-    with pytest.warns(trafila.FallbackWarning, match="extract_metadata handed"):
-        meta = trafila.extract_metadata("<html><head><title>Hello there</title></head><body><p>x</p></body></html>")
+    # a string runs on the engine (tests/test_metadata.py); an lxml tree is handed over
+    with pytest.warns(trafila.FallbackWarning, match="extract_metadata handed.*lxml tree input"):
+        meta = trafila.extract_metadata(
+            lxml.html.fromstring("<html><head><title>Hello there</title></head><body><p>x</p></body></html>"))
     assert isinstance(meta, trafila.Document) and meta.title == "Hello there"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -96,8 +98,8 @@ def test_delegated_helpers():
 
 
 @pytest.mark.parametrize("call", [
-    lambda: trafila.extract(PAGES[0], output_format="xml"),
-    lambda: trafila.bare_extraction(PAGES[0], include_images=True),
+    lambda: trafila.extract(PAGES[0], prune_xpath="//footer"),
+    lambda: trafila.bare_extraction(PAGES[0], prune_xpath="//footer"),
     lambda: trafila.extract_with_metadata(PAGES[0]),
     lambda: trafila.load_html(PAGES[0]),
     # lxml tree input is delegated (bytes in any charset are native: tests/test_decoding.py)

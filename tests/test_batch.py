@@ -513,15 +513,15 @@ def test_pyarrow_is_not_imported_for_lists(engine_231):
 @needs_trafilatura_231
 @pytest.mark.filterwarnings("ignore::trafila.FallbackWarning")
 def test_a_delegated_first_page_turns_the_pool_into_the_loop(engine_231, declare_gil, monkeypatch):
-    """output_format="xml" is handed to trafilatura by the engine (NotNative): the
+    """prune_xpath is handed to trafilatura by the engine (NotNative): the
     batch sees it on page 0 and runs the rest on the calling thread; same results."""
     declare_gil(engine_231, "2.3.1", True)
     pages = [p for p in generated_pages(16, 8) if p]
     seen: list = []
     with _engine_context(engine_231.name):
-        assert _batch.plan(pages, 2, output_format="xml")[0] == "pool"
-        got = _batch.run_batch(pages, 2, {"output_format": "xml"}, observe=lambda i, d: seen.append((i, d)))
-    assert got == _loop(engine_231, pages, output_format="xml")
+        assert _batch.plan(pages, 2, prune_xpath="//footer")[0] == "pool"
+        got = _batch.run_batch(pages, 2, {"prune_xpath": "//footer"}, observe=lambda i, d: seen.append((i, d)))
+    assert got == _loop(engine_231, pages, prune_xpath="//footer")
     assert seen == [(i, True) for i in range(len(pages))]
     assert not _batch_threads()
 

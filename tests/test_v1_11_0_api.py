@@ -95,10 +95,19 @@ def test_max_tree_size_limits_the_output_tree():
 
 
 def test_delegation_for_other_options():
-    for kwargs in (dict(output_format="xml"), dict(output_format="csv"), dict(output_format="json"),
-                   dict(with_metadata=True), dict(prune_xpath="//p")):
+    for kwargs in (dict(output_format="xmltei"), dict(with_metadata=True), dict(prune_xpath="//p"),
+                   dict(prune_xpath="//footer")):
         with pytest.raises(NotNative):
             core.extract(ARTICLE, **kwargs)
+
+
+@pytest.mark.parametrize("fmt", ["xml", "csv", "json", "html"])
+def test_output_formats_are_native(fmt):
+    got = core.extract(ARTICLE, output_format=fmt)
+    assert got is not None and "Hello world, this is a sentence" in got
+    trafilatura = pytest.importorskip("trafilatura")
+    if trafilatura.__version__ == "1.11.0":
+        assert got == trafilatura.extract(ARTICLE, output_format=fmt)
 
 
 def test_direct_bare_extraction_of_rejected_input_raises_attribute_error():

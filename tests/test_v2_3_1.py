@@ -254,12 +254,21 @@ def test_max_tree_size_argument_raises():
 
 
 def test_delegations_raise():
-    with pytest.raises(NotNative, match="^output format xml$"):
-        core.extract(SYNTHETIC["article"], fast=True, output_format="xml")
-    with pytest.raises(NotNative, match="^metadata extraction$"):
+    with pytest.raises(NotNative, match=r"^prune_xpath \(user XPath\)$"):
+        core.extract(SYNTHETIC["article"], fast=True, prune_xpath="//footer")
+    with pytest.raises(NotNative, match="^metadata in the xmltei output$"):
+        core.extract(SYNTHETIC["article"], fast=True, output_format="xmltei")
+    with pytest.raises(NotNative, match="^metadata in the txt output$"):
         core.extract(SYNTHETIC["article"], fast=True, with_metadata=True)
-    with pytest.raises(NotNative, match="^url_blacklist$"):  # before metadata: the Extractor turns it on for a blacklist
+    # the Extractor turns with_metadata on for a blacklist: the txt header is what is handed over
+    with pytest.raises(NotNative, match="^metadata in the txt output$"):
         core.extract(SYNTHETIC["article"], fast=True, url_blacklist={"https://example.org"})
+
+
+@pytest.mark.parametrize("fmt", ["xml", "json", "csv", "html"])
+def test_output_formats_are_native(fmt):
+    got = core.extract(SYNTHETIC["article"], fast=True, output_format=fmt)
+    assert got is not None and got == trafilatura.extract(SYNTHETIC["article"], fast=True, output_format=fmt)
 
 
 @pytest.mark.parametrize(
