@@ -162,14 +162,28 @@ def test_config_wins_over_settingsfile(api, tmp_path):
     assert _same(api, "extract", PAGE, settingsfile=str(full), config=trafilatura.settings.DEFAULT_CONFIG).startswith("Title")
 
 
-@pytest.mark.parametrize("kwargs", [{"output_format": "xml"}, {"output_format": "json"}, {"with_metadata": True},
-                                    {"prune_xpath": "//h2"}, {"include_formatting": True, "output_format": "xml"}])
+@pytest.mark.parametrize("kwargs", [{"output_format": "xmltei"}, {"prune_xpath": "//footer"}, {"with_metadata": True},
+                                    {"prune_xpath": "//h2"}, {"include_formatting": True, "output_format": "xmltei"}])
 def test_delegated_options_give_1_11_0_results(api, kwargs):
     with pytest.warns(trafila.FallbackWarning, match="1.11.0"):
         ours = api.extract(PAGE, compat="1.11.0", **kwargs)
     import trafilatura
 
     assert ours == trafilatura.extract(PAGE, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [{"output_format": "xml"}, {"output_format": "json"}, {"output_format": "csv"},
+                                    {"output_format": "html"}, {"include_formatting": True, "output_format": "xml"},
+                                    {"include_images": True, "include_links": True, "output_format": "xml"}])
+def test_output_formats_are_native_with_1_11_0_results(api, kwargs):
+    import trafilatura
+
+    before = trafila.delegated_calls
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", trafila.FallbackWarning)
+        ours = api.extract(PAGE, compat="1.11.0", **kwargs)
+    assert trafila.delegated_calls == before
+    assert ours is not None and ours == trafilatura.extract(PAGE, **kwargs)
 
 
 def test_lxml_tree_input_is_delegated(api):
