@@ -383,4 +383,7 @@ def test_the_harness_runs_without_trafila(tmp_path):
     res = subprocess.run([sys.executable, str(checker)], capture_output=True, text=True, cwd=str(tmp_path), env=env,
                          timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "300 cases, 300 equal, 0 different, 0 errors, 0 not answered" in res.stdout, res.stdout
+    # about 150 per file, whole deduplication groups kept: the count the sampling gives
+    n = len(V.sample_cases(PARSER["cases"], 150)) + len(V.sample_cases(EXTRACT["2.3.1"]["cases"], 150))
+    assert n >= 300
+    assert f"{n} cases, {n} equal, 0 different, 0 errors, 0 not answered" in res.stdout, res.stdout
