@@ -126,6 +126,24 @@ def _diffs(res: dict) -> list:
     return res["differences"]
 
 
+def _all_equal_or_handed_over(res: dict, mode: str) -> None:
+    """Every case equal; where trafilatura ``mode`` is not installed, the few cases the engine hands
+    over (NotNative: an XML name the xml output refuses) raise TrafilaError instead, and only they."""
+    t = res["totals"]
+    try:
+        import trafilatura
+
+        installed = trafilatura.__version__ == mode
+    except ImportError:
+        installed = False
+    if installed:
+        assert t.get("equal") == t["cases"], _diffs(res)
+        return
+    handed = [d for d in res["differences"] if d["difference"].endswith("got raises TrafilaError")]
+    assert handed == res["differences"] and t.get("errors", 0) == 0, _diffs(res)
+    assert t.get("equal") + len(handed) == t["cases"] and len(handed) * 200 <= t["cases"], _diffs(res)
+
+
 def test_parser_vectors_on_each_engine(engine):
     res = V.check(engine.name, VDIR, [], ["parser"], sample=600, log=lambda m: None)
     t = res["totals"]
@@ -159,14 +177,16 @@ def test_extract_vectors_2_3_1_on_each_engine(engine_231):
     t = res["totals"]
     by_set = res["files"][V.extract_file("2.3.1")]["by_set"]
     assert len(by_set) >= 15  # the sample reaches (nearly) every option set
-    assert t["cases"] >= 900 and t.get("equal") == t["cases"], _diffs(res)
+    assert t["cases"] >= 900
+    _all_equal_or_handed_over(res, "2.3.1")
 
 
 def test_extract_vectors_1_11_0_on_each_engine(engine_111):
     res = V.check(engine_111.name, VDIR, ["1.11.0"], ["extract"], sample=500, log=lambda m: None,
                   candidate=TrafilaCandidate(engine_111.name))
     t = res["totals"]
-    assert t["cases"] >= 500 and t.get("equal") == t["cases"], _diffs(res)
+    assert t["cases"] >= 500
+    _all_equal_or_handed_over(res, "1.11.0")
 
 
 @needs_trafilatura_231
