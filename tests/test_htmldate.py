@@ -8,6 +8,8 @@ NotNative with a reason of the known kinds.
 
 from __future__ import annotations
 
+import sys
+
 import copy
 import inspect
 from datetime import datetime
@@ -160,8 +162,15 @@ def test_tree_untouched(load):
 def test_string_input_parses_like_htmldate():
     for text in PAGES.values():
         for original in (True, False):
-            assert find_date(text, original_date=original, max_date=MAX) == htmldate.find_date(
-                text, original_date=original, max_date=MAX)
+            theirs = htmldate.find_date(text, original_date=original, max_date=MAX)
+            try:
+                ours = find_date(text, original_date=original, max_date=MAX)
+            except NotNative as err:
+                # before 3.11 datetime.fromisoformat refuses "...Z", so htmldate asks dateutil for
+                # it: the port hands that page over (the caller then gets htmldate's answer)
+                assert sys.version_info < (3, 11) and "dateutil" in str(err), err
+                continue
+            assert ours == theirs
     with pytest.raises(NotNative):
         find_date(page(body="<!-- 2019-01-01 --><p>x</p>"))
     assert find_date("no html here") is None and htmldate.find_date("no html here") is None
