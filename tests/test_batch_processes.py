@@ -331,12 +331,14 @@ def test_no_worker_processes_when_switched_off(engine_231, monkeypatch):
     monkeypatch.setenv("TRAFILA_BATCH_PROCESSES", "0")
     pages = generated_pages(31, 10)
     with _engine_context(engine_231.name):
-        path, why = _batch.plan(pages, 2, include_links=True)
+        # the json output is serialised in Python, holding the GIL: the loop then
+        path, why = _batch.plan(pages, 2, output_format="json")
         # the core's C sequence releases the GIL for the default options: threads then
         native = _batch.plan(pages, 2)[0]
     assert path == "loop"
     assert native == ("pool" if engine_231.name == "core" else "loop")
-    assert engine_231.extract_batch(pages, threads=2, include_links=True) == _loop(engine_231, pages, include_links=True)
+    assert engine_231.extract_batch(pages, threads=2, output_format="json") == _loop(engine_231, pages,
+                                                                                       output_format="json")
     assert engine_231.extract_batch(pages, threads=2) == _loop(engine_231, pages)
     assert _workers._POOL is None
 
