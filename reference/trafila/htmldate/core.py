@@ -16,12 +16,12 @@ from functools import partial
 from typing import Any, Callable, List, Optional, Union
 
 from ._tables import CLASS_ATTRS, DATE_ATTRIBUTES, ITEMPROP_ATTRS_MODIFIED, ITEMPROP_ATTRS_ORIGINAL, \
-    NAME_MODIFIED, PATTERNS, PROPERTY_MODIFIED
+    NAME_MODIFIED, PROPERTY_MODIFIED
 from .extractors import FAST_TAGS, YMD_PATTERN, discard_unwanted, extract_url_date, free_text_segments, \
     idiosyncrasies_search, img_search, json_search, pattern_search, regex_parse, try_date_expr, \
     try_date_expr_opts
 from .settings import CLEANING_LIST, MAX_POSSIBLE_CANDIDATES, MAX_SEGMENT_LEN, MIN_SEGMENT_LEN
-from .utils import Extractor, clean_html, first_descendant, is_trafila_element, load_html, trim_text
+from .utils import Extractor, compiled_pattern, clean_html, first_descendant, is_trafila_element, load_html, trim_text
 from .validators import REFERENCE_FORMAT, check_extracted_reference, compare_values, correct_year, \
     filter_ymd_candidate, get_max_date, get_min_date, is_valid_date, is_valid_format, plausible_year_filter, \
     update_reference, validate_and_convert
@@ -30,34 +30,30 @@ ITEMPROP_ATTRS = ITEMPROP_ATTRS_ORIGINAL | ITEMPROP_ATTRS_MODIFIED
 ALWAYS_TAGS = frozenset({"footer", "small"})
 
 
-def _rx(name: str) -> "re.Pattern[str]":
-    source, flags = PATTERNS[name]
-    return re.compile(source, flags)
 
-
-NON_DIGITS_REGEX = _rx("NON_DIGITS_REGEX")
-TIMESTAMP_PATTERN = _rx("TIMESTAMP_PATTERN")
-TIMESTAMP_LOOSE_PATTERN = _rx("TIMESTAMP_LOOSE_PATTERN")
-THREE_COMP_REGEX_A = _rx("THREE_COMP_REGEX_A")
-THREE_COMP_REGEX_B = _rx("THREE_COMP_REGEX_B")
-TWO_COMP_REGEX = _rx("TWO_COMP_REGEX")
-YEAR_PATTERN = _rx("YEAR_PATTERN")
-COPYRIGHT_PATTERN = _rx("COPYRIGHT_PATTERN")
-THREE_PATTERN = _rx("THREE_PATTERN")
-THREE_LOOSE_PATTERN = _rx("THREE_LOOSE_PATTERN")
-THREE_LOOSE_CATCH = _rx("THREE_LOOSE_CATCH")
-SELECT_YMD_PATTERN = _rx("SELECT_YMD_PATTERN")
-SELECT_YMD_YEAR = _rx("SELECT_YMD_YEAR")
-DATESTRINGS_PATTERN = _rx("DATESTRINGS_PATTERN")
-DATESTRINGS_CATCH = _rx("DATESTRINGS_CATCH")
-SLASHES_PATTERN = _rx("SLASHES_PATTERN")
-SLASHES_YEAR = _rx("SLASHES_YEAR")
-YYYYMM_PATTERN = _rx("YYYYMM_PATTERN")
-YYYYMM_CATCH = _rx("YYYYMM_CATCH")
-MMYYYY_PATTERN = _rx("MMYYYY_PATTERN")
-SIMPLE_PATTERN = _rx("SIMPLE_PATTERN")
-ID_CLASS_CUES = _rx("ID_CLASS_CUES")
-CLASS_CUES = _rx("CLASS_CUES")
+NON_DIGITS_REGEX = compiled_pattern("NON_DIGITS_REGEX")
+TIMESTAMP_PATTERN = compiled_pattern("TIMESTAMP_PATTERN")
+TIMESTAMP_LOOSE_PATTERN = compiled_pattern("TIMESTAMP_LOOSE_PATTERN")
+THREE_COMP_REGEX_A = compiled_pattern("THREE_COMP_REGEX_A")
+THREE_COMP_REGEX_B = compiled_pattern("THREE_COMP_REGEX_B")
+TWO_COMP_REGEX = compiled_pattern("TWO_COMP_REGEX")
+YEAR_PATTERN = compiled_pattern("YEAR_PATTERN")
+COPYRIGHT_PATTERN = compiled_pattern("COPYRIGHT_PATTERN")
+THREE_PATTERN = compiled_pattern("THREE_PATTERN")
+THREE_LOOSE_PATTERN = compiled_pattern("THREE_LOOSE_PATTERN")
+THREE_LOOSE_CATCH = compiled_pattern("THREE_LOOSE_CATCH")
+SELECT_YMD_PATTERN = compiled_pattern("SELECT_YMD_PATTERN")
+SELECT_YMD_YEAR = compiled_pattern("SELECT_YMD_YEAR")
+DATESTRINGS_PATTERN = compiled_pattern("DATESTRINGS_PATTERN")
+DATESTRINGS_CATCH = compiled_pattern("DATESTRINGS_CATCH")
+SLASHES_PATTERN = compiled_pattern("SLASHES_PATTERN")
+SLASHES_YEAR = compiled_pattern("SLASHES_YEAR")
+YYYYMM_PATTERN = compiled_pattern("YYYYMM_PATTERN")
+YYYYMM_CATCH = compiled_pattern("YYYYMM_CATCH")
+MMYYYY_PATTERN = compiled_pattern("MMYYYY_PATTERN")
+SIMPLE_PATTERN = compiled_pattern("SIMPLE_PATTERN")
+ID_CLASS_CUES = compiled_pattern("ID_CLASS_CUES")
+CLASS_CUES = compiled_pattern("CLASS_CUES")
 THREE_COMP_PATTERNS = (THREE_PATTERN, THREE_LOOSE_PATTERN)
 # lxml.html.tostring drops this tag from what it serialises (include_meta_content_type=False)
 _META_CONTENT_TYPE = re.compile(r'<meta http-equiv="Content-Type"[^>]*>')

@@ -19,31 +19,27 @@ from typing import Any, Iterator, List, Optional
 
 from trafila._engine import NotNative
 
-from ._tables import FAST_TAGS, MONTH_WORDS, MONTHS, PATTERNS
+from ._tables import FAST_TAGS, MONTH_WORDS, MONTHS
 from .settings import MAX_SEGMENT_LEN
-from .utils import Extractor, remove_if_attached, trim_text
+from .utils import Extractor, compiled_pattern, remove_if_attached, trim_text
 from .validators import convert_date, correct_year, is_valid_date, validate_and_convert
 
 
-def _rx(name: str) -> "re.Pattern[str]":
-    source, flags = PATTERNS[name]
-    return re.compile(source, flags)
 
-
-YMD_NO_SEP_PATTERN = _rx("YMD_NO_SEP_PATTERN")
-YMD_PATTERN = _rx("YMD_PATTERN")
-YM_PATTERN = _rx("YM_PATTERN")
-LONG_TEXT_PATTERN = _rx("LONG_TEXT_PATTERN")
-COMPLETE_URL = _rx("COMPLETE_URL")
-JSON_MODIFIED = _rx("JSON_MODIFIED")
-JSON_PUBLISHED = _rx("JSON_PUBLISHED")
-TEXT_DATE_PATTERN = _rx("TEXT_DATE_PATTERN")
-YEAR_OR_MONTH = _rx("YEAR_OR_MONTH")
-DAY_TOKEN = _rx("DAY_TOKEN")
-WORD = _rx("WORD")
-DISCARD_PATTERNS = _rx("DISCARD_PATTERNS")
-DATE_CORE_PATTERN = _rx("DATE_CORE_PATTERN")
-TEXT_PATTERNS = _rx("TEXT_PATTERNS")
+YMD_NO_SEP_PATTERN = compiled_pattern("YMD_NO_SEP_PATTERN")
+YMD_PATTERN = compiled_pattern("YMD_PATTERN")
+YM_PATTERN = compiled_pattern("YM_PATTERN")
+LONG_TEXT_PATTERN = compiled_pattern("LONG_TEXT_PATTERN")
+COMPLETE_URL = compiled_pattern("COMPLETE_URL")
+JSON_MODIFIED = compiled_pattern("JSON_MODIFIED")
+JSON_PUBLISHED = compiled_pattern("JSON_PUBLISHED")
+TEXT_DATE_PATTERN = compiled_pattern("TEXT_DATE_PATTERN")
+YEAR_OR_MONTH = compiled_pattern("YEAR_OR_MONTH")
+DAY_TOKEN = compiled_pattern("DAY_TOKEN")
+WORD = compiled_pattern("WORD")
+DISCARD_PATTERNS = compiled_pattern("DISCARD_PATTERNS")
+DATE_CORE_PATTERN = compiled_pattern("DATE_CORE_PATTERN")
+TEXT_PATTERNS = compiled_pattern("TEXT_PATTERNS")
 
 FAST_TAG_SET = frozenset(FAST_TAGS)
 _DISCARD_IDS = ("wm-ipp-base", "wm-ipp")

@@ -18,13 +18,14 @@ from trafila.xmlchars import check_xml_text
 from ._tables import PATTERNS
 
 
-def _rx(name: str) -> "re.Pattern[str]":
+def compiled_pattern(name: str) -> "re.Pattern[str]":
+    "One of htmldate's regexes, compiled from the generated table (_tables.PATTERNS)."
     source, flags = PATTERNS[name]
     return re.compile(source, flags)
 
 
-DOCTYPE_TAG = _rx("DOCTYPE_TAG")
-FAULTY_HTML = _rx("FAULTY_HTML")
+DOCTYPE_TAG = compiled_pattern("DOCTYPE_TAG")
+FAULTY_HTML = compiled_pattern("FAULTY_HTML")
 # htmldate's parser keeps comments (trafila's, trafilatura's, drops them): a string with
 # anything libxml2 may read as a comment or PI is not parsed here
 _COMMENT_LIKE = re.compile(r"<[!?]|</[^A-Za-z]")
