@@ -187,6 +187,7 @@ cdef Py_ssize_t _find_invalid_xml(int kind, const void* data, Py_ssize_t start, 
     return start + trafila_find_invalid_4(<const uint32_t*>data + start, n - start)
 
 
+# upstream: trafilatura.utils.repair_faulty_html
 def strip_invalid_xml_chars(str s not None):
     """``INVALID_XML_CHARS.sub("", s)`` (repair_faulty_html's deletion of
     ``[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]``): the runs between them copied whole

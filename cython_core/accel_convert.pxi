@@ -129,6 +129,7 @@ cdef bint _cv_layout_tables(DocData* d, int32_t top, bint v1) noexcept nogil:
     return True
 
 
+# upstream: trafilatura.htmlprocessing.tree_cleaning
 def layout_tables_to_divs(CElement tree not None):
     """2.3.1 tree_cleaning's ``for elem in tree.iter("figure", "table")``: a
     figure holding a table, and a table whose role is presentation or none,
@@ -142,6 +143,7 @@ def layout_tables_to_divs(CElement tree not None):
         _raise_doc_error(doc)
 
 
+# upstream: trafilatura.htmlprocessing.tree_cleaning
 def figures_with_table_to_divs(CElement tree not None):
     """1.11.0 tree_cleaning's ``for elem in figures_with_table(tree): elem.tag =
     "div"`` (``.//figure[descendant::table]``: the tree itself left out)."""
@@ -248,6 +250,7 @@ cdef int _cv_links_on(DocData* d, int32_t top) noexcept nogil:
     return 1
 
 
+# upstream: trafilatura.htmlprocessing.convert_link
 def convert_links(CElement tree not None):
     """convert_link over ``tree.iter("a", "ref")`` without a base URL (2.3.1 and 1.11.0 alike).
     False, with nothing changed, where an href holds a character lxml refuses."""
@@ -610,6 +613,7 @@ cdef _cv_convert_tags(CElement tree, bint links, bint tables, bint formatting, b
             _raise_doc_error(doc)
 
 
+# upstream: trafilatura.htmlprocessing.convert_tags
 def convert_tags_23(CElement tree not None, bint links, bint tables, bint formatting, bint images, python_delete, convert_pre):
     """2.3.1 convert_tags but the links branch (``links``: the caller has run
     convert_link) and the images-out-of-links moves, which stay in Python:
@@ -620,6 +624,7 @@ def convert_tags_23(CElement tree not None, bint links, bint tables, bint format
     _cv_convert_tags(tree, links, tables, formatting, images, python_delete, convert_pre, False)
 
 
+# upstream: trafilatura.htmlprocessing.convert_tags
 def convert_tags_111(CElement tree not None, bint links, bint tables, bint formatting, bint images, convert_pre):
     """1.11.0 convert_tags but the links branch (``links``: the caller has
     converted the a/ref): the a of containers -> ref and the strip of the other
@@ -631,6 +636,7 @@ def convert_tags_111(CElement tree not None, bint links, bint tables, bint forma
 
 # -- tree_cleaning's deletions and strips (both releases) -------------------------------------
 
+# upstream: trafilatura.htmlprocessing.tree_cleaning
 def delete_by_tags_once(CElement tree not None, tags, python_delete, replay):
     """delete_by_tags (accel.pxi) with one walk for every tag: tree_cleaning's
     ``for tag in tags: for el in tree.iter(tag): delete_element(el)``. The
@@ -791,6 +797,7 @@ cdef int64_t _cv_text_length(DocData* d, int32_t top) noexcept nogil:
             return total
 
 
+# upstream: trafilatura.htmlprocessing._handle_forms
 def handle_forms(CElement tree not None, python_delete):
     """2.3.1 _handle_forms: over the forms of ``tree`` (itself included) in
     document order, a form holding more than half of the tree's text becomes a

@@ -181,6 +181,7 @@ cdef int _ex_process_node(CDocument doc, int32_t i) except -1:
     return 1
 
 
+# upstream: trafilatura.htmlprocessing.process_node
 def extract_process_node(CElement el not None, filter_match):
     """2.3.1's htmlprocessing.process_node without deduplication on a core
     element: the element or None, as the reference gives; NotImplemented
@@ -210,6 +211,7 @@ cdef bint _separates_inline(DocData* d, int32_t i) noexcept nogil:
             or _is_tag(d, nxt, _name_id(d, "graphic")))
 
 
+# upstream: trafilatura.htmlprocessing.handle_textnode
 def extract_handle_textnode(CElement el not None, bint comments_fix, bint preserve_spaces, textfilter):
     """2.3.1's htmlprocessing.handle_textnode without deduplication on a core
     element that is no <graphic>: the element or None; NotImplemented
@@ -328,6 +330,7 @@ cdef void _ex_collapse_subtree(DocData* d, int32_t top, ExCollapse* c) noexcept 
     ng_itertext_pieces(d, top, _ex_collapse_piece, c)
 
 
+# upstream: trafilatura.main_extractor._elem_text
 def extract_elem_text(CElement el not None):
     """main_extractor._elem_text: ``trim("".join(el.itertext()))`` (ng_elem_text)."""
     cdef CDocument doc = el.doc
@@ -344,6 +347,7 @@ def extract_elem_text(CElement el not None):
         ngs_free(&out)
 
 
+# upstream: trafilatura.main_extractor.is_text_element
 def extract_has_text(CElement el not None):
     """main_extractor.is_text_element on an element: a non-whitespace
     character in ``"".join(el.itertext())``."""
@@ -449,6 +453,7 @@ cdef int _copy_slot(DocData* src, Slot s, DocData* dst, int32_t i, bint tail) no
     return 1 if dom_set_slot(dst, i, tail, src.text.data + s.off, s.len, False) else -1
 
 
+# upstream: trafilatura.main_extractor.handle_paragraphs
 def extract_paragraph(CElement el not None, CElement out not None, int allowed, textfilter):
     """main_extractor.handle_paragraphs without deduplication for a <p> with
     children that are all childless lb/hi/ref/del/code (each in potential_tags,
@@ -725,6 +730,7 @@ cdef bint _ex_flush_phantoms(DocData* od, ExTable* tb, int32_t row, int32_t* nco
     return True
 
 
+# upstream: trafilatura.main_extractor.handle_table
 def extract_table(CElement table not None, CElement out not None, filter_match, fill):
     """main_extractor.handle_table after its strip_tags, ``out`` being the new
     Element("table"): True when the reference returns ``out`` (filled),
@@ -928,6 +934,7 @@ def extract_dispatched(CElement top not None, object names, bint skip_divs, bint
 
 # -- extract_content's last passes ----------------------------------------------------------
 
+# upstream: trafilatura.main_extractor.extract_content
 def extract_drop_repeats(CElement body not None, Py_ssize_t min_length):
     """extract_content's adjacent-duplicate pass (_sq_drop_repeats): each child
     of ``body`` whose _elem_text is non-empty, longer than ``min_length`` code
@@ -942,6 +949,7 @@ def extract_drop_repeats(CElement body not None, Py_ssize_t min_length):
         raise MemoryError("out of memory")
 
 
+# upstream: trafilatura.main_extractor.extract_content
 def extract_lb_tails(CElement body not None):
     """extract_content's last pass (_sq_lb_tails): the tail of each <lb> in
     ``body`` (and ``body`` itself) that is whitespace only (not empty) is set
@@ -974,6 +982,7 @@ cdef inline bint _ex_root_is(CElement el, CElement root):
     return i == root.idx
 
 
+# upstream: trafilatura.main_extractor._extract
 def extract_main_loop(list subelems, CElement body not None, filter_match, step):
     """_extract's loop over ``subelems`` into ``body`` (result_body) without
     deduplication: an element already in ``body`` is skipped; a childless
@@ -1164,6 +1173,7 @@ cdef int _ex_cell_child(CElement node, CDocument ndoc, int32_t new_idx) except -
     return 1
 
 
+# upstream: trafilatura.main_extractor._fill_cell
 def extract_cell_walk(CElement cell not None, CElement new not None, object nested, nested_table, other,
                       filter_match=None, textfilter=None):
     """_fill_cell's walk over the descendants of a td/th with children (the
@@ -1215,6 +1225,7 @@ def extract_cell_walk(CElement cell not None, CElement new not None, object nest
 
 # -- extract_comments' loop ---------------------------------------------------------------
 
+# upstream: trafilatura.main_extractor.extract_comments
 def extract_comments_loop(list elems, CElement body not None, object potential_tags, textfilter, step):
     """extract_comments' loop over the snapshot ``elems`` without
     deduplication: an element whose tag (read when its turn comes: it may
@@ -1398,6 +1409,7 @@ cdef int32_t _ex_newelem_copy(DocData* d, int32_t i, DocData* od, int32_t parent
     return sub
 
 
+# upstream: trafilatura.main_extractor.define_newelem
 def extract_define_newelem(CElement processed not None, CElement orig not None, bint keep_children):
     """main_extractor.define_newelem(processed, orig, keep_children) for
     elements of two documents: True when done, False (nothing changed) when
@@ -1419,6 +1431,7 @@ def extract_define_newelem(CElement processed not None, CElement orig not None, 
 
 # -- handle_other_elements ------------------------------------------------------------------
 
+# upstream: trafilatura.main_extractor.handle_other_elements
 def extract_other_elements(CElement el not None, bint div_potential, textfilter):
     """main_extractor.handle_other_elements without deduplication: the element
     (a div with text, renamed "p", its attributes cleared) or None;

@@ -63,6 +63,7 @@ cdef int _ex111_process_node(CDocument doc, int32_t i) except -1:
     return 1
 
 
+# upstream: trafilatura.htmlprocessing.process_node
 def ex111_process_node(CElement el not None, filter_match):
     """1.11.0's htmlprocessing.process_node without deduplication on a core
     element: the element or None; NotImplemented (nothing changed) when a
@@ -78,6 +79,7 @@ def ex111_process_node(CElement el not None, filter_match):
     return el if r == 1 else None
 
 
+# upstream: trafilatura.htmlprocessing.handle_textnode
 def ex111_handle_textnode(CElement el not None, bint comments_fix, bint preserve_spaces, textfilter):
     """1.11.0's htmlprocessing.handle_textnode without deduplication on a
     core element: the element or None; NotImplemented (nothing changed) when
@@ -136,6 +138,7 @@ def ex111_handle_textnode(CElement el not None, bint comments_fix, bint preserve
     return el
 
 
+# upstream: trafilatura.main_extractor.handle_table
 def ex111_table_max_cols(CElement table not None):
     """handle_table's widest row: ``max(sum(int(td.get("colspan", 1)) for td
     in tr.iter("td", "th")) for tr in table.iter("tr"))`` (0 without rows);
@@ -227,6 +230,7 @@ cdef inline bint _attr_ok(DocData* d, int32_t k) noexcept nogil:
     return a.kind == AV_VALUE and _utf8_xml_ok(d.vals.data + a.val_off, a.val_len)
 
 
+# upstream: trafilatura.main_extractor.handle_paragraphs
 def ex111_paragraph(CElement el not None, CElement out not None, object potential_tags, textfilter):
     """1.11.0's main_extractor.handle_paragraphs without deduplication, after
     its ``element.attrib.clear()``, for a <p> (in potential_tags) whose children
@@ -595,6 +599,7 @@ cdef int _t111_link_row(CDocument odoc, int32_t out, int32_t row, object span) e
     return 0
 
 
+# upstream: trafilatura.main_extractor.handle_table
 def ex111_table(CElement table not None, CElement out not None, object span, filter_match, fill, leaf):
     """1.11.0's handle_table from its ``seen_header_row = False`` on, without
     deduplication, ``out`` being the new Element("table") and ``span`` the
@@ -701,6 +706,7 @@ def ex111_table(CElement table not None, CElement out not None, object span, fil
 
 # -- extract_comments' loop ----------------------------------------------------------------
 
+# upstream: trafilatura.main_extractor.extract_comments
 def ex111_comments_loop(list elems, CElement body not None, object potential_tags, textfilter, step):
     """1.11.0's extract_comments loop over the snapshot ``elems`` without
     deduplication (process_comments_node, then the append): an element
@@ -747,6 +753,7 @@ def ex111_comments_loop(list elems, CElement body not None, object potential_tag
 
 # -- handle_textelem over a list of elements ---------------------------------------------------
 
+# upstream: trafilatura.main_extractor.handle_textelem
 def ex111_textelem_loop(list elems, object potential_tags, filter_match, textfilter, new_p, step, body):
     """``[handle_textelem(e, potential_tags, options) for e in elems]`` without
     deduplication (_extract: ``body`` None, the list is returned), or
@@ -891,6 +898,7 @@ cdef int _c111_ids(CDocument doc, tuple names, _C111Ids* ids) except -1:
     return 0
 
 
+# upstream: trafilatura.main_extractor._fill_cell
 def ex111_fill_cell(CElement sub not None, CElement new not None, tuple names, textfilter, textnode, other, define_newelem):
     """_fill_cell's reference branch without deduplication (``new`` the new
     cell): its text and tail copied, the cell marked done, then the live walk
@@ -994,6 +1002,7 @@ cdef bint _ex111_join_tail(DocData* d, int32_t dst, int32_t off, int32_t n) noex
     return True
 
 
+# upstream: trafilatura.htmlprocessing.prune_unwanted_nodes
 def ex111_prune_nodes(list subtrees not None, Py_ssize_t start, list undo):
     """1.11.0's prune_unwanted_nodes loop body over ``subtrees[start:]``: a node
     with a tail (even '') hands it, after a space, to its previous sibling's

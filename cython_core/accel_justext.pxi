@@ -495,6 +495,7 @@ def justext_paragraph_parts(CElement root not None, frozenset paragraph_tags):
     return _jt_run(root, paragraph_tags, None)
 
 
+# upstream: justext.core.ParagraphMaker.make_paragraphs
 def justext_paragraphs(CElement root not None, frozenset paragraph_tags, type cls):
     """``ParagraphMaker.make_paragraphs(root)``: per paragraph, in order, a ``cls()``
     made by ``cls.__new__`` with dom_path, xpath, text_nodes, chars_count_in_links,
@@ -503,6 +504,7 @@ def justext_paragraphs(CElement root not None, frozenset paragraph_tags, type cl
     return _jt_run(root, paragraph_tags, cls)
 
 
+# upstream: justext.paragraph.Paragraph.stopwords_density
 def stopwords_density(str text, frozenset stopwords):
     """jusText's ``Paragraph.stopwords_density``: the share of ``text.split()``'s words
     whose ``lower()`` is a stopword (0 for no words). The words and their lower case are
@@ -729,6 +731,7 @@ cdef inline bint _jt_exact_num(object x):
     return False
 
 
+# upstream: justext.core.classify_paragraphs
 def jt_classify(list paragraphs, frozenset stoplist, type made, object heading_search, object length_low,
                 object length_high, object stopwords_low, object stopwords_high, object max_link_density,
                 object no_headings):
@@ -896,6 +899,7 @@ cdef inline int _jt_density_code(double dens, int64_t length, double high, doubl
     return JT_BAD
 
 
+# upstream: justext.core.revise_paragraph_classification
 def jt_revise(list paragraphs, type made, object max_heading_distance):
     """revise_paragraph_classification over MadeParagraph objects; NotImplemented
     (nothing written) as jt_classify."""

@@ -1438,6 +1438,7 @@ cdef void _sanitize(OutCtx* c, bint trim) noexcept nogil:
 from html import unescape as _html_unescape
 
 
+# upstream: trafilatura.xml.xmltotxt
 def xmltotxt_plain(CElement top not None, bint v1_11_0=False):
     """trafilatura's ``xmltotxt(top, False)``: 2.3.1's (``unescape(sanitize(text,
     True) or '')``) or, with ``v1_11_0``, 1.11.0's (``unescape(sanitize(text) or
@@ -1483,6 +1484,7 @@ def xmltotxt_plain(CElement top not None, bint v1_11_0=False):
         buf_free(&c.fin)
 
 
+# upstream: trafilatura.xml.xmltotxt
 def xmltotxt_formatted(CElement top not None):
     """trafilatura 2.3.1's ``xmltotxt(top, True)`` (markdown): the rewrites
     (escapes, collapsed emphasis, merged hi, stripped blocks) on a copy of the

@@ -403,6 +403,7 @@ cdef int _flagged_1_11_0(DocData* d, int32_t top, int32_t tag, bint backtracking
     return err
 
 
+# upstream: trafilatura.htmlprocessing.delete_by_link_density
 def delete_by_link_density(CElement subtree not None, str tagname, bint backtracking, bint favor_precision,
                            double farm_ratio, bint v1_11_0, python_delete):
     """``delete_by_link_density(subtree, tagname, backtracking, favor_precision)``
@@ -440,6 +441,7 @@ def delete_by_link_density(CElement subtree not None, str tagname, bint backtrac
     return subtree
 
 
+# upstream: trafilatura.htmlprocessing.link_density_test
 def link_density_verdict(CElement el not None, bint favor_precision, double farm_ratio, bint v1_11_0, Py_ssize_t elemlen=-1):
     """2.3.1's ``link_density_test(el, favor_precision)``: (delete,
     short_with_links); 1.11.0's ``_link_density_test(el, elemlen,
@@ -459,6 +461,7 @@ def link_density_verdict(CElement el not None, bint favor_precision, double farm
     return result, flag
 
 
+# upstream: trafilatura.htmlprocessing.link_density_test_tables
 def link_density_table(CElement el not None, bint v1_11_0):
     """``link_density_test_tables(el)`` of 2.3.1, or of 1.11.0 (``v1_11_0``)."""
     cdef PruneIds ids
@@ -471,6 +474,7 @@ def link_density_table(CElement el not None, bint v1_11_0):
 
 # -- prune_html: the empty elements of some tags -------------------------------------------------
 
+# upstream: trafilatura.htmlprocessing.prune_html
 def delete_empty(tops, names, bint include_self, bint keep_tail, python_delete):
     """prune_html's ``[e for e in <the elements of those tags below each top
     (and each top itself when include_self)> if e.text is None and len(e) == 0]``,

@@ -188,6 +188,7 @@ cdef inline Py_ssize_t _text_length_of(DocData* d, int32_t i) noexcept nogil:
     return _trim_length(&t)
 
 
+# upstream: trafilatura.readability_lxml.text_length
 def text_length(CElement el not None):
     """``len(trim(el.text_content()))`` (readability's ``text_length``)."""
     el.doc._check(el.idx)
@@ -214,6 +215,7 @@ def _text_stats_of(str s):
     return _trim_length(&t), t.commas
 
 
+# upstream: trafilatura.readability_lxml.Document.get_link_density
 def link_density(CElement el not None):
     """readability's ``get_link_density``: the sum of ``text_length`` over the
     ``a`` descendants (nested ones each counted) divided by ``text_length(el)``
@@ -438,6 +440,7 @@ def unlikely_candidates(CElement top not None, object verdict, bint v1_11_0=Fals
     return out
 
 
+# upstream: trafilatura.readability_lxml.Document.remove_unlikely_candidates
 def rd_remove_unlikely(CElement top not None, object verdict, object drop_tree, bint v1_11_0=False):
     """``drop_trees(unlikely_candidates(top, verdict, v1_11_0), drop_tree)``
     without the list of proxies: the verdicts first (as unlikely_candidates
@@ -1022,6 +1025,7 @@ cdef long _class_weight_of(CDocument doc, int32_t i, int32_t class_id, int32_t i
     return weight
 
 
+# upstream: trafilatura.readability_lxml.Document.class_weight
 def class_weight(CElement el not None, object attribute_weight):
     """readability's ``class_weight``: for the class and the id value (when
     not empty), -25 when negativeRe finds a match, +25 when positiveRe does;
@@ -1506,6 +1510,7 @@ cdef bint _rd_score_finish(RdScore* r) noexcept nogil:
     return inexact
 
 
+# upstream: trafilatura.readability_lxml.Document.score_paragraphs
 def rd_score_paragraphs(CElement top not None, object min_text_length, object attribute_weight, object tag_score,
                         object candidate_type):
     """readability's ``Document.score_paragraphs`` over ``top`` (the
@@ -1575,6 +1580,7 @@ HEADING_NAMES = ("h1", "h2", "h3", "h4", "h5", "h6")
 CONDITIONAL_NAMES = ("table", "ul", "div", "aside", "header", "footer", "section")
 
 
+# upstream: trafilatura.readability_lxml.Document.sanitize_tree
 def rd_drop_headings(CElement node not None, object attribute_weight, object drop_tree, bint live=False):
     """sanitize's first loop: each h1-h6 of ``node``'s subtree (``node``
     included; a snapshot, document order) with a negative class weight or a
@@ -1707,6 +1713,7 @@ cdef int _rd_cond_verdict(DocData* d, int32_t i, long weight, long long min_len,
     return 0
 
 
+# upstream: trafilatura.readability_lxml.Document.sanitize_tree
 def rd_clean_conditionally(CElement node not None, dict candidates not None, object min_text_length, object attribute_weight,
                            object drop_tree, object tops=None):
     """sanitize's conditional cleaning (2.3.1's ``sanitize_tree`` last loop):
@@ -1997,6 +2004,7 @@ cdef int _descendant_flags(CDocument doc, int32_t root, uchar* acc, PrefixFlags*
             i = p
 
 
+# upstream: trafilatura.readability_lxml.Document.transform_misused_divs_into_paragraphs
 def rd_transform_misused_divs(CElement top not None, object wrap_one, object drop_tree, object tag_flag=None):
     """readability's ``transform_misused_divs_into_paragraphs`` on ``top``'s
     div descendants: 2.3.1's step 1 verdicts (misused_divs), or with
@@ -2141,6 +2149,7 @@ cdef int _score_of(object value, double* out) except -1:
     return 0
 
 
+# upstream: trafilatura.readability_lxml.Document.get_article
 def rd_article_siblings(CElement best not None, dict candidates not None, object threshold):
     """The children of ``best``'s parent (which it must have) that get_article
     appends to its output, in order: ``best`` itself, a candidate scoring at

@@ -1,0 +1,185 @@
+"""Write docs/TWINS.md: for each upstream function, the reference and the C that implement it.
+
+The map is read from the code, never kept by hand:
+
+- the **reference**: every function and method of the modules that port an upstream module
+  (``reference/trafila/v2_3_1/``, ``v1_11_0/``, the readability forks, ``justext/``,
+  ``htmldate/``, ``courlan/``), each under the upstream name it ports;
+- the **C twins**: every function of ``cython_core/*.pxi`` that implements an upstream function.
+  Its upstream function is the one named by an ``# upstream: module.function`` comment on the
+  lines right above its definition, or else, for a ``ng_NAME`` function of the GIL-free sequence,
+  the single upstream function called NAME or _NAME (a name two upstream modules share needs
+  the tag). A reference module also holds the private helpers its port splits a long upstream
+  function into: those are listed under the name the reference gives them.
+  ``# upstream: none`` marks a function of the C's own machinery (no upstream counterpart);
+- the **tests**: the test files that name the C function or its ``nogil_`` test wrapper.
+
+``python tools/gen_twins.py`` rewrites the file; ``--check`` exits 1 when it is out of date or
+when a GIL-free stage (``ng_*``) has no upstream function (tests/test_twins.py runs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "reference" / "trafila"
+CORE = ROOT / "cython_core"
+TESTS = ROOT / "tests"
+OUTPUT = ROOT / "docs" / "TWINS.md"
+
+#: reference module (relative to reference/trafila) -> (upstream module, releases it ports)
+def _reference_modules() -> Iterator[Tuple[Path, str, str]]:
+    for release, folder in (("2.3.1", "v2_3_1"), ("1.11.0", "v1_11_0")):
+        for path in sorted((REFERENCE / folder).glob("*.py")):
+            if not path.stem.startswith("_"):
+                yield path, f"trafilatura.{path.stem}", release
+    yield REFERENCE / "readability_2_3_1.py", "trafilatura.readability_lxml", "2.3.1"
+    yield REFERENCE / "readability_1_11_0.py", "trafilatura.readability_lxml", "1.11.0"
+    for package, upstream, release in (("justext", "justext", "jusText 3.0.2"),
+                                       ("htmldate", "htmldate", "htmldate 1.11.0"),
+                                       ("courlan", "courlan", "courlan 1.4.0")):
+        for path in sorted((REFERENCE / package).glob("*.py")):
+            if not path.stem.startswith("_"):
+                yield path, f"{upstream}.{path.stem}", release
+
+
+@dataclass
+class Upstream:
+    name: str                                              # module.function (or module.Class.method)
+    reference: Dict[str, str] = field(default_factory=dict)  # release -> path:line
+    c: List[str] = field(default_factory=list)             # file:function
+    tests: List[str] = field(default_factory=list)
+
+
+def _definitions(path: Path) -> Iterator[Tuple[str, int]]:
+    "(qualified name, line) of the module's functions and its classes' methods."
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node.name, node.lineno
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    yield f"{node.name}.{item.name}", item.lineno
+
+
+_C_DEF = re.compile(r"^(?:cdef|cpdef|def)\b[^(=]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_TAG = re.compile(r"^\s*#\s*upstream:\s*(\S+)")
+
+
+def _c_functions(path: Path) -> Iterator[Tuple[str, int, List[str]]]:
+    "(name, line, upstream tags) of the file's top-level functions."
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines):
+        match = _C_DEF.match(line)
+        if not match or line.startswith(("cdef struct", "cdef class", "cdef enum", "cdef extern")):
+            continue
+        tags = []
+        k = number - 1
+        while k >= 0 and lines[k].lstrip().startswith("#"):
+            tag = _TAG.match(lines[k])
+            if tag:
+                tags.append(tag.group(1))
+            k -= 1
+        yield match.group(1), number + 1, tags[::-1]
+
+
+def build() -> Tuple[Dict[str, Upstream], List[str]]:
+    "The map, and the GIL-free stages without an upstream function (what --check refuses)."
+    upstream: Dict[str, Upstream] = {}
+    by_short: Dict[str, List[str]] = {}
+    for path, module, release in _reference_modules():
+        for qualname, line in _definitions(path):
+            name = f"{module}.{qualname}"
+            entry = upstream.setdefault(name, Upstream(name))
+            entry.reference[release] = str(path.relative_to(REFERENCE))
+            short = qualname.rsplit(".", 1)[-1]
+            if module.startswith("trafilatura.") and name not in by_short.get(short, []):
+                by_short.setdefault(short, []).append(name)
+    test_texts = {p.name: p.read_text(encoding="utf-8") for p in sorted(TESTS.glob("test_*.py"))}
+    untagged: List[str] = []
+    for path in sorted(CORE.glob("*.pxi")):
+        for name, line, tags in _c_functions(path):
+            where = f"{path.relative_to(ROOT)}:{line} `{name}`"
+            targets = [t for t in tags if t != "none"]
+            if not tags and name.startswith("ng_"):
+                candidates = by_short.get(name[3:], []) or by_short.get("_" + name[3:], [])
+                if len(candidates) == 1:
+                    targets = candidates
+                else:
+                    untagged.append(where + (f" (could be {', '.join(candidates)})" if candidates else ""))
+            for target in targets:
+                entry = upstream.get(target)
+                if entry is None:
+                    untagged.append(f"{where}: tag names {target}, which no reference module ports")
+                    continue
+                entry.c.append(f"`{name}` ({path.name})")
+                wrapper = "nogil_" + name[3:] if name.startswith("ng_") else name
+                for test, text in test_texts.items():
+                    if (re.search(rf"\b{re.escape(wrapper)}\b", text) or re.search(rf"\b{re.escape(name)}\b", text)) \
+                            and test not in entry.tests:
+                        entry.tests.append(test)
+                own = f"test_core_{path.stem}.py"
+                if not entry.tests and own in test_texts:
+                    entry.tests.append(own + " (the file's)")
+    return upstream, untagged
+
+
+def render(upstream: Dict[str, Upstream]) -> str:
+    out = ["# The twin map: each upstream function, its reference and its C",
+           "",
+           "Generated by `python tools/gen_twins.py` from the code (do not edit; tests/test_twins.py",
+           "checks it is current). A C function names the upstream function it implements with an",
+           "`# upstream: module.function` comment above its definition, or, for a `ng_NAME` stage of",
+           "the GIL-free sequence, by its name. Only upstream functions with a C twin are listed; the",
+           "reference (paths under reference/trafila/) ports every function of its modules, and also",
+           "holds the helpers its port splits a long upstream function into, listed under its names.",
+           "The parity harness (`tox -e parity`) holds the whole chain equal; the tests named here hold",
+           "each twin to its reference.",
+           ""]
+    modules: Dict[str, List[Upstream]] = {}
+    for entry in upstream.values():
+        if entry.c:
+            modules.setdefault(entry.name.split(".")[0] + "." + entry.name.split(".")[1], []).append(entry)
+    total = 0
+    for module in sorted(modules):
+        out += [f"## {module}", "", "| upstream function | reference | C | tests |", "|---|---|---|---|"]
+        for entry in sorted(modules[module], key=lambda e: e.name):
+            reference = "<br>".join(f"{release}: `{where}`" for release, where in sorted(entry.reference.items()))
+            out.append(f"| `{entry.name[len(module) + 1:]}` | {reference} | {'<br>'.join(entry.c)} | "
+                       f"{', '.join(entry.tests) or '(parity only)'} |")
+            total += 1
+        out.append("")
+    out.insert(11, f"{total} upstream functions have a C twin.")
+    out.insert(12, "")
+    return "\n".join(out)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if docs/TWINS.md is stale or a stage is untagged")
+    args = parser.parse_args(argv)
+    upstream, untagged = build()
+    text = render(upstream)
+    status = 0
+    for where in untagged:
+        print(f"no upstream function: {where}", file=sys.stderr)
+        status = 1
+    if args.check:
+        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
+            print("docs/TWINS.md is out of date: run python tools/gen_twins.py", file=sys.stderr)
+            status = 1
+        return status
+    OUTPUT.write_text(text, encoding="utf-8")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
