@@ -103,7 +103,9 @@ def build() -> Tuple[Dict[str, Upstream], List[str]]:
             short = qualname.rsplit(".", 1)[-1]
             if module.startswith("trafilatura.") and name not in by_short.get(short, []):
                 by_short.setdefault(short, []).append(name)
-    test_texts = {p.name: p.read_text(encoding="utf-8") for p in sorted(TESTS.glob("test_*.py"))}
+    # the words of each test file (this map's own test names stages only as examples)
+    test_words = {p.name: set(re.findall(r"\w+", p.read_text(encoding="utf-8")))
+                  for p in sorted(TESTS.glob("test_*.py")) if p.name != "test_twins.py"}
     untagged: List[str] = []
     for path in sorted(CORE.glob("*.pxi")):
         for name, line, tags in _c_functions(path):
@@ -122,12 +124,11 @@ def build() -> Tuple[Dict[str, Upstream], List[str]]:
                     continue
                 entry.c.append(f"`{name}` ({path.name})")
                 wrapper = "nogil_" + name[3:] if name.startswith("ng_") else name
-                for test, text in test_texts.items():
-                    if (re.search(rf"\b{re.escape(wrapper)}\b", text) or re.search(rf"\b{re.escape(name)}\b", text)) \
-                            and test not in entry.tests:
+                for test, words in test_words.items():
+                    if (wrapper in words or name in words) and test not in entry.tests:
                         entry.tests.append(test)
                 own = f"test_core_{path.stem}.py"
-                if not entry.tests and own in test_texts:
+                if not entry.tests and own in test_words:
                     entry.tests.append(own + " (the file's)")
     return upstream, untagged
 
