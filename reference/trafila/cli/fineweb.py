@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the trafilatura release reproduced (default: the installed trafilatura's, "
                              "2.3.1 without one)")
     parser.add_argument("--tasks", type=int, default=None, metavar="N",
-                        help="datatrove tasks (default: one per input file)")
+                        help="tasks (default: one per input file; file i goes to task i %% N)")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of cores, at most the tasks)")
     parser.add_argument("--removed", action="store_true",
