@@ -142,8 +142,17 @@ def output_files(folder: Path) -> Dict[str, bytes]:
     return out
 
 
+def time_count(t: Any) -> int:
+    """How many times a step's time was taken (its time statistic's n, as datatrove saves it)."""
+    if not t:
+        return 0
+    return t.get("n", 1) if isinstance(t, dict) else 1
+
+
 def _counters(path: Path) -> List[Tuple[str, Dict[str, Any]]]:
-    return [(s["name"], s["stats"]) for s in json.loads(path.read_text())]
+    """Each step's counters, with how many times its time was taken (the time's values aside)."""
+    return [(s["name"], dict(s["stats"], **{"(time count)": time_count(s["time_stats"])}))
+            for s in json.loads(path.read_text())]
 
 
 def task_counters(folder: Path) -> Dict[str, List[Tuple[str, Dict[str, Any]]]]:
