@@ -283,17 +283,28 @@ def _ratio(a: Optional[float], b: Optional[float]) -> Optional[float]:
 
 
 def write_report(section: Dict[str, Any], out_dir: Path = REPORTS_DIR) -> None:
+    """reports/fineweb-native.json and .md: one section per installed trafilatura (the env the
+    stock run extracts with); a run replaces its own."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_report_json(out_dir / f"{REPORT_NAME}.json", section)
-    write_report_text(out_dir / f"{REPORT_NAME}.md", "\n".join(_markdown(section)) + "\n")
+    path = out_dir / f"{REPORT_NAME}.json"
+    sections: List[Dict[str, Any]] = []
+    if path.exists():
+        data = json.loads(path.read_text())
+        sections = data.get("sections", [data] if "runs" in data else [])
+    sections = [s for s in sections if s.get("trafilatura") != section.get("trafilatura")] + [section]
+    sections.sort(key=lambda s: str(s.get("trafilatura")))
+    write_report_json(path, {"sections": sections})
+    lines = list(_preamble())
+    for s in sections:
+        lines += list(_markdown(s))
+    write_report_text(out_dir / f"{REPORT_NAME}.md", "\n".join(lines) + "\n")
 
 
 def _yes(flag: bool) -> str:
     return "yes" if flag else "**no**"
 
 
-def _markdown(s: Dict[str, Any]) -> Any:
-    inp = s["inputs"]
+def _preamble() -> Any:
     yield "# fineweb-native: `trafila fineweb --native` against its datatrove chain and datatrove's own pipeline"
     yield ""
     yield ("Written by `python -m harness fineweb-native` (never by hand). datatrove 0.10.1's FineWeb example "
@@ -305,7 +316,14 @@ def _markdown(s: Dict[str, Any]) -> Any:
            "datatrove's own steps extracting with the installed trafilatura (its release's mode only). "
            "Compared: every file under `output/` and `removed/` (names; bytes after gzip decompression) and every "
            "step's statistics (timings aside) in each task's `logs/stats/<rank>.json` and in the merged "
-           "`logs/stats.json`.")
+           "`logs/stats.json`, and how many times each step's time was taken (its values aside). One section per "
+           "installed trafilatura (the env's: the stock run extracts with it).")
+
+
+def _markdown(s: Dict[str, Any]) -> Any:
+    inp = s["inputs"]
+    yield ""
+    yield f"## installed trafilatura {s['trafilatura']}"
     yield ""
     yield f"- run: {s['date']}, commit {s['commit']}, `{s['command']}`"
     yield (f"- inputs: {inp['pages']} pages ({inp['megabytes']} MB, {inp['non_utf8']} of them not UTF-8) of "
