@@ -18,6 +18,7 @@
 - ``gil``: how much of an engine's extraction holds the GIL, by stage (py-spy);
 - ``bench-parser``: the compiled core's parser against lxml: time, threads, memory;
 - ``datatrove``: datatrove's Trafilatura step against trafila's in a datatrove pipeline, end to end;
+- ``fineweb-native``: ``trafila fineweb --native`` against its datatrove chain, every file and statistic;
 - ``datatrove-suite``: datatrove's own tests of the FineWeb steps, stock and with trafila's drop-ins;
 - ``filters``: datatrove's quality filters (Gopher, C4, FineWeb) against trafila's, per document and step;
 - ``scaling``: parser time on pathological inputs (must be linear);
@@ -68,6 +69,9 @@ MODULE_COMMANDS = {
     "datatrove": ("harness.datatrove_run",
                   "a FineWeb-style datatrove pipeline, datatrove's Trafilatura step against trafila's: same documents "
                   "and statistics, wall and CPU time (reports/datatrove.md)"),
+    "fineweb-native": ("harness.fineweb_native",
+                       "trafila fineweb's native chain against its datatrove chain and datatrove's own pipeline: "
+                       "every output file and statistic, wall time (reports/fineweb-native.md)"),
     "datatrove-suite": ("harness.datatrove_suite",
                         "datatrove's own tests of the FineWeb steps, stock and with trafila's drop-ins, compared "
                         "per test (reports/datatrove-suite.md)"),

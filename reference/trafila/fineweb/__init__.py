@@ -11,8 +11,11 @@ harness, ``python -m harness filters``):
 - ``text``: datatrove's text utilities (punctuation tables, ``split_into_words`` and
   ``split_into_sentences`` with their per-text cache);
 - ``quality``: the Gopher repetition and quality, C4 quality and FineWeb quality decisions;
-- ``url_filter``: the URL filter's block lists and decision;
-- ``warc``: WARC records to documents, as datatrove's reader makes them.
+- ``url_filter``: the URL filter's block lists (datatrove's, or the packaged copy in ``data/``) and decision;
+- ``warc``: WARC records to documents, as datatrove's reader makes them;
+- ``pipeline``: the whole example without datatrove (``trafila fineweb --native``): the steps
+  as a chain of generators, one process per task, writing the files and statistics datatrove's
+  executor writes.
 
 The datatrove steps built on them are in :mod:`trafila.integrations.datatrove`.
 """

@@ -16,14 +16,20 @@ decodes them with; written atomically under an inter-process lock. Each process 
 as datatrove reads them. Registered domains and FQDNs come from the installed tldextract's
 ``TLDExtract()``, as in datatrove; the banned subwords from a pyahocorasick automaton built as
 datatrove builds it.
+
+Without datatrove (or with ``source="packaged"``), the lists come from ``data/url-blocklists.bin``,
+the sets datatrove 0.10.1's filter builds, written by ``tools/gen_url_blocklists.py`` (its header
+names the source and the licences: the domains and URLs are the UT1 blacklists, CC BY-SA 4.0).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import importlib.util
 import json
 import locale
+import lzma
 import mmap
 import os
 import re
@@ -37,7 +43,8 @@ from typing import Any, Dict, Iterable, Iterator, Optional, Set, Tuple
 __all__ = [
     "normalizer", "normalize", "parse_list", "get_list", "StringTable", "BlockList", "BlockLists",
     "build_table", "build_table_from_lines", "bucket_hash", "cache_dir", "lists_source", "parse_list_bytes",
-    "load_block_lists", "url_filter_decision", "TARBALL", "ASSET_LISTS",
+    "load_block_lists", "url_filter_decision", "TARBALL", "ASSET_LISTS", "PACKAGED_LISTS", "read_packaged",
+    "packaged_word_lists", "datatrove_available",
 ]
 
 #: datatrove's word separator: every run of characters that are not ASCII letters or digits
@@ -47,6 +54,12 @@ normalizer = re.compile(r"[^a-zA-Z0-9]+")
 TARBALL = "url_filterblacklistsv0_3_0.tar.gz"
 #: the small lists datatrove reads from its assets folder (normalized)
 ASSET_LISTS = ("banned_words.txt", "banned_subwords.txt", "soft_banned_words.txt")
+
+#: the block lists as package data (tools/gen_url_blocklists.py): datatrove 0.10.1's sets
+PACKAGED_LISTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "url-blocklists.bin")
+#: the packaged sections holding datatrove's assets/*.txt word lists, by file name
+_WORD_SECTIONS = {"banned_words.txt": "banned_words", "banned_subwords.txt": "banned_subwords",
+                  "soft_banned_words.txt": "soft_banned_words"}
 
 _MAGIC = b"TRFURLT3"
 _HEADER = struct.Struct("<8sQQQQc7x")  # magic, entries, buckets, blob bytes, blob offset, offset typecode
@@ -245,10 +258,24 @@ def _assets_path() -> str:
     return ASSETS_PATH
 
 
-def lists_source() -> Tuple[str, Dict[str, str]]:
-    """Where datatrove's filter would read its domains and URLs from now: ``("extracted", paths)``
-    when its cached-assets folder is complete (``<tarball>.completed``), else ``("tarball", path)``
-    (datatrove would extract the tarball there first: the same bytes)."""
+def datatrove_available() -> bool:
+    """Whether datatrove can be imported (found without importing it)."""
+    try:
+        return importlib.util.find_spec("datatrove") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def lists_source(source: Optional[str] = None) -> Tuple[str, Dict[str, str]]:
+    """Where the domains and URLs are read from. ``source="packaged"``, or None without datatrove:
+    ``("packaged", {"packaged": PACKAGED_LISTS})``. Otherwise where datatrove's filter would read
+    them now: ``("extracted", paths)`` when its cached-assets folder is complete
+    (``<tarball>.completed``), else ``("tarball", path)`` (datatrove would extract the tarball
+    there first: the same bytes)."""
+    if source not in (None, "packaged", "datatrove"):
+        raise ValueError(f"source must be None, 'packaged' or 'datatrove', not {source!r}")
+    if source == "packaged" or (source is None and not datatrove_available()):
+        return "packaged", {"packaged": PACKAGED_LISTS}
     from huggingface_hub import cached_assets_path
 
     download_dir = str(cached_assets_path(library_name="datatrove", namespace="filters", subfolder="url_filter"))
@@ -360,9 +387,75 @@ def _table_from_source(data: bytes) -> bytes:
         return build_table(parse_list(fh, do_normalize=False))
 
 
+def read_packaged(path: Optional[str] = None, names: Optional[Iterable[str]] = None) -> Dict[str, bytes]:
+    """The sections of the packaged lists file (``names``: only these; default: all): each the
+    set's entries sorted by their UTF-8 bytes, each followed by a newline. Each section is checked
+    against the count and sha256 its header line gives (ValueError when they differ)."""
+    with open(path or PACKAGED_LISTS, "rb") as fh:
+        data = fh.read()
+    head, blank, payload = data.partition(b"\n\n")
+    if not blank or not head.startswith(b"# trafila: the URL filter's block lists"):
+        raise ValueError("not trafila's packaged URL block lists")
+    sections = []
+    for line in head.decode("ascii").split("\n"):
+        if line.startswith("# section "):
+            _, _, name, count, sha = line.split(" ")
+            sections.append((name, int(count), sha))
+    wanted = set(names) if names is not None else {name for name, _, _ in sections}
+    lines = _xz_lines(payload)
+    out: Dict[str, bytes] = {}
+    for name, count, sha in sections:
+        if not wanted - set(out):
+            break  # the rest is not needed: not decompressed
+        entries = []
+        prev = b""
+        for _ in range(count):
+            coded = next(lines)
+            prev = prev[:coded[0]] + coded[1:]  # front coding: the bytes shared with the entry before, then the rest
+            entries.append(prev)
+        if name not in wanted:
+            continue
+        section = b"".join(e + b"\n" for e in entries)
+        if hashlib.sha256(section).hexdigest() != sha:
+            raise ValueError(f"the packaged URL block list {name!r} does not match its header")
+        out[name] = section
+    return out
+
+
+def _xz_lines(payload: bytes) -> Iterator[bytes]:
+    """The newline-separated lines of an xz stream, decompressed as they are read."""
+    dec = lzma.LZMADecompressor()
+    pending = b""
+    data = payload
+    while not dec.eof:
+        chunk = dec.decompress(data, 1 << 22)
+        data = b""
+        if not chunk and dec.needs_input:
+            raise ValueError("the packaged URL block lists are truncated")
+        parts = (pending + chunk).split(b"\n")
+        pending = parts.pop()
+        yield from parts
+    if pending:
+        yield pending
+
+
+def packaged_word_lists(path: Optional[str] = None) -> Dict[str, Set[str]]:
+    """The word lists datatrove's filter reads from its assets (normalized, comments left out),
+    from the packaged file: ``{"banned_words.txt": {...}, "banned_subwords.txt": ..., "soft_banned_words.txt": ...}``."""
+    sections = read_packaged(path, _WORD_SECTIONS.values())
+    out = {}
+    for file_name, name in _WORD_SECTIONS.items():
+        text = sections[name].decode("utf-8", "surrogatepass")
+        out[file_name] = set(text.split("\n")[:-1])
+    return out
+
+
 def _source_tables(kind: str, paths: Dict[str, str]) -> Tuple[bytes, bytes]:
     """The tables of the domains and URLs lists datatrove's ``get_list(..., do_normalize=False)`` reads."""
     members: Dict[str, bytes] = {}
+    if kind == "packaged":
+        sections = read_packaged(paths["packaged"], ("domains", "urls"))
+        return build_table_from_lines(sections["domains"]), build_table_from_lines(sections["urls"])
     if kind == "extracted":
         for name in ("domains", "urls"):
             with open(paths[name], "rb") as fh:
@@ -422,10 +515,11 @@ def _unpack(buf: Any, mm: Optional[mmap.mmap]) -> Tuple[StringTable, StringTable
     return domains, StringTable(view[at: at + n_urls], mm)
 
 
-def load_block_lists(folder: Optional[str] = None) -> BlockLists:
-    """The domains and URLs lists datatrove would read now, loaded once per process: mapped from
-    the cache file, built on first use (atomically, under an inter-process lock)."""
-    kind, paths = lists_source()
+def load_block_lists(folder: Optional[str] = None, source: Optional[str] = None) -> BlockLists:
+    """The domains and URLs lists datatrove would read now (``source``: see :func:`lists_source`),
+    loaded once per process: mapped from the cache file, built on first use (atomically, under an
+    inter-process lock)."""
+    kind, paths = lists_source(source)
     folder = folder or cache_dir()
     with _load_lock:
         try:
