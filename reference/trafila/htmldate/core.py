@@ -15,6 +15,9 @@ from datetime import datetime, timezone
 from functools import partial
 from typing import Any, Callable, List, Optional, Union
 
+from trafila._backend import core_of
+from trafila.xpathlib import first_attrs, register_exact, select, x_contains, x_regex, x_true
+
 from ._tables import CLASS_ATTRS, DATE_ATTRIBUTES, ITEMPROP_ATTRS_MODIFIED, ITEMPROP_ATTRS_ORIGINAL, \
     NAME_MODIFIED, PROPERTY_MODIFIED
 from .extractors import FAST_TAGS, YMD_PATTERN, discard_unwanted, extract_url_date, free_text_segments, \
@@ -63,7 +66,12 @@ def serialize(tree: Any) -> str:
     "lxml.html.tostring(tree, encoding='unicode'): HTML method, tail included."
     from trafila.html.serialize import tostring
 
-    return _META_CONTENT_TYPE.sub("", tostring(tree, method="html", encoding=str))
+    core = core_of(tree)
+    # the core's C twin of the HTML method (None: text it cannot decode, the reference's then)
+    html = core.tostring_html(tree, not tree.getroottree().is_html) if core is not None else None
+    if html is None:
+        html = tostring(tree, method="html", encoding=str)
+    return _META_CONTENT_TYPE.sub("", html)
 
 
 def examine_text(text: str, options: Extractor) -> Optional[str]:
@@ -104,10 +112,25 @@ def is_date_candidate(elem: Any) -> bool:
     return idval is not None and "footer-info-lastmod" in idval
 
 
+def _date_candidate_pred(elem: Any) -> bool:
+    return elem.tag in ALWAYS_TAGS or is_date_candidate(elem)
+
+
+# the same test as an OR of exact terms: C on the compiled core's trees (xpathlib.select)
+_ID_OR_CLASS = first_attrs(("id", "class"))
+register_exact(
+    _date_candidate_pred, x_true(*sorted(ALWAYS_TAGS)),
+    x_contains(_ID_OR_CLASS, "date", "datum", tr=str.maketrans("D", "d")),
+    x_contains("itemprop", "date", "datum", tr=str.maketrans("D", "d")),
+    x_regex(_ID_OR_CLASS, ID_CLASS_CUES.search), x_regex("class", CLASS_CUES.search),
+    x_contains("id", "footer-info-lastmod"),
+)
+_CANDIDATE_TAGS = frozenset((*FAST_TAGS, *ALWAYS_TAGS))
+
+
 def date_candidates(tree: Any, extensive_search: bool) -> List[Any]:
     "Elements that may hold a date: every element (extensive) or the fast tags, by their cues."
-    elements = tree.iterdescendants() if extensive_search else tree.iterdescendants(*FAST_TAGS, *ALWAYS_TAGS)
-    return [e for e in elements if e.tag in ALWAYS_TAGS or is_date_candidate(e)]
+    return select(tree, None if extensive_search else _CANDIDATE_TAGS, _date_candidate_pred)
 
 
 def examine_elements(elements: List[Any], options: Extractor) -> Optional[str]:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Iterator, List, Optional
 
+from trafila._backend import core_of
 from trafila._engine import NotNative
 
 from ._tables import FAST_TAGS, MONTH_WORDS, MONTHS
@@ -59,6 +60,9 @@ def free_text_segments(tree: Any) -> List[str]:
     """XPath ``.//*[self::div or self::h2 ... or self::ul]/text()``: the text nodes whose
     parent is one of FAST_TAGS below ``tree``, in document order (an element's text at
     its start, a child's tail after the child's subtree)."""
+    core = core_of(tree)
+    if core is not None:
+        return core.free_text_segments(tree, FAST_TAGS)  # type: ignore[no-any-return]
     out: List[str] = []
     # (element, end of its subtree?, is its parent a selected element?); the context's
     # own text nodes (its text, its children's tails) are not selected

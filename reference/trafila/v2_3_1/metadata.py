@@ -664,10 +664,6 @@ def parse_license_element(element: Any, strict: bool = False) -> Optional[str]:
     return None
 
 
-def _footer_link_anchor(el: Any) -> bool:
-    return el.tag == "footer" or (el.tag == "div" and ("footer" in _a(el, "class") or "footer" in _a(el, "id")))
-
-
 def extract_license(tree: Any) -> Optional[str]:
     "A link with rel=license, else a CC link in a footer."
     for element in tree.findall(".//a[@rel][@href]"):
