@@ -18,6 +18,7 @@ from typing import Any, Callable, List, Optional, Union
 from trafila._backend import core_of
 from trafila.xpathlib import first_attrs, register_exact, select, x_contains, x_regex, x_true
 
+from . import scan
 from ._tables import CLASS_ATTRS, DATE_ATTRIBUTES, ITEMPROP_ATTRS_MODIFIED, ITEMPROP_ATTRS_ORIGINAL, \
     NAME_MODIFIED, PROPERTY_MODIFIED
 from .extractors import FAST_TAGS, YMD_PATTERN, discard_unwanted, extract_url_date, free_text_segments, \
@@ -57,7 +58,8 @@ MMYYYY_PATTERN = compiled_pattern("MMYYYY_PATTERN")
 SIMPLE_PATTERN = compiled_pattern("SIMPLE_PATTERN")
 ID_CLASS_CUES = compiled_pattern("ID_CLASS_CUES")
 CLASS_CUES = compiled_pattern("CLASS_CUES")
-THREE_COMP_PATTERNS = (THREE_PATTERN, THREE_LOOSE_PATTERN)
+# search_page's page-wide findall of the \D-led patterns runs through their twins (scan.py)
+THREE_COMP_PATTERNS = (THREE_PATTERN, scan.THREE_LOOSE)
 # lxml.html.tostring drops this tag from what it serialises (include_meta_content_type=False)
 _META_CONTENT_TYPE = re.compile(r'<meta http-equiv="Content-Type"[^>]*>')
 
@@ -352,23 +354,23 @@ def search_page(htmlstring: str, options: Extractor) -> Optional[str]:
         result = _search_and_filter(htmlstring, pattern, THREE_LOOSE_CATCH, copyear, options)
         if result is not None:
             return result
-    result = search_normalized(htmlstring, SELECT_YMD_PATTERN, SELECT_YMD_YEAR,
+    result = search_normalized(htmlstring, scan.SELECT_YMD, SELECT_YMD_YEAR,
                                partial(normalize_match, THREE_COMP_REGEX_A), copyear, options)
     if result is not None:
         return result
-    result = _search_and_filter(htmlstring, DATESTRINGS_PATTERN, DATESTRINGS_CATCH, copyear, options)
+    result = _search_and_filter(htmlstring, scan.DATESTRINGS, DATESTRINGS_CATCH, copyear, options)
     if result is not None:
         return result
-    result = search_normalized(htmlstring, SLASHES_PATTERN, SLASHES_YEAR,
+    result = search_normalized(htmlstring, scan.SLASHES, SLASHES_YEAR,
                                partial(normalize_match, THREE_COMP_REGEX_B), copyear, options)
     if result is not None:
         return result
-    bestmatch = search_pattern(htmlstring, YYYYMM_PATTERN, YYYYMM_CATCH, YEAR_PATTERN, options)
+    bestmatch = search_pattern(htmlstring, scan.YYYYMM, YYYYMM_CATCH, YEAR_PATTERN, options)
     if bestmatch is not None:
         result = _finalize_candidate(datetime(int(bestmatch[1]), int(bestmatch[2]), 1), copyear, options)
         if result is not None:
             return result
-    result = search_normalized(htmlstring, MMYYYY_PATTERN, SELECT_YMD_YEAR, normalize_two_comp, copyear, options)
+    result = search_normalized(htmlstring, scan.MMYYYY, SELECT_YMD_YEAR, normalize_two_comp, copyear, options)
     if result is not None:
         return result
     result = _finalize_candidate(regex_parse(htmlstring), copyear, options)
@@ -376,7 +378,7 @@ def search_page(htmlstring: str, options: Extractor) -> Optional[str]:
         return result
     if copyear != 0:
         return datetime(copyear, 1, 1).strftime(options.format)
-    bestmatch = search_pattern(htmlstring, SIMPLE_PATTERN, YEAR_PATTERN, YEAR_PATTERN, options)
+    bestmatch = search_pattern(htmlstring, scan.SIMPLE, YEAR_PATTERN, YEAR_PATTERN, options)
     if bestmatch is not None:
         return _finalize_candidate(datetime(int(bestmatch[1]), 1, 1), copyear, options)
     return None

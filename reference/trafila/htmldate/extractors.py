@@ -21,6 +21,7 @@ from trafila._backend import core_of
 from trafila._engine import NotNative
 
 from ._tables import FAST_TAGS, MONTH_WORDS, MONTHS
+from .scan import long_text_search
 from .settings import MAX_SEGMENT_LEN
 from .utils import Extractor, compiled_pattern, remove_if_attached, trim_text
 from .validators import convert_date, correct_year, is_valid_date, validate_and_convert
@@ -117,7 +118,7 @@ def regex_parse(string: str) -> Optional[datetime]:
     "A date written with a month name (English, French, German, Indonesian, Turkish)."
     pos = 0
     while True:
-        match = LONG_TEXT_PATTERN.search(string, pos)
+        match = long_text_search(string, pos)  # LONG_TEXT_PATTERN.search, by year windows
         if match is None:
             return None
         word = _fold_month_name(match["month"] or match["month2"])
