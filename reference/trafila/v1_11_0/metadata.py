@@ -35,7 +35,7 @@ from ..v2_3_1.metadata import (
     _title_2,
     _under_head,
 )
-from ..xpathlib import register_exact, select, select_tags, x_contains, x_eq, x_starts, x_true
+from ..xpathlib import contains, register_exact, register_prefilter, select, select_tags, x_contains, x_eq, x_starts, x_true
 from .htmlprocessing import prune_unwanted_nodes
 from .json_metadata import HTML_STRIP_TAGS, extract_json, extract_json_parse_error, normalize_authors, normalize_json
 from .settings import Document, set_date_params
@@ -50,7 +50,8 @@ __all__ = [
 ]
 
 META_URL = re.compile(r"https?://(?:www\.|w[0-9]+\.)?([^/]+)")
-JSON_MINIFY = re.compile(r'("(?:\\"|[^"])*")|\s')
+# upstream's pattern ends in \s: a whitespace run removed at once is the same result, in fewer matches
+JSON_MINIFY = re.compile(r'("(?:\\"|[^"])*")|\s+')
 HTMLTITLE_REGEX = re.compile(r"^(.+)?\s+[–•·—|⁄*⋆~‹«<›»>:-]\s+(.+)$")
 CLEAN_META_TAGS = re.compile(r"[\"']")
 LICENSE_REGEX = re.compile(r"/(by-nc-nd|by-nc-sa|by-nc|by-nd|by-sa|by|zero)/([1-9]\.[0-9])")
@@ -462,9 +463,16 @@ def parse_license_element(element: Any, strict: bool = False) -> Optional[str]:
     return None
 
 
+def _license_link(el: Any) -> bool:
+    return el.get("rel") == "license" and el.get("href") is not None
+
+
+register_prefilter(_license_link, contains("rel", "license"))
+
+
 def extract_license(tree: Any) -> Optional[str]:
     "A link with rel=license, else a CC link in a footer."
-    for element in tree.findall('.//a[@rel="license"][@href]'):
+    for element in select(tree, frozenset(("a",)), _license_link):  # .//a[@rel="license"][@href]
         result = parse_license_element(element, strict=False)
         if result is not None:
             return result

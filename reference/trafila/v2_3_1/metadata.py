@@ -33,7 +33,7 @@ from .json_metadata import (
 )
 from .settings import Document
 from .utils import line_processing, load_html, safe_base_url, trim
-from ..xpathlib import register_exact, select, select_tags, x_contains, x_eq, x_present, x_regex, x_starts, x_true
+from ..xpathlib import present, register_exact, register_prefilter, select, select_tags, x_contains, x_eq, x_present, x_regex, x_starts, x_true
 
 LOGGER = logging.getLogger(__name__)
 
@@ -44,7 +44,8 @@ __all__ = [
 ]
 
 META_URL = re.compile(r"https?://(?:www\.|w[0-9]+\.)?([^/]+)")
-JSON_MINIFY = re.compile(r'("(?:\\.|[^"\\])*")|\s')
+# upstream's pattern ends in \s: a whitespace run removed at once is the same result, in fewer matches
+JSON_MINIFY = re.compile(r'("(?:\\.|[^"\\])*")|\s+')
 HTMLTITLE_REGEX = re.compile(r"^(.+)?\s+[–•·—|⁄*⋆~‹«<›»>:-]\s+(.+)$")
 CLEAN_META_TAGS = re.compile(r"[\"']")
 LICENSE_REGEX = re.compile(r"/(by-nc-nd|by-nc-sa|by-nc|by-nd|by-sa|by|zero)/([1-9]\.[0-9])")
@@ -664,9 +665,16 @@ def parse_license_element(element: Any, strict: bool = False) -> Optional[str]:
     return None
 
 
+def _rel_link(el: Any) -> bool:
+    return el.get("rel") is not None and el.get("href") is not None
+
+
+register_prefilter(_rel_link, present("rel"))
+
+
 def extract_license(tree: Any) -> Optional[str]:
     "A link with rel=license, else a CC link in a footer."
-    for element in tree.findall(".//a[@rel][@href]"):
+    for element in select(tree, _A, _rel_link):  # .//a[@rel][@href]
         if "license" not in element.get("rel", "").lower().split():
             continue
         result = parse_license_element(element, strict=False)
