@@ -1,3 +1,5 @@
+from libc.stdlib cimport calloc
+
 # htmldate's tree passes over the C document (trafila.htmldate runs them through
 # trafila._backend.core_of when the tree is the core's; the Python in
 # reference/trafila/htmldate stays the specification and runs everywhere else).
@@ -33,10 +35,23 @@ cdef enum:
     HT_HTML_BODY = 8
 
 
-cdef int _ht_flags(DocData* d, int32_t i) noexcept nogil:
-    "trafila.html.serialize's tables (libxml2's html40ElementTable) for the tag of ``i``."
+cdef enum:
+    HA_BOOLEAN = 1   # written as its name alone
+    HA_URI = 2       # href, action, src: URI-escaped (name too, on an a element)
+    HA_NAME = 4
+
+
+cdef struct HtNames:
+    # per name id, 1 + its HT_* (tags) and HA_* (attributes) flags; 0: not computed yet
+    uint8_t* tag
+    uint8_t* attr
+    int32_t n
+
+
+cdef int _ht_name_flags(DocData* d, int32_t nid) noexcept nogil:
+    "trafila.html.serialize's tables (libxml2's html40ElementTable) for the tag ``nid``."
     cdef Py_ssize_t n
-    cdef const uchar* s = name_bytes(d, d.nodes[i].tag, &n)
+    cdef const uchar* s = name_bytes(d, nid, &n)
     if _ci_in(s, n, "area base basefont br col frame hr img input isindex link meta param"):
         return HT_EMPTY | HT_SAVE_END
     if _ci_in(s, n, "li"):
@@ -46,6 +61,37 @@ cdef int _ht_flags(DocData* d, int32_t i) noexcept nogil:
     if _ci_in(s, n, "html body"):
         return HT_HTML_BODY
     return 0
+
+
+cdef int _ha_name_flags(DocData* d, int32_t nid) noexcept nogil:
+    "HTMLtree.c htmlBooleanAttrs and the URI attributes, for the attribute name ``nid``."
+    cdef Py_ssize_t n
+    cdef const uchar* s = name_bytes(d, nid, &n)
+    if _ci_in(s, n, "checked compact declare defer disabled ismap multiple nohref noresize noshade nowrap "
+                    "readonly selected"):
+        return HA_BOOLEAN
+    if _ci_in(s, n, "href action src"):
+        return HA_URI
+    if _ci_in(s, n, "name"):
+        return HA_NAME
+    return 0
+
+
+cdef inline int _ht_flags(DocData* d, HtNames* c, int32_t i) noexcept nogil:
+    cdef int32_t nid = d.nodes[i].tag
+    if nid < 0 or nid >= c.n:
+        return _ht_name_flags(d, nid)
+    if c.tag[nid] == 0:
+        c.tag[nid] = <uint8_t>(1 + _ht_name_flags(d, nid))
+    return c.tag[nid] - 1
+
+
+cdef inline int _ha_flags(DocData* d, HtNames* c, int32_t nid) noexcept nogil:
+    if nid < 0 or nid >= c.n:
+        return _ha_name_flags(d, nid)
+    if c.attr[nid] == 0:
+        c.attr[nid] = <uint8_t>(1 + _ha_name_flags(d, nid))
+    return c.attr[nid] - 1
 
 
 cdef bint _ht_escaped(Buf* b, const uchar* s, Py_ssize_t n, bint xml_doc, int* err) noexcept nogil:
@@ -90,7 +136,7 @@ cdef inline bint _ht_uri_keep(uchar c) noexcept nogil:
     return False
 
 
-cdef bint _ht_attr(Buf* out, Buf* tmp, DocData* d, int32_t i, Attr* a, bint xml_doc, int* err) noexcept nogil:
+cdef bint _ht_attr(Buf* out, Buf* tmp, DocData* d, HtNames* c, int32_t i, Attr* a, bint xml_doc, int* err) noexcept nogil:
     "serialize._html_attr: one attribute, with its leading space."
     cdef Py_ssize_t kn, vn, j, q, start
     cdef const uchar* k = name_bytes(d, a.name, &kn)
@@ -99,12 +145,12 @@ cdef bint _ht_attr(Buf* out, Buf* tmp, DocData* d, int32_t i, Attr* a, bint xml_
     cdef Py_ssize_t tn
     cdef bint uri, dq = False, sq = False
     cdef char hexbuf[4]
-    cdef uchar c
+    cdef uchar ch
+    cdef int af
     if not put_cstr(out, " ", err) or not put_bytes(out, k, kn, err):
         return False
-    # HTMLtree.c htmlBooleanAttrs
-    if _ci_in(k, kn, "checked compact declare defer disabled ismap multiple nohref noresize noshade nowrap "
-                     "readonly selected") or a.kind == AV_NO_VALUE:
+    af = _ha_flags(d, c, a.name)
+    if af & HA_BOOLEAN or a.kind == AV_NO_VALUE:
         return True
     if a.kind == AV_OWN_NAME:
         v, vn = k, kn
@@ -115,7 +161,7 @@ cdef bint _ht_attr(Buf* out, Buf* tmp, DocData* d, int32_t i, Attr* a, bint xml_
     if not _ht_escaped(tmp, v, vn, xml_doc, err):
         return False
     tag = name_bytes(d, d.nodes[i].tag, &tn)
-    uri = _ci_in(k, kn, "href action src") or (_ci_in(k, kn, "name") and _ci_in(tag, tn, "a"))
+    uri = (af & HA_URI) != 0 or ((af & HA_NAME) != 0 and _ci_in(tag, tn, "a"))
     if uri:
         # leading blanks dropped, then every byte outside the kept set as %XX
         start = 0
@@ -124,14 +170,14 @@ cdef bint _ht_attr(Buf* out, Buf* tmp, DocData* d, int32_t i, Attr* a, bint xml_
             start += 1
         j = tmp.len
         for q in range(start, j):
-            c = tmp.data[q]
-            if _ht_uri_keep(c):
-                if not put_bytes(tmp, &c, 1, err):
+            ch = tmp.data[q]
+            if _ht_uri_keep(ch):
+                if not put_bytes(tmp, &ch, 1, err):
                     return False
             else:
                 hexbuf[0] = 0x25
-                hexbuf[1] = _ht_hex(c >> 4)
-                hexbuf[2] = _ht_hex(c & 15)
+                hexbuf[1] = _ht_hex(ch >> 4)
+                hexbuf[2] = _ht_hex(ch & 15)
                 if not put_bytes(tmp, <const uchar*>hexbuf, 3, err):
                     return False
         v = tmp.data + j
@@ -168,12 +214,12 @@ cdef bint _ht_text(Buf* out, Buf* src, int32_t off, int32_t n, bint raw, bint xm
     return _ht_escaped(out, src.data + off, n, xml_doc, err)
 
 
-cdef inline bint _ht_parent_raw(DocData* d, int32_t i) noexcept nogil:
+cdef inline bint _ht_parent_raw(DocData* d, HtNames* c, int32_t i) noexcept nogil:
     cdef int32_t p = d.nodes[i].parent
-    return p >= 0 and (_ht_flags(d, p) & HT_RAW) != 0
+    return p >= 0 and (_ht_flags(d, c, p) & HT_RAW) != 0
 
 
-cdef bint _ht_close(Buf* out, DocData* d, int32_t i, int32_t root, bint xml_doc, int* err) noexcept nogil:
+cdef bint _ht_close(Buf* out, DocData* d, HtNames* c, int32_t i, int32_t root, bint xml_doc, int* err) noexcept nogil:
     "The end tag of ``i`` (an element with content), then its tail (not the root's)."
     cdef Py_ssize_t n
     cdef const uchar* s = name_bytes(d, d.nodes[i].tag, &n)
@@ -181,7 +227,7 @@ cdef bint _ht_close(Buf* out, DocData* d, int32_t i, int32_t root, bint xml_doc,
         return False
     if i == root:
         return True
-    return _ht_text(out, &d.text, d.nodes[i].tail_off, d.nodes[i].tail_len, _ht_parent_raw(d, i), xml_doc, err)
+    return _ht_text(out, &d.text, d.nodes[i].tail_off, d.nodes[i].tail_len, _ht_parent_raw(d, c, i), xml_doc, err)
 
 
 cdef bint html_method_c(Buf* out, DocData* d, int32_t root, bint xml_doc) noexcept nogil:
@@ -190,13 +236,22 @@ cdef bint html_method_c(Buf* out, DocData* d, int32_t root, bint xml_doc) noexce
     htmlNodeDumpFormatOutput)."""
     cdef Buf tmp
     cdef bint ok
+    cdef HtNames c
     memset(&tmp, 0, sizeof(Buf))
-    ok = _ht_walk(out, &tmp, d, root, xml_doc)
+    c.n = N_KNOWN + d.n_names
+    c.tag = <uint8_t*>calloc(<size_t>c.n + 1, 1)
+    c.attr = <uint8_t*>calloc(<size_t>c.n + 1, 1)
+    if c.tag == NULL or c.attr == NULL:
+        # no cache: every flag computed where it is needed
+        c.n = 0
+    ok = _ht_walk(out, &tmp, d, &c, root, xml_doc)
+    free(c.tag)
+    free(c.attr)
     buf_free(&tmp)
     return ok
 
 
-cdef bint _ht_walk(Buf* out, Buf* tmp, DocData* d, int32_t root, bint xml_doc) noexcept nogil:
+cdef bint _ht_walk(Buf* out, Buf* tmp, DocData* d, HtNames* c, int32_t root, bint xml_doc) noexcept nogil:
     cdef int32_t i = root, k
     cdef Node* nd
     cdef int flags
@@ -205,12 +260,12 @@ cdef bint _ht_walk(Buf* out, Buf* tmp, DocData* d, int32_t root, bint xml_doc) n
     cdef int* err = &d.error
     while True:
         nd = &d.nodes[i]
-        flags = _ht_flags(d, i)
+        flags = _ht_flags(d, c, i)
         s = name_bytes(d, nd.tag, &n)
         if not put_cstr(out, "<", err) or not put_bytes(out, s, n, err):
             return False
         for k in range(nd.attr_start, nd.attr_start + nd.attr_count):
-            if not _ht_attr(out, tmp, d, i, &d.attrs[k], xml_doc, err):
+            if not _ht_attr(out, tmp, d, c, i, &d.attrs[k], xml_doc, err):
                 return False
         if flags & HT_EMPTY or (nd.text_off < 0 and nd.first < 0):
             # void (children, if any, never written) or empty
@@ -220,7 +275,7 @@ cdef bint _ht_walk(Buf* out, Buf* tmp, DocData* d, int32_t root, bint xml_doc) n
             elif (not put_cstr(out, "></", err) or not put_bytes(out, s, n, err)
                   or not put_cstr(out, ">", err)):
                 return False
-            if i != root and not _ht_text(out, &d.text, nd.tail_off, nd.tail_len, _ht_parent_raw(d, i),
+            if i != root and not _ht_text(out, &d.text, nd.tail_off, nd.tail_len, _ht_parent_raw(d, c, i),
                                           xml_doc, err):
                 return False
         else:
@@ -230,12 +285,12 @@ cdef bint _ht_walk(Buf* out, Buf* tmp, DocData* d, int32_t root, bint xml_doc) n
             if nd.first >= 0:
                 i = nd.first
                 continue
-            if not _ht_close(out, d, i, root, xml_doc, err):
+            if not _ht_close(out, d, c, i, root, xml_doc, err):
                 return False
         # climb while there is no next sibling, closing the ancestors
         while i != root and d.nodes[i].next < 0:
             i = d.nodes[i].parent
-            if not _ht_close(out, d, i, root, xml_doc, err):
+            if not _ht_close(out, d, c, i, root, xml_doc, err):
                 return False
         if i == root:
             return True
@@ -251,14 +306,16 @@ def tostring_html(CElement el not None, bint xml_doc=False, bint with_tail=True)
     cdef Buf out
     cdef bint ok
     cdef Node* nd
+    cdef HtNames none
     doc._check(el.idx)
     memset(&out, 0, sizeof(Buf))
+    memset(&none, 0, sizeof(HtNames))
     with nogil:
         ok = html_method_c(&out, &doc.d, el.idx, xml_doc)
         if ok and with_tail:
             nd = &doc.d.nodes[el.idx]
-            ok = _ht_text(&out, &doc.d.text, nd.tail_off, nd.tail_len, _ht_parent_raw(&doc.d, el.idx), xml_doc,
-                          &doc.d.error)
+            ok = _ht_text(&out, &doc.d.text, nd.tail_off, nd.tail_len, _ht_parent_raw(&doc.d, &none, el.idx),
+                          xml_doc, &doc.d.error)
     try:
         if not ok:
             _raise_doc_error(doc)
