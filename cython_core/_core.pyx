@@ -60,6 +60,7 @@ include "nogil_readability.pxi"
 include "nogil_dedup.pxi"
 include "nogil_sequence.pxi"
 include "htmldate.pxi"
+include "metadata.pxi"
 
 
 def implementation(mode):

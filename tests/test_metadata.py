@@ -347,6 +347,14 @@ def _check_terms(core, root) -> list:
         slow = [e.node_index for e in desc_list(root) if pred(e)]
         if fast != slow:
             problems.append((pred.__qualname__, "select", len(fast), len(slow)))
+    # several selections from one walk (cython_core/metadata.pxi select_matches_each), root included
+    md = importlib.import_module("trafila.v2_3_1.metadata")
+    specs = [(None, a) for a in md.CATEGORIES_ANCHORS + md.TAGS_ANCHORS] + [
+        (("h1", "h2"), md._title_0_pred), (None, md._author_2_pred), (("a", "p"), md._author_0_attrs)]
+    each = [[e.node_index for e in found] for found in md._select_each(root, specs)]
+    slow = [[e.node_index for e in nodes if (tags is None or e.tag in tags) and pred(e)] for tags, pred in specs]
+    if each != slow:
+        problems.append(("_select_each", [len(x) for x in each], [len(x) for x in slow]))
     return problems
 
 

@@ -22,8 +22,9 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 from .._engine import NotNative
 from ..courlan import extract_domain, get_base_url, is_valid_url, normalize_url, validate_url
 from ..v2_3_1.metadata import (
-    CATEGORIES_XPATHS,
-    TAGS_XPATHS,
+    CATEGORIES_ANCHORS,
+    TAGS_ANCHORS,
+    _container_links,
     _a,
     _discard_1,
     _doc_root,
@@ -440,9 +441,9 @@ def extract_catstags(metatype: str, tree: Any) -> List[str]:
     results: List[str] = []
     # "[s|ies]?": one character of the class, as 1.11.0 writes it
     pattern = re.compile("/" + metatype + "[s|ies]?/")
-    expressions = CATEGORIES_XPATHS if metatype == "category" else TAGS_XPATHS
-    for expression in expressions:
-        results.extend(_text_content(elem) for elem in expression(tree) if pattern.search(elem.attrib["href"]))
+    # CATEGORIES_XPATHS or TAGS_XPATHS, in order, until one gives a result
+    for links in _container_links(tree, CATEGORIES_ANCHORS if metatype == "category" else TAGS_ANCHORS):
+        results.extend(_text_content(elem) for elem in links if pattern.search(elem.attrib["href"]))
         if results:
             break
     if metatype == "category" and not results:

@@ -33,6 +33,7 @@ from .json_metadata import (
 )
 from .settings import Document
 from .utils import line_processing, load_html, safe_base_url, trim
+from ..xpathlib import _matcher as _exact_matcher
 from ..xpathlib import present, register_exact, register_prefilter, select, select_tags, x_contains, x_eq, x_present, x_regex, x_starts, x_true
 
 LOGGER = logging.getLogger(__name__)
@@ -185,15 +186,38 @@ _SCRIPT = frozenset(("script",))
 _H2 = frozenset(("h2",))
 
 
-def _links_under(ctx: Any, anchor: Callable[[Any], bool], from_root: bool = True) -> List[Any]:
-    """``//X[anchor]//a[@href]`` (from_root; ``.//X[anchor]//a[@href]`` otherwise: X below ctx):
-    the links with an ancestor X, in document order, once each: the links under the
-    outermost Xs, taken X after X (the Xs are in document order)."""
-    anchors = _select_all(ctx, None, anchor) if from_root else select(ctx, None, anchor)
+def _links_below(anchors: List[Any]) -> List[Any]:
+    """``X//a[@href]`` for the Xs ``anchors`` (in document order): the links with an ancestor
+    among them, in document order, once each: those under the outermost Xs, X after X."""
     found: List[Any] = []
     for outer in _outermost(anchors):
         found.extend(select(outer, _A, _has_href))
     return found
+
+
+def _links_under(ctx: Any, anchor: Callable[[Any], bool], from_root: bool = True) -> List[Any]:
+    """``//X[anchor]//a[@href]`` (from_root; ``.//X[anchor]//a[@href]`` otherwise: X below ctx)."""
+    return _links_below(_select_all(ctx, None, anchor) if from_root else select(ctx, None, anchor))
+
+
+def _select_each(ctx: Any, specs: List[Tuple[Optional[Iterable[str]], Callable[[Any], bool]]]) -> Iterable[List[Any]]:
+    """``_select_all(ctx, tags, pred)`` for each (tags, pred) of ``specs``, in order: on core
+    trees, when every predicate has an exact matcher, all from one walk of the document;
+    else one at a time, as they are asked for."""
+    root = _doc_root(ctx)
+    core = core_of(root)
+    if core is not None and hasattr(core, "select_matches_each"):
+        pairs = [_exact_matcher(core, pred) for _tags, pred in specs]
+        if all(pair is not None for pair in pairs):
+            return core.select_matches_each(  # type: ignore[no-any-return]
+                root, [(None if tags is None else frozenset(tags), pair[0], pred)
+                       for (tags, pred), pair in zip(specs, pairs)], True)
+    return (_select_all(ctx, tags, pred) for tags, pred in specs)
+
+
+def _container_links(tree: Any, anchors: Iterable[Callable[[Any], bool]]) -> Iterable[List[Any]]:
+    "``//X[anchor]//a[@href]`` for each anchor, in order (the containers from _select_each)."
+    return (_links_below(found) for found in _select_each(tree, [(None, anchor) for anchor in anchors]))
 
 
 def _under_head(ctx: Any, child_only: bool, tag: str, pred: Callable[[Any], bool]) -> List[Any]:
@@ -641,9 +665,10 @@ def extract_catstags(metatype: str, tree: Any) -> List[str]:
     "Link texts under the category or tag containers whose href names that kind of page."
     results: List[str] = []
     pattern = re.compile("/" + metatype.rstrip("y") + "(?:y|ies|s)?/")
-    expressions = CATEGORIES_XPATHS if metatype == "category" else TAGS_XPATHS
-    for expression in expressions:
-        results.extend(block_text(elem) for elem in expression(tree) if pattern.search(elem.get("href")))
+    # CATEGORIES_XPATHS or TAGS_XPATHS, in order, until one gives a result (every
+    # container list from one walk of the document on core trees)
+    for links in _container_links(tree, CATEGORIES_ANCHORS if metatype == "category" else TAGS_ANCHORS):
+        results.extend(block_text(elem) for elem in links if pattern.search(elem.get("href")))
         if results:
             break
     if metatype == "category" and not results:
