@@ -136,6 +136,7 @@ cdef inline bint _ht_uri_keep(uchar c) noexcept nogil:
     return False
 
 
+# upstream: libxml2 HTMLtree.c htmlAttrDumpOutput (through htmldate.core.serialize)
 cdef bint _ht_attr(Buf* out, Buf* tmp, DocData* d, HtNames* c, int32_t i, Attr* a, bint xml_doc, int* err) noexcept nogil:
     "serialize._html_attr: one attribute, with its leading space."
     cdef Py_ssize_t kn, vn, j, q, start
@@ -230,10 +231,9 @@ cdef bint _ht_close(Buf* out, DocData* d, HtNames* c, int32_t i, int32_t root, b
     return _ht_text(out, &d.text, d.nodes[i].tail_off, d.nodes[i].tail_len, _ht_parent_raw(d, c, i), xml_doc, err)
 
 
+# upstream: htmldate.core.serialize (lxml.html.tostring: libxml2's htmlNodeDumpFormatOutput)
 cdef bint html_method_c(Buf* out, DocData* d, int32_t root, bint xml_doc) noexcept nogil:
-    """serialize._html (not pretty): ``root`` and its subtree (its own tail excepted).
-    upstream: lxml.html.tostring as htmldate.core.find_date calls it (libxml2's
-    htmlNodeDumpFormatOutput)."""
+    "serialize._html (not pretty): ``root`` and its subtree (its own tail excepted)."
     cdef Buf tmp
     cdef bint ok
     cdef HtNames c
@@ -297,6 +297,7 @@ cdef bint _ht_walk(Buf* out, Buf* tmp, DocData* d, HtNames* c, int32_t root, bin
         i = d.nodes[i].next
 
 
+# upstream: htmldate.core.serialize
 def tostring_html(CElement el not None, bint xml_doc=False, bint with_tail=True):
     """``trafila.html.serialize.tostring(el, method="html", encoding=str)`` for a core
     element (``xml_doc``: its document is not an HTML one, CR escaped too), with the
@@ -327,11 +328,11 @@ def tostring_html(CElement el not None, bint xml_doc=False, bint with_tail=True)
         buf_free(&out)
 
 
+# upstream: htmldate.core.find_date's FREE_TEXT_EXPRESSIONS (htmldate.extractors)
 def free_text_segments(CElement top not None, object names):
     """htmldate.extractors.free_text_segments' walk: below ``top``, the text of each
     element whose tag is in ``names`` and the tail of each child of such an element
-    (``top``'s own text and its children's tails excepted), non-empty, in document order.
-    upstream: htmldate.core.find_date's FREE_TEXT_EXPRESSIONS XPath."""
+    (``top``'s own text and its children's tails excepted), non-empty, in document order."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
     cdef int32_t ids[MAX_NAME_SET]

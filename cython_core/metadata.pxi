@@ -29,13 +29,12 @@ cdef int _md_gate(const MTerm* terms, int n, int32_t* gate) noexcept nogil:
     return g
 
 
+# upstream: trafilatura.metadata.extract_catstags (the CATEGORIES_XPATHS / TAGS_XPATHS selections)
 def select_matches_each(CElement top not None, list specs, bint include_top):
     """``[select_matches(top, names, m, pred, 0) for names, m, pred in specs]``, with ``top``
     itself tested first in each when ``include_top`` (XPath's ``//*`` from the root):
-    the matches of every spec in document order, in one walk.
-    upstream: the selections of trafilatura.metadata's XPath lists (extract_catstags'
-    CATEGORIES_XPATHS / TAGS_XPATHS containers, extract_metainfo's TITLE_XPATHS and
-    AUTHOR_XPATHS), each one ``tree.xpath(expression)``."""
+    the matches of every spec in document order, in one walk (each is ``tree.xpath(expression)``
+    of one of the container expressions)."""
     cdef CDocument doc = top.doc
     cdef DocData* d = &doc.d
     cdef int n_specs = len(specs), s, v
