@@ -443,7 +443,13 @@ def _markup(draw, depth=0):
 def test_core_passes_on_generated_pages(markup):
     module = _core()
     _check_core_passes(module, module.dom.document_fromstring(f"<html><body>{markup}</body></html>"))
-    _check_core_passes(module, module.dom.fromstring(markup or "<p>x</p>"))
+    from trafila.html import ParserError
+
+    try:
+        fragment = module.dom.fromstring(markup)
+    except ParserError:  # nothing but blanks: lxml's "Document is empty" too
+        return
+    _check_core_passes(module, fragment)
 
 
 def test_core_passes_on_an_xml_document():
