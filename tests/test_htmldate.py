@@ -411,11 +411,16 @@ def _check_core_passes(module, tree) -> None:
     from trafila.v2_3_1._tree import desc_list
 
     matcher = xpathlib.compiled_matcher(module, _date_candidate_pred)
+    prefilter = xpathlib.compiled_prefilter(module, _date_candidate_pred)
     for el in [tree, *desc_list(tree)]:
         assert module.tostring_html(el, not el.getroottree().is_html) == tostring(el, method="html", encoding=str)
         assert module.free_text_segments(el, extractors.FAST_TAGS) == _reference_free_text(el)
         verdict = module.matcher_verdict(el, matcher)
         assert verdict in (-1, int(_date_candidate_pred(el))), (el.tag, dict(el.attrib.items()))
+        if _date_candidate_pred(el):
+            assert module.prefilter_passes(el, prefilter), (el.tag, dict(el.attrib.items()))
+    assert [e.node_index for e in xpathlib.select(tree, None, _date_candidate_pred)] == [
+        e.node_index for e in desc_list(tree) if _date_candidate_pred(e)]
 
 
 _ATTRS = st.sampled_from([' href=" a b\u00e9&amp;x"', " checked", " CHECKED=x", ' src="\r\n/x?a=\'1\'"', ' name="n\u00e9"',

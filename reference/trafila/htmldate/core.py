@@ -16,7 +16,8 @@ from functools import partial
 from typing import Any, Callable, List, Optional, Union
 
 from trafila._backend import core_of
-from trafila.xpathlib import first_attrs, register_exact, select, x_contains, x_regex, x_true
+from trafila.xpathlib import contains, first_attrs, folded, regex, register_exact, register_prefilter, select, \
+    x_contains, x_regex, x_true
 
 from . import scan
 from ._tables import CLASS_ATTRS, DATE_ATTRIBUTES, ITEMPROP_ATTRS_MODIFIED, ITEMPROP_ATTRS_ORIGINAL, \
@@ -126,6 +127,11 @@ register_exact(
     x_contains("itemprop", "date", "datum", tr=str.maketrans("D", "d")),
     x_regex(_ID_OR_CLASS, ID_CLASS_CUES.search), x_regex("class", CLASS_CUES.search),
     x_contains("id", "footer-info-lastmod"),
+)
+# and a necessary condition the C scans first (D folded to d is within ASCII case folding)
+register_prefilter(
+    _date_candidate_pred, folded(("id", "class", "itemprop"), "date", "datum"), regex(("id", "class"), ID_CLASS_CUES.search),
+    regex("class", CLASS_CUES.search), contains("id", "footer-info-lastmod"), pass_tags=ALWAYS_TAGS,
 )
 _CANDIDATE_TAGS = frozenset((*FAST_TAGS, *ALWAYS_TAGS))
 

@@ -36,7 +36,7 @@ from ..v2_3_1.metadata import (
     _title_2,
     _under_head,
 )
-from ..xpathlib import contains, register_exact, register_prefilter, select, select_tags, x_contains, x_eq, x_starts, x_true
+from ..xpathlib import contains, folded, register_exact, register_prefilter, select, select_tags, x_contains, x_eq, x_starts, x_true
 from .htmlprocessing import prune_unwanted_nodes
 from .json_metadata import HTML_STRIP_TAGS, extract_json, extract_json_parse_error, normalize_authors, normalize_json
 from .settings import Document, set_date_params
@@ -198,6 +198,12 @@ register_exact(_author_2_pred, x_contains("id", "author", tr=str.maketrans("A", 
                x_contains("class", "screenname", "writer"), x_contains("data-component", "Byline"),
                x_contains("itemprop", "author"), x_contains("class", "byline", tr=str.maketrans("B", "b")))
 
+# necessary conditions (one literal scan per attribute) the C runs before the terms
+register_prefilter(_author_1_pred, contains("class", *_AUTHOR_1_CLASSES, "byline", "username", "byl", "BBL"),
+                   contains("id", *_AUTHOR_1_IDS), contains("itemprop", "author"))
+register_prefilter(_author_2_pred, folded("id", "author"), folded("class", "author", "byline"),
+                   contains("class", "screenname", "writer"), contains("data-component", "Byline"),
+                   contains("itemprop", "author"))
 
 def _author_1(tree: Any) -> List[Any]:
     return _select_all(tree, ("a", "div", "h3", "h4", "p", "span"), _author_1_pred)
@@ -227,6 +233,9 @@ register_exact(_discard_0_pred, x_eq("id", "comments"), x_eq("class", "comments"
                x_starts("id", "comments"), x_contains("data-component", "Figure"),
                x_starts("class", "comments", "Comments"))
 
+register_prefilter(_discard_0_pred, contains("id", "comments", *_DISCARD_IDS),
+                   contains("class", "comments", "title", "date", "Comments", *_DISCARD_CLASSES),
+                   contains("data-component", "Figure"))
 
 def _discard_0(tree: Any) -> List[Any]:
     return select(tree, frozenset(("a", "div", "section", "span")), _discard_0_pred)

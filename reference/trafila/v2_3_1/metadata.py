@@ -34,7 +34,7 @@ from .json_metadata import (
 from .settings import Document
 from .utils import line_processing, load_html, safe_base_url, trim
 from ..xpathlib import _matcher as _exact_matcher
-from ..xpathlib import present, register_exact, register_prefilter, select, select_tags, x_contains, x_eq, x_present, x_regex, x_starts, x_true
+from ..xpathlib import contains, present, regex, register_exact, register_prefilter, select, select_tags, x_contains, x_eq, x_present, x_regex, x_starts, x_true
 
 LOGGER = logging.getLogger(__name__)
 
@@ -280,6 +280,8 @@ register_exact(_title_0_pred, x_regex("class", _TITLE_RX), x_contains("id", "hea
 register_exact(_title_1_pred, x_eq("class", "entry-title", "post-title"))
 register_exact(_title_2_pred, x_contains("class", "title"), x_contains("id", "title"))
 
+# necessary conditions (literal scans) the C runs before the terms with patterns
+register_prefilter(_title_0_pred, regex("class", _TITLE_RX), contains("id", "headline"), contains("itemprop", "headline"))
 
 def _title_0(tree: Any) -> List[Any]:
     return _select_all(tree, ("h1", "h2"), _title_0_pred)
@@ -326,6 +328,9 @@ register_exact(_author_0_attrs, x_true("author"), x_eq("rel", "author", tags=_A0
                x_eq("class", "author", tags=_A0), x_eq("itemprop", "author name", tags=_A0),
                x_eq("data-testid", "AuthorCard", "AuthorURL", tags=_A0), x_regex("class", _AUTHOR_NAME_RX, tags=_A0))
 
+register_prefilter(_author_0_attrs, contains("rel", "author"), contains("id", "author"), contains("class", "author"),
+                   contains("itemprop", "author name"), contains("data-testid", "AuthorCard", "AuthorURL"),
+                   regex("class", _AUTHOR_NAME_RX), pass_tags=("author",))
 
 def _author_0(tree: Any) -> List[Any]:
     # without a <rel> element in the document the child test is false everywhere
@@ -348,6 +353,10 @@ register_exact(_author_1_pred, x_eq("class", "byline", "username", "byl", "BBL")
 register_exact(_author_2_pred, x_contains("data-component", "Byline"), x_contains("itemprop", "author"),
                x_regex("id", _AUTHOR_ID_ANY_RX), x_regex("class", _AUTHOR_CLASS_ANY_RX))
 
+register_prefilter(_author_1_pred, contains("class", "byline", "username", "byl", "BBL"), contains("itemprop", "author"),
+                   regex("id", _AUTHOR_ID_RX), regex("class", _AUTHOR_CLASS_RX))
+register_prefilter(_author_2_pred, contains("data-component", "Byline"), contains("itemprop", "author"),
+                   regex("id", _AUTHOR_ID_ANY_RX), regex("class", _AUTHOR_CLASS_ANY_RX))
 
 def _author_1(tree: Any) -> List[Any]:
     return _select_all(tree, ("a", "div", "h3", "h4", "p", "span"), _author_1_pred)
@@ -370,6 +379,8 @@ register_exact(_discard_0_pred, x_eq("id", "comments"), x_eq("class", "comments"
                x_regex("id", _DISCARD_ID_RX), x_regex("class", _DISCARD_CLASS_RX),
                x_contains("data-component", "Figure"))
 
+register_prefilter(_discard_0_pred, contains("id", "comments"), contains("class", "comments", "title", "date"),
+                   regex("id", _DISCARD_ID_RX), regex("class", _DISCARD_CLASS_RX), contains("data-component", "Figure"))
 
 def _discard_0(tree: Any) -> List[Any]:
     return select(tree, frozenset(("a", "div", "section", "span")), _discard_0_pred)
@@ -447,6 +458,8 @@ register_exact(_tag_2, x_eq("class", "row", "jp-relatedposts", "entry-utility", 
 register_exact(_tag_3, x_eq("class", "entry-meta"), x_contains("class", "topics", "tags-links"))
 register_exact(_footer_link_anchor, x_true("footer"), x_contains("class", "footer", tags=("div",)),
                x_contains("id", "footer", tags=("div",)))
+register_prefilter(_cat_0, regex("class", _CAT_DIV_RX), contains("id", "postpath"))
+register_prefilter(_tag_2, contains("class", "row", "jp-relatedposts", "entry-utility"), regex("class", _TAG_DIV_RX))
 
 #: the category and tag containers in upstream's order
 CATEGORIES_ANCHORS = (_cat_0, _cat_1, _cat_2, _cat_3, _cat_4, _cat_5)
