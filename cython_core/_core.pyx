@@ -59,6 +59,8 @@ include "nogil_justext.pxi"
 include "nogil_readability.pxi"
 include "nogil_dedup.pxi"
 include "nogil_sequence.pxi"
+include "htmldate.pxi"
+include "metadata.pxi"
 
 
 def implementation(mode):

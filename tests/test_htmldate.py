@@ -327,3 +327,166 @@ def test_free_text_segments_match_xpath(engine):
     for text in [*PAGES.values(), "<div>a<p>b<i>c</i>d</p>e<span>f</span>g</div>"]:
         theirs = [str(t) for t in xpath(lxml_html.fromstring(text))]
         assert free_text_segments(engine.parser.fromstring(text)) == theirs, text
+
+
+# -- the faster twins (htmldate/scan.py, cython_core/htmldate.pxi, the exact date_candidates terms) --
+
+from trafila.htmldate import scan  # noqa: E402
+
+from ._helpers import needs_corpora, sample_pages  # noqa: E402
+
+TWINS = {name: getattr(scan, name) for name in ("THREE_LOOSE", "SELECT_YMD", "DATESTRINGS", "SLASHES", "YYYYMM",
+                                                  "MMYYYY", "SIMPLE")}
+# characters the patterns turn on: digits, separators, letters of month names and of w3.org,
+# a non-ASCII decimal digit (\D is Unicode), newlines (the lookbehind's '.'), underscores
+_SCAN_ALPHABET = "0123456789/.-_ ,\n©()ocrstndhMarchJuneMay Sept w3.org \u0663\u00b2é"
+_SCAN_TEXT = st.lists(st.one_of(st.text(alphabet=_SCAN_ALPHABET, max_size=12), date_strings(),
+                                st.sampled_from(["w3.org", "w3\norg", "(c)", "Copyright ", " of ", "19", "20"])),
+                      max_size=12).map("".join)
+
+
+def _long_text(string: str, pos: int) -> object:
+    match = scan.LONG_TEXT_PATTERN.search(string, pos)
+    return match and (match.span(), match.groups())
+
+
+def _long_text_twin(string: str, pos: int) -> object:
+    match = scan.long_text_search(string, pos, short=0)
+    return match and (match.span(), match.groups())
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_SCAN_TEXT, st.integers(0, 5))
+def test_scan_twins_are_the_patterns(text, pos):
+    for name, twin in TWINS.items():
+        assert twin.findall_shifted(text) == twin.original.findall(text), name
+        assert twin.findall(text) == twin.original.findall(text), name
+    assert _long_text_twin(text, pos) == _long_text(text, pos)
+
+
+@pytest.mark.parametrize("text", [
+    "", "x", "12/05/2019", "a2019-01-02b2019-01-03c", "w3.org 2019 x w3-org 2020 y", "w3.org\n2019 x",
+    "7.8.21x12.11.19y", "x20190102y20200304z", "12th of March 2019, and March 4, 2020", "\u0663" + "2019-01-01x",
+    "a" * 3000 + " March 5, 2019", "Juni 2019 " * 300 + "5. Juni 2019",
+])
+def test_scan_twin_edges(text):
+    for name, twin in TWINS.items():
+        assert twin.findall_shifted(text) == twin.original.findall(text), name
+    for pos in (0, 1, 7):
+        assert _long_text_twin(text, pos) == _long_text(text, pos)
+
+
+def _core():
+    try:
+        import trafila._core as module
+    except ImportError:
+        pytest.skip("the compiled core is not built")
+    if not hasattr(module, "tostring_html"):
+        pytest.skip("this core has no htmldate passes")
+    return module
+
+
+def _reference_free_text(tree):
+    out = []
+    stack = [(child, False, False) for child in reversed(list(tree))]
+    while stack:
+        elem, done, parent_selected = stack.pop()
+        if done:
+            if parent_selected and elem.tail:
+                out.append(elem.tail)
+            continue
+        selected = elem.tag in extractors.FAST_TAG_SET
+        if selected and elem.text:
+            out.append(elem.text)
+        stack.append((elem, True, parent_selected))
+        stack.extend((child, False, selected) for child in reversed(list(elem)))
+    return out
+
+
+def _check_core_passes(module, tree) -> None:
+    "The C serialisation, free-text walk and date candidates against the reference's, on every subtree."
+    from trafila.html.serialize import tostring
+    from trafila import xpathlib
+    from trafila.htmldate.core import _date_candidate_pred
+    from trafila.v2_3_1._tree import desc_list
+
+    matcher = xpathlib.compiled_matcher(module, _date_candidate_pred)
+    prefilter = xpathlib.compiled_prefilter(module, _date_candidate_pred)
+    for el in [tree, *desc_list(tree)]:
+        assert module.tostring_html(el, not el.getroottree().is_html) == tostring(el, method="html", encoding=str)
+        assert module.free_text_segments(el, extractors.FAST_TAGS) == _reference_free_text(el)
+        verdict = module.matcher_verdict(el, matcher)
+        assert verdict in (-1, int(_date_candidate_pred(el))), (el.tag, dict(el.attrib.items()))
+        if _date_candidate_pred(el):
+            assert module.prefilter_passes(el, prefilter), (el.tag, dict(el.attrib.items()))
+    assert [e.node_index for e in xpathlib.select(tree, None, _date_candidate_pred)] == [
+        e.node_index for e in desc_list(tree) if _date_candidate_pred(e)]
+
+
+_ATTRS = st.sampled_from([' href=" a b\u00e9&amp;x"', " checked", " CHECKED=x", ' src="\r\n/x?a=\'1\'"', ' name="n\u00e9"',
+                          ' action="q&quot;\'"', ' title="a&lt;b"', " hidden", ' class="date" id="x"',
+                          ' id="footer-info-lastmod"', ' itemprop="DateX"', ' class="byline"'])
+_TAGS = st.sampled_from(["div", "p", "li", "br", "img", "script", "style", "a", "span", "time", "footer", "small",
+                         "INPUT", "Li", "h2", "ul", "x-y"])
+
+
+@st.composite
+def _markup(draw, depth=0):
+    parts = []
+    for _ in range(draw(st.integers(0, 4))):
+        if depth < 3 and draw(st.booleans()):
+            tag = draw(_TAGS)
+            attrs = "".join(draw(st.lists(_ATTRS, max_size=2)))
+            parts.append(f"<{tag}{attrs}>{draw(_markup(depth + 1))}</{tag}>")
+        else:
+            parts.append(draw(st.text(alphabet="ab <>&\r\n\t\"'\u00e9\u2028x2019-01-05", max_size=10)))
+    return "".join(parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_markup())
+def test_core_passes_on_generated_pages(markup):
+    module = _core()
+    _check_core_passes(module, module.dom.document_fromstring(f"<html><body>{markup}</body></html>"))
+    from trafila.html import ParserError
+
+    try:
+        fragment = module.dom.fromstring(markup)
+    except ParserError:  # nothing but blanks: lxml's "Document is empty" too
+        return
+    _check_core_passes(module, fragment)
+
+
+def test_core_passes_on_an_xml_document():
+    "A tree made with Element() is an XML document: the HTML method also escapes CR there."
+    module = _core()
+    root = module.dom.Element("div")
+    child = module.dom.SubElement(root, "p")
+    child.text = "a\rb<c>&"
+    child.tail = "t\r"
+    child.set("href", " \rx y")
+    assert not root.getroottree().is_html
+    _check_core_passes(module, root)
+
+
+@needs_corpora
+def test_core_passes_on_corpus_pages():
+    module = _core()
+    from trafila.html.serialize import tostring
+    from trafila.htmldate.core import serialize
+
+    pages = 0
+    for _name, page in sample_pages(["goose3", "cleanportaleval", "commoncrawl", "trafilatura", "htmldate"], 20):
+        if page.html is None:
+            continue
+        tree = module.dom.document_fromstring(page.html)
+        pages += 1
+        root = tree.getroottree().getroot() if hasattr(tree, "getroottree") else tree
+        html = serialize(copy.deepcopy(root))
+        assert html == serialize.__globals__["_META_CONTENT_TYPE"].sub("", tostring(root, method="html", encoding=str))
+        assert module.free_text_segments(root, extractors.FAST_TAGS) == _reference_free_text(root)
+        for name, twin in TWINS.items():
+            assert twin.findall_shifted(html) == twin.original.findall(html), (page.id, name)
+        for pos in (0, 100):
+            assert _long_text_twin(html, pos) == _long_text(html, pos), page.id
+    assert pages > 20

@@ -296,3 +296,117 @@ def test_public_extract_metadata_delegates(monkeypatch):
         with pytest.warns(trafila.FallbackWarning, match="date extraction"):
             ours = trafila.extract_metadata(PAGES["date-in-page"])
         assert _fields(ours) == _fields(trafilatura.extract_metadata(PAGES["date-in-page"]))
+
+
+# -- the XPath predicates' exact terms and prefilters (C on core trees) ----------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from ._helpers import needs_corpora, sample_pages  # noqa: E402
+
+_METADATA_MODULES = ("trafila.v2_3_1.metadata", "trafila.v1_11_0.metadata")
+
+
+def _core_module():
+    try:
+        return importlib.import_module("trafila._core")
+    except ImportError:
+        pytest.skip("the compiled core is not built")
+
+
+def _registered(kind):
+    from trafila import xpathlib
+
+    for name in _METADATA_MODULES:
+        importlib.import_module(name)
+    specs = xpathlib.EXACT_SPECS if kind == "exact" else xpathlib.PREFILTER_SPECS
+    return [pred for pred in specs if pred.__module__ in _METADATA_MODULES]
+
+
+def _check_terms(core, root) -> list:
+    "Each exact matcher says its predicate's verdict (or -1) on every node; each prefilter holds where its predicate does."
+    from trafila import xpathlib
+    from trafila.v2_3_1._tree import desc_list
+
+    problems = []
+    nodes = [root, *desc_list(root)]
+    for pred in _registered("exact"):
+        m = xpathlib.compiled_matcher(core, pred)
+        for el in nodes:
+            verdict = core.matcher_verdict(el, m)
+            if verdict not in (-1, int(bool(pred(el)))):
+                problems.append((pred.__qualname__, el.tag, dict(el.attrib.items()), verdict))
+    for pred in _registered("prefilter"):
+        pf = xpathlib.compiled_prefilter(core, pred)
+        for el in nodes:
+            if pred(el) and not core.prefilter_passes(el, pf):
+                problems.append((pred.__qualname__, el.tag, dict(el.attrib.items()), "prefilter"))
+    # the selections through C against the same predicates walked in Python
+    for pred in _registered("exact") + _registered("prefilter"):
+        fast = [e.node_index for e in xpathlib.select(root, None, pred)]
+        slow = [e.node_index for e in desc_list(root) if pred(e)]
+        if fast != slow:
+            problems.append((pred.__qualname__, "select", len(fast), len(slow)))
+    # several selections from one walk (cython_core/metadata.pxi select_matches_each), root included
+    md = importlib.import_module("trafila.v2_3_1.metadata")
+    specs = [(None, a) for a in md.CATEGORIES_ANCHORS + md.TAGS_ANCHORS] + [
+        (("h1", "h2"), md._title_0_pred), (None, md._author_2_pred), (("a", "p"), md._author_0_attrs)]
+    each = [[e.node_index for e in found] for found in md._select_each(root, specs)]
+    slow = [[e.node_index for e in nodes if (tags is None or e.tag in tags) and pred(e)] for tags, pred in specs]
+    if each != slow:
+        problems.append(("_select_each", [len(x) for x in each], [len(x) for x in slow]))
+    return problems
+
+
+def test_registered_terms_exist():
+    assert len(_registered("exact")) >= 24 and len(_registered("prefilter")) >= 2
+
+
+_VALUES = st.sampled_from(["author", "Author", "author name", "AuthorName", "byline", "Byline", "BBL", "entry-title",
+                           "post-title", "headline", "title", "comments", "Comments-x", "commentlist", "post-meta",
+                           "postpath-1", "entry-meta", "entry-footer x", "tags", "row", "tags-links", "topics", "footer",
+                           "cat-links", "AuthorCard", "Figure", "license", "x", "", "autéur", "\u017futhor", "meta x"])
+_NAMES = st.sampled_from(["class", "id", "itemprop", "rel", "data-component", "data-testid", "href", "name"])
+_TAGS = st.sampled_from(["div", "p", "a", "span", "h1", "h2", "h3", "li", "footer", "header", "author", "section",
+                         "time", "figure", "strong", "link", "address"])
+
+
+@st.composite
+def _element_markup(draw, depth=0):
+    out = []
+    for _ in range(draw(st.integers(1, 4))):
+        tag = draw(_TAGS)
+        attrs = "".join(f' {n}="{v}"' for n, v in draw(st.lists(st.tuples(_NAMES, _VALUES), max_size=3)))
+        inner = draw(_element_markup(depth + 1)) if depth < 2 and draw(st.booleans()) else "t"
+        out.append(f"<{tag}{attrs}>{inner}</{tag}>")
+    return "".join(out)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_element_markup())
+def test_terms_on_generated_pages(markup):
+    core = _core_module()
+    root = core.dom.document_fromstring(f"<html><body>{markup}</body></html>")
+    assert _check_terms(core, root) == []
+
+
+@needs_corpora
+def test_terms_on_corpus_pages():
+    core = _core_module()
+    pages = 0
+    problems = []
+    for _name, page in sample_pages(["goose3", "cleanportaleval", "commoncrawl", "trafilatura", "fundus"], 25):
+        if page.html is None:
+            continue
+        problems += _check_terms(core, core.dom.document_fromstring(page.html))
+        pages += 1
+    assert pages > 20
+    assert problems == [], problems[:5]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet='ab"\\ \t\n\u00a0\u2003{}:,', max_size=40))
+def test_minify_is_the_substitution(text):
+    for name in _METADATA_MODULES:
+        module = importlib.import_module(name)
+        assert module._minify(text) == module.JSON_MINIFY.sub(r"\1", text)

@@ -15,6 +15,11 @@ from datetime import datetime, timezone
 from functools import partial
 from typing import Any, Callable, List, Optional, Union
 
+from trafila._backend import core_of
+from trafila.xpathlib import contains, first_attrs, folded, regex, register_exact, register_prefilter, select, \
+    x_contains, x_regex, x_true
+
+from . import scan
 from ._tables import CLASS_ATTRS, DATE_ATTRIBUTES, ITEMPROP_ATTRS_MODIFIED, ITEMPROP_ATTRS_ORIGINAL, \
     NAME_MODIFIED, PROPERTY_MODIFIED
 from .extractors import FAST_TAGS, YMD_PATTERN, discard_unwanted, extract_url_date, free_text_segments, \
@@ -54,7 +59,8 @@ MMYYYY_PATTERN = compiled_pattern("MMYYYY_PATTERN")
 SIMPLE_PATTERN = compiled_pattern("SIMPLE_PATTERN")
 ID_CLASS_CUES = compiled_pattern("ID_CLASS_CUES")
 CLASS_CUES = compiled_pattern("CLASS_CUES")
-THREE_COMP_PATTERNS = (THREE_PATTERN, THREE_LOOSE_PATTERN)
+# search_page's page-wide findall of the \D-led patterns runs through their twins (scan.py)
+THREE_COMP_PATTERNS = (THREE_PATTERN, scan.THREE_LOOSE)
 # lxml.html.tostring drops this tag from what it serialises (include_meta_content_type=False)
 _META_CONTENT_TYPE = re.compile(r'<meta http-equiv="Content-Type"[^>]*>')
 
@@ -63,7 +69,12 @@ def serialize(tree: Any) -> str:
     "lxml.html.tostring(tree, encoding='unicode'): HTML method, tail included."
     from trafila.html.serialize import tostring
 
-    return _META_CONTENT_TYPE.sub("", tostring(tree, method="html", encoding=str))
+    core = core_of(tree)
+    # the core's C twin of the HTML method (None: text it cannot decode, the reference's then)
+    html = core.tostring_html(tree, not tree.getroottree().is_html) if core is not None else None
+    if html is None:
+        html = tostring(tree, method="html", encoding=str)
+    return _META_CONTENT_TYPE.sub("", html)
 
 
 def examine_text(text: str, options: Extractor) -> Optional[str]:
@@ -104,10 +115,30 @@ def is_date_candidate(elem: Any) -> bool:
     return idval is not None and "footer-info-lastmod" in idval
 
 
+def _date_candidate_pred(elem: Any) -> bool:
+    return elem.tag in ALWAYS_TAGS or is_date_candidate(elem)
+
+
+# the same test as an OR of exact terms: C on the compiled core's trees (xpathlib.select)
+_ID_OR_CLASS = first_attrs(("id", "class"))
+register_exact(
+    _date_candidate_pred, x_true(*sorted(ALWAYS_TAGS)),
+    x_contains(_ID_OR_CLASS, "date", "datum", tr=str.maketrans("D", "d")),
+    x_contains("itemprop", "date", "datum", tr=str.maketrans("D", "d")),
+    x_regex(_ID_OR_CLASS, ID_CLASS_CUES.search), x_regex("class", CLASS_CUES.search),
+    x_contains("id", "footer-info-lastmod"),
+)
+# and a necessary condition the C scans first (D folded to d is within ASCII case folding)
+register_prefilter(
+    _date_candidate_pred, folded(("id", "class", "itemprop"), "date", "datum"), regex(("id", "class"), ID_CLASS_CUES.search),
+    regex("class", CLASS_CUES.search), contains("id", "footer-info-lastmod"), pass_tags=ALWAYS_TAGS,
+)
+_CANDIDATE_TAGS = frozenset((*FAST_TAGS, *ALWAYS_TAGS))
+
+
 def date_candidates(tree: Any, extensive_search: bool) -> List[Any]:
     "Elements that may hold a date: every element (extensive) or the fast tags, by their cues."
-    elements = tree.iterdescendants() if extensive_search else tree.iterdescendants(*FAST_TAGS, *ALWAYS_TAGS)
-    return [e for e in elements if e.tag in ALWAYS_TAGS or is_date_candidate(e)]
+    return select(tree, None if extensive_search else _CANDIDATE_TAGS, _date_candidate_pred)
 
 
 def examine_elements(elements: List[Any], options: Extractor) -> Optional[str]:
@@ -329,23 +360,23 @@ def search_page(htmlstring: str, options: Extractor) -> Optional[str]:
         result = _search_and_filter(htmlstring, pattern, THREE_LOOSE_CATCH, copyear, options)
         if result is not None:
             return result
-    result = search_normalized(htmlstring, SELECT_YMD_PATTERN, SELECT_YMD_YEAR,
+    result = search_normalized(htmlstring, scan.SELECT_YMD, SELECT_YMD_YEAR,
                                partial(normalize_match, THREE_COMP_REGEX_A), copyear, options)
     if result is not None:
         return result
-    result = _search_and_filter(htmlstring, DATESTRINGS_PATTERN, DATESTRINGS_CATCH, copyear, options)
+    result = _search_and_filter(htmlstring, scan.DATESTRINGS, DATESTRINGS_CATCH, copyear, options)
     if result is not None:
         return result
-    result = search_normalized(htmlstring, SLASHES_PATTERN, SLASHES_YEAR,
+    result = search_normalized(htmlstring, scan.SLASHES, SLASHES_YEAR,
                                partial(normalize_match, THREE_COMP_REGEX_B), copyear, options)
     if result is not None:
         return result
-    bestmatch = search_pattern(htmlstring, YYYYMM_PATTERN, YYYYMM_CATCH, YEAR_PATTERN, options)
+    bestmatch = search_pattern(htmlstring, scan.YYYYMM, YYYYMM_CATCH, YEAR_PATTERN, options)
     if bestmatch is not None:
         result = _finalize_candidate(datetime(int(bestmatch[1]), int(bestmatch[2]), 1), copyear, options)
         if result is not None:
             return result
-    result = search_normalized(htmlstring, MMYYYY_PATTERN, SELECT_YMD_YEAR, normalize_two_comp, copyear, options)
+    result = search_normalized(htmlstring, scan.MMYYYY, SELECT_YMD_YEAR, normalize_two_comp, copyear, options)
     if result is not None:
         return result
     result = _finalize_candidate(regex_parse(htmlstring), copyear, options)
@@ -353,7 +384,7 @@ def search_page(htmlstring: str, options: Extractor) -> Optional[str]:
         return result
     if copyear != 0:
         return datetime(copyear, 1, 1).strftime(options.format)
-    bestmatch = search_pattern(htmlstring, SIMPLE_PATTERN, YEAR_PATTERN, YEAR_PATTERN, options)
+    bestmatch = search_pattern(htmlstring, scan.SIMPLE, YEAR_PATTERN, YEAR_PATTERN, options)
     if bestmatch is not None:
         return _finalize_candidate(datetime(int(bestmatch[1]), 1, 1), copyear, options)
     return None

@@ -17,9 +17,11 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Iterator, List, Optional
 
+from trafila._backend import core_of
 from trafila._engine import NotNative
 
 from ._tables import FAST_TAGS, MONTH_WORDS, MONTHS
+from .scan import long_text_search
 from .settings import MAX_SEGMENT_LEN
 from .utils import Extractor, compiled_pattern, remove_if_attached, trim_text
 from .validators import convert_date, correct_year, is_valid_date, validate_and_convert
@@ -59,6 +61,9 @@ def free_text_segments(tree: Any) -> List[str]:
     """XPath ``.//*[self::div or self::h2 ... or self::ul]/text()``: the text nodes whose
     parent is one of FAST_TAGS below ``tree``, in document order (an element's text at
     its start, a child's tail after the child's subtree)."""
+    core = core_of(tree)
+    if core is not None:
+        return core.free_text_segments(tree, FAST_TAGS)  # type: ignore[no-any-return]
     out: List[str] = []
     # (element, end of its subtree?, is its parent a selected element?); the context's
     # own text nodes (its text, its children's tails) are not selected
@@ -113,7 +118,7 @@ def regex_parse(string: str) -> Optional[datetime]:
     "A date written with a month name (English, French, German, Indonesian, Turkish)."
     pos = 0
     while True:
-        match = LONG_TEXT_PATTERN.search(string, pos)
+        match = long_text_search(string, pos)  # LONG_TEXT_PATTERN.search, by year windows
         if match is None:
             return None
         word = _fold_month_name(match["month"] or match["month2"])

@@ -47,6 +47,7 @@ JSON_CATEGORY = re.compile(r'"articleSection": ?"([^"\\]+)', re.DOTALL)
 JSON_REMOVE_HTML = re.compile(r"<[^>]+>")
 JSON_SCHEMA_ORG = re.compile(r"^https?://schema\.org", flags=re.IGNORECASE)
 JSON_UNICODE_REPLACE = re.compile(r"\\u([0-9a-fA-F]{4})")
+_SURROGATES = re.compile("[\ud800-\udfff]")  # the \uXXXX escapes decoded to a lone surrogate are dropped
 
 AUTHOR_ATTRS = ("givenName", "additionalName", "familyName")
 
@@ -221,7 +222,7 @@ def normalize_json(string: str) -> Optional[str]:
     if "\\" in string:
         string = string.replace("\\n", "").replace("\\r", "").replace("\\t", "")
         string = JSON_UNICODE_REPLACE.sub(_unicode_escape, string)
-        string = "".join(c for c in string if not 0xD800 <= ord(c) <= 0xDFFF)
+        string = _SURROGATES.sub("", string)
         string = unescape(string)
     return trim(JSON_REMOVE_HTML.sub("", string))
 

@@ -22,12 +22,13 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 from .._engine import NotNative
 from ..courlan import extract_domain, get_base_url, is_valid_url, normalize_url, validate_url
 from ..v2_3_1.metadata import (
-    CATEGORIES_XPATHS,
-    TAGS_XPATHS,
+    CATEGORIES_ANCHORS,
+    TAGS_ANCHORS,
+    _container_links,
     _a,
-    _all_elements,
+    _discard_1,
+    _doc_root,
     _footer_link_anchor,
-    _elements,
     _has_child_text,
     _links_under,
     _select_all,
@@ -35,6 +36,7 @@ from ..v2_3_1.metadata import (
     _title_2,
     _under_head,
 )
+from ..xpathlib import contains, folded, register_exact, register_prefilter, select, select_tags, x_contains, x_eq, x_starts, x_true
 from .htmlprocessing import prune_unwanted_nodes
 from .json_metadata import HTML_STRIP_TAGS, extract_json, extract_json_parse_error, normalize_authors, normalize_json
 from .settings import Document, set_date_params
@@ -49,7 +51,8 @@ __all__ = [
 ]
 
 META_URL = re.compile(r"https?://(?:www\.|w[0-9]+\.)?([^/]+)")
-JSON_MINIFY = re.compile(r'("(?:\\"|[^"])*")|\s')
+# upstream's pattern ends in \s: a whitespace run removed at once is the same result, in fewer matches
+JSON_MINIFY = re.compile(r'("(?:\\"|[^"])*")|\s+')
 HTMLTITLE_REGEX = re.compile(r"^(.+)?\s+[–•·—|⁄*⋆~‹«<›»>:-]\s+(.+)$")
 CLEAN_META_TAGS = re.compile(r"[\"']")
 LICENSE_REGEX = re.compile(r"/(by-nc-nd|by-nc-sa|by-nc|by-nd|by-sa|by|zero)/([1-9]\.[0-9])")
@@ -115,14 +118,23 @@ def _find_date(tree: Any, params: Dict[str, Any]) -> Optional[str]:
 
 
 # -- 1.11.0's own XPath expressions as tree walks --------------------------------------------
+# As in the 2.3.1 module, each predicate is registered as an OR of exact terms (C on the
+# compiled core's trees).
 
 _TITLE_0_CLASSES = ("post-title", "entry-title", "headline", "post__title", "article-title")
 
 
+def _title_0_pred(el: Any) -> bool:
+    return (any(needle in _a(el, "class") for needle in _TITLE_0_CLASSES)
+            or "headline" in _a(el, "id") or "headline" in _a(el, "itemprop"))
+
+
+register_exact(_title_0_pred, x_contains("class", *_TITLE_0_CLASSES), x_contains("id", "headline"),
+               x_contains("itemprop", "headline"))
+
+
 def _title_0(tree: Any) -> List[Any]:
-    return _select_all(tree, ("h1", "h2"), lambda el: (
-        any(needle in _a(el, "class") for needle in _TITLE_0_CLASSES)
-        or "headline" in _a(el, "id") or "headline" in _a(el, "itemprop")))
+    return _select_all(tree, ("h1", "h2"), _title_0_pred)
 
 
 TITLE_XPATHS = (_title_0, _title_1, _title_2)
@@ -131,40 +143,74 @@ _AUTHOR_0_CLASSES = ("author-name", "AuthorName", "authorName", "author name")
 _AUTHOR_1_CLASSES = ("author", "channel-name", "zuozhe", "bianji", "xiaobian", "submitted-by", "posted-by",
                      "journalist-name")
 _AUTHOR_1_IDS = ("author", "zuozhe", "bianji", "xiaobian")
+_AUTHOR_0_TAGS = frozenset(("a", "address", "div", "link", "p", "span", "strong"))
+
+
+def _author_0_attrs(el: Any) -> bool:
+    "_author_0's predicate without its child test (``rel='me'``)."
+    if el.tag == "author":
+        return True
+    if el.tag not in _AUTHOR_0_TAGS:
+        return False
+    return (
+        _a(el, "rel") == "author" or _a(el, "id") == "author" or _a(el, "class") == "author"
+        or _a(el, "itemprop") == "author name"
+        or any(needle in _a(el, "class") for needle in _AUTHOR_0_CLASSES)
+        or _a(el, "data-testid") in ("AuthorCard", "AuthorURL")
+    )
+
+
+def _author_0_pred(el: Any) -> bool:
+    return _author_0_attrs(el) or (el.tag in _AUTHOR_0_TAGS and _has_child_text(el, "rel", "me"))
+
+
+_A0 = tuple(sorted(_AUTHOR_0_TAGS))
+register_exact(_author_0_attrs, x_true("author"), x_eq("rel", "author", tags=_A0), x_eq("id", "author", tags=_A0),
+               x_eq("class", "author", tags=_A0), x_eq("itemprop", "author name", tags=_A0),
+               x_contains("class", *_AUTHOR_0_CLASSES, tags=_A0),
+               x_eq("data-testid", "AuthorCard", "AuthorURL", tags=_A0))
 
 
 def _author_0(tree: Any) -> List[Any]:
-    tags = frozenset(("a", "address", "div", "link", "p", "span", "strong"))
-
-    def pred(el: Any) -> bool:
-        if el.tag == "author":
-            return True
-        if el.tag not in tags:
-            return False
-        return (
-            _a(el, "rel") == "author" or _a(el, "id") == "author" or _a(el, "class") == "author"
-            or _a(el, "itemprop") == "author name" or _has_child_text(el, "rel", "me")
-            or any(needle in _a(el, "class") for needle in _AUTHOR_0_CLASSES)
-            or _a(el, "data-testid") in ("AuthorCard", "AuthorURL")
-        )
-
+    # without a <rel> element in the document the child test is false everywhere
+    pred = _author_0_pred if select_tags(_doc_root(tree), frozenset(("rel",))) else _author_0_attrs
     return _select_all(tree, None, pred)
 
 
+def _author_1_pred(el: Any) -> bool:
+    return (any(needle in _a(el, "class") for needle in _AUTHOR_1_CLASSES)
+            or any(needle in _a(el, "id") for needle in _AUTHOR_1_IDS)
+            or "author" in _a(el, "itemprop") or _a(el, "class") in ("byline", "username", "byl", "BBL"))
+
+
+def _author_2_pred(el: Any) -> bool:
+    # translate(@id, "A", "a"): only the capital A is folded
+    return ("author" in _a(el, "id").replace("A", "a") or "author" in _a(el, "class").replace("A", "a")
+            or "screenname" in _a(el, "class") or "Byline" in _a(el, "data-component")
+            or "author" in _a(el, "itemprop") or "writer" in _a(el, "class")
+            or "byline" in _a(el, "class").replace("B", "b"))
+
+
+register_exact(_author_1_pred, x_contains("class", *_AUTHOR_1_CLASSES), x_contains("id", *_AUTHOR_1_IDS),
+               x_contains("itemprop", "author"), x_eq("class", "byline", "username", "byl", "BBL"))
+register_exact(_author_2_pred, x_contains("id", "author", tr=str.maketrans("A", "a")),
+               x_contains("class", "author", tr=str.maketrans("A", "a")),
+               x_contains("class", "screenname", "writer"), x_contains("data-component", "Byline"),
+               x_contains("itemprop", "author"), x_contains("class", "byline", tr=str.maketrans("B", "b")))
+
+# necessary conditions (one literal scan per attribute) the C runs before the terms
+register_prefilter(_author_1_pred, contains("class", *_AUTHOR_1_CLASSES, "byline", "username", "byl", "BBL"),
+                   contains("id", *_AUTHOR_1_IDS), contains("itemprop", "author"))
+register_prefilter(_author_2_pred, folded("id", "author"), folded("class", "author", "byline"),
+                   contains("class", "screenname", "writer"), contains("data-component", "Byline"),
+                   contains("itemprop", "author"))
+
 def _author_1(tree: Any) -> List[Any]:
-    return _select_all(tree, ("a", "div", "h3", "h4", "p", "span"), lambda el: (
-        any(needle in _a(el, "class") for needle in _AUTHOR_1_CLASSES)
-        or any(needle in _a(el, "id") for needle in _AUTHOR_1_IDS)
-        or "author" in _a(el, "itemprop") or _a(el, "class") in ("byline", "username", "byl", "BBL")))
+    return _select_all(tree, ("a", "div", "h3", "h4", "p", "span"), _author_1_pred)
 
 
 def _author_2(tree: Any) -> List[Any]:
-    # translate(@id, "A", "a"): only the capital A is folded
-    return _select_all(tree, None, lambda el: (
-        "author" in _a(el, "id").replace("A", "a") or "author" in _a(el, "class").replace("A", "a")
-        or "screenname" in _a(el, "class") or "Byline" in _a(el, "data-component")
-        or "author" in _a(el, "itemprop") or "writer" in _a(el, "class")
-        or "byline" in _a(el, "class").replace("B", "b")))
+    return _select_all(tree, None, _author_2_pred)
 
 
 AUTHOR_XPATHS = (_author_0, _author_1, _author_2)
@@ -174,18 +220,25 @@ _DISCARD_CLASSES = ("commentlist", "sidebar", "is-hidden", "quote", "comments-li
 _DISCARD_IDS = ("commentlist", "comment-list", "ProductReviews")
 
 
+def _discard_0_pred(el: Any) -> bool:
+    return (_a(el, "id") == "comments" or _a(el, "class") in ("comments", "title", "date")
+            or any(needle in _a(el, "id") for needle in _DISCARD_IDS)
+            or any(needle in _a(el, "class") for needle in _DISCARD_CLASSES)
+            or _a(el, "id").startswith("comments") or "Figure" in _a(el, "data-component")
+            or _a(el, "class").startswith(("comments", "Comments")))
+
+
+register_exact(_discard_0_pred, x_eq("id", "comments"), x_eq("class", "comments", "title", "date"),
+               x_contains("id", *_DISCARD_IDS), x_contains("class", *_DISCARD_CLASSES),
+               x_starts("id", "comments"), x_contains("data-component", "Figure"),
+               x_starts("class", "comments", "Comments"))
+
+register_prefilter(_discard_0_pred, contains("id", "comments", *_DISCARD_IDS),
+                   contains("class", "comments", "title", "date", "Comments", *_DISCARD_CLASSES),
+                   contains("data-component", "Figure"))
+
 def _discard_0(tree: Any) -> List[Any]:
-    tags = frozenset(("a", "div", "section", "span"))
-    return [el for el in _elements(tree) if el.tag in tags and (
-        _a(el, "id") == "comments" or _a(el, "class") in ("comments", "title", "date")
-        or any(needle in _a(el, "id") for needle in _DISCARD_IDS)
-        or any(needle in _a(el, "class") for needle in _DISCARD_CLASSES)
-        or _a(el, "id").startswith("comments") or "Figure" in _a(el, "data-component")
-        or _a(el, "class").startswith(("comments", "Comments")))]
-
-
-def _discard_1(tree: Any) -> List[Any]:
-    return [el for el in _all_elements(tree) if el.tag in ("time", "figure")]
+    return select(tree, frozenset(("a", "div", "section", "span")), _discard_0_pred)
 
 
 AUTHOR_DISCARD_XPATHS = (_discard_0, _discard_1)
@@ -208,14 +261,21 @@ def check_authors(authors: str, author_blacklist: Set[str]) -> Optional[str]:
     return None
 
 
+def _minify(text: str) -> str:
+    """``JSON_MINIFY.sub(r"\\1", text)``: the whitespace outside strings removed. The
+    split gives the text between matches and each match's group (None for whitespace),
+    joined in C where the substitution expands its template in Python for each match."""
+    return "".join(filter(None, JSON_MINIFY.split(text)))
+
+
 def extract_meta_json(tree: Any, metadata: Document) -> Document:
     "The JSON-LD (and settings+json) scripts, parsed, or salvaged by regex when json rejects them."
-    for elem in _elements(tree):
-        if elem.tag != "script" or elem.get("type") not in ("application/ld+json", "application/settings+json"):
+    for elem in select_tags(tree, frozenset(("script",))):
+        if elem.get("type") not in ("application/ld+json", "application/settings+json"):
             continue
         if not elem.text:
             continue
-        element_text = normalize_json(JSON_MINIFY.sub(r"\1", elem.text))
+        element_text = normalize_json(_minify(elem.text))
         try:
             schema = json.loads(element_text)
             metadata = extract_json(schema, metadata)
@@ -339,7 +399,7 @@ def extract_title(tree: Any) -> Optional[str]:
             return candidate
     if h1_results:
         return _text_content(h1_results[0])
-    h2_results = [el for el in _elements(tree) if el.tag == "h2"]
+    h2_results = select_tags(tree, frozenset(("h2",)))
     if h2_results:
         title = _text_content(h2_results[0])
     return title
@@ -390,9 +450,9 @@ def extract_catstags(metatype: str, tree: Any) -> List[str]:
     results: List[str] = []
     # "[s|ies]?": one character of the class, as 1.11.0 writes it
     pattern = re.compile("/" + metatype + "[s|ies]?/")
-    expressions = CATEGORIES_XPATHS if metatype == "category" else TAGS_XPATHS
-    for expression in expressions:
-        results.extend(_text_content(elem) for elem in expression(tree) if pattern.search(elem.attrib["href"]))
+    # CATEGORIES_XPATHS or TAGS_XPATHS, in order, until one gives a result
+    for links in _container_links(tree, CATEGORIES_ANCHORS if metatype == "category" else TAGS_ANCHORS):
+        results.extend(_text_content(elem) for elem in links if pattern.search(elem.attrib["href"]))
         if results:
             break
     if metatype == "category" and not results:
@@ -420,9 +480,16 @@ def parse_license_element(element: Any, strict: bool = False) -> Optional[str]:
     return None
 
 
+def _license_link(el: Any) -> bool:
+    return el.get("rel") == "license" and el.get("href") is not None
+
+
+register_prefilter(_license_link, contains("rel", "license"))
+
+
 def extract_license(tree: Any) -> Optional[str]:
     "A link with rel=license, else a CC link in a footer."
-    for element in tree.findall('.//a[@rel="license"][@href]'):
+    for element in select(tree, frozenset(("a",)), _license_link):  # .//a[@rel="license"][@href]
         result = parse_license_element(element, strict=False)
         if result is not None:
             return result

@@ -18,6 +18,7 @@ import re
 from html import unescape
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
+from .._backend import core_of
 from .._engine import NotNative
 from ..courlan import extract_domain, is_valid_url, normalize_url, validate_url
 from ._tree import copy_tree, desc_list
@@ -32,6 +33,8 @@ from .json_metadata import (
 )
 from .settings import Document
 from .utils import line_processing, load_html, safe_base_url, trim
+from ..xpathlib import _matcher as _exact_matcher
+from ..xpathlib import contains, present, regex, register_exact, register_prefilter, select, select_tags, x_contains, x_eq, x_present, x_regex, x_starts, x_true
 
 LOGGER = logging.getLogger(__name__)
 
@@ -42,7 +45,8 @@ __all__ = [
 ]
 
 META_URL = re.compile(r"https?://(?:www\.|w[0-9]+\.)?([^/]+)")
-JSON_MINIFY = re.compile(r'("(?:\\.|[^"\\])*")|\s')
+# upstream's pattern ends in \s: a whitespace run removed at once is the same result, in fewer matches
+JSON_MINIFY = re.compile(r'("(?:\\.|[^"\\])*")|\s+')
 HTMLTITLE_REGEX = re.compile(r"^(.+)?\s+[–•·—|⁄*⋆~‹«<›»>:-]\s+(.+)$")
 CLEAN_META_TAGS = re.compile(r"[\"']")
 LICENSE_REGEX = re.compile(r"/(by-nc-nd|by-nc-sa|by-nc|by-nd|by-sa|by|zero)/([1-9]\.[0-9])")
@@ -125,6 +129,10 @@ def _find_date(tree: Any, params: Dict[str, Any]) -> Optional[str]:
 
 
 # -- XPath as tree walks ----------------------------------------------------------------------
+# Each predicate below reads its element's tag and attributes only and is registered as
+# an OR of exact terms (xpathlib.register_exact): on the compiled core's trees the
+# selections run the terms in C and call the predicate only where C cannot decide (a
+# pattern meeting a non-ASCII value); on the reference's trees they walk as written.
 
 def _elements(ctx: Any) -> List[Any]:
     "``.//*``: the element descendants of ctx, in document order."
@@ -147,39 +155,77 @@ def _all_elements(ctx: Any) -> List[Any]:
 
 
 def _select_all(ctx: Any, tags: Optional[Iterable[str]], pred: Callable[[Any], bool]) -> List[Any]:
-    "``//*[self::t1 or ...][pred]`` (any tag when ``tags`` is None)."
-    if tags is None:
-        return [el for el in _all_elements(ctx) if pred(el)]
-    wanted = frozenset(tags)
-    return [el for el in _all_elements(ctx) if el.tag in wanted and pred(el)]
+    "``//*[self::t1 or ...][pred]`` (any tag when ``tags`` is None): the root, then its descendants."
+    root = _doc_root(ctx)
+    wanted = None if tags is None else frozenset(tags)
+    found = select(root, wanted, pred)
+    if (wanted is None or root.tag in wanted) and pred(root):
+        found.insert(0, root)
+    return found
+
+
+def _outermost(elements: List[Any]) -> List[Any]:
+    "The elements (in document order) that have no ancestor among them."
+    core = core_of(elements[0]) if elements else None
+    if core is not None:
+        result = core.outermost(elements)
+        if result is not NotImplemented:
+            return result  # type: ignore[no-any-return]
+    # the elements stay alive in ``elements``: no id() is reused while ``marked`` is read
+    marked = {id(el) for el in elements}
+    return [el for el in elements if not any(id(a) in marked for a in el.iterancestors())]
+
+
+def _has_href(el: Any) -> bool:
+    return el.get("href") is not None
+
+
+register_exact(_has_href, x_present("href"))
+_A = frozenset(("a",))
+_SCRIPT = frozenset(("script",))
+_H2 = frozenset(("h2",))
+
+
+def _links_below(anchors: List[Any]) -> List[Any]:
+    """``X//a[@href]`` for the Xs ``anchors`` (in document order): the links with an ancestor
+    among them, in document order, once each: those under the outermost Xs, X after X."""
+    found: List[Any] = []
+    for outer in _outermost(anchors):
+        found.extend(select(outer, _A, _has_href))
+    return found
 
 
 def _links_under(ctx: Any, anchor: Callable[[Any], bool], from_root: bool = True) -> List[Any]:
-    """``//X[anchor]//a[@href]`` (from_root; ``.//X[anchor]//a[@href]`` otherwise: X below ctx):
-    the links with an ancestor X, in document order, once each. The Xs come in document
-    order, so the links under the outermost ones, taken X after X, are in document order."""
-    anchors = [el for el in (_all_elements(ctx) if from_root else _elements(ctx)) if anchor(el)]
-    found: List[Any] = []
-    covered = set()
-    kept = []  # the walked lists stay alive: no id() is reused while ``covered`` is read
-    for outer in anchors:
-        if id(outer) in covered:
-            continue
-        inner = desc_list(outer)
-        kept.append(inner)
-        for el in inner:
-            covered.add(id(el))
-            if el.tag == "a" and el.get("href") is not None:
-                found.append(el)
-    return found
+    """``//X[anchor]//a[@href]`` (from_root; ``.//X[anchor]//a[@href]`` otherwise: X below ctx)."""
+    return _links_below(_select_all(ctx, None, anchor) if from_root else select(ctx, None, anchor))
+
+
+def _select_each(ctx: Any, specs: List[Tuple[Optional[Iterable[str]], Callable[[Any], bool]]]) -> Iterable[List[Any]]:
+    """``_select_all(ctx, tags, pred)`` for each (tags, pred) of ``specs``, in order: on core
+    trees, when every predicate has an exact matcher, all from one walk of the document;
+    else one at a time, as they are asked for."""
+    root = _doc_root(ctx)
+    core = core_of(root)
+    if core is not None and hasattr(core, "select_matches_each"):
+        pairs = [_exact_matcher(core, pred) for _tags, pred in specs]
+        if all(pair is not None for pair in pairs):
+            return core.select_matches_each(  # type: ignore[no-any-return]
+                root, [(None if tags is None else frozenset(tags), pair[0], pred)
+                       for (tags, pred), pair in zip(specs, pairs)], True)
+    return (_select_all(ctx, tags, pred) for tags, pred in specs)
+
+
+def _container_links(tree: Any, anchors: Iterable[Callable[[Any], bool]]) -> Iterable[List[Any]]:
+    "``//X[anchor]//a[@href]`` for each anchor, in order (the containers from _select_each)."
+    return (_links_below(found) for found in _select_each(tree, [(None, anchor) for anchor in anchors]))
 
 
 def _under_head(ctx: Any, child_only: bool, tag: str, pred: Callable[[Any], bool]) -> List[Any]:
     """``.//head/tag[pred]`` (child_only) or ``.//head//tag[pred]``: matches whose
     parent (or some ancestor) below ctx is a head, in document order."""
     found = []
-    for el in _elements(ctx):
-        if el.tag != tag or not pred(el):
+    for el in select_tags(ctx, frozenset((tag,))):
+        if not pred(el):
             continue
         parent = el.getparent()
         while parent is not None and parent is not ctx:
@@ -217,17 +263,36 @@ _CAT_DIV_RX = re.compile(r"^(?:post-?info|post-?meta|meta|entry-meta|entry-info|
 _TAG_DIV_RX = re.compile(r"^(?:tag|postmeta|meta)").search
 
 
+def _title_0_pred(el: Any) -> bool:
+    return bool(_TITLE_RX(_a(el, "class")) or "headline" in _a(el, "id") or "headline" in _a(el, "itemprop"))
+
+
+def _title_1_pred(el: Any) -> bool:
+    return _a(el, "class") in ("entry-title", "post-title")
+
+
+def _title_2_pred(el: Any) -> bool:
+    return "title" in _a(el, "class") or "title" in _a(el, "id")
+
+
+register_exact(_title_0_pred, x_regex("class", _TITLE_RX), x_contains("id", "headline"),
+               x_contains("itemprop", "headline"))
+register_exact(_title_1_pred, x_eq("class", "entry-title", "post-title"))
+register_exact(_title_2_pred, x_contains("class", "title"), x_contains("id", "title"))
+
+# necessary conditions (literal scans) the C runs before the terms with patterns
+register_prefilter(_title_0_pred, regex("class", _TITLE_RX), contains("id", "headline"), contains("itemprop", "headline"))
+
 def _title_0(tree: Any) -> List[Any]:
-    return _select_all(tree, ("h1", "h2"), lambda el: bool(
-        _TITLE_RX(_a(el, "class")) or "headline" in _a(el, "id") or "headline" in _a(el, "itemprop")))
+    return _select_all(tree, ("h1", "h2"), _title_0_pred)
 
 
 def _title_1(tree: Any) -> List[Any]:
-    return _select_all(tree, None, lambda el: _a(el, "class") in ("entry-title", "post-title"))
+    return _select_all(tree, None, _title_1_pred)
 
 
 def _title_2(tree: Any) -> List[Any]:
-    return _select_all(tree, ("h1", "h2", "h3"), lambda el: "title" in _a(el, "class") or "title" in _a(el, "id"))
+    return _select_all(tree, ("h1", "h2", "h3"), _title_2_pred)
 
 
 TITLE_XPATHS = (_title_0, _title_1, _title_2)
@@ -238,74 +303,176 @@ def _has_child_text(el: Any, tag: str, value: str) -> bool:
     return any(child.tag == tag and _string_value(child) == value for child in el)
 
 
+_AUTHOR_0_TAGS = frozenset(("a", "address", "div", "link", "p", "span", "strong"))
+
+
+def _author_0_attrs(el: Any) -> bool:
+    "_author_0's predicate without its child test (``rel='me'``)."
+    if el.tag == "author":
+        return True
+    if el.tag not in _AUTHOR_0_TAGS:
+        return False
+    return bool(
+        _a(el, "rel") == "author" or _a(el, "id") == "author" or _a(el, "class") == "author"
+        or _a(el, "itemprop") == "author name" or _a(el, "data-testid") in ("AuthorCard", "AuthorURL")
+        or _AUTHOR_NAME_RX(_a(el, "class"))
+    )
+
+
+def _author_0_pred(el: Any) -> bool:
+    return _author_0_attrs(el) or (el.tag in _AUTHOR_0_TAGS and _has_child_text(el, "rel", "me"))
+
+
+_A0 = tuple(sorted(_AUTHOR_0_TAGS))
+register_exact(_author_0_attrs, x_true("author"), x_eq("rel", "author", tags=_A0), x_eq("id", "author", tags=_A0),
+               x_eq("class", "author", tags=_A0), x_eq("itemprop", "author name", tags=_A0),
+               x_eq("data-testid", "AuthorCard", "AuthorURL", tags=_A0), x_regex("class", _AUTHOR_NAME_RX, tags=_A0))
+
+register_prefilter(_author_0_attrs, contains("rel", "author"), contains("id", "author"), contains("class", "author"),
+                   contains("itemprop", "author name"), contains("data-testid", "AuthorCard", "AuthorURL"),
+                   regex("class", _AUTHOR_NAME_RX), pass_tags=("author",))
+
 def _author_0(tree: Any) -> List[Any]:
-    tags = frozenset(("a", "address", "div", "link", "p", "span", "strong"))
-
-    def pred(el: Any) -> bool:
-        if el.tag == "author":
-            return True
-        if el.tag not in tags:
-            return False
-        return bool(
-            _a(el, "rel") == "author" or _a(el, "id") == "author" or _a(el, "class") == "author"
-            or _a(el, "itemprop") == "author name" or _has_child_text(el, "rel", "me")
-            or _a(el, "data-testid") in ("AuthorCard", "AuthorURL")
-            or _AUTHOR_NAME_RX(_a(el, "class"))
-        )
-
+    # without a <rel> element in the document the child test is false everywhere
+    pred = _author_0_pred if select_tags(_doc_root(tree), frozenset(("rel",))) else _author_0_attrs
     return _select_all(tree, None, pred)
 
 
+def _author_1_pred(el: Any) -> bool:
+    return bool(_a(el, "class") in ("byline", "username", "byl", "BBL") or "author" in _a(el, "itemprop")
+                or _AUTHOR_ID_RX(_a(el, "id")) or _AUTHOR_CLASS_RX(_a(el, "class")))
+
+
+def _author_2_pred(el: Any) -> bool:
+    return bool("Byline" in _a(el, "data-component") or "author" in _a(el, "itemprop")
+                or _AUTHOR_ID_ANY_RX(_a(el, "id")) or _AUTHOR_CLASS_ANY_RX(_a(el, "class")))
+
+
+register_exact(_author_1_pred, x_eq("class", "byline", "username", "byl", "BBL"), x_contains("itemprop", "author"),
+               x_regex("id", _AUTHOR_ID_RX), x_regex("class", _AUTHOR_CLASS_RX))
+register_exact(_author_2_pred, x_contains("data-component", "Byline"), x_contains("itemprop", "author"),
+               x_regex("id", _AUTHOR_ID_ANY_RX), x_regex("class", _AUTHOR_CLASS_ANY_RX))
+
+register_prefilter(_author_1_pred, contains("class", "byline", "username", "byl", "BBL"), contains("itemprop", "author"),
+                   regex("id", _AUTHOR_ID_RX), regex("class", _AUTHOR_CLASS_RX))
+register_prefilter(_author_2_pred, contains("data-component", "Byline"), contains("itemprop", "author"),
+                   regex("id", _AUTHOR_ID_ANY_RX), regex("class", _AUTHOR_CLASS_ANY_RX))
+
 def _author_1(tree: Any) -> List[Any]:
-    return _select_all(tree, ("a", "div", "h3", "h4", "p", "span"), lambda el: bool(
-        _a(el, "class") in ("byline", "username", "byl", "BBL") or "author" in _a(el, "itemprop")
-        or _AUTHOR_ID_RX(_a(el, "id")) or _AUTHOR_CLASS_RX(_a(el, "class"))))
+    return _select_all(tree, ("a", "div", "h3", "h4", "p", "span"), _author_1_pred)
 
 
 def _author_2(tree: Any) -> List[Any]:
-    return _select_all(tree, None, lambda el: bool(
-        "Byline" in _a(el, "data-component") or "author" in _a(el, "itemprop")
-        or _AUTHOR_ID_ANY_RX(_a(el, "id")) or _AUTHOR_CLASS_ANY_RX(_a(el, "class"))))
+    return _select_all(tree, None, _author_2_pred)
 
 
 AUTHOR_XPATHS = (_author_0, _author_1, _author_2)
 
 
+def _discard_0_pred(el: Any) -> bool:
+    return bool(_a(el, "id") == "comments" or _a(el, "class") in ("comments", "title", "date")
+                or _DISCARD_ID_RX(_a(el, "id")) or _DISCARD_CLASS_RX(_a(el, "class"))
+                or "Figure" in _a(el, "data-component"))
+
+
+register_exact(_discard_0_pred, x_eq("id", "comments"), x_eq("class", "comments", "title", "date"),
+               x_regex("id", _DISCARD_ID_RX), x_regex("class", _DISCARD_CLASS_RX),
+               x_contains("data-component", "Figure"))
+
+register_prefilter(_discard_0_pred, contains("id", "comments"), contains("class", "comments", "title", "date"),
+                   regex("id", _DISCARD_ID_RX), regex("class", _DISCARD_CLASS_RX), contains("data-component", "Figure"))
+
 def _discard_0(tree: Any) -> List[Any]:
-    tags = frozenset(("a", "div", "section", "span"))
-    return [el for el in _elements(tree) if el.tag in tags and (
-        _a(el, "id") == "comments" or _a(el, "class") in ("comments", "title", "date")
-        or _DISCARD_ID_RX(_a(el, "id")) or _DISCARD_CLASS_RX(_a(el, "class"))
-        or "Figure" in _a(el, "data-component"))]
+    return select(tree, frozenset(("a", "div", "section", "span")), _discard_0_pred)
 
 
 def _discard_1(tree: Any) -> List[Any]:
-    return [el for el in _all_elements(tree) if el.tag in ("time", "figure")]
+    root = _doc_root(tree)
+    found = select_tags(root, frozenset(("time", "figure")))
+    return [root, *found] if root.tag in ("time", "figure") else found
 
 
 AUTHOR_DISCARD_XPATHS = (_discard_0, _discard_1)
 
-CATEGORIES_XPATHS = (
-    lambda tree: _links_under(tree, lambda el: el.tag == "div" and bool(
-        _CAT_DIV_RX(_a(el, "class")) or _a(el, "id").startswith("postpath"))),
-    lambda tree: _links_under(tree, lambda el: el.tag == "p" and (
-        _a(el, "class").startswith(("postmeta", "entry-categories")) or _a(el, "class") == "postinfo"
-        or _a(el, "id") == "filedunder")),
-    lambda tree: _links_under(tree, lambda el: el.tag == "footer" and _a(el, "class").startswith(("entry-meta", "entry-footer"))),
-    lambda tree: _links_under(tree, lambda el: el.tag in ("li", "span") and (
-        _a(el, "class") in ("post-category", "postcategory", "entry-category") or "cat-links" in _a(el, "class"))),
-    lambda tree: _links_under(tree, lambda el: el.tag == "header" and _a(el, "class") == "entry-header"),
-    lambda tree: _links_under(tree, lambda el: el.tag == "div" and _a(el, "class") in ("row", "tags")),
-)
 
-TAGS_XPATHS = (
-    lambda tree: _links_under(tree, lambda el: el.tag == "div" and _a(el, "class") == "tags"),
-    lambda tree: _links_under(tree, lambda el: el.tag == "p" and _a(el, "class").startswith("entry-tags")),
-    lambda tree: _links_under(tree, lambda el: el.tag == "div" and bool(
-        _a(el, "class") in ("row", "jp-relatedposts", "entry-utility") or _TAG_DIV_RX(_a(el, "class")))),
-    lambda tree: _links_under(tree, lambda el: _a(el, "class") == "entry-meta" or "topics" in _a(el, "class")
-                              or "tags-links" in _a(el, "class")),
-)
+# the containers of the category and tag links (//X[...]//a[@href])
+def _cat_0(el: Any) -> bool:
+    return el.tag == "div" and bool(_CAT_DIV_RX(_a(el, "class")) or _a(el, "id").startswith("postpath"))
+
+
+def _cat_1(el: Any) -> bool:
+    return el.tag == "p" and (_a(el, "class").startswith(("postmeta", "entry-categories"))
+                              or _a(el, "class") == "postinfo" or _a(el, "id") == "filedunder")
+
+
+def _cat_2(el: Any) -> bool:
+    return el.tag == "footer" and _a(el, "class").startswith(("entry-meta", "entry-footer"))
+
+
+def _cat_3(el: Any) -> bool:
+    return el.tag in ("li", "span") and (_a(el, "class") in ("post-category", "postcategory", "entry-category")
+                                         or "cat-links" in _a(el, "class"))
+
+
+def _cat_4(el: Any) -> bool:
+    return el.tag == "header" and _a(el, "class") == "entry-header"
+
+
+def _cat_5(el: Any) -> bool:
+    return el.tag == "div" and _a(el, "class") in ("row", "tags")
+
+
+def _tag_0(el: Any) -> bool:
+    return el.tag == "div" and _a(el, "class") == "tags"
+
+
+def _tag_1(el: Any) -> bool:
+    return el.tag == "p" and _a(el, "class").startswith("entry-tags")
+
+
+def _tag_2(el: Any) -> bool:
+    return el.tag == "div" and bool(_a(el, "class") in ("row", "jp-relatedposts", "entry-utility")
+                                    or _TAG_DIV_RX(_a(el, "class")))
+
+
+def _tag_3(el: Any) -> bool:
+    return _a(el, "class") == "entry-meta" or "topics" in _a(el, "class") or "tags-links" in _a(el, "class")
+
+
+def _footer_link_anchor(el: Any) -> bool:
+    return el.tag == "footer" or (el.tag == "div" and ("footer" in _a(el, "class") or "footer" in _a(el, "id")))
+
+
+register_exact(_cat_0, x_regex("class", _CAT_DIV_RX, tags=("div",)), x_starts("id", "postpath", tags=("div",)))
+register_exact(_cat_1, x_starts("class", "postmeta", "entry-categories", tags=("p",)),
+               x_eq("class", "postinfo", tags=("p",)), x_eq("id", "filedunder", tags=("p",)))
+register_exact(_cat_2, x_starts("class", "entry-meta", "entry-footer", tags=("footer",)))
+register_exact(_cat_3, x_eq("class", "post-category", "postcategory", "entry-category", tags=("li", "span")),
+               x_contains("class", "cat-links", tags=("li", "span")))
+register_exact(_cat_4, x_eq("class", "entry-header", tags=("header",)))
+register_exact(_cat_5, x_eq("class", "row", "tags", tags=("div",)))
+register_exact(_tag_0, x_eq("class", "tags", tags=("div",)))
+register_exact(_tag_1, x_starts("class", "entry-tags", tags=("p",)))
+register_exact(_tag_2, x_eq("class", "row", "jp-relatedposts", "entry-utility", tags=("div",)),
+               x_regex("class", _TAG_DIV_RX, tags=("div",)))
+register_exact(_tag_3, x_eq("class", "entry-meta"), x_contains("class", "topics", "tags-links"))
+register_exact(_footer_link_anchor, x_true("footer"), x_contains("class", "footer", tags=("div",)),
+               x_contains("id", "footer", tags=("div",)))
+register_prefilter(_cat_0, regex("class", _CAT_DIV_RX), contains("id", "postpath"))
+register_prefilter(_tag_2, contains("class", "row", "jp-relatedposts", "entry-utility"), regex("class", _TAG_DIV_RX))
+
+#: the category and tag containers in upstream's order
+CATEGORIES_ANCHORS = (_cat_0, _cat_1, _cat_2, _cat_3, _cat_4, _cat_5)
+TAGS_ANCHORS = (_tag_0, _tag_1, _tag_2, _tag_3)
+
+
+def _links_selector(anchor: Callable[[Any], bool]) -> Callable[[Any], List[Any]]:
+    "The selector ``//X[anchor]//a[@href]``."
+    return lambda tree: _links_under(tree, anchor)
+
+
+CATEGORIES_XPATHS = tuple(_links_selector(anchor) for anchor in CATEGORIES_ANCHORS)
+TAGS_XPATHS = tuple(_links_selector(anchor) for anchor in TAGS_ANCHORS)
 
 URL_SELECTORS = (
     './/head//link[@rel="canonical"]', ".//head//base", './/head//link[@rel="alternate"][@hreflang="x-default"]',
@@ -331,14 +498,21 @@ def check_authors(authors: str, author_blacklist: Set[str]) -> Optional[str]:
     return None
 
 
+def _minify(text: str) -> str:
+    """``JSON_MINIFY.sub(r"\\1", text)``: the whitespace outside strings removed. The
+    split gives the text between matches and each match's group (None for whitespace),
+    joined in C where the substitution expands its template in Python for each match."""
+    return "".join(filter(None, JSON_MINIFY.split(text)))
+
+
 def extract_meta_json(tree: Any, metadata: Document) -> Document:
     "The JSON-LD (and settings+json) scripts, parsed, or salvaged by regex when json rejects them."
-    for elem in _elements(tree):
-        if elem.tag != "script" or elem.get("type") not in ("application/ld+json", "application/settings+json"):
+    for elem in select_tags(tree, _SCRIPT):
+        if elem.get("type") not in ("application/ld+json", "application/settings+json"):
             continue
         if not elem.text:
             continue
-        element_text = normalize_json(JSON_MINIFY.sub(r"\1", elem.text))
+        element_text = normalize_json(_minify(elem.text))
         try:
             schema = json.loads(element_text, strict=False)
             metadata = extract_json(schema, metadata)
@@ -455,7 +629,7 @@ def extract_title(tree: Any) -> Optional[str]:
         title = block_text(h1_result)
         if title:
             return title
-    h2_results = [el for el in _elements(tree) if el.tag == "h2"]
+    h2_results = select_tags(tree, _H2)
     if h2_results:
         title = block_text(h2_results[0])
     return title or None
@@ -504,9 +678,10 @@ def extract_catstags(metatype: str, tree: Any) -> List[str]:
     "Link texts under the category or tag containers whose href names that kind of page."
     results: List[str] = []
     pattern = re.compile("/" + metatype.rstrip("y") + "(?:y|ies|s)?/")
-    expressions = CATEGORIES_XPATHS if metatype == "category" else TAGS_XPATHS
-    for expression in expressions:
-        results.extend(block_text(elem) for elem in expression(tree) if pattern.search(elem.get("href")))
+    # CATEGORIES_XPATHS or TAGS_XPATHS, in order, until one gives a result (every
+    # container list from one walk of the document on core trees)
+    for links in _container_links(tree, CATEGORIES_ANCHORS if metatype == "category" else TAGS_ANCHORS):
+        results.extend(block_text(elem) for elem in links if pattern.search(elem.get("href")))
         if results:
             break
     if metatype == "category" and not results:
@@ -535,13 +710,16 @@ def parse_license_element(element: Any, strict: bool = False) -> Optional[str]:
     return None
 
 
-def _footer_link_anchor(el: Any) -> bool:
-    return el.tag == "footer" or (el.tag == "div" and ("footer" in _a(el, "class") or "footer" in _a(el, "id")))
+def _rel_link(el: Any) -> bool:
+    return el.get("rel") is not None and el.get("href") is not None
+
+
+register_prefilter(_rel_link, present("rel"))
 
 
 def extract_license(tree: Any) -> Optional[str]:
     "A link with rel=license, else a CC link in a footer."
-    for element in tree.findall(".//a[@rel][@href]"):
+    for element in select(tree, _A, _rel_link):  # .//a[@rel][@href]
         if "license" not in element.get("rel", "").lower().split():
             continue
         result = parse_license_element(element, strict=False)
