@@ -47,7 +47,7 @@ class OptionSet(NamedTuple):
 _DATATROVE = {"favor_precision": True, "include_comments": False, "deduplicate": True}
 _NO_CT = {"include_comments": False, "include_tables": False}
 #: the metadata header and the TEI output (issue 42): the extraction under them is proven by the
-#: sets above, so most of these run the cheaper fast extraction
+#: sets above, so these run the cheaper fast (no_fallback) extraction
 _LFI = {"include_links": True, "include_formatting": True, "include_images": True}
 
 MATRIX: Dict[str, List[OptionSet]] = {
@@ -78,12 +78,12 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("html", "extract", {"output_format": "html"}),
         OptionSet("xml-links-formatting", "extract", {"output_format": "xml", "include_links": True,
                                                       "include_formatting": True}),
-        OptionSet("txt-metadata", "extract", {"with_metadata": True}),
+        OptionSet("txt-metadata", "extract", {"with_metadata": True, "fast": True}),
         OptionSet("markdown-metadata", "extract", {"output_format": "markdown", "with_metadata": True, "fast": True}),
         OptionSet("json-metadata", "extract", {"output_format": "json", "with_metadata": True, "fast": True}),
         OptionSet("xmltei", "extract", {"output_format": "xmltei", "fast": True}),
         OptionSet("xmltei-metadata", "extract", {"output_format": "xmltei", "with_metadata": True,
-                                                 "tei_validation": True, **_LFI}),
+                                                 "tei_validation": True, "fast": True, **_LFI}),
         OptionSet("bare-metadata", "bare_extraction", {"with_metadata": True, "fast": True}),
         OptionSet("with-metadata-xml", "extract_with_metadata", {"output_format": "xml", "fast": True}),
     ],
@@ -105,13 +105,13 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("html", "extract", {"output_format": "html"}),
         OptionSet("xml-links-formatting-images", "extract", {"output_format": "xml", "include_links": True,
                                                              "include_formatting": True, "include_images": True}),
-        OptionSet("txt-metadata", "extract", {"with_metadata": True}),
+        OptionSet("txt-metadata", "extract", {"with_metadata": True, "no_fallback": True}),
         OptionSet("markdown-metadata", "extract", {"output_format": "markdown", "with_metadata": True,
                                                    "no_fallback": True}),
         OptionSet("json-metadata", "extract", {"output_format": "json", "with_metadata": True, "no_fallback": True}),
         OptionSet("xmltei", "extract", {"output_format": "xmltei", "no_fallback": True}),
         OptionSet("xmltei-metadata", "extract", {"output_format": "xmltei", "with_metadata": True,
-                                                 "tei_validation": True, **_LFI}),
+                                                 "tei_validation": True, "no_fallback": True, **_LFI}),
         OptionSet("bare-metadata", "bare_extraction", {"with_metadata": True, "no_fallback": True}),
     ],
 }
