@@ -47,7 +47,9 @@ class OptionSet(NamedTuple):
 _DATATROVE = {"favor_precision": True, "include_comments": False, "deduplicate": True}
 _NO_CT = {"include_comments": False, "include_tables": False}
 #: the metadata header and the TEI output (issue 42): the extraction under them is proven by the
-#: sets above, so these run the cheaper fast (no_fallback) extraction
+#: sets above, so these run the cheaper fast (no_fallback) extraction. Markdown and json with
+#: metadata and xmltei without links/formatting/images take the same code paths; they are
+#: compared with trafilatura in tests/test_output_formats.py (the oracle time went to these)
 _LFI = {"include_links": True, "include_formatting": True, "include_images": True}
 
 MATRIX: Dict[str, List[OptionSet]] = {
@@ -79,9 +81,6 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("xml-links-formatting", "extract", {"output_format": "xml", "include_links": True,
                                                       "include_formatting": True}),
         OptionSet("txt-metadata", "extract", {"with_metadata": True, "fast": True}),
-        OptionSet("markdown-metadata", "extract", {"output_format": "markdown", "with_metadata": True, "fast": True}),
-        OptionSet("json-metadata", "extract", {"output_format": "json", "with_metadata": True, "fast": True}),
-        OptionSet("xmltei", "extract", {"output_format": "xmltei", "fast": True}),
         OptionSet("xmltei-metadata", "extract", {"output_format": "xmltei", "with_metadata": True,
                                                  "tei_validation": True, "fast": True, **_LFI}),
         OptionSet("bare-metadata", "bare_extraction", {"with_metadata": True, "fast": True}),
@@ -106,10 +105,6 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("xml-links-formatting-images", "extract", {"output_format": "xml", "include_links": True,
                                                              "include_formatting": True, "include_images": True}),
         OptionSet("txt-metadata", "extract", {"with_metadata": True, "no_fallback": True}),
-        OptionSet("markdown-metadata", "extract", {"output_format": "markdown", "with_metadata": True,
-                                                   "no_fallback": True}),
-        OptionSet("json-metadata", "extract", {"output_format": "json", "with_metadata": True, "no_fallback": True}),
-        OptionSet("xmltei", "extract", {"output_format": "xmltei", "no_fallback": True}),
         OptionSet("xmltei-metadata", "extract", {"output_format": "xmltei", "with_metadata": True,
                                                  "tei_validation": True, "no_fallback": True, **_LFI}),
         OptionSet("bare-metadata", "bare_extraction", {"with_metadata": True, "no_fallback": True}),

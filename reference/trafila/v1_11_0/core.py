@@ -47,18 +47,13 @@ __all__ = ["extract", "bare_extraction", "DEFAULT_CONFIG", "LRU_TEST"]
 
 def _check_supported(options: Extractor, prune_xpath: Any) -> None:
     "The options this port does not run natively."
-    # xmltei turns with_metadata on (Extractor): it stops at the metadata test below
     if options.format not in NATIVE_FORMATS:
         raise NotNative(f"output format {options.format}")
-    # metadata runs natively in bare_extraction; the metadata header of extract()'s txt and
-    # markdown output is not ported
-    if options.with_metadata and options.format != "python":
-        raise NotNative(f"metadata in the {options.format} output")
     if prune_xpath is not None:
         raise NotNative("prune_xpath (user XPath)")
 
 
-#: the output formats run natively (xmltei too, once metadata extraction is: its builder is ported)
+#: the output formats run natively, with metadata or without
 NATIVE_FORMATS = ("txt", "markdown", "python", "json", "csv", "xml", "xmltei", "html")
 
 
@@ -79,10 +74,23 @@ def determine_returnstring(document: Document, options: Extractor) -> str:
     elif options.format == "html":
         returnstring = build_html_output(document, options.with_metadata)
     else:
-        returnstring = xmltotxt(document.body, options.formatting)
+        header = metadata_header(document) if options.with_metadata else ""
+        returnstring = f"{header}{xmltotxt(document.body, options.formatting)}"
         if document.commentsbody is not None:
             returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
     return normalize_unicode(returnstring)
+
+
+#: the Document fields of the txt/markdown metadata header, in its order
+HEADER_FIELDS = ("title", "author", "url", "hostname", "description", "sitename", "date", "categories", "tags",
+                 "fingerprint", "id", "license")
+
+
+def metadata_header(document: Document) -> str:
+    """The block extract() puts before the txt/markdown text with metadata: one
+    ``name: str(value)`` line per truthy field between ``---`` lines (1.11.0 quotes nothing)."""
+    lines = [f"{name}: {str(getattr(document, name))}\n" for name in HEADER_FIELDS if getattr(document, name)]
+    return "---\n" + "".join(lines) + "---\n"
 
 
 def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bool = False,

@@ -10,6 +10,7 @@ too when the readability and jusText ports import (see external.py). Everything 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
@@ -111,7 +112,9 @@ _OUTPUT = threading.local()
 
 def trafilatura_sequence(tree: _Element, options: Extractor, url: Optional[str] = None) -> Tuple[Any, str, Any, str]:
     "Prepare the raw tree, then the cascade: main extractor, baseline rescue, recall escalation."
-    native = _native_sequence(tree, options)
+    # the C sequence resolves links against options.url: with metadata the base may be the
+    # page's own URL (document.url), which only the Python conversion is given
+    native = _native_sequence(tree, options) if url == options.url or not options.links else NotImplemented
     if native is not NotImplemented:
         return native  # type: ignore[no-any-return]
     is_forum = _forum_thread_page(tree)
@@ -226,13 +229,8 @@ def _check_deprecation(fast: bool = False, *, no_fallback: bool = False, as_dict
 
 def _check_native(options: Extractor, prune_xpath: Any) -> None:
     "Raise NotNative for the options this port does not run natively (the call is delegated)."
-    # xmltei turns with_metadata on (Extractor): it stops at the metadata test below
     if options.format not in NATIVE_FORMATS:
         raise NotNative(f"output format {options.format}")
-    # metadata runs natively in bare_extraction; the metadata header of extract()'s txt and
-    # markdown output is not ported (the Extractor turns with_metadata on for the blacklists too)
-    if options.with_metadata and options.format != "python":
-        raise NotNative(f"metadata in the {options.format} output")
     if prune_xpath is not None:
         raise NotNative("prune_xpath (user XPath)")
 
@@ -345,7 +343,7 @@ def bare_extraction(
     return document if not as_dict else document.as_dict()
 
 
-#: the output formats run natively (xmltei too, once metadata extraction is: its builder is ported)
+#: the output formats run natively, with metadata or without
 NATIVE_FORMATS = ("txt", "python", "markdown", "json", "csv", "xml", "xmltei", "html")
 TXT_FORMATS = {"markdown", "txt"}
 
@@ -365,10 +363,46 @@ def determine_returnstring(document: Document, options: Extractor) -> str:
     elif options.format == "html":
         returnstring = build_html_output(document, options.with_metadata)
     else:
-        returnstring = xmltotxt(document.body, options.formatting)
+        header = metadata_header(document) if options.with_metadata else ""
+        returnstring = f"{header}{xmltotxt(document.body, options.formatting)}"
         if document.commentsbody is not None:
             returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
     return normalize_unicode(returnstring)
+
+
+#: the Document fields of the txt/markdown metadata header, in its order
+HEADER_FIELDS = ("title", "author", "url", "hostname", "description", "sitename", "date", "categories", "tags",
+                 "fingerprint", "id", "license")
+#: plain YAML scalars that would read as booleans or null: quoted
+_YAML_RESERVED = frozenset(["true", "false", "yes", "no", "on", "off", "y", "n", "null", "none", "~"])
+
+
+def yaml_scalar(value: str) -> str:
+    """A metadata string as the header writes it: plain when YAML reads it back as that
+    same string, else as a JSON string (a valid double-quoted YAML scalar)."""
+    plain = (
+        value != ""
+        and value.strip() == value
+        and value[0].isalpha()
+        and ": " not in value
+        and " #" not in value
+        and not value.endswith(":")
+        and value.lower() not in _YAML_RESERVED
+        and not any(ch < " " or ch == "\x7f" for ch in value)
+    )
+    return value if plain else json.dumps(value, ensure_ascii=False)
+
+
+def metadata_header(document: Document) -> str:
+    """The YAML-like block extract() puts before the txt/markdown text with metadata: one
+    ``name: value`` line per truthy field between ``---`` lines; strings through
+    :func:`yaml_scalar`, lists and other values as Python formats them."""
+    lines = []
+    for name in HEADER_FIELDS:
+        value = getattr(document, name)
+        if value:
+            lines.append(f"{name}: {yaml_scalar(value) if isinstance(value, str) else value}\n")
+    return "---\n" + "".join(lines) + "---\n"
 
 
 def extract(
