@@ -348,14 +348,15 @@ NATIVE_FORMATS = ("txt", "python", "markdown", "json", "csv", "xml", "xmltei", "
 TXT_FORMATS = {"markdown", "txt"}
 
 
-def determine_returnstring(document: Document, options: Extractor) -> str:
-    "The output string of the chosen format (txt: body text, newline, comments text, stripped), NFC."
+def determine_returnstring(document: Document, options: Extractor, keep_body: bool = False) -> str:
+    """The output string of the chosen format (txt: body text, newline, comments text, stripped),
+    NFC. ``keep_body``: see control_xml_output."""
     if "xml" in options.format:
         # last cleaning; upstream's iter() hands out the next element before this one goes
         for element in iter_live(document.body, "*"):
             if len(element) == 0 and not element.text and not element.tail and not keeps_empty(element):
                 delete_element(element, keep_tail=False)
-        returnstring = control_xml_output(document, options)
+        returnstring = control_xml_output(document, options, keep_body)
     elif options.format == "csv":
         returnstring = xmltocsv(document, options.formatting)
     elif options.format == "json":
@@ -405,7 +406,7 @@ def metadata_header(document: Document) -> str:
     return "---\n" + "".join(lines) + "---\n"
 
 
-def extract(
+def _internal_extraction(
     filecontent: Any,
     url: Optional[str] = None,
     record_id: Optional[str] = None,
@@ -432,8 +433,11 @@ def extract(
     prune_xpath: Any = None,
     config: ConfigParser = DEFAULT_CONFIG,
     options: Optional[Extractor] = None,
-) -> Optional[str]:
-    "trafilatura.extract: the extracted text, or None."
+    keep_body: bool = False,
+) -> Optional[Document]:
+    """extract() and extract_with_metadata(): the Document, its ``text`` the output string.
+    ``keep_body``: the Document is handed out, so the xml outputs' last re-read must leave its
+    trees as upstream's does (it re-reads a copy)."""
     fast = _check_deprecation(fast, no_fallback=no_fallback, as_dict=False, max_tree_size=max_tree_size, stacklevel=3)
     if not options or not isinstance(options, Extractor):
         options = Extractor(
@@ -469,9 +473,73 @@ def extract(
     if options.format == "python":
         raise ValueError("'python' format only usable in bare_extraction() function")
     if made is not None and made[2] is not None and made[0] is document.body and made[1] is document.commentsbody:
-        return made[2]  # type: ignore[no-any-return]
+        document.text = made[2]
+        return document
     if options.format not in TXT_FORMATS or options.with_metadata:
         document.id = record_id
         if document.raw_text is not None:
             document.fingerprint = content_fingerprint(str(document.title) + " " + str(document.raw_text))
-    return determine_returnstring(document, options)
+    document.text = determine_returnstring(document, options, keep_body)
+    return document
+
+
+def extract(
+    filecontent: Any,
+    url: Optional[str] = None,
+    record_id: Optional[str] = None,
+    fast: bool = False,
+    no_fallback: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    include_comments: bool = True,
+    output_format: str = "txt",
+    tei_validation: bool = False,
+    target_language: Optional[str] = None,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_formatting: Optional[bool] = None,
+    include_links: bool = False,
+    deduplicate: Any = False,
+    date_extraction_params: Optional[dict] = None,
+    with_metadata: bool = False,
+    only_with_metadata: bool = False,
+    max_tree_size: Optional[int] = None,
+    url_blacklist: Optional[set] = None,
+    author_blacklist: Optional[set] = None,
+    settingsfile: Optional[str] = None,
+    prune_xpath: Any = None,
+    config: ConfigParser = DEFAULT_CONFIG,
+    options: Optional[Extractor] = None,
+) -> Optional[str]:
+    "trafilatura.extract: the extracted text, or None."
+    document = _internal_extraction(**locals())
+    return document.text if document is not None else None
+
+
+def extract_with_metadata(
+    filecontent: Any,
+    url: Optional[str] = None,
+    record_id: Optional[str] = None,
+    fast: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    include_comments: bool = True,
+    output_format: str = "txt",
+    tei_validation: bool = False,
+    target_language: Optional[str] = None,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_formatting: Optional[bool] = None,
+    include_links: bool = False,
+    deduplicate: Any = False,
+    date_extraction_params: Optional[dict] = None,
+    url_blacklist: Optional[set] = None,
+    author_blacklist: Optional[set] = None,
+    settingsfile: Optional[str] = None,
+    prune_xpath: Any = None,
+    config: ConfigParser = DEFAULT_CONFIG,
+    options: Optional[Extractor] = None,
+) -> Optional[Document]:
+    """trafilatura.extract_with_metadata: the Document (metadata, trees, ``text`` the output
+    string of the chosen format), or None."""
+    return _internal_extraction(**locals(), with_metadata=True, keep_body=True)
