@@ -37,6 +37,7 @@ from .utils import check_html_lang, load_html, normalize_unicode
 LANGID_FLAG = False
 from .xml import build_html_output, build_json_output, control_xml_output, xmltocsv, xmltotxt
 from ..simhash import content_fingerprint
+from ..userxpath import compile_prune_xpath
 from .xpaths import REMOVE_COMMENTS_XPATH
 from .._engine import NotNative
 
@@ -45,12 +46,12 @@ LOGGER = logging.getLogger(__name__)
 __all__ = ["extract", "bare_extraction", "DEFAULT_CONFIG", "LRU_TEST"]
 
 
-def _check_supported(options: Extractor, prune_xpath: Any) -> None:
-    "The options this port does not run natively."
+def _check_supported(options: Extractor, prune_xpath: Any) -> Optional[list]:
+    """The options this port does not run natively (NotNative); the prune_xpath selectors
+    (trafila.userxpath's subset) or None."""
     if options.format not in NATIVE_FORMATS:
         raise NotNative(f"output format {options.format}")
-    if prune_xpath is not None:
-        raise NotNative("prune_xpath (user XPath)")
+    return None if prune_xpath is None else compile_prune_xpath(prune_xpath)
 
 
 #: the output formats run natively, with metadata or without
@@ -121,7 +122,7 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
                 author_blacklist=author_blacklist, url_blacklist=url_blacklist,
                 date_params=date_extraction_params,
             )
-        _check_supported(options, prune_xpath)
+        prune_selectors = _check_supported(options, prune_xpath)
         # LANGID_FLAG is False (py3langid absent in the reference environment):
         # the meta-language check always runs, language_filter never rejects
         if options.lang and (options.fast or not LANGID_FLAG):
@@ -136,6 +137,9 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
                 raise ValueError
         else:
             document = Document()
+        if prune_selectors is not None:
+            # the user's XPaths, on the whole page, no backup
+            tree = prune_unwanted_nodes(tree, prune_selectors)
         # the raw tree is kept for the fallbacks and the baseline, which work on uncleaned HTML
         tree_backup = copy(tree)
         cleaned_tree = tree_cleaning(tree, options)

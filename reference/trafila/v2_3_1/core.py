@@ -33,6 +33,7 @@ from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
 from .utils import check_html_lang, load_html, normalize_unicode
 from .xml import build_html_output, build_json_output, control_xml_output, delete_element, keeps_empty, xmltocsv, xmltotxt
 from ..simhash import content_fingerprint
+from ..userxpath import compile_prune_xpath
 from .xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
 if TYPE_CHECKING:
@@ -227,12 +228,12 @@ def _check_deprecation(fast: bool = False, *, no_fallback: bool = False, as_dict
     return fast or no_fallback
 
 
-def _check_native(options: Extractor, prune_xpath: Any) -> None:
-    "Raise NotNative for the options this port does not run natively (the call is delegated)."
+def _check_native(options: Extractor, prune_xpath: Any) -> Optional[list]:
+    """Raise NotNative for the options this port does not run natively (the call is
+    delegated); the prune_xpath selectors (trafila.userxpath's subset) or None."""
     if options.format not in NATIVE_FORMATS:
         raise NotNative(f"output format {options.format}")
-    if prune_xpath is not None:
-        raise NotNative("prune_xpath (user XPath)")
+    return None if prune_xpath is None else compile_prune_xpath(prune_xpath)
 
 
 def bare_extraction(
@@ -284,7 +285,7 @@ def bare_extraction(
             url_blacklist=url_blacklist,
             date_params=date_extraction_params,
         )
-    _check_native(options, prune_xpath)
+    prune_selectors = _check_native(options, prune_xpath)
     # upstream's Extractor always holds htmldate's parameters; this port's only when given
     date_params = options.date_params or (
         set_date_params(options.config.getboolean("DEFAULT", "EXTENSIVE_DATE_SEARCH")) if options.with_metadata else None
@@ -310,6 +311,10 @@ def bare_extraction(
                 raise ValueError
         else:
             document = Document()
+
+        if prune_selectors is not None:
+            # the user's XPaths, on the whole page, no guard
+            tree = prune_unwanted_nodes(tree, prune_selectors)
 
         postbody, temp_text, commentsbody, temp_comments = trafilatura_sequence(tree, options, options.url or document.url)
         len_text, len_comments = len(temp_text), len(temp_comments)
