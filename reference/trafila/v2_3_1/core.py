@@ -443,7 +443,7 @@ def _internal_extraction(
     """extract() and extract_with_metadata(): the Document, its ``text`` the output string.
     ``keep_body``: the Document is handed out, so the xml outputs' last re-read must leave its
     trees as upstream's does (it re-reads a copy)."""
-    fast = _check_deprecation(fast, no_fallback=no_fallback, as_dict=False, max_tree_size=max_tree_size, stacklevel=3)
+    fast = _check_deprecation(fast, no_fallback=no_fallback, as_dict=False, max_tree_size=max_tree_size, stacklevel=4)
     if not options or not isinstance(options, Extractor):
         options = Extractor(
             config=use_config(settingsfile) if settingsfile else config,
