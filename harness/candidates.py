@@ -28,7 +28,7 @@ import signal
 import subprocess
 from typing import Any, Callable, Dict, Optional, Tuple, Union
 
-from .matrix import BARE_FIELDS, METADATA_FIELDS
+from .matrix import METADATA_FIELDS, compared_fields
 
 Html = Union[str, bytes]
 
@@ -151,7 +151,8 @@ class TrafilaturaCandidate(Candidate):
         if function == "extract":
             return self.trafilatura.extract(html, **options)
         if function == "bare_extraction":
-            return plain_document(self.trafilatura.bare_extraction(html, **options), BARE_FIELDS, self._tree)
+            return plain_document(self.trafilatura.bare_extraction(html, **options),
+                                  compared_fields(function, options), self._tree)
         if function == "extract_with_metadata":
             return plain_document(self.trafilatura.extract_with_metadata(html, **options), METADATA_FIELDS, self._tree)
         raise ValueError(f"unknown function {function!r}")
@@ -198,7 +199,8 @@ class TrafilaCandidate(Candidate):
         if function == "extract":
             return e.extract(html, compat=mode, **options)
         if function == "bare_extraction":
-            return plain_document(e.bare_extraction(html, compat=mode, **options), BARE_FIELDS, self._tree)
+            return plain_document(e.bare_extraction(html, compat=mode, **options), compared_fields(function, options),
+                                  self._tree)
         if function == "extract_with_metadata":
             return plain_document(e.extract_with_metadata(html, compat=mode, **options), METADATA_FIELDS, self._tree)
         raise ValueError(f"unknown function {function!r}")

@@ -21,6 +21,14 @@ METADATA_FIELDS = BARE_FIELDS + ("title", "author", "url", "hostname", "descript
                                  "pagetype", "filedate")
 
 
+def compared_fields(function: str, options: Dict[str, object]) -> tuple:
+    """The fields a bare_extraction / extract_with_metadata result is compared on: the
+    metadata fields too when the call extracts them."""
+    if function == "extract_with_metadata" or options.get("with_metadata"):
+        return METADATA_FIELDS
+    return BARE_FIELDS
+
+
 class OptionSet(NamedTuple):
     name: str
     function: str  # "extract" | "bare_extraction"
@@ -38,6 +46,11 @@ class OptionSet(NamedTuple):
 
 _DATATROVE = {"favor_precision": True, "include_comments": False, "deduplicate": True}
 _NO_CT = {"include_comments": False, "include_tables": False}
+#: the metadata header and the TEI output (issue 42): the extraction under them is proven by the
+#: sets above, so these run the cheaper fast (no_fallback) extraction. Markdown and json with
+#: metadata and xmltei without links/formatting/images take the same code paths; they are
+#: compared with trafilatura in tests/test_output_formats.py (the oracle time went to these)
+_LFI = {"include_links": True, "include_formatting": True, "include_images": True}
 
 MATRIX: Dict[str, List[OptionSet]] = {
     "2.3.1": [
@@ -67,6 +80,11 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("html", "extract", {"output_format": "html"}),
         OptionSet("xml-links-formatting", "extract", {"output_format": "xml", "include_links": True,
                                                       "include_formatting": True}),
+        OptionSet("txt-metadata", "extract", {"with_metadata": True, "fast": True}),
+        OptionSet("xmltei-metadata", "extract", {"output_format": "xmltei", "with_metadata": True,
+                                                 "tei_validation": True, "fast": True, **_LFI}),
+        OptionSet("bare-metadata", "bare_extraction", {"with_metadata": True, "fast": True}),
+        OptionSet("with-metadata-xml", "extract_with_metadata", {"output_format": "xml", "fast": True}),
     ],
     "1.11.0": [
         OptionSet("default", "extract", {}),
@@ -86,6 +104,10 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("html", "extract", {"output_format": "html"}),
         OptionSet("xml-links-formatting-images", "extract", {"output_format": "xml", "include_links": True,
                                                              "include_formatting": True, "include_images": True}),
+        OptionSet("txt-metadata", "extract", {"with_metadata": True, "no_fallback": True}),
+        OptionSet("xmltei-metadata", "extract", {"output_format": "xmltei", "with_metadata": True,
+                                                 "tei_validation": True, "no_fallback": True, **_LFI}),
+        OptionSet("bare-metadata", "bare_extraction", {"with_metadata": True, "no_fallback": True}),
     ],
 }
 

@@ -32,21 +32,6 @@ PAGE = (
 )
 
 
-#: the metadata options: bare_extraction runs them natively up to the date search (trafila.htmldate),
-#: extract()'s txt output hands over its metadata header
-_METADATA = object()
-
-
-def _metadata_reason(function):
-    if function == "extract":
-        return "metadata in the txt output"
-    try:
-        import trafila.htmldate  # noqa: F401
-    except ImportError:
-        return "date extraction"
-    pytest.skip("bare_extraction with metadata is native (tests/test_metadata.py)")
-
-
 def _native_cases():
     import lxml.html
     import trafilatura
@@ -59,14 +44,11 @@ def _native_cases():
     neg["DEFAULT"]["MIN_EXTRACTED_SIZE"] = "-1"
     raw = PAGE.encode()
     # csv, json, html, xml and include_images are native: test_formats_and_images_are_native below
-    cases = [("metadata in the xmltei output", {"output_format": "xmltei"})]
-    cases += [
-        (_METADATA, {"with_metadata": True}),
-        (_METADATA, {"only_with_metadata": True}),
-        (_METADATA, {"url_blacklist": {"https://example.org/post"}}),
-        (_METADATA, {"author_blacklist": {"Jane Doe"}}),
+    # metadata (every output format, xmltei too) and the XPaths of trafila.userxpath are native:
+    # tests/test_output_formats.py
+    cases = [
         ("target_language", {"target_language": "en"}),
-        ("prune_xpath (user XPath)", {"prune_xpath": "//div[@id='side']"}),
+        ("prune_xpath: an XPath trafila does not evaluate", {"prune_xpath": "//div[@id='side']//p"}),
         ("options= a trafilatura Extractor", {"options": Extractor(output_format="txt", fast=True)}),
         ("deduplicate= trafilatura's own LRUCache", {"deduplicate": TLRU(maxsize=8)}),
         ("lxml tree input", {"filecontent": lxml.html.fromstring(PAGE)}),
@@ -79,8 +61,7 @@ def _native_cases():
 
 
 CASE_IDS = [
-    "xmltei", "with_metadata",
-    "only_with_metadata", "url_blacklist", "author_blacklist", "target_language", "prune_xpath", "options",
+    "target_language", "prune_xpath", "options",
     "trafilatura_lru", "lxml_tree", "response", "negative_size",
 ]
 
@@ -113,8 +94,6 @@ def test_delegated_once_with_trafilaturas_result(function, index):
     import trafilatura
 
     reason, kwargs = _native_cases()[index]
-    if reason is _METADATA:
-        reason = _metadata_reason(function)
     before = trafila.delegated_calls
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -182,8 +161,6 @@ def test_formats_and_images_are_native(monkeypatch, function, kwargs):
 @pytest.mark.parametrize("function", ["extract", "bare_extraction"])
 def test_trafila_error_without_trafilatura(monkeypatch, function, index):
     reason, kwargs = _native_cases()[index]
-    if reason is _METADATA:
-        reason = _metadata_reason(function)
     before = trafila.delegated_calls
     monkeypatch.setitem(sys.modules, "trafilatura", None)
     with pytest.raises(trafila.TrafilaError, match="trafilatura==2.3.1 installed") as err:
@@ -197,19 +174,20 @@ def test_trafila_error_with_another_release(monkeypatch):
 
     monkeypatch.setattr(trafilatura, "__version__", "2.0.0")
     with pytest.raises(trafila.TrafilaError, match="found 2.0.0"):
-        trafila.extract(PAGE, prune_xpath="//footer")
+        trafila.extract(PAGE, prune_xpath="//div//footer")
 
 
-def test_extract_with_metadata_is_delegated(monkeypatch):
+def test_extract_with_metadata_is_native(monkeypatch):
     import trafilatura
 
-    with pytest.warns(trafila.FallbackWarning, match="metadata extraction"):
-        ours = trafila.extract_with_metadata(PAGE)
     theirs = trafilatura.extract_with_metadata(PAGE)
-    assert (ours.text, ours.title, ours.author, ours.date) == (theirs.text, theirs.title, theirs.author, theirs.date)
     monkeypatch.setitem(sys.modules, "trafilatura", None)
-    with pytest.raises(trafila.TrafilaError):
-        trafila.extract_with_metadata(PAGE)
+    before = trafila.delegated_calls
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", trafila.FallbackWarning)
+        ours = trafila.extract_with_metadata(PAGE)
+    assert trafila.delegated_calls == before
+    assert (ours.text, ours.title, ours.author, ours.date) == (theirs.text, theirs.title, theirs.author, theirs.date)
 
 
 def test_int_max_str_digits_other_than_4300_is_delegated():

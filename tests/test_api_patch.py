@@ -61,8 +61,8 @@ def test_shims_route_to_trafila_with_exact_signatures(patched):
     # delegation still reaches the real trafilatura
     _delegation._warned.clear()
     with pytest.warns(trafila.FallbackWarning, match="prune_xpath"):
-        pruned = trafilatura.extract(PAGE, prune_xpath="//footer")
-    assert pruned == real_top.extract(PAGE, prune_xpath="//footer") is not None
+        pruned = trafilatura.extract(PAGE, prune_xpath="//body//footer")
+    assert pruned == real_top.extract(PAGE, prune_xpath="//body//footer") is not None
 
 
 @needs_trafilatura_231
@@ -120,7 +120,7 @@ def test_warnings_through_the_shims_point_at_the_caller(patched):
 
     _delegation._warned.clear()
     with pytest.warns(trafila.FallbackWarning) as record:
-        trafilatura.extract(PAGE, prune_xpath="//footer")
+        trafilatura.extract(PAGE, prune_xpath="//body//footer")
     with pytest.warns(DeprecationWarning) as deprecations:
         trafilatura.extract(PAGE, no_fallback=True)
     assert {w.filename for w in record if w.category is trafila.FallbackWarning} == {__file__}
@@ -223,7 +223,7 @@ def test_handed_over_calls_count_in_the_assigned_cache(patched):
     dedup.LRU_TEST = cache
     _delegation._warned.clear()
     with pytest.warns(trafila.FallbackWarning, match="prune_xpath"):
-        assert trafilatura.extract(REPEATED, prune_xpath="//footer", deduplicate=True) is not None
+        assert trafilatura.extract(REPEATED, prune_xpath="//body//footer", deduplicate=True) is not None
     counts = dict(cache.cache)
     assert counts  # counted by the real trafilatura in the assigned object itself
     before = trafila.delegated_calls
@@ -246,7 +246,7 @@ def test_reset_caches_empties_trafilas_and_the_real_trafilaturas_caches(engine_2
         real_lru = _real("trafilatura.deduplication").LRU_TEST
         _delegation._warned.clear()
         with pytest.warns(trafila.FallbackWarning):
-            assert trafilatura.extract(PAGE, prune_xpath="//footer") is not None  # fills the real caches
+            assert trafilatura.extract(PAGE, prune_xpath="//body//footer") is not None  # fills the real caches
         real_utils.line_processing("x y")
         real_utils.return_printables_and_spaces("x")
         real_lru.put("key", 1)
@@ -274,7 +274,7 @@ def test_reset_caches_keeps_the_real_caches_flat_over_many_handed_over_calls(pat
         sizes = []
         for i in range(3):
             for j in range(20):
-                trafilatura.extract(PAGE.replace("Words", f"Words {i} {j}"), prune_xpath="//footer")
+                trafilatura.extract(PAGE.replace("Words", f"Words {i} {j}"), prune_xpath="//body//footer")
             sizes.append(trim.cache_info().currsize)
             reset_caches()
             assert trim.cache_info().currsize == 0
@@ -353,7 +353,7 @@ def test_identical_trafila_cache_is_one_trafilatura_cache_across_handed_over_cal
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", trafila.FallbackWarning)
         trafilatura.extract(REPEATED, deduplicate=cache)
-        trafilatura.extract(REPEATED, deduplicate=cache, prune_xpath="//footer")
+        trafilatura.extract(REPEATED, deduplicate=cache, prune_xpath="//body//footer")
     assert len(seen) == 2 and seen[0] is seen[1] and type(seen[0]).__module__ == "trafilatura.deduplication"
     assert cache.cache and not seen[0].cache  # the counts are the trafila cache's; the stand-in keeps none
 

@@ -98,9 +98,10 @@ def test_delegated_helpers():
 
 
 @pytest.mark.parametrize("call", [
-    lambda: trafila.extract(PAGES[0], prune_xpath="//footer"),
-    lambda: trafila.bare_extraction(PAGES[0], prune_xpath="//footer"),
-    lambda: trafila.extract_with_metadata(PAGES[0]),
+    # an XPath outside trafila.userxpath's subset
+    lambda: trafila.extract(PAGES[0], prune_xpath="//div//footer"),
+    lambda: trafila.bare_extraction(PAGES[0], prune_xpath="//div//footer"),
+    lambda: trafila.extract_with_metadata(PAGES[0], prune_xpath="//div//footer"),
     lambda: trafila.load_html(PAGES[0]),
     # lxml tree input is delegated (bytes in any charset are native: tests/test_decoding.py)
     lambda: trafila.baseline(__import__("lxml.html").html.fromstring(PAGES[0])),

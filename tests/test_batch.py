@@ -241,7 +241,7 @@ def test_the_reference_declares_it_holds_the_gil():
     for mode in _engine.MODES:
         assert _engine.implementation(mode, "reference").releases_gil is False
     assert _engine.OPTIONAL_IMPLEMENTATION_ATTRIBUTES == {"releases_gil": False, "releases_gil_for": None,
-                                                          "extract_metadata": None}
+                                                          "extract_metadata": None, "extract_with_metadata": None}
     pages = generated_pages(9, 4)
     with _engine_context("reference"):
         assert _batch.plan(pages, 2) == ("loop", "engine 'reference' holds the GIL while it extracts")
@@ -519,9 +519,9 @@ def test_a_delegated_first_page_turns_the_pool_into_the_loop(engine_231, declare
     pages = [p for p in generated_pages(16, 8) if p]
     seen: list = []
     with _engine_context(engine_231.name):
-        assert _batch.plan(pages, 2, prune_xpath="//footer")[0] == "pool"
-        got = _batch.run_batch(pages, 2, {"prune_xpath": "//footer"}, observe=lambda i, d: seen.append((i, d)))
-    assert got == _loop(engine_231, pages, prune_xpath="//footer")
+        assert _batch.plan(pages, 2, prune_xpath="//body//footer")[0] == "pool"
+        got = _batch.run_batch(pages, 2, {"prune_xpath": "//body//footer"}, observe=lambda i, d: seen.append((i, d)))
+    assert got == _loop(engine_231, pages, prune_xpath="//body//footer")
     assert seen == [(i, True) for i in range(len(pages))]
     assert not _batch_threads()
 

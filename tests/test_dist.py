@@ -130,7 +130,7 @@ def test_a_broken_trafilatura_import_is_reported_as_itself(tmp_path, monkeypatch
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "trafilatura", raising=False)
     with pytest.raises(ModuleNotFoundError) as err:
-        trafila.extract(PAGE, prune_xpath="//footer")
+        trafila.extract(PAGE, prune_xpath="//div//footer")
     assert err.value.name == "trafila_test_missing_dependency"
     if sys.version_info >= (3, 11):
         assert any("pip install 'trafila[trafilatura]'" in note for note in err.value.__notes__)
@@ -139,8 +139,8 @@ def test_a_broken_trafilatura_import_is_reported_as_itself(tmp_path, monkeypatch
 def test_trafilatura_missing_says_which_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "trafilatura", None)
     with pytest.raises(trafila.TrafilaError) as err:
-        trafila.extract(PAGE, prune_xpath="//footer")
-    assert str(err.value) == ("extract: prune_xpath (user XPath) needs trafilatura==2.3.1 installed "
+        trafila.extract(PAGE, prune_xpath="//div//footer")
+    assert str(err.value) == ("extract: prune_xpath: an XPath trafila does not evaluate needs trafilatura==2.3.1 installed "
                               "(pip install 'trafila[trafilatura]')")
 
 

@@ -147,11 +147,14 @@ def _run(function: str, compat: str, args: Dict[str, Any]) -> Any:
     if isinstance(args.get("config"), _DefaultConfig):
         args["config"] = impl.DEFAULT_CONFIG
     try:
-        result = getattr(impl, function)(**args)
+        run = getattr(impl, function, None)
+        if run is None:
+            raise NotNative("metadata extraction")  # an engine without extract_with_metadata
+        result = run(**args)
     except NotNative as err:
         result = _delegate(function, err.reason, compat, args)
         return result.as_dict() if want_dict and result is not None else result
-    if compat == "2.3.1" and function == "bare_extraction" and result is not None:
+    if compat == "2.3.1" and function in ("bare_extraction", "extract_with_metadata") and result is not None:
         doc = _document.wrap_document(result)
         return doc.as_dict() if want_dict else doc
     return result
@@ -278,12 +281,13 @@ def extract_with_metadata(
     *,
     compat: str = DEFAULT_MODE,
 ) -> Any:
-    """trafilatura's ``extract_with_metadata``: metadata is not native, so it is always delegated."""
+    """trafilatura 2.3.1's ``extract_with_metadata``: a Document with the metadata and, in
+    ``text``, the output of the chosen format (or None). trafilatura 1.11.0 has no such function."""
     args = dict(locals())
     del args["compat"]
     if compat != "2.3.1":
         raise ValueError(f"extract_with_metadata does not exist in trafilatura {compat}")
-    return _delegate("extract_with_metadata", "metadata extraction", compat, args)
+    return _run("extract_with_metadata", compat, args)
 
 
 # --- the rest of trafilatura's top-level API ------------------------------------

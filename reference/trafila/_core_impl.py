@@ -77,6 +77,7 @@ def implementation(mode: str, core: Any) -> Implementation:
         baseline=_on(backend, ref.baseline, core),
         html2txt=None if ref.html2txt is None else _on(backend, ref.html2txt, core),
         extract_metadata=_on(backend, ref.extract_metadata, core),
+        extract_with_metadata=None if ref.extract_with_metadata is None else _on(backend, ref.extract_with_metadata, core),
         DEFAULT_CONFIG=ref.DEFAULT_CONFIG, LRUCache=ref.LRUCache, LRU_TEST=ref.LRU_TEST,
         duplicate_test=ref.duplicate_test, trim=ref.trim, sanitize=ref.sanitize, reset_caches=ref.reset_caches,
         backend=backend,

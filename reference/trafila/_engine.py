@@ -64,7 +64,7 @@ IMPLEMENTATION_ATTRIBUTES = (
 
 #: what an Implementation may provide, with the value a missing one stands for
 OPTIONAL_IMPLEMENTATION_ATTRIBUTES: Dict[str, Any] = {"releases_gil": False, "releases_gil_for": None,
-                                                    "extract_metadata": None}
+                                                    "extract_metadata": None, "extract_with_metadata": None}
 
 #: the reference engine's modules, per mode
 _REFERENCE_PACKAGES = {"2.3.1": "trafila.v2_3_1", "1.11.0": "trafila.v1_11_0"}
@@ -307,4 +307,5 @@ def _reference_implementation(mode: str) -> Implementation:
         LRUCache=getattr(dedup, "LRUCache", None), LRU_TEST=dedup.LRU_TEST, duplicate_test=dedup.duplicate_test,
         trim=utils.trim, sanitize=utils.sanitize, reset_caches=reset_caches,
         releases_gil=False, extract_metadata=metadata.extract_metadata,
+        extract_with_metadata=getattr(core, "extract_with_metadata", None),
     )

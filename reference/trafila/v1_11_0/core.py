@@ -37,6 +37,7 @@ from .utils import check_html_lang, load_html, normalize_unicode
 LANGID_FLAG = False
 from .xml import build_html_output, build_json_output, control_xml_output, xmltocsv, xmltotxt
 from ..simhash import content_fingerprint
+from ..userxpath import compile_prune_xpath
 from .xpaths import REMOVE_COMMENTS_XPATH
 from .._engine import NotNative
 
@@ -45,20 +46,15 @@ LOGGER = logging.getLogger(__name__)
 __all__ = ["extract", "bare_extraction", "DEFAULT_CONFIG", "LRU_TEST"]
 
 
-def _check_supported(options: Extractor, prune_xpath: Any) -> None:
-    "The options this port does not run natively."
-    # xmltei turns with_metadata on (Extractor): it stops at the metadata test below
+def _check_supported(options: Extractor, prune_xpath: Any) -> Optional[list]:
+    """The options this port does not run natively (NotNative); the prune_xpath selectors
+    (trafila.userxpath's subset) or None."""
     if options.format not in NATIVE_FORMATS:
         raise NotNative(f"output format {options.format}")
-    # metadata runs natively in bare_extraction; the metadata header of extract()'s txt and
-    # markdown output is not ported
-    if options.with_metadata and options.format != "python":
-        raise NotNative(f"metadata in the {options.format} output")
-    if prune_xpath is not None:
-        raise NotNative("prune_xpath (user XPath)")
+    return None if prune_xpath is None else compile_prune_xpath(prune_xpath)
 
 
-#: the output formats run natively (xmltei too, once metadata extraction is: its builder is ported)
+#: the output formats run natively, with metadata or without
 NATIVE_FORMATS = ("txt", "markdown", "python", "json", "csv", "xml", "xmltei", "html")
 
 
@@ -79,10 +75,23 @@ def determine_returnstring(document: Document, options: Extractor) -> str:
     elif options.format == "html":
         returnstring = build_html_output(document, options.with_metadata)
     else:
-        returnstring = xmltotxt(document.body, options.formatting)
+        header = metadata_header(document) if options.with_metadata else ""
+        returnstring = f"{header}{xmltotxt(document.body, options.formatting)}"
         if document.commentsbody is not None:
             returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
     return normalize_unicode(returnstring)
+
+
+#: the Document fields of the txt/markdown metadata header, in its order
+HEADER_FIELDS = ("title", "author", "url", "hostname", "description", "sitename", "date", "categories", "tags",
+                 "fingerprint", "id", "license")
+
+
+def metadata_header(document: Document) -> str:
+    """The block extract() puts before the txt/markdown text with metadata: one
+    ``name: str(value)`` line per truthy field between ``---`` lines (1.11.0 quotes nothing)."""
+    lines = [f"{name}: {str(getattr(document, name))}\n" for name in HEADER_FIELDS if getattr(document, name)]
+    return "---\n" + "".join(lines) + "---\n"
 
 
 def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bool = False,
@@ -113,7 +122,7 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
                 author_blacklist=author_blacklist, url_blacklist=url_blacklist,
                 date_params=date_extraction_params,
             )
-        _check_supported(options, prune_xpath)
+        prune_selectors = _check_supported(options, prune_xpath)
         # LANGID_FLAG is False (py3langid absent in the reference environment):
         # the meta-language check always runs, language_filter never rejects
         if options.lang and (options.fast or not LANGID_FLAG):
@@ -128,6 +137,9 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
                 raise ValueError
         else:
             document = Document()
+        if prune_selectors is not None:
+            # the user's XPaths, on the whole page, no backup
+            tree = prune_unwanted_nodes(tree, prune_selectors)
         # the raw tree is kept for the fallbacks and the baseline, which work on uncleaned HTML
         tree_backup = copy(tree)
         cleaned_tree = tree_cleaning(tree, options)

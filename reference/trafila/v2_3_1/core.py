@@ -10,6 +10,7 @@ too when the readability and jusText ports import (see external.py). Everything 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
@@ -32,6 +33,7 @@ from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
 from .utils import check_html_lang, load_html, normalize_unicode
 from .xml import build_html_output, build_json_output, control_xml_output, delete_element, keeps_empty, xmltocsv, xmltotxt
 from ..simhash import content_fingerprint
+from ..userxpath import compile_prune_xpath
 from .xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
 if TYPE_CHECKING:
@@ -111,7 +113,9 @@ _OUTPUT = threading.local()
 
 def trafilatura_sequence(tree: _Element, options: Extractor, url: Optional[str] = None) -> Tuple[Any, str, Any, str]:
     "Prepare the raw tree, then the cascade: main extractor, baseline rescue, recall escalation."
-    native = _native_sequence(tree, options)
+    # the C sequence resolves links against options.url: with metadata the base may be the
+    # page's own URL (document.url), which only the Python conversion is given
+    native = _native_sequence(tree, options) if url == options.url or not options.links else NotImplemented
     if native is not NotImplemented:
         return native  # type: ignore[no-any-return]
     is_forum = _forum_thread_page(tree)
@@ -224,17 +228,12 @@ def _check_deprecation(fast: bool = False, *, no_fallback: bool = False, as_dict
     return fast or no_fallback
 
 
-def _check_native(options: Extractor, prune_xpath: Any) -> None:
-    "Raise NotNative for the options this port does not run natively (the call is delegated)."
-    # xmltei turns with_metadata on (Extractor): it stops at the metadata test below
+def _check_native(options: Extractor, prune_xpath: Any) -> Optional[list]:
+    """Raise NotNative for the options this port does not run natively (the call is
+    delegated); the prune_xpath selectors (trafila.userxpath's subset) or None."""
     if options.format not in NATIVE_FORMATS:
         raise NotNative(f"output format {options.format}")
-    # metadata runs natively in bare_extraction; the metadata header of extract()'s txt and
-    # markdown output is not ported (the Extractor turns with_metadata on for the blacklists too)
-    if options.with_metadata and options.format != "python":
-        raise NotNative(f"metadata in the {options.format} output")
-    if prune_xpath is not None:
-        raise NotNative("prune_xpath (user XPath)")
+    return None if prune_xpath is None else compile_prune_xpath(prune_xpath)
 
 
 def bare_extraction(
@@ -286,7 +285,7 @@ def bare_extraction(
             url_blacklist=url_blacklist,
             date_params=date_extraction_params,
         )
-    _check_native(options, prune_xpath)
+    prune_selectors = _check_native(options, prune_xpath)
     # upstream's Extractor always holds htmldate's parameters; this port's only when given
     date_params = options.date_params or (
         set_date_params(options.config.getboolean("DEFAULT", "EXTENSIVE_DATE_SEARCH")) if options.with_metadata else None
@@ -312,6 +311,10 @@ def bare_extraction(
                 raise ValueError
         else:
             document = Document()
+
+        if prune_selectors is not None:
+            # the user's XPaths, on the whole page, no guard
+            tree = prune_unwanted_nodes(tree, prune_selectors)
 
         postbody, temp_text, commentsbody, temp_comments = trafilatura_sequence(tree, options, options.url or document.url)
         len_text, len_comments = len(temp_text), len(temp_comments)
@@ -345,19 +348,20 @@ def bare_extraction(
     return document if not as_dict else document.as_dict()
 
 
-#: the output formats run natively (xmltei too, once metadata extraction is: its builder is ported)
+#: the output formats run natively, with metadata or without
 NATIVE_FORMATS = ("txt", "python", "markdown", "json", "csv", "xml", "xmltei", "html")
 TXT_FORMATS = {"markdown", "txt"}
 
 
-def determine_returnstring(document: Document, options: Extractor) -> str:
-    "The output string of the chosen format (txt: body text, newline, comments text, stripped), NFC."
+def determine_returnstring(document: Document, options: Extractor, keep_body: bool = False) -> str:
+    """The output string of the chosen format (txt: body text, newline, comments text, stripped),
+    NFC. ``keep_body``: see control_xml_output."""
     if "xml" in options.format:
         # last cleaning; upstream's iter() hands out the next element before this one goes
         for element in iter_live(document.body, "*"):
             if len(element) == 0 and not element.text and not element.tail and not keeps_empty(element):
                 delete_element(element, keep_tail=False)
-        returnstring = control_xml_output(document, options)
+        returnstring = control_xml_output(document, options, keep_body)
     elif options.format == "csv":
         returnstring = xmltocsv(document, options.formatting)
     elif options.format == "json":
@@ -365,13 +369,49 @@ def determine_returnstring(document: Document, options: Extractor) -> str:
     elif options.format == "html":
         returnstring = build_html_output(document, options.with_metadata)
     else:
-        returnstring = xmltotxt(document.body, options.formatting)
+        header = metadata_header(document) if options.with_metadata else ""
+        returnstring = f"{header}{xmltotxt(document.body, options.formatting)}"
         if document.commentsbody is not None:
             returnstring = f"{returnstring}\n{xmltotxt(document.commentsbody, options.formatting)}".strip()
     return normalize_unicode(returnstring)
 
 
-def extract(
+#: the Document fields of the txt/markdown metadata header, in its order
+HEADER_FIELDS = ("title", "author", "url", "hostname", "description", "sitename", "date", "categories", "tags",
+                 "fingerprint", "id", "license")
+#: plain YAML scalars that would read as booleans or null: quoted
+_YAML_RESERVED = frozenset(["true", "false", "yes", "no", "on", "off", "y", "n", "null", "none", "~"])
+
+
+def yaml_scalar(value: str) -> str:
+    """A metadata string as the header writes it: plain when YAML reads it back as that
+    same string, else as a JSON string (a valid double-quoted YAML scalar)."""
+    plain = (
+        value != ""
+        and value.strip() == value
+        and value[0].isalpha()
+        and ": " not in value
+        and " #" not in value
+        and not value.endswith(":")
+        and value.lower() not in _YAML_RESERVED
+        and not any(ch < " " or ch == "\x7f" for ch in value)
+    )
+    return value if plain else json.dumps(value, ensure_ascii=False)
+
+
+def metadata_header(document: Document) -> str:
+    """The YAML-like block extract() puts before the txt/markdown text with metadata: one
+    ``name: value`` line per truthy field between ``---`` lines; strings through
+    :func:`yaml_scalar`, lists and other values as Python formats them."""
+    lines = []
+    for name in HEADER_FIELDS:
+        value = getattr(document, name)
+        if value:
+            lines.append(f"{name}: {yaml_scalar(value) if isinstance(value, str) else value}\n")
+    return "---\n" + "".join(lines) + "---\n"
+
+
+def _internal_extraction(
     filecontent: Any,
     url: Optional[str] = None,
     record_id: Optional[str] = None,
@@ -398,9 +438,12 @@ def extract(
     prune_xpath: Any = None,
     config: ConfigParser = DEFAULT_CONFIG,
     options: Optional[Extractor] = None,
-) -> Optional[str]:
-    "trafilatura.extract: the extracted text, or None."
-    fast = _check_deprecation(fast, no_fallback=no_fallback, as_dict=False, max_tree_size=max_tree_size, stacklevel=3)
+    keep_body: bool = False,
+) -> Optional[Document]:
+    """extract() and extract_with_metadata(): the Document, its ``text`` the output string.
+    ``keep_body``: the Document is handed out, so the xml outputs' last re-read must leave its
+    trees as upstream's does (it re-reads a copy)."""
+    fast = _check_deprecation(fast, no_fallback=no_fallback, as_dict=False, max_tree_size=max_tree_size, stacklevel=4)
     if not options or not isinstance(options, Extractor):
         options = Extractor(
             config=use_config(settingsfile) if settingsfile else config,
@@ -435,9 +478,73 @@ def extract(
     if options.format == "python":
         raise ValueError("'python' format only usable in bare_extraction() function")
     if made is not None and made[2] is not None and made[0] is document.body and made[1] is document.commentsbody:
-        return made[2]  # type: ignore[no-any-return]
+        document.text = made[2]
+        return document
     if options.format not in TXT_FORMATS or options.with_metadata:
         document.id = record_id
         if document.raw_text is not None:
             document.fingerprint = content_fingerprint(str(document.title) + " " + str(document.raw_text))
-    return determine_returnstring(document, options)
+    document.text = determine_returnstring(document, options, keep_body)
+    return document
+
+
+def extract(
+    filecontent: Any,
+    url: Optional[str] = None,
+    record_id: Optional[str] = None,
+    fast: bool = False,
+    no_fallback: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    include_comments: bool = True,
+    output_format: str = "txt",
+    tei_validation: bool = False,
+    target_language: Optional[str] = None,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_formatting: Optional[bool] = None,
+    include_links: bool = False,
+    deduplicate: Any = False,
+    date_extraction_params: Optional[dict] = None,
+    with_metadata: bool = False,
+    only_with_metadata: bool = False,
+    max_tree_size: Optional[int] = None,
+    url_blacklist: Optional[set] = None,
+    author_blacklist: Optional[set] = None,
+    settingsfile: Optional[str] = None,
+    prune_xpath: Any = None,
+    config: ConfigParser = DEFAULT_CONFIG,
+    options: Optional[Extractor] = None,
+) -> Optional[str]:
+    "trafilatura.extract: the extracted text, or None."
+    document = _internal_extraction(**locals())
+    return document.text if document is not None else None
+
+
+def extract_with_metadata(
+    filecontent: Any,
+    url: Optional[str] = None,
+    record_id: Optional[str] = None,
+    fast: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    include_comments: bool = True,
+    output_format: str = "txt",
+    tei_validation: bool = False,
+    target_language: Optional[str] = None,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_formatting: Optional[bool] = None,
+    include_links: bool = False,
+    deduplicate: Any = False,
+    date_extraction_params: Optional[dict] = None,
+    url_blacklist: Optional[set] = None,
+    author_blacklist: Optional[set] = None,
+    settingsfile: Optional[str] = None,
+    prune_xpath: Any = None,
+    config: ConfigParser = DEFAULT_CONFIG,
+    options: Optional[Extractor] = None,
+) -> Optional[Document]:
+    """trafilatura.extract_with_metadata: the Document (metadata, trees, ``text`` the output
+    string of the chosen format), or None."""
+    return _internal_extraction(**locals(), with_metadata=True, keep_body=True)
