@@ -442,9 +442,7 @@ cdef int ng111_handle_lists(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
     "1.11.0's handle_lists"
     cdef DocData* d = c.d
     cdef int32_t pe, item, child, pc, last, ch
-    cdef NsVec items
-    cdef Py_ssize_t k
-    cdef Slot t, tl
+    cdef NxWalk walk
     cdef int r = NS_OK
     out[0] = -1
     r = _s1_new_like(c, d.nodes[i].tag, -1, &pe)
@@ -457,19 +455,14 @@ cdef int ng111_handle_lists(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
         r = _nx_copy_slot(d, item, False, i, False)
         if r != NS_OK:
             return r
-    nsv_init(&items)
-    # iterdescendants("item"): the loop renames and creates elsewhere only, a snapshot is the walk
-    child = dom_preorder_next(d, i, i)
-    while child >= 0:
-        if ng_is(c, child, NG_ITEM) and nsv_push(&items, child) < 0:
-            nsv_free(&items)
-            return NS_ERROR
-        child = dom_preorder_next(d, child, i)
-    for k in range(items.len):
-        child = items.data[k]
-        if not ng_is(c, child, NG_ITEM):
-            # renamed done by a nested list's handle_lists: iterdescendants("item") skips it
-            continue
+    # lxml's live iterdescendants("item"): the next item is found when one is handed out, so
+    # the first item of a nested list comes out after its holder even though handling the
+    # holder renamed it done (the others, renamed before they are reached, are skipped)
+    _nx_walk_init(d, &walk, i, c.name[NG_ITEM], False)
+    while True:
+        child = _nx_walk_next(d, &walk)
+        if child < 0:
+            break
         item = ng_new_element(c, NG_ITEM, -1)
         if item < 0:
             r = NS_ERROR
@@ -514,7 +507,6 @@ cdef int ng111_handle_lists(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
             if r != NS_OK:
                 break
         d.nodes[child].tag = c.name[NG_DONE]
-    nsv_free(&items)
     if r != NS_OK:
         return r
     d.nodes[i].tag = c.name[NG_DONE]
