@@ -717,10 +717,195 @@ cdef int ng111_handle_textelem(NgCtx* c, int32_t i, uint64_t potential, int32_t*
     if k >= 0 and (S1_FORMATTING >> k) & 1:
         return ng111_handle_formatting(c, i, out)
     if k == NG_TABLE and (potential >> NG_TABLE) & 1:
-        return _nx_need(NX_TABLE)
+        return ng111_handle_table(c, i, potential, 0, out)
     if k == NG_GRAPHIC and (potential >> NG_GRAPHIC) & 1:
         return NS_NEED_PYTHON
     return ng111_handle_other_elements(c, i, potential, out)
+
+
+# -- handle_table (1.11.0) ----------------------------------------------------------------------
+
+cdef enum:
+    S1_TABLE_MAX_DEPTH = 8     # nested tables reached through handle_textelem inside a cell
+
+
+cdef int _s1_colspan(NgCtx* c, int32_t cell, int32_t colspan_id, int64_t* out) noexcept nogil:
+    """``int(cell.get("colspan", 1))`` for plain ASCII digits (at most 9); anything else int()
+    might parse or refuse (whitespace, signs, other digits, '' raising ValueError): NEED_PYTHON."""
+    cdef int32_t k = dom_attr_find(c.d, cell, colspan_id) if colspan_id >= 0 else -1
+    cdef const uchar* v
+    cdef Py_ssize_t n, j
+    cdef int64_t x = 0
+    if k < 0:
+        out[0] = 1
+        return NS_OK
+    if c.d.attrs[k].kind != AV_VALUE:
+        return NS_NEED_PYTHON
+    _nx_attr_bytes(c.d, &c.d.attrs[k], &v, &n)
+    if n < 1 or n > 9:
+        return NS_NEED_PYTHON
+    for j in range(n):
+        if v[j] < 48 or v[j] > 57:
+            return NS_NEED_PYTHON
+        x = x * 10 + (v[j] - 48)
+    out[0] = x
+    return NS_OK
+
+
+cdef int _s1_new_row(NgCtx* c, int32_t span_id, const uchar* span, Py_ssize_t span_n, int32_t* out) noexcept nogil:
+    """``Element("row", **row_attrs)``"""
+    out[0] = ng_new_element(c, NG_ROW, -1)
+    if out[0] < 0:
+        return NS_ERROR
+    if span_n > 0 and not dom_attr_set(c.d, out[0], span_id, AV_VALUE, span, span_n):
+        return NS_ERROR
+    return NS_OK
+
+
+cdef int ng111_handle_table(NgCtx* c, int32_t t, uint64_t potential, int depth, int32_t* out) noexcept nogil:
+    """1.11.0's handle_table: thead/tbody/tfoot stripped, the widest row's colspans as every row's
+    span (but the last row's), then lxml's live walk over the table's descendants (NxWalk: the
+    next node is found when one is handed out, on the tree as it then is): a tr closes the row, a
+    td/th becomes a cell (a header until a row with one is closed), a childless cell through
+    process_node, another through its own live walk (td/th/hi through handle_textnode with
+    comments_fix, lists in recall through handle_lists, the rest through handle_textelem with
+    div), a nested table ends the walk; every element it meets is marked done."""
+    cdef DocData* d = c.d
+    cdef int32_t newtable, newrow, tr, cell, new, sub, child, pc, span_id, role_id, colspan_id
+    cdef int64_t max_cols = 0, row_cols, cs
+    cdef uchar span[24]
+    cdef Py_ssize_t span_n = 0
+    cdef bint seen_header_row = False, seen_header = False, is_header
+    cdef NxWalk walk, inner
+    cdef uint64_t cell_tags = potential | ng_bit(NG_DIV)
+    cdef int r = NS_OK, kind
+    cdef int64_t x
+    cdef Py_ssize_t k
+    out[0] = -1
+    if depth > S1_TABLE_MAX_DEPTH:
+        return _nx_need(NX_TABLE)
+    r = ng_strip_tags(c, t, ng_bit(NG_THEAD) | ng_bit(NG_TBODY) | ng_bit(NG_TFOOT))
+    if r != NS_OK:
+        return r
+    span_id = intern_name(d, <const uchar*>"span", 4)
+    role_id = intern_name(d, <const uchar*>"role", 4)
+    colspan_id = dom_lookup_name(d, <const uchar*>"colspan", 7)
+    if span_id < 0 or role_id < 0:
+        return NS_ERROR
+    # the widest row: for tr in table.iter("tr"): sum of the colspans of tr.iter("td", "th")
+    tr = t
+    while tr >= 0:
+        if ng_is(c, tr, NG_TR):
+            row_cols = 0
+            cell = dom_preorder_next(d, tr, tr)
+            while cell >= 0:
+                if ng_is(c, cell, NG_TD) or ng_is(c, cell, NG_TH):
+                    r = _s1_colspan(c, cell, colspan_id, &cs)
+                    if r != NS_OK:
+                        return _nx_need(NX_TABLE)
+                    row_cols += cs
+                    if row_cols > 1000000000:
+                        return _nx_need(NX_TABLE)
+                cell = dom_preorder_next(d, cell, tr)
+            if row_cols > max_cols:
+                max_cols = row_cols
+        tr = dom_preorder_next(d, tr, t)
+    if max_cols > 1:
+        x = max_cols
+        while x > 0:
+            span[span_n] = <uchar>(48 + x % 10)
+            span_n += 1
+            x //= 10
+        for k in range(span_n // 2):
+            span[k], span[span_n - 1 - k] = span[span_n - 1 - k], span[k]
+    newtable = ng_new_element(c, NG_TABLE, -1)
+    if newtable < 0:
+        return NS_ERROR
+    r = _s1_new_row(c, span_id, span, span_n, &newrow)
+    if r != NS_OK:
+        return r
+    _nx_walk_init(d, &walk, t, -1, False)
+    while r == NS_OK:
+        sub = _nx_walk_next(d, &walk)
+        if sub < 0:
+            break
+        kind = ng_kind(c, sub)
+        if kind == NG_TR:
+            if d.nodes[newrow].first >= 0:
+                r = ng_append(d, newtable, newrow)
+                if r != NS_OK:
+                    break
+                r = _s1_new_row(c, span_id, span, span_n, &newrow)
+                if r != NS_OK:
+                    break
+                seen_header_row = seen_header_row or seen_header
+        elif kind == NG_TD or kind == NG_TH:
+            is_header = kind == NG_TH and not seen_header_row
+            seen_header = seen_header or is_header
+            new = ng_new_element(c, NG_CELL, -1)
+            if new < 0:
+                r = NS_ERROR
+                break
+            if is_header and not dom_attr_set(d, new, role_id, AV_VALUE, <const uchar*>"head", 4):
+                r = NS_ERROR
+                break
+            if d.nodes[sub].first < 0:
+                r = ng111_process_node(c, sub, &pc)
+                if r == NS_OK and pc >= 0:
+                    r = _nx_copy_slot(d, new, False, pc, False)
+                    if r == NS_OK:
+                        r = _nx_copy_slot(d, new, True, pc, True)
+            else:
+                r = _nx_copy_slot(d, new, False, sub, False)
+                if r == NS_OK:
+                    r = _nx_copy_slot(d, new, True, sub, True)
+                d.nodes[sub].tag = c.name[NG_DONE]
+                _nx_walk_init(d, &inner, sub, -1, False)
+                while r == NS_OK:
+                    child = _nx_walk_next(d, &inner)
+                    if child < 0:
+                        break
+                    kind = ng_kind(c, child)
+                    pc = -1
+                    if kind == NG_TD or kind == NG_TH or kind == NG_HI:
+                        if kind != NG_HI:
+                            d.nodes[child].tag = c.name[NG_CELL]
+                        r = ng111_handle_textnode(c, child, True, True, &pc)
+                    elif kind == NG_LIST and c.o.focus == NG_RECALL:
+                        r = ng111_handle_lists(c, child, &pc)
+                        if r == NS_OK and pc >= 0:
+                            r = ng_append(d, new, pc)
+                        pc = -1
+                    elif kind == NG_TABLE and (cell_tags >> NG_TABLE) & 1:
+                        r = ng111_handle_table(c, child, cell_tags, depth + 1, &pc)
+                    else:
+                        r = ng111_handle_textelem(c, child, cell_tags, &pc)
+                    if r == NS_OK:
+                        r = _s1_define_newelem(c, pc, new)
+                    d.nodes[child].tag = c.name[NG_DONE]
+                if r != NS_OK:
+                    break
+            if r != NS_OK:
+                break
+            if _slot_truthy(_slot_of(d, new, False)) or d.nodes[new].first >= 0:
+                r = ng_append(d, newrow, new)
+                if r != NS_OK:
+                    break
+        elif kind == NG_TABLE:
+            # a nested table ends this one (1.11.0), left unmarked
+            break
+        d.nodes[sub].tag = c.name[NG_DONE]
+    if r != NS_OK:
+        return r
+    # newrow.attrib.pop("span", None): the last row has no span
+    d.nodes[newrow].attr_count = 0
+    if d.nodes[newrow].first >= 0:
+        r = ng_append(d, newtable, newrow)
+        if r != NS_OK:
+            return r
+    if d.nodes[newtable].first >= 0:
+        out[0] = newtable
+    return NS_OK
 
 
 cdef int _s1_p_text_stats(NgCtx* c, int32_t root, int64_t* count, int64_t* length) noexcept nogil:

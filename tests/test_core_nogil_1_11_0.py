@@ -262,3 +262,16 @@ def test_threads_give_the_serial_results() -> None:
     for t in threads:
         t.join()
     assert [got[k] for k in range(len(pages))] == serial
+
+
+def test_releases_gil_for() -> None:
+    "The core's 1.11.0 Implementation declares the option sets its C sequence takes."
+    from trafila import _engine
+
+    impl = _engine.implementation("1.11.0", "core")
+    assert impl.releases_gil_for is not None
+    for kwargs in OPTION_SETS.values():
+        assert impl.releases_gil_for(dict(kwargs, compat="1.11.0")) is True, kwargs
+    for kwargs in ({}, dict(no_fallback=True, include_links=True), dict(no_fallback=True, deduplicate=True),
+                   dict(no_fallback=True, output_format="markdown"), dict(no_fallback=True, include_tables=1)):
+        assert impl.releases_gil_for(kwargs) is False, kwargs
