@@ -1200,6 +1200,195 @@ cdef int ng111_extract_comments(NgCtx* c, const NgSelectors* s, int32_t tree, in
     return ng_itertext_join_strip(d, body, temp_comments)
 
 
+# -- baseline.baseline (1.11.0) ------------------------------------------------------------------
+
+cdef int _s1_trim_content(DocData* d, int32_t top, NgStr* out) noexcept nogil:
+    "``trim(top.text_content())`` (1.11.0: '' for blank) into ``out``."
+    cdef Py_ssize_t n = ng_trim_itertext(d, top, False, False, NULL)
+    out.n = 0
+    if n == 0:
+        return NS_OK
+    if ngs_reserve(out, n) != NS_OK:
+        return NS_ERROR
+    out.n = ng_trim_itertext(d, top, False, False, out.p)
+    return NS_OK
+
+
+cdef int _s1_add_p(NgCtx* c, int32_t body, NgStr* text, NgStr* temp) noexcept nogil:
+    """``SubElement(body, "p").text = xml_text(text)``; ``temp_text += " " + text if temp_text
+    else text``."""
+    cdef int32_t p = ng_new_element(c, NG_P, body)
+    cdef int r
+    if p < 0:
+        return NS_ERROR
+    r = ng_set_slot(c.d, p, False, text.p if text.n else <const uchar*>"", text.n, False)
+    if r != NS_OK:
+        return r
+    if temp.n and ngs_append(temp, <const uchar*>" ", 1) != NS_OK:
+        return NS_ERROR
+    return ngs_append(temp, text.p, text.n)
+
+
+cdef struct S1Lines:
+    NgStr* s
+    bint started
+
+
+cdef int _s1_trimmed_line(void* state, const uchar* p, int32_t n) noexcept nogil:
+    """One piece of ``"\\n".join([trim(e) for e in body.itertext()])``."""
+    cdef S1Lines* st = <S1Lines*>state
+    cdef ExCollapse col
+    cdef Py_ssize_t k
+    if st.started and ngs_append(st.s, <const uchar*>"\n", 1) != NS_OK:
+        return NS_ERROR
+    st.started = True
+    col.out = NULL
+    col.len = 0
+    col.pending = False
+    col.started = False
+    _ex_collapse_feed(&col, p, n)
+    k = col.len
+    if k == 0:
+        return NS_OK
+    if ngs_reserve(st.s, k) != NS_OK:
+        return NS_ERROR
+    col.out = st.s.p + st.s.n
+    col.len = 0
+    col.pending = False
+    col.started = False
+    _ex_collapse_feed(&col, p, n)
+    st.s.n += col.len
+    return NS_OK
+
+
+# baseline.BASIC_CLEAN_XPATH (1.11.0): .//aside|.//footer|.//script|.//style
+cdef const char* S1_BASIC_CLEAN[4]
+S1_BASIC_CLEAN[:] = [b"aside", b"footer", b"script", b"style"]
+
+
+cdef int ng111_baseline(NgCtx* c, int32_t tree, int32_t* body_out, NgStr* temp) noexcept nogil:
+    """1.11.0's baseline.baseline on ``tree`` (the raw tree's copy, changed in place as upstream
+    changes it): a JSON-LD script holding "articleBody" answers NEED_PYTHON (json); then
+    basic_cleaning, the <article> texts over 100 characters, the deduplicated paragraph texts
+    (over 100 characters in all), else the body's trimmed text pieces joined by newlines."""
+    cdef DocData* d = c.d
+    cdef int32_t body, i, type_id, script_id, p, bd, q_id
+    cdef int32_t clean[4]
+    cdef NsVec v, seen
+    cdef NgStr t, all_seen
+    cdef S1Lines lines
+    cdef Py_ssize_t k, j
+    cdef int r = NS_OK, n_clean = 0
+    cdef bint dup
+    cdef const uchar* val
+    cdef Py_ssize_t vn
+    cdef TagSet ts
+    temp.n = 0
+    body_out[0] = -1
+    type_id = dom_lookup_name(d, <const uchar*>"type", 4)
+    script_id = dom_lookup_name(d, <const uchar*>"script", 6)
+    i = dom_preorder_next(d, tree, tree)
+    while i >= 0 and script_id >= 0:
+        if d.nodes[i].tag == script_id and type_id >= 0:
+            k = dom_attr_find(d, i, type_id)
+            if k >= 0:
+                _nx_attr_bytes(d, &d.attrs[k], &val, &vn)
+                if (vn == 19 and memcmp(val, <const uchar*>"application/ld+json", 19) == 0
+                        and d.nodes[i].text_off >= 0
+                        and _contains_bytes(d.text.data + d.nodes[i].text_off, d.nodes[i].text_len,
+                                            <const uchar*>"articleBody", 11, False)):
+                    return NS_NEED_PYTHON
+        i = dom_preorder_next(d, i, tree)
+    body = ng_new_element(c, NG_BODY, -1)
+    if body < 0:
+        return NS_ERROR
+    body_out[0] = body
+    # basic_cleaning: .//aside|.//footer|.//script|.//style, each deleted with its tail kept
+    for j in range(4):
+        i = dom_lookup_name(d, <const uchar*>S1_BASIC_CLEAN[j], <Py_ssize_t>strlen(S1_BASIC_CLEAN[j]))
+        if i >= 0:
+            clean[n_clean] = i
+            n_clean += 1
+    nsv_init(&v)
+    nsv_init(&seen)
+    ngs_init(&t)
+    ngs_init(&all_seen)
+    if n_clean:
+        tagset_init(&ts, False, clean, n_clean)
+        i = dom_preorder_next(d, tree, tree)
+        while i >= 0:
+            if tag_matches(&ts, d.nodes[i].tag) and nsv_push(&v, i) < 0:
+                r = NS_ERROR
+                break
+            i = dom_preorder_next(d, i, tree)
+        for k in range(v.len if r == NS_OK else 0):
+            r = ng_delete(d, v.data[k], True)
+            if r != NS_OK:
+                break
+    # the <article> texts
+    i = dom_preorder_next(d, tree, tree) if r == NS_OK else -1
+    while i >= 0:
+        if ng_is(c, i, NG_ARTICLE):
+            r = _s1_trim_content(d, i, &t)
+            if r == NS_OK and ngs_code_points(t.p, t.n) > 100:
+                r = _s1_add_p(c, body, &t, temp)
+            if r != NS_OK:
+                break
+        i = dom_preorder_next(d, i, tree)
+    if r == NS_OK and d.nodes[body].first < 0:
+        # the paragraph texts, each once
+        q_id = dom_lookup_name(d, <const uchar*>"q", 1)
+        i = tree
+        while i >= 0:
+            if (ng_is(c, i, NG_BLOCKQUOTE) or ng_is(c, i, NG_CODE) or ng_is(c, i, NG_P) or ng_is(c, i, NG_PRE)
+                    or ng_is(c, i, NG_QUOTE) or _s1_is_q(d, i, q_id)):
+                r = _s1_trim_content(d, i, &t)
+                if r != NS_OK:
+                    break
+                dup = False
+                for j in range(0, seen.len, 2):
+                    if seen.data[j + 1] == t.n and (t.n == 0 or memcmp(all_seen.p + seen.data[j], t.p, <size_t>t.n) == 0):
+                        dup = True
+                        break
+                if not dup:
+                    r = _s1_add_p(c, body, &t, temp)
+                    if r != NS_OK:
+                        break
+                    if all_seen.n > 0x7FFFFFFF - t.n:
+                        r = NS_ERROR
+                        break
+                    if nsv_push(&seen, <int32_t>all_seen.n) < 0 or nsv_push(&seen, <int32_t>t.n) < 0:
+                        r = NS_ERROR
+                        break
+                    r = ngs_append(&all_seen, t.p, t.n)
+                    if r != NS_OK:
+                        break
+            i = dom_preorder_next(d, i, tree)
+        if r == NS_OK and ngs_code_points(temp.p, temp.n) <= 100:
+            # the body's text pieces
+            temp.n = 0
+            body = ng_new_element(c, NG_BODY, -1)
+            body_out[0] = body
+            p = ng_new_element(c, NG_P, body) if body >= 0 else -1
+            if p < 0:
+                r = NS_ERROR
+            else:
+                bd = dom_preorder_next(d, tree, tree)
+                while bd >= 0 and not ng_is(c, bd, NG_BODY):
+                    bd = dom_preorder_next(d, bd, tree)
+                if bd >= 0:
+                    lines.s = temp
+                    lines.started = False
+                    r = ng_itertext_pieces(d, bd, _s1_trimmed_line, &lines)
+                if r == NS_OK:
+                    r = ng_set_slot(d, p, False, temp.p if temp.n else <const uchar*>"", temp.n, False)
+    nsv_free(&v)
+    nsv_free(&seen)
+    ngs_free(&t)
+    ngs_free(&all_seen)
+    return r
+
+
 # -- core.bare_extraction's sequence (1.11.0) ------------------------------------------------------
 
 cdef enum:
@@ -1235,12 +1424,15 @@ cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, int32_t 
     the caller checks), extract_comments, the precision prune, extract_content; the fallbacks
     (not fast) and the baseline (a short text) answer NEED_PYTHON."""
     cdef DocData* d = c.d
-    cdef int32_t cleaned
+    cdef int32_t cleaned, backup
     cdef int r
     out.postbody = -1
     out.commentsbody = -1
     out.at = S1_AT_CLEANING
-    # tree_backup = copy(tree) is read only by the fallbacks and the baseline (handed back)
+    # tree_backup = copy(tree): the baseline's input (and the fallbacks', handed back)
+    backup = ng_copy_subtree(d, tree, True)
+    if backup < 0:
+        return NS_ERROR
     r = _np_tree_cleaning(c, tree, &cleaned)
     if r != NS_OK:
         return r
@@ -1269,8 +1461,9 @@ cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, int32_t 
         out.at = S1_AT_COMPARE
         return NS_NEED_PYTHON
     if ngs_code_points(out.temp_text.p, out.temp_text.n) < c.o.min_extracted_size:
+        # 1.11.0: the baseline replaces any short result, even with a shorter text
         out.at = S1_AT_BASELINE
-        return NS_NEED_PYTHON
+        return ng111_baseline(c, backup, &out.postbody, &out.temp_text)
     return NS_OK
 
 

@@ -140,7 +140,7 @@ def test_hand_written_pages(html: str, name: str) -> None:
 
 def test_hand_written_pages_are_answered() -> None:
     "The article-like pages run in C for no_fallback (not handed back)."
-    for html in (HAND_WRITTEN[0], HAND_WRITTEN[1], HAND_WRITTEN[2], HAND_WRITTEN[3], HAND_WRITTEN[7]):
+    for html in HAND_WRITTEN[:6] + HAND_WRITTEN[7:]:
         assert check_page(html, OPTION_SETS["no_fallback"]) == "ok", html[:80]
 
 
@@ -156,10 +156,16 @@ def test_what_is_handed_back() -> None:
         assert core.sequence_1_11_0(_tree(html), options) is NotImplemented
         assert core.sequence_stats(mode="1.11.0")["need_python"][stage] == 1, kwargs
     core.sequence_stats(reset=True, mode="1.11.0")
-    assert check_page(HAND_WRITTEN[5], OPTION_SETS["no_fallback"]) is None
+    # a colspan int() would have to parse; the baseline's JSON-LD articleBody (json.loads)
+    table = HAND_WRITTEN[5].replace("<td>cell", "<td colspan=' 2'>cell")
+    assert check_page(table, OPTION_SETS["no_fallback"]) is None
     assert core.sequence_stats(mode="1.11.0")["need_python"]["table"] == 1
-    assert check_page(HAND_WRITTEN[4], OPTION_SETS["no_fallback"]) is None
+    json_ld = HAND_WRITTEN[4].replace("<body>", '<body><script type="application/ld+json">{"articleBody": "x"}</script>')
+    assert check_page(json_ld, OPTION_SETS["no_fallback"]) is None
     assert core.sequence_stats(reset=True, mode="1.11.0")["need_python"]["baseline"] == 1
+    for html in (table, json_ld):
+        got, want = _extract_both(html, OPTION_SETS["no_fallback"])
+        assert got == want
 
 
 def test_an_element_given_is_cleaned_in_place() -> None:
@@ -213,9 +219,10 @@ def test_hypothesis_soups(html: str) -> None:
     _hypothesis_check(html)
 
 
-#: the least share of the pages reaching the C that it answers (measured on the corpora: about
-#: three quarters; tables, the baseline and refused strings hand the rest back)
-ANSWERED_AT_LEAST = 0.6
+#: the least share of the pages reaching the C that it answers (measured on every 3rd page of the
+#: corpora: 96%; a <hi>/<ref> with children in a paragraph, a refused string, JSON-LD for the
+#: baseline and unusual colspans hand the rest back)
+ANSWERED_AT_LEAST = 0.9
 
 
 @needs_corpora
