@@ -197,24 +197,30 @@ cdef int ng111_handle_textnode(NgCtx* c, int32_t i, bint comments_fix, bint pres
 # -- htmlprocessing.prune_unwanted_nodes (1.11.0) ----------------------------------------------
 
 cdef int ng111_prune_unwanted_nodes(NgCtx* c, const NgSelectors* s, int which_list, int32_t root,
-                                    bint with_backup) noexcept nogil:
+                                    bint with_backup, int32_t* result=NULL) noexcept nogil:
     """1.11.0's prune_unwanted_nodes(root, <list>, with_backup): per selector in turn, its
     matches (on the tree as the earlier ones left it) leave their parent, a tail that is not
     None first appended after a space to the previous sibling's tail or, without one, to the
-    parent's tail (1.11.0's quirk). A match without a parent (upstream raises) and a backup
-    that would be the result (more than 6/7 of the text gone: the result is then a copy taken
-    before) answer NEED_PYTHON."""
+    parent's tail (1.11.0's quirk). With backup, when more than 6/7 of the text went, the result
+    is a copy of ``root`` taken before (a document of its own upstream; ``root`` stays pruned):
+    ``result`` gets it (NEED_PYTHON without ``result``), else ``root``. A match without a parent
+    (upstream raises) answers NEED_PYTHON."""
     cdef DocData* d = c.d
     cdef NsVec v
     cdef int r = NS_OK, k, start, count
     cdef Py_ssize_t j, old_len = 0
-    cdef int32_t node, parent, prev
+    cdef int32_t node, parent, prev, bk = -1
     if which_list < 0 or which_list >= NGL_N:
         return NS_ERROR
+    if result != NULL:
+        result[0] = root
     start = NGL_START[which_list]
     count = NGL_COUNT[which_list]
     if with_backup:
         old_len = _ngp_text_content_len(d, root)
+        bk = ng_copy_subtree(d, root, True)
+        if bk < 0:
+            return NS_ERROR
     nsv_init(&v)
     for k in range(start, start + count):
         v.len = 0
@@ -244,7 +250,10 @@ cdef int ng111_prune_unwanted_nodes(NgCtx* c, const NgSelectors* s, int which_li
     if r == NS_OK and with_backup:
         # tree if len(tree.text_content()) > old_len / 7 else the backup taken before
         if not (<double>_ngp_text_content_len(d, root) > <double>old_len / 7.0):
-            r = NS_NEED_PYTHON
+            if result != NULL:
+                result[0] = bk
+            else:
+                r = NS_NEED_PYTHON
     nsv_free(&v)
     return _ngp_fail(c) if r == NS_ERROR else r
 
@@ -252,18 +261,20 @@ cdef int ng111_prune_unwanted_nodes(NgCtx* c, const NgSelectors* s, int which_li
 # -- main_extractor (1.11.0) -------------------------------------------------------------------
 
 cdef int ng111_prune_unwanted_sections(NgCtx* c, const NgSelectors* s, int32_t root,
-                                       uint64_t potential) noexcept nogil:
+                                       uint64_t potential, int32_t* result) noexcept nogil:
     """1.11.0's prune_unwanted_sections: OVERALL_DISCARD with backup, PAYWALL, the image
     captions without graphics, teasers and (precision) PRECISION_DISCARD out of recall, one
     round of link-density deletions (div with backtracking, list, p: accel_prune.pxi's
     _flagged_1_11_0), and in precision the trailing heads and the head/quote link density
-    (favor_precision left False, as upstream calls it)."""
+    (favor_precision left False, as upstream calls it). ``result``: the tree it returns (``root``,
+    or the copy the first prune's backup gave, pruned from there on)."""
     cdef bint favor_precision = c.o.focus == NG_PRECISION
     cdef int r
     cdef int32_t last
-    r = ng111_prune_unwanted_nodes(c, s, NGL_OVERALL_DISCARD, root, True)
+    r = ng111_prune_unwanted_nodes(c, s, NGL_OVERALL_DISCARD, root, True, result)
     if r != NS_OK:
         return r
+    root = result[0]
     r = ng111_prune_unwanted_nodes(c, s, NGL_PAYWALL, root, False)
     if r != NS_OK:
         return r
@@ -974,7 +985,7 @@ cdef int ng111__extract(NgCtx* c, const NgSelectors* s, int32_t tree, int32_t* b
     the potential tags it ended with."""
     cdef DocData* d = c.d
     cdef uint64_t potential = S1_TAG_CATALOG
-    cdef int32_t body, subtree, i, last, n_body, pc
+    cdef int32_t body, subtree, i, last, n_body, pc, pruned, doc_root
     cdef int64_t nodes, plen
     cdef int r = NS_OK, k, factor
     cdef bint only_lb, any_desc
@@ -998,9 +1009,14 @@ cdef int ng111__extract(NgCtx* c, const NgSelectors* s, int32_t tree, int32_t* b
             break
         if subtree < 0:
             continue
-        r = ng111_prune_unwanted_sections(c, s, subtree, potential)
+        doc_root = tree
+        r = ng111_prune_unwanted_sections(c, s, subtree, potential, &pruned)
         if r != NS_OK:
             break
+        if pruned != subtree:
+            # the backup copy: a document of its own, where the absolute //p//text() looks
+            subtree = pruned
+            doc_root = pruned
         if (potential >> NG_TABLE) & 1 or c.o.focus == NG_PRECISION:
             r = _s1_link_tables(c, subtree)
             if r != NS_OK:
@@ -1010,7 +1026,7 @@ cdef int ng111__extract(NgCtx* c, const NgSelectors* s, int32_t tree, int32_t* b
         factor = 1 if c.o.focus == NG_PRECISION else 3
         # absolute: over the document of ``tree`` (its root), even when the link-density pass
         # deleted the subtree itself (a detached element still belongs to its old document)
-        _s1_p_text_stats(c, tree, &nodes, &plen)
+        _s1_p_text_stats(c, doc_root, &nodes, &plen)
         if nodes == 0 or plen < <int64_t>c.o.min_extracted_size * factor:
             potential |= ng_bit(NG_DIV)
         if S1_DEBUG:
@@ -1085,7 +1101,7 @@ cdef int ng111_recover_wild_text(NgCtx* c, const NgSelectors* s, int32_t tree, i
     cdef int r
     if recall:
         potential |= ng_bit(NG_DIV) | ng_bit(NG_LB)
-    r = ng111_prune_unwanted_sections(c, s, tree, potential)
+    r = ng111_prune_unwanted_sections(c, s, tree, potential, &tree)
     if r != NS_OK:
         return r
     if not (potential >> NG_REF) & 1:
