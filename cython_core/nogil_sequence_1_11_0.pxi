@@ -9,19 +9,10 @@
 # reference/trafila/v1_11_0/main_extractor.py and htmlprocessing.py.
 #
 # NS_NEED_PYTHON (the page then runs the Python stages on the untouched tree): a string lxml
-# refuses, a name check_xml_tag may refuse, a table (handle_table stays in Python), a <hi>/<ref>
-# holding children inside a paragraph, a prune whose 1/7 guard returns the backup copy, a place
-# where upstream raises (handle_formatting's insert of None, a <hi> without rend in a
-# paragraph), the fallbacks (compare_extraction) and the baseline, deduplication.
-
-from libc.stdio cimport printf
-cdef bint S1_DEBUG = False
-
-
-def _s1_debug(bint on):
-    global S1_DEBUG
-    S1_DEBUG = on
-
+# refuses, a name check_xml_tag may refuse, a colspan int() would have to parse, a <hi>/<ref>
+# holding children inside a paragraph, a place where upstream raises (handle_formatting's insert
+# of None, a <hi> without rend in a paragraph), JSON-LD for the baseline; and before the copy:
+# the fallbacks (compare_extraction, not fast), links, images, formatting, deduplication.
 
 cdef uint64_t S1_TAG_CATALOG = (ng_bit(NG_BLOCKQUOTE) | ng_bit(NG_CODE) | ng_bit(NG_DEL) | ng_bit(NG_HEAD)
                                 | ng_bit(NG_HI) | ng_bit(NG_LB) | ng_bit(NG_LIST) | ng_bit(NG_P) | ng_bit(NG_PRE)
@@ -1029,9 +1020,6 @@ cdef int ng111__extract(NgCtx* c, const NgSelectors* s, int32_t tree, int32_t* b
         _s1_p_text_stats(c, doc_root, &nodes, &plen)
         if nodes == 0 or plen < <int64_t>c.o.min_extracted_size * factor:
             potential |= ng_bit(NG_DIV)
-        if S1_DEBUG:
-            printf(b"extract k=%d subtree=%d nodes=%lld plen=%lld potential=%llx children=%d\n", k, subtree,
-                   <long long>nodes, <long long>plen, <unsigned long long>potential, _sq_n_children(d, subtree))
         r = ng_strip_tags(c, subtree, ng_bit(NG_SPAN) | (0 if (potential >> NG_REF) & 1 else ng_bit(NG_REF)))
         if r != NS_OK:
             break

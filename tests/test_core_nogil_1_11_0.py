@@ -72,7 +72,7 @@ def check_page(html: str, kwargs: Dict[str, Any]) -> Optional[str]:
     a = _tree(html)
     before = _dumped(a)
     stats0 = core.sequence_stats(mode="1.11.0")
-    got = _backend.run_with(CORE, lambda: core.sequence_1_11_0(a, options))
+    got = _backend.run_with(CORE, lambda: core.sequence_1_11_0(a, options, True))
     stats1 = core.sequence_stats(mode="1.11.0")
     if got is NotImplemented:
         assert _dumped(a) == before, "a page handed back must leave the tree as parsed"
@@ -85,6 +85,14 @@ def check_page(html: str, kwargs: Dict[str, Any]) -> Optional[str]:
     assert got[3] == want[4], "temp_comments"
     assert _dumped(got[0]) == _dumped(want[0]), "postbody"
     assert _dumped(got[2]) == _dumped(want[3]), "commentsbody"
+    # the txt output made in the same GIL-free run (1.11.0's xmltotxt walk), when the C gives it
+    if got[4] is not None:
+        from trafila.v1_11_0.settings import Document
+
+        document = Document()
+        document.body, document.commentsbody = want[0], want[3]
+        txt = _backend.run_with(CORE, lambda: seq.determine_returnstring(document, options))
+        assert got[4] == txt, "txt output"
     return "ok"
 
 
