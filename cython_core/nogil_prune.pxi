@@ -547,8 +547,8 @@ cdef class NgSelectorSet:
             self.s = NULL
 
     def available(self):
-        "Per NGS_* entry, whether it has a C selection."
-        return [bool(self.s.avail[k]) for k in range(NGS_N)]
+        "Per NGS_* entry of the release resolved (2.3.1: NGS_PAYWALL left out), whether it has a C selection."
+        return [bool(self.s.avail[k]) for k in range(NGS_PAYWALL if self.s.release == NG_REL_231 else NGS_N)]
 
     def select(self, CElement ctx not None, int k):
         """ng_select of entry ``k`` from ``ctx``: node indexes, or None for NEED_PYTHON."""
