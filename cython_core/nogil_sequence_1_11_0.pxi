@@ -1529,6 +1529,11 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
     cdef int r, ro = NS_NEED_PYTHON
     global S1_DONE
     doc._check(tree.idx)
+    if doc.d.n_roots != 1 or doc.d.roots[0] != tree.idx:
+        # 1.11.0's absolute XPaths (prune_html's //*[not(node())], _extract's //p//text()) see
+        # every top-level element of the document: the C copies only ``tree``
+        S1_NEED[S1_AT_INPUT] += 1
+        return NotImplemented
     focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
     if (focus is None or type(options.fast) is not bool or type(options.comments) is not bool
             or type(options.tables) is not bool or options.formatting is not False
