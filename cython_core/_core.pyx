@@ -59,6 +59,7 @@ include "nogil_justext.pxi"
 include "nogil_readability.pxi"
 include "nogil_dedup.pxi"
 include "nogil_sequence.pxi"
+include "nogil_sequence_1_11_0.pxi"
 include "htmldate.pxi"
 include "metadata.pxi"
 

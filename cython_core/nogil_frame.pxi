@@ -73,7 +73,14 @@ cdef enum:
     NG_RECALL = 2
 
 
+# the release a stage runs (NgOpts.release): where 1.11.0 and 2.3.1 differ, a stage takes its branch
+cdef enum:
+    NG_REL_231 = 0
+    NG_REL_111 = 1
+
+
 cdef struct NgOpts:
+    int release                  # NG_REL_231 / NG_REL_111 (0: 2.3.1, what a zeroed NgOpts runs)
     int focus                    # NG_BALANCED / NG_PRECISION / NG_RECALL
     bint fast
     bint comments

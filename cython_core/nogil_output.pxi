@@ -544,6 +544,10 @@ cdef int _nou_xmltotxt(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogi
     if body < 0:
         return NS_OK            # xmltotxt(None) == ""
     if c.o.formatting:
+        if c.o.release == NG_REL_111:
+            # 1.11.0's markdown walk is not in C
+            why[0] = NOU_WHY_TREE
+            return NS_NEED_PYTHON
         return _nou_xmltotxt_formatted(c, body, out, why)
     memset(&o, 0, sizeof(OutCtx))
     o.d = d
@@ -567,10 +571,19 @@ cdef int _nou_xmltotxt(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogi
     o.a_span = -1               # 1.11.0's walk only
     o.a_target = dom_lookup_name(d, <const uchar*>"target", 6)
     o.refs = True
+    if c.o.release == NG_REL_111:
+        # 1.11.0's walk (accel_output.pxi's _pe111): its comments and row-span names, refs
+        # rendered as text
+        _out_names(&o)
+        o.refs = False
     if not _prescan(&o, body):
         # graphic in the tree, or deeper than the walk goes
         why[0] = NOU_WHY_TREE
         r = NS_NEED_PYTHON
+    elif c.o.release == NG_REL_111:
+        _pe111(&o, body)
+        if not o.err and not o.fallback:
+            _sanitize(&o, True)
     else:
         _pe231(&o, body, False, False)
         if not o.err and not o.fallback:

@@ -47,6 +47,26 @@ _NP_STRIPPED[:] = [
     b"hgroup", b"img", b"ins", b"mark", b"meta", b"nobr", b"ruby", b"small", b"tbody", b"template",
     b"tfoot", b"thead", b"wbr"]
 
+# 1.11.0's settings.MANUALLY_CLEANED and MANUALLY_STRIPPED (CUT_EMPTY_ELEMS is the same)
+cdef enum:
+    NP_N_CLEANED_111 = 50
+    NP_N_STRIPPED_111 = 21
+
+cdef const char* _NP_CLEANED_111[NP_N_CLEANED_111]
+_NP_CLEANED_111[:] = [
+    b"aside", b"embed", b"footer", b"form", b"head", b"iframe", b"menu", b"object", b"script",
+    b"applet", b"audio", b"canvas", b"figure", b"map", b"picture", b"svg", b"video", b"area",
+    b"blink", b"button", b"datalist", b"dialog", b"frame", b"frameset", b"fieldset", b"link",
+    b"input", b"ins", b"label", b"legend", b"marquee", b"math", b"menuitem", b"nav", b"noscript",
+    b"optgroup", b"option", b"output", b"param", b"progress", b"rp", b"rt", b"rtc", b"select",
+    b"source", b"style", b"track", b"textarea", b"time", b"use"]
+
+cdef const char* _NP_STRIPPED_111[NP_N_STRIPPED_111]
+_NP_STRIPPED_111[:] = [
+    b"abbr", b"acronym", b"address", b"bdi", b"bdo", b"big", b"cite", b"data", b"dfn", b"font",
+    b"hgroup", b"img", b"ins", b"mark", b"meta", b"ruby", b"small", b"tbody", b"template",
+    b"tfoot", b"thead"]
+
 # settings.CUT_EMPTY_ELEMS
 cdef const char* _NP_CUT_EMPTY[NP_N_CUT_EMPTY]
 _NP_CUT_EMPTY[:] = [
@@ -389,7 +409,9 @@ cdef int ng_prune_html(NgCtx* c, int32_t root) noexcept nogil:
     cdef Py_ssize_t k
     cdef int r = NS_OK
     cdef TagSet ts
-    cdef bint tails = c.o.focus != NG_PRECISION
+    # 1.11.0: delete_element keeps the tail on every focus (its XPath is absolute, and the
+    # caller passes the document's root: the root itself, never deleted, is the one extra node)
+    cdef bint tails = c.o.focus != NG_PRECISION or c.o.release == NG_REL_111
     if n == 0:
         return NS_OK
     tagset_init(&ts, False, ids, n)
@@ -439,29 +461,41 @@ cdef int _np_tree_cleaning(NgCtx* c, int32_t root, int32_t* result) noexcept nog
     cdef int32_t nid, p, a, g, tcopy = -1, para = c.name[NG_P]
     cdef TagSet ts
     cdef bint need_copy
-    r = ng_recover_math(c, root)
-    if r != NS_OK:
-        return r
-    # the cleaning list: MANUALLY_CLEANED without form (handled after), with the table tags
-    # when tables are off, without PRESERVE_IMG_CLEANING with images
-    for k in range(NP_N_CLEANED):
-        if _np_streq(_NP_CLEANED[k], "form"):
+    cdef bint v1 = c.o.release == NG_REL_111
+    cdef const char** cleaned_names = &_NP_CLEANED[0]
+    cdef const char** stripped_names = &_NP_STRIPPED[0]
+    cdef int n_cleaned_names = NP_N_CLEANED
+    cdef int n_stripped_names = NP_N_STRIPPED
+    if v1:
+        cleaned_names = &_NP_CLEANED_111[0]
+        stripped_names = &_NP_STRIPPED_111[0]
+        n_cleaned_names = NP_N_CLEANED_111
+        n_stripped_names = NP_N_STRIPPED_111
+    if not v1:
+        r = ng_recover_math(c, root)
+        if r != NS_OK:
+            return r
+    # the cleaning list: MANUALLY_CLEANED without form (2.3.1: handled after; 1.11.0 deletes it
+    # with the others), with the table tags when tables are off, without PRESERVE_IMG_CLEANING
+    # with images
+    for k in range(n_cleaned_names):
+        if not v1 and _np_streq(cleaned_names[k], "form"):
             continue
-        if c.o.images and _np_preserved_img(_NP_CLEANED[k]):
+        if c.o.images and _np_preserved_img(cleaned_names[k]):
             continue
-        n_clean = _np_known_ids(d, &_NP_CLEANED[k], 1, clean, n_clean)
+        n_clean = _np_known_ids(d, &cleaned_names[k], 1, clean, n_clean)
     if not c.o.tables:
         for k in range(4):
             nid = _cv_known(d, "table" if k == 0 else "td" if k == 1 else "th" if k == 2 else "tr")
             if nid >= 0:
                 clean[n_clean] = nid
                 n_clean += 1
-    elif not _cv_layout_tables(d, root, False):
+    elif not _cv_layout_tables(d, root, v1):
         return NS_ERROR
-    for k in range(NP_N_STRIPPED):
-        if c.o.images and _np_streq(_NP_STRIPPED[k], "img"):
+    for k in range(n_stripped_names):
+        if c.o.images and _np_streq(stripped_names[k], "img"):
             continue
-        n_strip = _np_known_ids(d, &_NP_STRIPPED[k], 1, strip, n_strip)
+        n_strip = _np_known_ids(d, &stripped_names[k], 1, strip, n_strip)
     if n_strip:
         tagset_init(&ts, False, strip, n_strip)
         if not dom_strip_tags(d, root, &ts):
@@ -469,9 +503,10 @@ cdef int _np_tree_cleaning(NgCtx* c, int32_t root, int32_t* result) noexcept nog
     # recall: a copy to go back to if the deletions remove every paragraph, taken when every
     # <p> (root included) has an ancestor of the cleaning list other than root
     if c.o.focus == NG_RECALL and _np_has_desc(d, root, para):
+        # 1.11.0: whenever the tree has a <p>
         need_copy = True
         p = root
-        while p >= 0 and need_copy:
+        while p >= 0 and need_copy and not v1:
             if d.nodes[p].tag == para:
                 a = d.nodes[p].parent
                 while a >= 0 and not _id_in(d.nodes[a].tag, clean, n_clean):
@@ -501,9 +536,10 @@ cdef int _np_tree_cleaning(NgCtx* c, int32_t root, int32_t* result) noexcept nog
             dom_unlink(d, g)
             dom_link_before(d, root, g, -1)
             g = d.nodes[tcopy].first
-    r = _np_handle_forms(c, root)
-    if r != NS_OK:
-        return r
+    if not v1:
+        r = _np_handle_forms(c, root)
+        if r != NS_OK:
+            return r
     return ng_prune_html(c, root)
 
 
@@ -564,7 +600,7 @@ cdef int ng_convert_quotes(NgCtx* c, int32_t el, const NsInline* hljs, NsVec* v)
         d.nodes[v.data[k]].attr_count = 0
     nd = &d.nodes[el]
     is_code = (nd.first >= 0 and nd.first == nd.last and d.nodes[nd.first].tag == c.name[NG_SPAN]) or v.len > 0
-    if not is_code and nd.text_off >= 0:
+    if not is_code and nd.text_off >= 0 and c.o.release != NG_REL_111:
         s = d.text.data + nd.text_off
         n = nd.text_len
         is_code = (_cv_contains(s, n, "{", 1) or _cv_contains(s, n, "(\"", 2) or _cv_contains(s, n, "('", 2)
@@ -633,19 +669,23 @@ cdef int ng_convert_tags(NgCtx* c, int32_t root, bint base_url) noexcept nogil:
     cdef int32_t count = 0, k
     cdef NsInline hljs
     cdef NsVec v
+    cdef bint v1 = c.o.release == NG_REL_111
     if c.o.links:
-        if base_url:
+        if base_url or v1:
+            # 1.11.0's links (courlan's get_base_url / fix_relative_urls) stay in Python
             return NS_NEED_PYTHON
         r = _np_convert_links(c, root)
         if r != NS_OK:
             return r
-    elif not _cv_links_off(d, root, c.o.tables, False):
+    elif not _cv_links_off(d, root, c.o.tables, v1):
         return NS_ERROR
-    if not _cv_faq(d, root):
-        return NS_ERROR
-    r = _np_sub_sup(c, root)
-    if r != NS_OK:
-        return r
+    if not v1:
+        # 2.3.1 only: FAQ questions to heads, empty sub/sup out
+        if not _cv_faq(d, root):
+            return NS_ERROR
+        r = _np_sub_sup(c, root)
+        if r != NS_OK:
+            return r
     if not _cv_formatting(d, root, c.o.formatting):
         return NS_ERROR
     n = _cv_conversion_ids(d, &cv, ids)
@@ -672,6 +712,8 @@ cdef int ng_convert_tags(NgCtx* c, int32_t root, bint base_url) noexcept nogil:
         if r != NS_OK:
             return r
     if c.o.images:
+        if v1:
+            return NS_NEED_PYTHON
         if not _cv_images(d, root):
             return NS_ERROR
         if c.o.links:

@@ -51,6 +51,7 @@ cdef enum:
     NGS_COMMENTS_1
     NGS_COMMENTS_2
     NGS_COMMENTS_3
+    NGS_PAYWALL                 # 1.11.0's PAYWALL_DISCARD_XPATH (2.3.1 has none: never available there)
     NGS_N
 
 cdef enum:
@@ -64,6 +65,7 @@ cdef enum:
     NGL_REMOVE_COMMENTS
     NGL_REMOVE_COMMENTS_AND_LISTS
     NGL_BASIC_CLEAN
+    NGL_PAYWALL                 # 1.11.0 only
     NGL_N
 
 # per list: its first selector and how many (in NGS_* order)
@@ -71,37 +73,47 @@ cdef int NGL_START[NGL_N]
 cdef int NGL_COUNT[NGL_N]
 NGL_START[:] = [NGS_RAW_TREE_PRUNE_0, NGS_OVERALL_DISCARD_0, NGS_DISCARD_IMAGE, NGS_TEASER_DISCARD,
                 NGS_PRECISION_DISCARD_0, NGS_COMMENTS_DISCARD_0, NGS_REMOVE_COMMENTS,
-                NGS_REMOVE_COMMENTS_AND_LISTS, NGS_BASIC_CLEAN]
-NGL_COUNT[:] = [2, 2, 1, 1, 2, 3, 1, 1, 1]
+                NGS_REMOVE_COMMENTS_AND_LISTS, NGS_BASIC_CLEAN, NGS_PAYWALL]
+NGL_COUNT[:] = [2, 2, 1, 1, 2, 3, 1, 1, 1, 1]
 
 # the list names of the test wrappers, in NGL_* order
 _NGL_NAMES = ("raw_tree_prune", "overall_discard", "discard_image_elements", "teaser_discard",
               "precision_discard", "comments_discard", "remove_comments", "remove_comments_and_lists",
-              "basic_clean")
+              "basic_clean", "paywall_discard")
 
 
 cdef struct NgSelectors:
     NSel sel[NGS_N]
     uchar avail[NGS_N]          # 0: no exact C selection (the stage needing it answers NEED_PYTHON)
     double link_farm_ratio      # utils.LINK_FARM_RATIO
+    int release                 # NG_REL_231 / NG_REL_111: the xpaths.py they were resolved from
     PyObject* keep              # a tuple owning the Matchers and Prefilters the NSels point into
 
 
-cdef object _ngp_selector_order():
-    "The selectors of xpaths.py in NGS_* order (body_xpath_4 once: it fills two entries)."
-    from trafila.v2_3_1 import xpaths as X
-    lists = (X.RAW_TREE_PRUNE_XPATH, X.OVERALL_DISCARD_XPATH, X.DISCARD_IMAGE_ELEMENTS, X.TEASER_DISCARD_XPATH,
-             X.PRECISION_DISCARD_XPATH, X.COMMENTS_DISCARD_XPATH, X.REMOVE_COMMENTS_XPATH,
-             X.REMOVE_COMMENTS_AND_LISTS_XPATH, [X.basic_clean_xpath])
-    order = []
+cdef object _ngp_selector_order(int release=NG_REL_231):
+    """The selectors of the release's xpaths.py by NGS_* slot (None: the release has none there;
+    2.3.1's body_xpath_4 fills two slots, NGS_BODY_4_MAIN stays None)."""
+    if release == NG_REL_111:
+        from trafila.v1_11_0 import xpaths as X
+        lists = (None, X.OVERALL_DISCARD_XPATH, X.DISCARD_IMAGE_ELEMENTS, X.TEASER_DISCARD_XPATH,
+                 X.PRECISION_DISCARD_XPATH, X.COMMENTS_DISCARD_XPATH, X.REMOVE_COMMENTS_XPATH, None, None,
+                 X.PAYWALL_DISCARD_XPATH)
+    else:
+        from trafila.v2_3_1 import xpaths as X
+        lists = (X.RAW_TREE_PRUNE_XPATH, X.OVERALL_DISCARD_XPATH, X.DISCARD_IMAGE_ELEMENTS, X.TEASER_DISCARD_XPATH,
+                 X.PRECISION_DISCARD_XPATH, X.COMMENTS_DISCARD_XPATH, X.REMOVE_COMMENTS_XPATH,
+                 X.REMOVE_COMMENTS_AND_LISTS_XPATH, [X.basic_clean_xpath], None)
+    order = [None] * NGS_N
     for k in range(NGL_N):
-        if len(lists[k]) != NGL_COUNT[k] or len(order) != NGL_START[k]:
+        if lists[k] is None:
+            continue
+        if len(lists[k]) != NGL_COUNT[k]:
             raise ValueError(f"xpaths.py's selector list {_NGL_NAMES[k]} is not the one nogil_prune.pxi was written for")
-        order.extend(lists[k])
+        order[NGL_START[k]:NGL_START[k] + NGL_COUNT[k]] = lists[k]
     if len(X.BODY_XPATH) != 5 or len(X.COMMENTS_XPATH) != 4:
         raise ValueError("xpaths.py's BODY_XPATH / COMMENTS_XPATH are not the ones nogil_prune.pxi was written for")
-    order.extend(X.BODY_XPATH)
-    order.extend(X.COMMENTS_XPATH)
+    order[NGS_BODY_0:NGS_BODY_0 + 5] = X.BODY_XPATH
+    order[NGS_COMMENTS_0:NGS_COMMENTS_0 + 4] = X.COMMENTS_XPATH
     return order
 
 
@@ -144,7 +156,7 @@ cdef int _ngp_resolve_one(CDocument doc, object names, Matcher m, Prefilter pf, 
     return 1 if _ns_resolve(doc, names, m, pf, mode, out, guard_tag, gm) == NS_OK else 0
 
 
-cdef int ng_selectors_resolve(CDocument doc, NgSelectors* out) except -1:
+cdef int ng_selectors_resolve(CDocument doc, NgSelectors* out, int release=NG_REL_231) except -1:
     """With the GIL, once per page: every selector of NgSelectors resolved against ``doc``
     (names interned first: valid for every element the page's stages rename or create).
     ``out`` holds a reference (``keep``): release it with ng_selectors_free."""
@@ -157,13 +169,18 @@ cdef int ng_selectors_resolve(CDocument doc, NgSelectors* out) except -1:
     cdef Matcher m
     cdef Prefilter pf
     memset(out, 0, sizeof(NgSelectors))
-    order = _ngp_selector_order()
-    shapes = _ns_shapes()
+    order = _ngp_selector_order(release)
+    shapes = _ns_shapes_111() if release == NG_REL_111 else _ns_shapes()
     out.link_farm_ratio = LINK_FARM_RATIO
-    k = 0
-    for sel in order:
+    out.release = release
+    if len(order) != NGS_N:
+        raise ValueError("selector table out of step")
+    for k in range(NGS_N):
+        sel = order[k]
+        if k == NGS_BODY_4_MAIN or sel is None:
+            continue
         shape = shapes.get(sel)
-        if sel is X.body_xpath_4:
+        if release == NG_REL_231 and sel is X.body_xpath_4:
             if k != NGS_BODY_4:
                 raise ValueError("body_xpath_4 out of place")
             if shape is not None and shape[0] == "first_each":
@@ -172,27 +189,25 @@ cdef int ng_selectors_resolve(CDocument doc, NgSelectors* out) except -1:
                                                          None, None, keep)
                 out.avail[NGS_BODY_4_MAIN] = _ngp_resolve_one(doc, names2, None, None, NS_FIRST,
                                                               &out.sel[NGS_BODY_4_MAIN], None, None, keep)
-            k += 2
             continue
         if shape is None or shape[0] != "one":
-            k += 1
             continue
         _kind, mode, names, pred, guard = shape
-        if NGS_BODY_0 <= k < NGS_BODY_4 or k >= NGS_COMMENTS_0:
+        if NGS_BODY_0 <= k < NGS_BODY_4 or NGS_COMMENTS_0 <= k <= NGS_COMMENTS_3:
             mode = NS_FIRST           # first_body_match, and extract_comments' found[0]
         if guard is not None:
             gmatch, gpf, guard_tag, gm = guard
             out.avail[k] = _ngp_resolve_one(doc, names, gmatch, gpf, mode, &out.sel[k], guard_tag, gm, keep)
         elif pred is None:
             out.avail[k] = _ngp_resolve_one(doc, names, None, None, mode, &out.sel[k], None, None, keep)
+        elif isinstance(pred, Matcher):
+            # a spec written here (nogil_select.pxi's _ns_shapes_111)
+            out.avail[k] = _ngp_resolve_one(doc, names, pred, None, mode, &out.sel[k], None, None, keep)
         else:
             m = xpathlib.compiled_matcher(core_module, pred)
             if m is not None:
                 pf = xpathlib.compiled_prefilter(core_module, pred)
                 out.avail[k] = _ngp_resolve_one(doc, names, m, pf, mode, &out.sel[k], None, None, keep)
-        k += 1
-    if k != NGS_N:
-        raise ValueError("selector table out of step")
     t = tuple(keep)
     Py_INCREF(t)
     out.keep = <PyObject*>t
@@ -221,7 +236,7 @@ cdef int ng_select(NgCtx* c, const NgSelectors* s, int k, int32_t root, NsVec* o
         return NS_ERROR
     if not s.avail[k]:
         return NS_NEED_PYTHON
-    if k == NGS_BODY_4:
+    if k == NGS_BODY_4 and s.release == NG_REL_231:
         if not s.avail[NGS_BODY_4_MAIN]:
             return NS_NEED_PYTHON
         return ns_select_first_each(c.d, root, &s.sel[NGS_BODY_4], &s.sel[NGS_BODY_4_MAIN], True, out)
@@ -406,8 +421,12 @@ cdef int ng_delete_by_link_density(NgCtx* c, const NgSelectors* s, int32_t root,
         return NS_ERROR
     _ngp_prune_ids(c, &ids)
     memset(&out, 0, sizeof(IdxVec))
-    err = _flagged_2_3_1(c.d, root, c.name[tag_kind], tag_kind == NG_P, backtracking, favor_precision,
-                         s.link_farm_ratio, &ids, &out)
+    if c.o.release == NG_REL_111:
+        # 1.11.0's test and backtracking (the children of short link-bearing elements)
+        err = _flagged_1_11_0(c.d, root, c.name[tag_kind], backtracking, favor_precision, &ids, &out)
+    else:
+        err = _flagged_2_3_1(c.d, root, c.name[tag_kind], tag_kind == NG_P, backtracking, favor_precision,
+                             s.link_farm_ratio, &ids, &out)
     if err:
         free(out.items)
         c.d.error = err
@@ -528,8 +547,8 @@ cdef class NgSelectorSet:
             self.s = NULL
 
     def available(self):
-        "Per NGS_* entry, whether it has a C selection."
-        return [bool(self.s.avail[k]) for k in range(NGS_N)]
+        "Per NGS_* entry of the release resolved (2.3.1: NGS_PAYWALL left out), whether it has a C selection."
+        return [bool(self.s.avail[k]) for k in range(NGS_PAYWALL if self.s.release == NG_REL_231 else NGS_N)]
 
     def select(self, CElement ctx not None, int k):
         """ng_select of entry ``k`` from ``ctx``: node indexes, or None for NEED_PYTHON."""

@@ -372,6 +372,47 @@ cdef dict _ns_shapes():
     return _NS_SHAPES
 
 
+cdef dict _NS_SHAPES_111 = None
+
+
+cdef dict _ns_shapes_111():
+    """The selectors of trafila.v1_11_0.xpaths as shapes (the tags and predicate each
+    ``first_of``/``all_of`` there was built with; the lambdas as a tag set, or a Matcher written
+    here for COMMENTS_DISCARD_XPATH[0]'s ``starts-with(@id, "respond")``)."""
+    global _NS_SHAPES_111
+    if _NS_SHAPES_111 is None:
+        from trafila.v1_11_0 import xpaths as X
+        from trafila import xpathlib as XL
+        ads = X._ARTICLE_DIV_MAIN_SECTION
+        dlss = X._DIV_ITEM_LIST_P_SECTION_SPAN
+        respond = _ns_matcher([XL.x_starts("id", "respond")])
+        shapes = {
+            X.BODY_XPATH[0]: ("one", NS_FIRST, ads, X._is_article_body, None),
+            X.BODY_XPATH[1]: ("one", NS_FIRST, frozenset(("article",)), None, None),
+            X.BODY_XPATH[2]: ("one", NS_FIRST, ads, X._is_story, None),
+            X.BODY_XPATH[3]: ("one", NS_FIRST, ads, X._is_main_content, None),
+            X.BODY_XPATH[4]: ("one", NS_FIRST, None, X._is_main, None),
+            X.COMMENTS_XPATH[0]: ("one", NS_FIRST, X._DIV_LIST_SECTION, X._is_comment_list, None),
+            X.COMMENTS_XPATH[1]: ("one", NS_FIRST, X._DIV_LIST_SECTION, X._starts_with_comments, None),
+            X.COMMENTS_XPATH[2]: ("one", NS_FIRST, X._DIV_LIST_SECTION, X._is_comment_service, None),
+            X.COMMENTS_XPATH[3]: ("one", NS_FIRST, X._DIV_SECTION, X._is_social_or_comment, None),
+            X.REMOVE_COMMENTS_XPATH[0]: ("one", NS_ALL, X._DIV_LIST_SECTION, X._is_comments_section, None),
+            X.PAYWALL_DISCARD_XPATH[0]: ("one", NS_ALL, X._DIV_P, X._is_paywall, None),
+            X.OVERALL_DISCARD_XPATH[0]: ("one", NS_ALL, dlss, X._is_boilerplate, None),
+            X.OVERALL_DISCARD_XPATH[1]: ("one", NS_ALL, None, X._is_hidden_or_reply, None),
+            X.TEASER_DISCARD_XPATH[0]: ("one", NS_ALL, dlss, X._is_teaser, None),
+            X.PRECISION_DISCARD_XPATH[0]: ("one", NS_ALL, frozenset(("header",)), None, None),
+            X.PRECISION_DISCARD_XPATH[1]: ("one", NS_ALL, dlss, X._is_bottom_link_or_border, None),
+            X.DISCARD_IMAGE_ELEMENTS[0]: ("one", NS_ALL, dlss, X._is_caption, None),
+            X.COMMENTS_DISCARD_XPATH[1]: ("one", NS_ALL, frozenset(("cite", "quote")), None, None),
+            X.COMMENTS_DISCARD_XPATH[2]: ("one", NS_ALL, None, X._is_comment_chrome, None),
+        }
+        if respond is not None:
+            shapes[X.COMMENTS_DISCARD_XPATH[0]] = ("one", NS_ALL, X._DIV_SECTION, respond, None)
+        _NS_SHAPES_111 = shapes
+    return _NS_SHAPES_111
+
+
 def select_indexes(CElement top not None, object names, Matcher m=None, int mode=0, Prefilter pf=None,
                    object guard_tag=None, Matcher gm=None):
     """The node indexes ``ns_select`` gives for the descendants of ``top`` (tests): tag set

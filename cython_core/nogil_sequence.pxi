@@ -1468,12 +1468,14 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
         ngs_free(&out.temp_comments)
 
 
-def sequence_stats(bint reset=False):
+def sequence_stats(bint reset=False, str mode="2.3.1"):
     """``{"done": pages the C sequence gave, "need_python": {stage: pages it handed back},
     "deduplication": {cause: pages the cache handed back (stage "deduplication")}}`` since the
-    last reset (this process)."""
+    last reset (this process); ``mode="1.11.0"``: sequence_1_11_0's (no deduplication entry)."""
     global SQ_DONE
     cdef int k
+    if mode == "1.11.0":
+        return _sequence_stats_1_11_0(reset)
     stats = {"done": SQ_DONE, "need_python": {SQ_AT_NAMES[k].decode(): SQ_NEED[k] for k in range(SQ_AT_N)},
              "deduplication": {LRU_CAUSES[k]: SQ_DEDUP_NEED[k] for k in range(1, 4)}}
     if reset:

@@ -85,7 +85,9 @@ def implementation(mode: str, core: Any) -> Implementation:
         # extract_batch's worker processes; 2.3.1's sequence runs in C without it for the option
         # sets of _native_kwargs (threads where there are no worker processes)
         releases_gil=False,
-        releases_gil_for=_native_kwargs if mode == "2.3.1" and hasattr(core, "sequence_231") else None,
+        releases_gil_for=(_native_kwargs if mode == "2.3.1" and hasattr(core, "sequence_231")
+                          else _native_kwargs_111 if mode == "1.11.0" and hasattr(core, "sequence_1_11_0")
+                          else None),
     )
 
 
@@ -113,6 +115,36 @@ def _native_kwargs(kwargs: Dict[str, Any]) -> bool:
         if key == "deduplicate" and value and _c_dedup_cache(value):
             continue
         allowed = _NATIVE.get(key)
+        if allowed is None or not any(value is a or (type(value) is type(a) and value == a) for a in allowed):
+            return False
+    return True
+
+
+#: extract(compat="1.11.0")'s keyword arguments with the values that keep 1.11.0's sequence in C
+#: (v1_11_0.core._native_sequence, cython_core/nogil_sequence_1_11_0.pxi): no_fallback is required
+#: (the fallbacks are not in C), no links, images, formatting (markdown is formatting) or
+#: deduplication; other keys there leave it as it is
+_NATIVE_111 = {
+    "no_fallback": (True,), "favor_precision": (False, True), "favor_recall": (False, True),
+    "include_comments": (True, False), "include_tables": (True, False), "include_formatting": (False,),
+    "include_links": (False,), "include_images": (False,), "deduplicate": (False,), "output_format": ("txt",),
+    "with_metadata": (False,), "only_with_metadata": (False,), "max_tree_size": (None,),
+    "url_blacklist": (None,), "author_blacklist": (None,), "prune_xpath": (None,), "settingsfile": (None,),
+}
+_NATIVE_111_ANY = frozenset(["url", "record_id", "compat", "target_language", "tei_validation",
+                             "date_extraction_params"])
+
+
+def _native_kwargs_111(kwargs: Dict[str, Any]) -> bool:
+    """True when ``extract(page, compat="1.11.0", **kwargs)`` runs 1.11.0's sequence in the core,
+    without the GIL, for the pages the C answers (about three in four of the corpora's; a table
+    or a short text hands a page back to the Python stages, and the txt output is Python's)."""
+    if "no_fallback" not in kwargs:
+        return False
+    for key, value in kwargs.items():
+        if key in _NATIVE_111_ANY:
+            continue
+        allowed = _NATIVE_111.get(key)
         if allowed is None or not any(value is a or (type(value) is type(a) and value == a) for a in allowed):
             return False
     return True

@@ -23,7 +23,7 @@ import logging
 from copy import copy, deepcopy
 from typing import Any, Optional
 
-from trafila._backend import strip_tags
+from trafila._backend import core_of, strip_tags
 
 from .baseline import baseline
 from .deduplication import LRU_TEST, duplicate_test  # noqa: F401 - LRU_TEST re-exported
@@ -94,6 +94,26 @@ def metadata_header(document: Document) -> str:
     return "---\n" + "".join(lines) + "---\n"
 
 
+#: the sequence inside bare_extraction runs in the compiled core, without the GIL, for the option
+#: sets it has a C sequence for (_native_sequence); False: always the Python below (tests compare them)
+NATIVE_SEQUENCE = True
+
+
+def _native_sequence(tree: Any, options: Extractor, filecontent: Any) -> Any:
+    """The core's C sequence (cython_core/nogil_sequence_1_11_0.pxi) on a core tree load_html
+    made: (postbody, temp_text, len_text, commentsbody, temp_comments, len_comments), or
+    NotImplemented (no core tree, an element given by the caller, which 1.11.0 cleans in place,
+    or the C handed the page back untouched: sequence_1_11_0 decides)."""
+    core = core_of(tree) if NATIVE_SEQUENCE and tree is not filecontent else None
+    if core is None or not hasattr(core, "sequence_1_11_0"):
+        return NotImplemented
+    native = core.sequence_1_11_0(tree, options)
+    if native is NotImplemented:
+        return native
+    postbody, temp_text, commentsbody, temp_comments = native
+    return postbody, temp_text, len(temp_text), commentsbody, temp_comments, len(temp_comments)
+
+
 def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bool = False,
                     favor_precision: bool = False, favor_recall: bool = False,
                     include_comments: bool = True, output_format: str = "python", target_language: Optional[str] = None,
@@ -140,29 +160,12 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
         if prune_selectors is not None:
             # the user's XPaths, on the whole page, no backup
             tree = prune_unwanted_nodes(tree, prune_selectors)
-        # the raw tree is kept for the fallbacks and the baseline, which work on uncleaned HTML
-        tree_backup = copy(tree)
-        cleaned_tree = tree_cleaning(tree, options)
-        # read only by compare_extraction: not made in fast mode, where it would go unread
-        cleaned_tree_backup = copy(cleaned_tree) if not options.fast else None
-        # the extractors only know the converted (TEI-like) tags
-        cleaned_tree = convert_tags(cleaned_tree, options, options.url or document.url)
-        # comments first: extract_comments removes what it takes, so it stays out of the body
-        if options.comments:
-            commentsbody, temp_comments, len_comments, cleaned_tree = extract_comments(cleaned_tree, options)
+        native = _native_sequence(tree, options, filecontent)
+        if native is not NotImplemented:
+            postbody, temp_text, len_text, commentsbody, temp_comments, len_comments = native
         else:
-            commentsbody, temp_comments, len_comments = None, "", 0
-        if options.focus == "precision":
-            cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
-        postbody, temp_text, len_text = extract_content(cleaned_tree, options)
-        if not options.fast:
-            postbody, temp_text, len_text = compare_extraction(
-                cleaned_tree_backup, deepcopy(tree_backup), postbody, temp_text, len_text, options
-            )
-        # 1.11.0: the baseline replaces any short result, even with a shorter text
-        if len_text < options.min_extracted_size:
-            # the backup's last use: upstream's deepcopy of it would be thrown away after
-            postbody, temp_text, len_text = baseline(tree_backup)
+            postbody, temp_text, len_text, commentsbody, temp_comments, len_comments = _sequence(
+                tree, options, options.url or document.url)
         if options.max_tree_size:
             # flattening formatting is the cheap way under the limit; still too big: discarded
             if len(postbody) > options.max_tree_size:
@@ -189,6 +192,34 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
         document.raw_text, document.commentsbody = temp_text, commentsbody
     document.body = postbody
     return document if not as_dict else document.as_dict()
+
+
+def _sequence(tree: Any, options: Extractor, url: Optional[str]) -> Any:
+    "The sequence inside bare_extraction: cleaning, conversion, comments, extraction, fallbacks, baseline."
+    # the raw tree is kept for the fallbacks and the baseline, which work on uncleaned HTML
+    tree_backup = copy(tree)
+    cleaned_tree = tree_cleaning(tree, options)
+    # read only by compare_extraction: not made in fast mode, where it would go unread
+    cleaned_tree_backup = copy(cleaned_tree) if not options.fast else None
+    # the extractors only know the converted (TEI-like) tags
+    cleaned_tree = convert_tags(cleaned_tree, options, url)
+    # comments first: extract_comments removes what it takes, so it stays out of the body
+    if options.comments:
+        commentsbody, temp_comments, len_comments, cleaned_tree = extract_comments(cleaned_tree, options)
+    else:
+        commentsbody, temp_comments, len_comments = None, "", 0
+    if options.focus == "precision":
+        cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
+    postbody, temp_text, len_text = extract_content(cleaned_tree, options)
+    if not options.fast:
+        postbody, temp_text, len_text = compare_extraction(
+            cleaned_tree_backup, deepcopy(tree_backup), postbody, temp_text, len_text, options
+        )
+    # 1.11.0: the baseline replaces any short result, even with a shorter text
+    if len_text < options.min_extracted_size:
+        # the backup's last use: upstream's deepcopy of it would be thrown away after
+        postbody, temp_text, len_text = baseline(tree_backup)
+    return postbody, temp_text, len_text, commentsbody, temp_comments, len_comments
 
 
 def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, no_fallback: bool = False,
