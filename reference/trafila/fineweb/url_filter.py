@@ -428,7 +428,7 @@ def _xz_lines(payload: bytes) -> Iterator[bytes]:
     pending = b""
     data = payload
     while not dec.eof:
-        chunk = dec.decompress(data, 1 << 22)
+        chunk = dec.decompress(data, 1 << 16)
         data = b""
         if not chunk and dec.needs_input:
             raise ValueError("the packaged URL block lists are truncated")
