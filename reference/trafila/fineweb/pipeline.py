@@ -40,7 +40,6 @@ import os
 import sys
 import time
 from collections import OrderedDict, deque
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -575,47 +574,6 @@ def resolve_mode(compat: Optional[str]) -> str:
     return version
 
 
-class _DedupState:
-    """One task's deduplication state (as trafila.integrations.datatrove keeps it): 2.3.1 a
-    trafila LRUCache passed to each batch; 1.11.0 the module cache's entries, lent for each batch."""
-
-    def __init__(self, mode: str) -> None:
-        import trafila
-
-        self.mode = mode
-        self.impl = trafila._engine.implementation(mode)
-        self.reset()
-
-    def reset(self) -> None:
-        if self.mode == "1.11.0":
-            self.entries: "OrderedDict[str, Any]" = OrderedDict()
-        else:
-            self.cache = self.impl.LRUCache(maxsize=self.impl.LRU_TEST.maxsize)
-
-    def snapshot(self) -> Any:
-        return OrderedDict(self.entries) if self.mode == "1.11.0" else copy.copy(self.cache)
-
-    def restore(self, snapshot: Any) -> None:
-        if self.mode == "1.11.0":
-            self.entries = snapshot
-        else:
-            self.cache = snapshot
-
-    @contextmanager
-    def lent(self) -> Iterator[Any]:
-        if self.mode != "1.11.0":
-            yield self.cache
-            return
-        module_cache = self.impl.LRU_TEST
-        with module_cache.lock:
-            module_cache.cache, self.entries = self.entries, module_cache.cache
-        try:
-            yield True
-        finally:
-            with module_cache.lock:
-                module_cache.cache, self.entries = self.entries, module_cache.cache
-
-
 class Trafilatura(Step):
     """trafila's Trafilatura step (``favour_precision=True``, deduplication on), ``batch_size`` pages a batch."""
 
@@ -629,7 +587,9 @@ class Trafilatura(Step):
         self.engine = engine
 
     def run(self, data: Iterator[Document], rank: int = 0) -> Iterator[Document]:
-        state = _DedupState(self.mode)
+        from trafila._child_batches import DedupState
+
+        state = DedupState(self.mode)
         batch: List[Document] = []
         for doc in data:
             batch.append(doc)
@@ -639,7 +599,7 @@ class Trafilatura(Step):
         if batch:
             yield from self._process(batch, state)
 
-    def _process(self, batch: List[Document], state: _DedupState) -> Iterator[Document]:
+    def _process(self, batch: List[Document], state: "DedupState") -> Iterator[Document]:
         with self.track_time(unit="batch"):
             outcomes = self._extract_pages([doc.text for doc in batch], state)
         for doc, (ok, value) in zip(batch, outcomes):
@@ -658,40 +618,13 @@ class Trafilatura(Step):
             else:
                 self.stat_update("dropped")
 
-    def _extract_pages(self, texts: List[str], state: _DedupState) -> List[Tuple[bool, Any]]:
-        """(True, text or None) or (False, the exception) per page; a page that raises restarts the
-        state after it (datatrove's extraction child dies there), the pages before keep their results."""
-        import trafila
-        from trafila._batch import failed_page
+    def _extract_pages(self, texts: List[str], state: "DedupState") -> List[Tuple[bool, Any]]:
+        """(True, text or None) or (False, the exception) per page (trafila._child_batches)."""
+        from trafila._child_batches import extract_pages
 
-        out: List[Tuple[bool, Any]] = []
-        start, stop = 0, len(texts)
-        failure: Optional[Tuple[int, BaseException]] = None
-        while start < len(texts):
-            if failure is not None and failure[0] == start:
-                out.append((False, failure[1]))
-                failure = None
-                state.reset()
-                start, stop = start + 1, len(texts)
-                continue
-            before = state.snapshot()
-            try:
-                results = self._batch(texts[start:stop], state)
-            except trafila.TrafilaError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a page raised
-                index = failed_page(exc)
-                if index is None:
-                    raise
-                state.restore(before)
-                failure = (start + index, exc)
-                stop = start + index
-                continue
-            out.extend((True, r) for r in results)
-            start, stop = stop, len(texts)
-        return out
+        return extract_pages(texts, state, self._batch)
 
-    def _batch(self, texts: List[str], state: _DedupState) -> List[Optional[str]]:
+    def _batch(self, texts: List[str], state: "DedupState") -> List[Optional[str]]:
         import trafila
 
         if not texts:

@@ -40,11 +40,8 @@ step runs the documents (its child and timeout included), after one
 
 from __future__ import annotations
 
-import copy
 import importlib.metadata
 import warnings
-from collections import OrderedDict
-from contextlib import contextmanager
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from trafila.integrations import needs_datatrove
@@ -56,7 +53,7 @@ with needs_datatrove(__name__, "datatrove"):
     from datatrove.utils.typeshelper import StatHints
 
 import trafila
-from trafila._batch import failed_page
+from trafila._child_batches import DedupState, extract_pages
 
 __all__ = ["Trafilatura", "TOO_LARGE", "installed_trafilatura", "resolve_compat", "substitute_datatrove_steps",
            "WarcReader", "URLFilter", "GopherRepetitionFilter", "GopherQualityFilter", "C4QualityFilter",
@@ -136,57 +133,6 @@ def resolve_compat(compat: Optional[str]) -> Optional[str]:
     if version is None:
         return trafila.DEFAULT_MODE
     return version if version in trafila.TRAFILATURA_VERSIONS else None
-
-
-class _DedupState:
-    """One deduplication state: what trafilatura's module cache holds in datatrove's child.
-
-    2.3.1 takes a cache object (``deduplicate=LRUCache``), so the state is a
-    trafila ``LRUCache`` passed to each batch. 1.11.0 only knows its module cache
-    (``LRU_TEST``): the state's entries are lent to it for the duration of each
-    batch and taken back afterwards, so other users of that cache in the
-    process keep theirs.
-    """
-
-    def __init__(self, mode: str, initial: Any) -> None:
-        self.mode = mode
-        self.impl = trafila._engine.implementation(mode)
-        # the state a fresh child starts from: a copy of a trafila cache passed as deduplicate, else empty
-        self.initial = initial if isinstance(initial, self.impl.LRUCache) else None
-        self.reset()
-
-    def reset(self) -> None:
-        """Back to the state a new extraction child starts with."""
-        if self.mode == "1.11.0":
-            self.entries: "OrderedDict[str, Any]" = (
-                OrderedDict(self.initial.cache) if self.initial is not None else OrderedDict())
-        else:
-            self.cache = copy.copy(self.initial) if self.initial is not None \
-                else self.impl.LRUCache(maxsize=self.impl.LRU_TEST.maxsize)
-
-    def snapshot(self) -> Any:
-        return OrderedDict(self.entries) if self.mode == "1.11.0" else copy.copy(self.cache)
-
-    def restore(self, snapshot: Any) -> None:
-        if self.mode == "1.11.0":
-            self.entries = snapshot
-        else:
-            self.cache = snapshot
-
-    @contextmanager
-    def lent(self) -> Iterator[Any]:
-        """The value of ``deduplicate`` for one batch (1.11.0: the module cache holds the state meanwhile)."""
-        if self.mode != "1.11.0":
-            yield self.cache
-            return
-        module_cache = self.impl.LRU_TEST
-        with module_cache.lock:
-            module_cache.cache, self.entries = self.entries, module_cache.cache
-        try:
-            yield True
-        finally:
-            with module_cache.lock:
-                module_cache.cache, self.entries = self.entries, module_cache.cache
 
 
 class Trafilatura(BaseExtractor):
@@ -286,7 +232,7 @@ class Trafilatura(BaseExtractor):
             return
         if data is None:
             return
-        state = _DedupState(self.mode, self.deduplicate) if self.deduplicate else None
+        state = DedupState(self.mode, self.deduplicate) if self.deduplicate else None
         batch: List[Document] = []
         for doc in data:
             batch.append(doc)
@@ -313,7 +259,7 @@ class Trafilatura(BaseExtractor):
     def _over_budget(self, text: Any) -> bool:
         return self.max_html_chars is not None and isinstance(text, (str, bytes)) and len(text) > self.max_html_chars
 
-    def _process(self, batch: Sequence[Document], state: Optional[_DedupState]) -> Iterator[Document]:
+    def _process(self, batch: Sequence[Document], state: Optional[DedupState]) -> Iterator[Document]:
         todo = [i for i, doc in enumerate(batch) if not self._over_budget(doc.text)]
         outcomes: Dict[int, Tuple[bool, Any]] = {}
         if todo:
@@ -342,44 +288,11 @@ class Trafilatura(BaseExtractor):
             else:
                 self.stat_update(StatHints.dropped)
 
-    def _extract_pages(self, texts: List[Any], state: Optional[_DedupState]) -> List[Tuple[bool, Any]]:
-        """(True, text or None) or (False, the exception) for each page, in order.
+    def _extract_pages(self, texts: List[Any], state: Optional[DedupState]) -> List[Tuple[bool, Any]]:
+        """(True, text or None) or (False, the exception) for each page, in order (as datatrove's child)."""
+        return extract_pages(texts, state, self._batch)
 
-        A page that raises is the page datatrove's child dies on: the pages
-        before it keep their results (run again from the state before the
-        batch: ``extract_batch`` raises for the whole batch), the state restarts,
-        and the pages after it are a new batch.
-        """
-        out: List[Tuple[bool, Any]] = []
-        start, stop = 0, len(texts)
-        failure: Optional[Tuple[int, BaseException]] = None  # (index, exception) of a page known to raise
-        while start < len(texts):
-            if failure is not None and failure[0] == start:
-                out.append((False, failure[1]))
-                failure = None
-                if state is not None:
-                    state.reset()
-                start, stop = start + 1, len(texts)
-                continue
-            before = state.snapshot() if state is not None else None
-            try:
-                results = self._batch(texts[start:stop], state)
-            except trafila.TrafilaError:
-                raise  # trafila cannot serve the options here (a missing trafilatura): not a page's fault
-            except Exception as exc:  # noqa: BLE001 - a page raised: datatrove's child would die on it
-                index = failed_page(exc)
-                if index is None:
-                    raise
-                if state is not None:
-                    state.restore(before)
-                failure = (start + index, exc)
-                stop = start + index
-                continue
-            out.extend((True, r) for r in results)
-            start, stop = stop, len(texts)
-        return out
-
-    def _batch(self, texts: List[Any], state: Optional[_DedupState]) -> List[Optional[str]]:
+    def _batch(self, texts: List[Any], state: Optional[DedupState]) -> List[Optional[str]]:
         if not texts:
             return []
         kwargs = dict(favor_precision=self.favour_precision, include_comments=False, compat=self.mode, **self.kwargs)
