@@ -105,6 +105,10 @@ cdef struct NgCtx:
     void* lru
     long min_duplcheck_size
     long max_repetitions
+    # 1.11.0's absolute XPaths (prune_html, _extract's //p//text()): the top-level elements of the
+    # page's document (NULL / 0: the tree a stage is given is the whole document)
+    const int32_t* doc_roots
+    int n_doc_roots
     int32_t name[NG_N]           # NG_* -> the document's name id
     int8_t* kind                 # name id -> NG_* or -1 (ids from n_kind on: -1)
     int32_t n_kind

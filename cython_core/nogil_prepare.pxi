@@ -412,18 +412,27 @@ cdef int ng_prune_html(NgCtx* c, int32_t root) noexcept nogil:
     # 1.11.0: delete_element keeps the tail on every focus (its XPath is absolute, and the
     # caller passes the document's root: the root itself, never deleted, is the one extra node)
     cdef bint tails = c.o.focus != NG_PRECISION or c.o.release == NG_REL_111
+    cdef int32_t top
+    cdef int t, n_tops = 1
     if n == 0:
         return NS_OK
+    if c.o.release == NG_REL_111 and _s1_in_doc(c, root):
+        # 1.11.0's //*[not(node())] is absolute: every top-level element of root's document
+        n_tops = c.n_doc_roots
     tagset_init(&ts, False, ids, n)
     nsv_init(&v)
-    i = d.nodes[root].first
-    while i >= 0:
-        if tag_matches(&ts, d.nodes[i].tag) and d.nodes[i].text_off < 0 and d.nodes[i].first < 0:
-            if nsv_push(&v, i) < 0:
-                d.error = ERR_MEMORY
-                r = NS_ERROR
-                break
-        i = dom_preorder_next(d, i, root)
+    for t in range(n_tops):
+        top = c.doc_roots[t] if n_tops > 1 else root
+        i = d.nodes[top].first
+        while i >= 0:
+            if tag_matches(&ts, d.nodes[i].tag) and d.nodes[i].text_off < 0 and d.nodes[i].first < 0:
+                if nsv_push(&v, i) < 0:
+                    d.error = ERR_MEMORY
+                    r = NS_ERROR
+                    break
+            i = dom_preorder_next(d, i, top)
+        if r != NS_OK:
+            break
     if r == NS_OK:
         for k in range(v.len):
             r = ng_delete(d, v.data[k], tails)

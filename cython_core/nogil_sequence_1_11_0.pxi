@@ -912,11 +912,36 @@ cdef int ng111_handle_table(NgCtx* c, int32_t t, uint64_t potential, int depth, 
 
 cdef int _s1_p_text_stats(NgCtx* c, int32_t root, int64_t* count, int64_t* length) noexcept nogil:
     """``//p//text()`` over the document ``root`` heads (ex111_p_text_stats): how many text
-    nodes, the code points of their concatenation."""
-    cdef DocData* d = c.d
-    cdef int32_t i = root, p_id = c.name[NG_P]
+    nodes, the code points of their concatenation; when ``root`` is a top-level element of the
+    page's document (c.doc_roots), over every one of them."""
+    cdef int t
     count[0] = 0
     length[0] = 0
+    if _s1_in_doc(c, root):
+        for t in range(c.n_doc_roots):
+            _s1_p_text_stats_one(c, c.doc_roots[t], count, length)
+        return NS_OK
+    _s1_p_text_stats_one(c, root, count, length)
+    return NS_OK
+
+
+cdef bint _s1_in_doc(NgCtx* c, int32_t i) noexcept nogil:
+    """``i`` is in the page's document (under one of c.doc_roots), not in a copy made since (a
+    document of its own upstream)."""
+    cdef int32_t top = i
+    cdef int t
+    while c.d.nodes[top].parent >= 0:
+        top = c.d.nodes[top].parent
+    for t in range(c.n_doc_roots):
+        if c.doc_roots[t] == top:
+            return True
+    return False
+
+
+cdef int _s1_p_text_stats_one(NgCtx* c, int32_t root, int64_t* count, int64_t* length) noexcept nogil:
+    "_s1_p_text_stats from one top-level element, added to the counts."
+    cdef DocData* d = c.d
+    cdef int32_t i = root, p_id = c.name[NG_P]
     while True:
         if d.nodes[i].tag == p_id:
             _p_stats_subtree(d, i, count, length)
@@ -1471,6 +1496,10 @@ cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, int32_t 
     return NS_OK
 
 
+cdef enum:
+    S1_MAX_ROOTS = 16
+
+
 cdef SqResolved* _S1_TEMPLATE = NULL
 cdef CDocument _S1_TEMPLATE_DOC = None
 
@@ -1529,11 +1558,30 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
     cdef int r, ro = NS_NEED_PYTHON
     global S1_DONE
     doc._check(tree.idx)
-    if doc.d.n_roots != 1 or doc.d.roots[0] != tree.idx:
-        # 1.11.0's absolute XPaths (prune_html's //*[not(node())], _extract's //p//text()) see
-        # every top-level element of the document: the C copies only ``tree``
+    # 1.11.0's absolute XPaths (prune_html's //*[not(node())], _extract's //p//text()) see every
+    # top-level element of the document (libxml2 makes a second <html> of what follows </html>):
+    # the C copies them all, ``tree`` among them
+    cdef int32_t doc_roots[S1_MAX_ROOTS]
+    cdef int n_doc_roots = doc.d.n_roots, k
+    if n_doc_roots < 1 or n_doc_roots > S1_MAX_ROOTS:
         S1_NEED[S1_AT_INPUT] += 1
         return NotImplemented
+    # ``tree`` may be below a top-level element (lxml.html.fromstring's root choice): its place
+    # in its top-level element's preorder finds its twin in the copy
+    cdef int32_t top = tree.idx, walk_n = 0, s_i
+    cdef int top_k = -1
+    while doc.d.nodes[top].parent >= 0:
+        top = doc.d.nodes[top].parent
+    for k in range(n_doc_roots):
+        if doc.d.roots[k] == top:
+            top_k = k
+    if top_k < 0:
+        S1_NEED[S1_AT_INPUT] += 1
+        return NotImplemented
+    s_i = top
+    while s_i != tree.idx:
+        s_i = _preorder_next(&doc.d, s_i, top)
+        walk_n += 1
     focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
     if (focus is None or type(options.fast) is not bool or type(options.comments) is not bool
             or type(options.tables) is not bool or options.formatting is not False
@@ -1569,12 +1617,21 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
         raise MemoryError()
     try:
         with nogil:
-            root = dom_copy_subtree(&doc.d, tree.idx, &work.d, True)
-            if root < 0 or not dom_add_root(&work.d, root):
-                r = NS_ERROR
-            else:
+            r = NS_OK
+            for k in range(n_doc_roots):
+                doc_roots[k] = dom_copy_subtree(&doc.d, doc.d.roots[k], &work.d, True)
+                if doc_roots[k] < 0 or not dom_add_root(&work.d, doc_roots[k]):
+                    r = NS_ERROR
+                    break
+            if r == NS_OK:
+                root = doc_roots[top_k]
+                while walk_n > 0:
+                    root = _preorder_next(&work.d, root, doc_roots[top_k])
+                    walk_n -= 1
                 r = ng_init(&c, &work.d)
                 c.o = o
+                c.doc_roots = doc_roots
+                c.n_doc_roots = n_doc_roots
                 r = ng111_bare_extraction_sequence(&c, &res.sel, root, &out) if r == NS_OK else r
                 if r == NS_OK and with_output:
                     ro = ng_determine_returnstring(&c, out.postbody, out.commentsbody, &text)
