@@ -136,7 +136,7 @@ cdef inline bint _ht_uri_keep(uchar c) noexcept nogil:
     return False
 
 
-# upstream: libxml2 HTMLtree.c htmlAttrDumpOutput (through htmldate.core.serialize)
+# upstream: none (libxml2's htmlAttrDumpOutput, which htmldate.core.serialize reaches through lxml)
 cdef bint _ht_attr(Buf* out, Buf* tmp, DocData* d, HtNames* c, int32_t i, Attr* a, bint xml_doc, int* err) noexcept nogil:
     "serialize._html_attr: one attribute, with its leading space."
     cdef Py_ssize_t kn, vn, j, q, start
@@ -328,7 +328,7 @@ def tostring_html(CElement el not None, bint xml_doc=False, bint with_tail=True)
         buf_free(&out)
 
 
-# upstream: htmldate.core.find_date's FREE_TEXT_EXPRESSIONS (htmldate.extractors)
+# upstream: htmldate.extractors.free_text_segments
 def free_text_segments(CElement top not None, object names):
     """htmldate.extractors.free_text_segments' walk: below ``top``, the text of each
     element whose tag is in ``names`` and the tail of each child of such an element

@@ -790,6 +790,7 @@ cdef int ng_baseline(NgCtx* c, int32_t root, int32_t* body, Buf* text, Py_ssize_
     return _ngb_baseline(c, NULL, root, body, text, length, &cause)
 
 
+# upstream: trafilatura.baseline.baseline
 cdef int ng_baseline_sel(NgCtx* c, const NSel* clean, int32_t root, int32_t* body, Buf* text,
                          Py_ssize_t* length) noexcept nogil:
     """ng_baseline with basic_clean selected by ns_select (``clean``: basic_clean_xpath resolved
@@ -838,6 +839,7 @@ cdef int _ngb_html2txt_len(NgCtx* c, const NSel* clean, int32_t root, bint do_cl
     return st
 
 
+# upstream: trafilatura.baseline.html2txt
 cdef int ng_html2txt_len(NgCtx* c, int32_t root, bint clean, Py_ssize_t* out) noexcept nogil:
     """len(baseline.html2txt(root, clean)) for a tree element ``root`` (basic_cleaning when
     ``clean``, on a copy: the tree is left as it was); basic_clean as in ng_baseline."""
@@ -845,6 +847,7 @@ cdef int ng_html2txt_len(NgCtx* c, int32_t root, bint clean, Py_ssize_t* out) no
     return _ngb_html2txt_len(c, NULL, root, clean, out, &cause)
 
 
+# upstream: trafilatura.baseline.html2txt
 cdef int ng_html2txt_len_sel(NgCtx* c, const NSel* sel, int32_t root, bint clean, Py_ssize_t* out) noexcept nogil:
     "ng_html2txt_len with basic_clean selected as in ng_baseline_sel."
     cdef int cause = 0

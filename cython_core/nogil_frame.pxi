@@ -114,6 +114,7 @@ cdef struct NgCtx:
     int32_t n_kind
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int ng_intern_names(DocData* d, const char** names, int n, int32_t* ids) noexcept nogil:
     """Intern ``names[:n]`` in ``d`` (the working copy may gain names no node has yet: a stage
     writes them): NS_OK, or NS_ERROR without memory."""
@@ -125,6 +126,7 @@ cdef int ng_intern_names(DocData* d, const char** names, int n, int32_t* ids) no
     return NS_OK
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int ng_init(NgCtx* c, DocData* d) noexcept nogil:
     """Fill ``c`` for ``d`` (options zeroed: the caller sets ``c.o``). NS_OK or NS_ERROR; after
     either, ng_free(c) is safe."""
@@ -149,6 +151,7 @@ cdef int ng_init(NgCtx* c, DocData* d) noexcept nogil:
     return NS_OK
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int ng_view(NgCtx* c, DocData* d) noexcept nogil:
     """ng_init for a walk that only reads (the GIL-holding accelerators): the names the document
     has are looked up, not interned (-1 for a name no node has: nothing matches it). NS_OK or
@@ -174,30 +177,36 @@ cdef int ng_view(NgCtx* c, DocData* d) noexcept nogil:
     return NS_OK
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef void ng_free(NgCtx* c) noexcept nogil:
     free(c.kind)
     c.kind = NULL
     c.n_kind = 0
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef inline int ng_kind_of(const NgCtx* c, int32_t tag) noexcept nogil:
     "NG_* of a name id, -1 for a name the extraction does not name."
     return c.kind[tag] if 0 <= tag < c.n_kind else -1
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef inline int ng_kind(const NgCtx* c, int32_t i) noexcept nogil:
     "NG_* of node ``i``'s tag, or -1."
     return ng_kind_of(c, c.d.nodes[i].tag)
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef inline bint ng_is(const NgCtx* c, int32_t i, int k) noexcept nogil:
     return c.d.nodes[i].tag == c.name[k]
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef inline uint64_t ng_bit(int k) noexcept nogil:
     return (<uint64_t>1) << k
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef inline bint ng_in(uint64_t tags, const NgCtx* c, int32_t i) noexcept nogil:
     "Node ``i``'s tag is in the set ``tags`` (a bit per NG_*: potential_tags and the like)."
     cdef int k = ng_kind(c, i)
@@ -206,6 +215,7 @@ cdef inline bint ng_in(uint64_t tags, const NgCtx* c, int32_t i) noexcept nogil:
 
 # -- text slots ---------------------------------------------------------------------------
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int ng_set_slot(DocData* d, int32_t i, bint tail, const uchar* s, Py_ssize_t n, bint none) noexcept nogil:
     """``elem.text = xml_text(value)`` (or the tail): NS_NEED_PYTHON when the value holds a
     character lxml refuses (the reference raises there), NS_ERROR without memory. ``s`` may
@@ -224,6 +234,7 @@ cdef int ng_set_slot(DocData* d, int32_t i, bint tail, const uchar* s, Py_ssize_
     return NS_OK if dom_set_slot(d, i, tail, s, n, False) else NS_ERROR
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef inline int ng_share_slot(DocData* d, int32_t dst, bint dst_tail, int32_t src, bint src_tail) noexcept nogil:
     """``dst.text = src.text`` (text or tail) within one document: the arena is append-only,
     so the two slots can read the same bytes (already accepted by lxml when they were set)."""
@@ -242,18 +253,21 @@ cdef inline int ng_share_slot(DocData* d, int32_t dst, bint dst_tail, int32_t sr
 
 # -- elements -----------------------------------------------------------------------------
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int32_t ng_new_element(NgCtx* c, int k, int32_t parent) noexcept nogil:
     """``Element(NG_NAMES[k])`` (parent -1) or ``SubElement(parent, ...)``: the new node's
     index, -1 without memory."""
     return dom_new_node(c.d, c.name[k], parent)
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int32_t ng_new_element_tag(NgCtx* c, int32_t tag, int32_t parent) noexcept nogil:
     """``Element(other.tag)`` with a name id the document has (not a simple name: the caller
     checks with the reference's rule before, or uses only names the document's elements have)."""
     return dom_new_node(c.d, tag, parent)
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int ng_append(DocData* d, int32_t parent, int32_t i) noexcept nogil:
     """``parent.append(i)`` in one document: ``i`` leaves its place (its tail with it, as lxml
     moves it), becomes the last child. NS_ERROR when ``i`` is ``parent`` or holds it (lxml
@@ -264,6 +278,7 @@ cdef int ng_append(DocData* d, int32_t parent, int32_t i) noexcept nogil:
     return NS_OK
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int ng_delete(DocData* d, int32_t i, bint keep_tail) noexcept nogil:
     """xml.delete_element: a parentless element is left alone; else it leaves, its tail joined
     to the previous sibling's tail or the parent's text when ``keep_tail`` (NS_NEED_PYTHON where
@@ -310,6 +325,7 @@ cdef int ng_strip_elements(NgCtx* c, int32_t top, uint64_t tags, bint with_tail)
     return NS_OK if dom_strip_elements(c.d, top, &ts, with_tail) else NS_ERROR
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int32_t ng_copy_subtree(DocData* d, int32_t top, bint with_tail) noexcept nogil:
     """``copy_tree(top)`` (deepcopy: the tail too when ``with_tail``) inside the same document:
     a detached subtree whose nodes read the source's text and value bytes (the arenas are
@@ -368,6 +384,7 @@ cdef int32_t ng_copy_subtree(DocData* d, int32_t top, bint with_tail) noexcept n
 ctypedef int (*NgPieceFn)(void* st, const uchar* p, int32_t n) noexcept nogil
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef int ng_itertext_pieces(DocData* d, int32_t top, NgPieceFn feed, void* st) noexcept nogil:
     """lxml's ``top.itertext()``: ``feed`` gets every text and tail slot that is not None (empty
     ones too), top's own tail excepted, in document order; a status other than NS_OK from
@@ -436,6 +453,7 @@ cdef int _ng_strip_len_feed(void* state, const uchar* p, int32_t n) noexcept nog
     return NS_OK
 
 
+# upstream: none (the GIL-free stages' shared frame: C machinery)
 cdef Py_ssize_t ng_itertext_strip_len(DocData* d, int32_t top) noexcept nogil:
     """``len(" ".join(top.itertext()).strip())`` in code points (ng_itertext_join_strip's
     length, counted without building the string)."""

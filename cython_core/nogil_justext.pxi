@@ -120,6 +120,7 @@ cdef NgJtStoplist* _ngjt_build(frozenset words) except NULL:
     return sl
 
 
+# upstream: trafilatura.external.try_justext
 cdef const NgJtStoplist* ng_jt_stoplist(object target_language) except NULL:
     """try_justext's stoplist: define_stoplist(external.choose_stoplist(target_language)) as a C
     table, built once per language (and per list) in the process and never freed. With the GIL."""

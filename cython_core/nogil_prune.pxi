@@ -156,6 +156,7 @@ cdef int _ngp_resolve_one(CDocument doc, object names, Matcher m, Prefilter pf, 
     return 1 if _ns_resolve(doc, names, m, pf, mode, out, guard_tag, gm) == NS_OK else 0
 
 
+# upstream: none (the selectors resolved once per page: C machinery)
 cdef int ng_selectors_resolve(CDocument doc, NgSelectors* out, int release=NG_REL_231) except -1:
     """With the GIL, once per page: every selector of NgSelectors resolved against ``doc``
     (names interned first: valid for every element the page's stages rename or create).
@@ -214,6 +215,7 @@ cdef int ng_selectors_resolve(CDocument doc, NgSelectors* out, int release=NG_RE
     return 0
 
 
+# upstream: none (the selectors resolved once per page: C machinery)
 cdef void ng_selectors_free(NgSelectors* s):
     "Release what ng_selectors_resolve holds (with the GIL); the struct itself is the caller's."
     if s != NULL:
@@ -228,6 +230,7 @@ cdef inline int _ngp_fail(NgCtx* c) noexcept nogil:
     return NS_ERROR
 
 
+# upstream: none (the selectors resolved once per page: C machinery)
 cdef int ng_select(NgCtx* c, const NgSelectors* s, int k, int32_t root, NsVec* out) noexcept nogil:
     """Selector ``k`` (NGS_*) from ``root``, its matches appended to ``out`` (the prune lists:
     all, in document order; NGS_BODY_*: first_body_match's node; NGS_COMMENTS_*: found[0]).
@@ -258,6 +261,7 @@ cdef int ng_first_body_match(NgCtx* c, const NgSelectors* s, int which, int32_t 
     return r
 
 
+# upstream: trafilatura.main_extractor.extract_comments
 cdef int ng_first_comments_match(NgCtx* c, const NgSelectors* s, int which, int32_t root, int32_t* out) noexcept nogil:
     """``found = COMMENTS_XPATH[which](root); found[0] if found else None``: ``out`` the node or -1."""
     cdef NsVec v

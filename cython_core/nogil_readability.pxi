@@ -397,6 +397,7 @@ cdef const char* _NRD_FORM_TAGS[2]
 _NRD_FORM_TAGS[:] = [b"form", b"textarea"]
 
 
+# upstream: trafilatura.readability_lxml.Document.sanitize_tree
 cdef int ng_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noexcept nogil:
     """Document.sanitize_tree (min_text_length 25): headings, forms, iframes, then the
     conditional cleaning innermost last-first on the live tree."""
@@ -475,6 +476,7 @@ cdef int ng_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noexce
     return st
 
 
+# upstream: trafilatura.readability_lxml.Document.summary_tree
 cdef int ng_summary_tree(NgCtx* c, int32_t doc, int32_t* article, bint* raised) noexcept nogil:
     """Document(doc, min_text_length=25).summary_tree(): the element summary() serialises
     (``raised``: the reference raises on the way)."""
@@ -570,6 +572,7 @@ cdef int32_t _nrd_empty_html_element(NgCtx* c) noexcept nogil:
     return dom_new_node(c.d, nid, -1)
 
 
+# upstream: trafilatura.external.try_readability
 cdef int ng_try_readability(NgCtx* c, int32_t raw, int32_t* out) noexcept nogil:
     """external.try_readability(raw): ``out`` the re-parsed summary (a node of ``c.d``), or a new
     ``HtmlElement`` where the reference fails."""

@@ -242,6 +242,7 @@ cdef int _nsz_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_
     return _nsz_text(d, tree, text, text_len)
 
 
+# upstream: trafilatura.external.sanitize_tree
 cdef int ng_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_ssize_t* text_len) noexcept nogil:
     """external.sanitize_tree(tree, options from c.o): ``tree`` cleaned and converted in place
     (``*out``: the returned tree, ``tree`` itself, or tree_cleaning's recall copy of it: a

@@ -120,6 +120,7 @@ cdef int _sq_join_piece(void* state, const uchar* p, int32_t n) noexcept nogil:
     return ngs_append(j.s, p, n)
 
 
+# upstream: none (an itertext join shared by the stages)
 cdef int ng_itertext_join_strip(DocData* d, int32_t top, NgStr* out) noexcept nogil:
     """``" ".join(top.itertext()).strip()`` as UTF-8 into ``out`` (emptied first)."""
     cdef SqJoin j

@@ -7,6 +7,7 @@
 # xmltotxt), and where 1.11.0's upstream function is another function altogether its 1.11.0
 # body is here, one per upstream function (``ng111_<name>``), read against
 # reference/trafila/v1_11_0/main_extractor.py and htmlprocessing.py.
+# tests: test_core_nogil_1_11_0.py
 #
 # NS_NEED_PYTHON (the page then runs the Python stages on the untouched tree): a string lxml
 # refuses, a name check_xml_tag may refuse, a colspan int() would have to parse, a <hi>/<ref>
@@ -1447,6 +1448,7 @@ cdef struct S1Out:
     int at
 
 
+# upstream: trafilatura.core.bare_extraction
 cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, int32_t tree, S1Out* out) noexcept nogil:
     """The sequence inside 1.11.0's core.bare_extraction on ``tree`` (the caller's private copy,
     cleaned in place as upstream cleans its tree): tree_cleaning, convert_tags (no base URL:

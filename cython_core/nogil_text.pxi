@@ -266,6 +266,7 @@ cdef int _ng_trim_join_piece(void* state, const uchar* p, int32_t n) noexcept no
     return NS_OK
 
 
+# upstream: none (an itertext join shared by the stages)
 cdef Py_ssize_t ng_trim_itertext(DocData* d, int32_t top, bint spaced, bint with_tail, uchar* out) noexcept nogil:
     """``trim(sep.join(top.itertext()) + tail)`` as UTF-8 into ``out`` (NULL: only measured):
     sep " " when ``spaced`` else "", tail top's own tail when ``with_tail`` else ""; returns

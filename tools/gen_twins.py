@@ -12,10 +12,11 @@ The map is read from the code, never kept by hand:
   the tag). A reference module also holds the private helpers its port splits a long upstream
   function into: those are listed under the name the reference gives them.
   ``# upstream: none`` marks a function of the C's own machinery (no upstream counterpart);
-- the **tests**: the test files that name the C function or its ``nogil_`` test wrapper.
+- the **tests** of each C twin: the test files that name it or its ``nogil_`` test wrapper, else
+  those of its file (``tests/test_core_<file>.py``, or named on a ``# tests:`` header line).
 
 ``python tools/gen_twins.py`` rewrites the file; ``--check`` exits 1 when it is out of date or
-when a GIL-free stage (``ng_*``) has no upstream function (tests/test_twins.py runs it).
+when a GIL-free stage (``ng_*``/``ng111_*``) has no upstream function (tests/test_twins.py runs it).
 """
 
 from __future__ import annotations
@@ -54,8 +55,7 @@ def _reference_modules() -> Iterator[Tuple[Path, str, str]]:
 class Upstream:
     name: str                                              # module.function (or module.Class.method)
     reference: Dict[str, str] = field(default_factory=dict)  # release -> path:line
-    c: List[str] = field(default_factory=list)             # file:function
-    tests: List[str] = field(default_factory=list)
+    c: List[str] = field(default_factory=list)             # `function` (file; its tests)
 
 
 def _definitions(path: Path) -> Iterator[Tuple[str, int]]:
@@ -72,6 +72,8 @@ def _definitions(path: Path) -> Iterator[Tuple[str, int]]:
 
 _C_DEF = re.compile(r"^(?:cdef|cpdef|def)\b[^(=]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _TAG = re.compile(r"^\s*#\s*upstream:\s*(\S+)")
+#: the GIL-free sequence's stages: ng_ (shared, 2.3.1's) and ng111_ (1.11.0's own)
+_STAGE = re.compile(r"ng(?:111)?_")
 
 
 def _c_functions(path: Path) -> Iterator[Tuple[str, int, List[str]]]:
@@ -89,6 +91,19 @@ def _c_functions(path: Path) -> Iterator[Tuple[str, int, List[str]]]:
                 tags.append(tag.group(1))
             k -= 1
         yield match.group(1), number + 1, tags[::-1]
+
+
+_TESTS_LINE = re.compile(r"^#\s*tests:\s*(.+)$", re.M)
+
+
+def _file_tests(path: Path, test_words: Dict[str, set]) -> List[str]:
+    """The test files of a .pxi as a whole: ``test_core_<stem>.py``, and those its header names
+    on a ``# tests: test_a.py test_b.py`` line."""
+    named = [f"test_core_{path.stem}.py"]
+    header = path.read_text(encoding="utf-8")[:4000]
+    for line in _TESTS_LINE.findall(header):
+        named += [Path(word).name for word in line.replace(",", " ").split()]
+    return [t for t in dict.fromkeys(named) if t in test_words]
 
 
 def build() -> Tuple[Dict[str, Upstream], List[str]]:
@@ -111,8 +126,10 @@ def build() -> Tuple[Dict[str, Upstream], List[str]]:
         for name, line, tags in _c_functions(path):
             where = f"{path.relative_to(ROOT)}:{line} `{name}`"
             targets = [t for t in tags if t != "none"]
-            if not tags and name.startswith("ng_"):
-                candidates = by_short.get(name[3:], []) or by_short.get("_" + name[3:], [])
+            stage = _STAGE.match(name)
+            if not tags and stage:
+                short = name[stage.end():]
+                candidates = by_short.get(short, []) or by_short.get("_" + short, [])
                 if len(candidates) == 1:
                     targets = candidates
                 else:
@@ -122,14 +139,10 @@ def build() -> Tuple[Dict[str, Upstream], List[str]]:
                 if entry is None:
                     untagged.append(f"{where}: tag names {target}, which no reference module ports")
                     continue
-                entry.c.append(f"`{name}` ({path.name})")
-                wrapper = "nogil_" + name[3:] if name.startswith("ng_") else name
-                for test, words in test_words.items():
-                    if (wrapper in words or name in words) and test not in entry.tests:
-                        entry.tests.append(test)
-                own = f"test_core_{path.stem}.py"
-                if not entry.tests and own in test_words:
-                    entry.tests.append(own + " (the file's)")
+                wrapper = "nogil_" + name[stage.end():] if stage else name
+                tests = [t for t, words in test_words.items() if wrapper in words or name in words] \
+                    or [t + " (the file's)" for t in _file_tests(path, test_words)]
+                entry.c.append(f"`{name}` ({path.name}; {', '.join(tests) or 'parity only'})")
     return upstream, untagged
 
 
@@ -151,11 +164,10 @@ def render(upstream: Dict[str, Upstream]) -> str:
             modules.setdefault(entry.name.split(".")[0] + "." + entry.name.split(".")[1], []).append(entry)
     total = 0
     for module in sorted(modules):
-        out += [f"## {module}", "", "| upstream function | reference | C | tests |", "|---|---|---|---|"]
+        out += [f"## {module}", "", "| upstream function | reference | C (file; tests) |", "|---|---|---|"]
         for entry in sorted(modules[module], key=lambda e: e.name):
             reference = "<br>".join(f"{release}: `{where}`" for release, where in sorted(entry.reference.items()))
-            out.append(f"| `{entry.name[len(module) + 1:]}` | {reference} | {'<br>'.join(entry.c)} | "
-                       f"{', '.join(entry.tests) or '(parity only)'} |")
+            out.append(f"| `{entry.name[len(module) + 1:]}` | {reference} | {'<br>'.join(entry.c)} |")
             total += 1
         out.append("")
     out.insert(11, f"{total} upstream functions have a C twin.")
