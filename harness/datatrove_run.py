@@ -255,14 +255,17 @@ def child_main() -> int:
     return 0
 
 
-def _run_child(spec: Dict[str, Any], log: Path) -> Dict[str, Any]:
-    code = "import sys; from harness.datatrove_run import child_main; sys.exit(child_main())"
+def run_child(spec: Dict[str, Any], log: Path, module: str = "harness.datatrove_run",
+              label: str = "datatrove") -> Dict[str, Any]:
+    """``module.child_main()`` in a fresh interpreter (hash seed 0) on ``spec`` (JSON on its
+    stdin): the JSON object its last stdout line prints; its stderr goes to ``log``."""
+    code = f"import sys; from {module} import child_main; sys.exit(child_main())"
     env = dict(os.environ, PYTHONHASHSEED="0")
     with open(log, "w") as err:
         proc = subprocess.run([sys.executable, "-c", code], input=json.dumps(spec), stdout=subprocess.PIPE,
                               stderr=err, text=True, cwd=str(ROOT), env=env)
     if proc.returncode:
-        raise RuntimeError(f"datatrove: the {spec['variant']} run failed (exit {proc.returncode}); see {log}")
+        raise RuntimeError(f"{label}: the {spec['variant']} run failed (exit {proc.returncode}); see {log}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -363,7 +366,7 @@ def _measure(args: argparse.Namespace, argv: Optional[List[str]], work: Path, in
                     "workers": w, "timeout": args.timeout, "compat": mode, "batch_size": args.batch_size,
                     "threads": args.threads, "fineweb": args.fineweb, "steps": args.steps}
             folder.mkdir(parents=True, exist_ok=True)
-            result = _run_child(spec, folder / "run.log")
+            result = run_child(spec, folder / "run.log")
             stats = read_stats(folder)
             entry = {"variant": variant, "workers": w, "wall_seconds": round(result["wall_seconds"], 3),
                      **_summary(stats)}

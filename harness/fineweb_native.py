@@ -29,7 +29,6 @@ import argparse
 import gzip
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -120,14 +119,9 @@ def child_main() -> int:
 
 
 def _run_child(spec: Dict[str, Any], log: Path) -> Dict[str, Any]:
-    code = "import sys; from harness.fineweb_native import child_main; sys.exit(child_main())"
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    with open(log, "w") as err:
-        proc = subprocess.run([sys.executable, "-c", code], input=json.dumps(spec), stdout=subprocess.PIPE,
-                              stderr=err, text=True, cwd=str(ROOT), env=env)
-    if proc.returncode:
-        raise RuntimeError(f"fineweb-native: the {spec['variant']} run failed (exit {proc.returncode}); see {log}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    from .datatrove_run import run_child
+
+    return run_child(spec, log, "harness.fineweb_native", "fineweb-native")
 
 
 # --------------------------------------------------------------------------- reading runs back
