@@ -14,12 +14,27 @@ from __future__ import annotations
 import copy
 from collections import OrderedDict
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 import trafila
 from trafila._batch import failed_page
 
-__all__ = ["DedupState", "extract_pages"]
+__all__ = ["DedupState", "batches", "extract_pages"]
+
+
+T = TypeVar("T")
+
+
+def batches(items: Iterable[T], size: int) -> Iterator[List[T]]:
+    "``items`` in order, ``size`` at a time (the last batch shorter)."
+    batch: List[T] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 class DedupState:

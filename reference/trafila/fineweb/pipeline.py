@@ -587,16 +587,10 @@ class Trafilatura(Step):
         self.engine = engine
 
     def run(self, data: Iterator[Document], rank: int = 0) -> Iterator[Document]:
-        from trafila._child_batches import DedupState
+        from trafila._child_batches import DedupState, batches
 
         state = DedupState(self.mode)
-        batch: List[Document] = []
-        for doc in data:
-            batch.append(doc)
-            if len(batch) >= self.batch_size:
-                yield from self._process(batch, state)
-                batch = []
-        if batch:
+        for batch in batches(data, self.batch_size):
             yield from self._process(batch, state)
 
     def _process(self, batch: List[Document], state: "DedupState") -> Iterator[Document]:

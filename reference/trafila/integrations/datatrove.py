@@ -53,7 +53,7 @@ with needs_datatrove(__name__, "datatrove"):
     from datatrove.utils.typeshelper import StatHints
 
 import trafila
-from trafila._child_batches import DedupState, extract_pages
+from trafila._child_batches import DedupState, batches, extract_pages
 
 __all__ = ["Trafilatura", "TOO_LARGE", "installed_trafilatura", "resolve_compat", "substitute_datatrove_steps",
            "WarcReader", "URLFilter", "GopherRepetitionFilter", "GopherQualityFilter", "C4QualityFilter",
@@ -233,13 +233,7 @@ class Trafilatura(BaseExtractor):
         if data is None:
             return
         state = DedupState(self.mode, self.deduplicate) if self.deduplicate else None
-        batch: List[Document] = []
-        for doc in data:
-            batch.append(doc)
-            if len(batch) >= self.batch_size:
-                yield from self._process(batch, state)
-                batch = []
-        if batch:
+        for batch in batches(data, self.batch_size):
             yield from self._process(batch, state)
 
     def _within_budget(self, data: DocumentsPipeline) -> DocumentsPipeline:
