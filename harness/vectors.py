@@ -394,16 +394,26 @@ def export_parser(docs: List[dict], out_dir: Path, log=print) -> Path:
     return path
 
 
+#: the functions of the JSON Lines protocol a port answers (extract_with_metadata is trafilatura's
+#: Python API only: its option sets stay in the parity matrix)
+VECTOR_FUNCTIONS = ("extract", "bare_extraction")
+
+
+def vector_option_sets(mode: str) -> list:
+    "The matrix's option sets of ``mode`` that the vectors cover (those of VECTOR_FUNCTIONS)."
+    from .matrix import option_sets
+
+    return [o for o in option_sets(mode) if o.function in VECTOR_FUNCTIONS]
+
+
 def extraction_plan(docs: List[dict], mode: str) -> List[dict]:
     """The extraction cases of ``mode`` without expected values, in replay order: every option set
     of the harness's matrix over every extraction (document, form); a deduplication set over
     :data:`DEDUP_GROUPS` groups instead, each :data:`DEDUP_GROUP` documents cycled
     :data:`DEDUP_REPEATS` times after a fresh cache (so repeated text meets the cache)."""
-    from .matrix import option_sets
-
     pairs = [(d, f) for d in docs if "extract" in d["uses"] for f in _extract_forms(d)]
     plan = []
-    for opt in option_sets(mode):
+    for opt in vector_option_sets(mode):
         if opt.dedup:
             for g in range(DEDUP_GROUPS):
                 chunk = pairs[g * DEDUP_GROUP * 5::5][:DEDUP_GROUP]  # spread over the kinds of document
@@ -433,7 +443,6 @@ def _extract_forms(doc: dict) -> List[str]:
 
 def export_extract(docs: List[dict], mode: str, out_dir: Path, log=print) -> Path:
     from .candidates import HarnessTimeout, TrafilaturaCandidate, call_timeout
-    from .matrix import option_sets
 
     oracle = TrafilaturaCandidate()
     oracle.check_mode(mode)
@@ -462,7 +471,7 @@ def export_extract(docs: List[dict], mode: str, out_dir: Path, log=print) -> Pat
             case["expected"] = {"raise": type(exc).__name__}
         cases.append(case)
     path = out_dir / extract_file(mode)
-    sets = {o.name: {"function": o.function, "options": o.options} for o in option_sets(mode)}
+    sets = {o.name: {"function": o.function, "options": o.options} for o in vector_option_sets(mode)}
     write_json_gz(path, {"format": FORMAT, "kind": "extract", "mode": mode, "oracle": _versions(),
                          "option_sets": sets, "bare_fields": list(_bare_fields()),
                          "generated_by": f"python -m harness vectors export --mode {mode} --kind extract",
