@@ -683,13 +683,15 @@ def test_run_in_process(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
     trafila.unpatch()
 
 
-def test_fineweb_without_datatrove_names_the_extra(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
-    """``trafila fineweb`` where datatrove cannot be imported: exit 2 and one line naming the
-    extra to install, no traceback (datatrove hidden, so this holds whether it is installed or not)."""
+def test_fineweb_datatrove_chain_without_datatrove_names_the_extra(tmp_path: Path, capsys: Any,
+                                                                   monkeypatch: Any) -> None:
+    """``trafila fineweb --datatrove`` where datatrove cannot be imported: exit 2 and one line
+    naming the extra to install, no traceback (datatrove hidden, so this holds whether it is
+    installed or not; without ``--datatrove`` the native chain runs, tests/test_fineweb_native.py)."""
     warc = tmp_path / "pages.warc.gz"
     warc.write_bytes(b"")
     monkeypatch.setitem(sys.modules, "datatrove.executor", None)  # import of it raises ImportError
-    status, _, err = run_main(["fineweb", str(warc), "-o", str(tmp_path / "out")], capsys)
+    status, _, err = run_main(["fineweb", "--datatrove", str(warc), "-o", str(tmp_path / "out")], capsys)
     assert status == 2
     assert "pip install 'trafila[fineweb]'" in err and "Traceback" not in err
     assert not (tmp_path / "out").exists()

@@ -448,8 +448,8 @@ def capture(html_doc: str, options: Dict[str, Any]) -> List[Tuple[Any, Any, str]
     seen: List[Tuple[Any, Any, str]] = []
     real = core231.determine_returnstring
 
-    def spy(document, opts):
-        result = real(document, opts)
+    def spy(document, opts, *rest):
+        result = real(document, opts, *rest)
         if _backend.core_of(document.body) is not None and not opts.formatting:
             seen.append((document.body, document.commentsbody, result))
         return result

@@ -160,7 +160,7 @@ def _run_native(files: Sequence[Path], out: Path, compat: Optional[str], tasks: 
     try:
         run_native([str(f) for f in files], out, compat, tasks, workers, removed, progress)
     except ImportError as error:
-        print(f"trafila fineweb: the native chain needs {error.name or error}: pip install 'trafila[fineweb]'",
+        print(f"trafila fineweb: the native chain needs {error.name or error}: pip install 'trafila[fineweb-native]'",
               file=sys.stderr)
         return 2
     except Exception as error:  # noqa: BLE001 - a task failed (as datatrove's executor, report and fail)
