@@ -233,7 +233,7 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
 
 def _measure(args: argparse.Namespace, argv: Optional[List[str]], work: Path, commit: Optional[str]) -> int:
     from trafila.cli.fineweb import input_files
-    from trafila.fineweb.pipeline import installed_trafilatura
+    from trafila._child_batches import installed_trafilatura
 
     from .datatrove_run import write_warcs
 

@@ -32,6 +32,7 @@ from datatrove.data import Document  # noqa: E402
 from datatrove.pipeline.extractors import Trafilatura as StockTrafilatura  # noqa: E402
 from datatrove.pipeline.extractors.base import BaseExtractor  # noqa: E402
 
+from trafila import _child_batches as child_batches  # noqa: E402
 from trafila.integrations import datatrove as integration  # noqa: E402
 from trafila.integrations.datatrove import Trafilatura  # noqa: E402
 
@@ -155,12 +156,14 @@ def test_keyword_the_step_sets_cannot_be_passed_again():
 
 def test_compat_none_follows_the_installed_release(monkeypatch):
     for installed, mode in [("1.11.0", "1.11.0"), ("2.3.1", "2.3.1"), (None, "2.3.1")]:
-        monkeypatch.setattr(integration, "installed_trafilatura", lambda v=installed: v)
+        for module in (integration, child_batches):  # the step reads it through resolve_compat
+            monkeypatch.setattr(module, "installed_trafilatura", lambda v=installed: v)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert Trafilatura().mode == mode
         assert Trafilatura(compat="1.11.0").mode == "1.11.0"
-    monkeypatch.setattr(integration, "installed_trafilatura", lambda: "2.2.0")
+    for module in (integration, child_batches):
+        monkeypatch.setattr(module, "installed_trafilatura", lambda: "2.2.0")
     with pytest.warns(trafila.FallbackWarning, match="trafilatura 2.2.0 is installed") as record:
         step = Trafilatura()
     assert step.mode is None and len(record) == 1
@@ -173,7 +176,8 @@ def test_compat_none_follows_the_installed_release(monkeypatch):
 def test_another_release_runs_datatroves_own_step(monkeypatch):
     pages = _pages()[:12]
     expected = _run(StockTrafilatura(timeout=STOCK_TIMEOUT), pages)
-    monkeypatch.setattr(integration, "installed_trafilatura", lambda: "9.9.9")
+    for module in (integration, child_batches):
+        monkeypatch.setattr(module, "installed_trafilatura", lambda: "9.9.9")
     with pytest.warns(trafila.FallbackWarning):
         step = Trafilatura(timeout=STOCK_TIMEOUT)
     seen = []

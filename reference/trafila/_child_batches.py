@@ -12,6 +12,7 @@ chain (``trafila.fineweb.pipeline``) both extract through here.
 from __future__ import annotations
 
 import copy
+import importlib.metadata
 from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar
@@ -19,7 +20,32 @@ from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, 
 import trafila
 from trafila._batch import failed_page
 
-__all__ = ["DedupState", "batches", "extract_pages"]
+__all__ = ["DedupState", "batches", "extract_pages", "installed_trafilatura", "resolve_compat"]
+
+
+def installed_trafilatura() -> Optional[str]:
+    """The installed trafilatura's version (from its distribution metadata: not imported), or None."""
+    try:
+        return importlib.metadata.version("trafilatura")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def resolve_compat(compat: Optional[str]) -> Optional[str]:
+    """The trafila mode a step with ``compat`` runs, or None for datatrove's own step.
+
+    An explicit ``compat`` must be one of ``trafila.TRAFILATURA_VERSIONS``. None:
+    the installed trafilatura's release if trafila reproduces it, 2.3.1 when
+    trafilatura is absent, None (datatrove's step) for any other release.
+    """
+    if compat is not None:
+        if compat not in trafila.TRAFILATURA_VERSIONS:
+            raise ValueError(f"compat must be None or one of {', '.join(trafila.TRAFILATURA_VERSIONS)}, not {compat!r}")
+        return compat
+    version = installed_trafilatura()
+    if version is None:
+        return trafila.DEFAULT_MODE
+    return version if version in trafila.TRAFILATURA_VERSIONS else None
 
 
 T = TypeVar("T")

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import copy
 import gzip
-import importlib.metadata
 import json
 import math
 import os
@@ -547,31 +546,18 @@ class FineWebQualityFilter(Filter):
 # --------------------------------------------------------------------------- the extraction
 
 
-def installed_trafilatura() -> Optional[str]:
-    """The installed trafilatura's version (its distribution metadata; not imported), or None."""
-    try:
-        return importlib.metadata.version("trafilatura")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def resolve_mode(compat: Optional[str]) -> str:
     """The trafilatura release the extraction reproduces: ``compat``, else the installed
     trafilatura's (the release datatrove's step would run), else 2.3.1 without trafilatura.
     ValueError when the installed release is not one trafila reproduces (pass ``compat``)."""
     import trafila
+    from trafila._child_batches import installed_trafilatura, resolve_compat
 
-    if compat is not None:
-        if compat not in trafila.TRAFILATURA_VERSIONS:
-            raise ValueError(f"compat must be one of {', '.join(trafila.TRAFILATURA_VERSIONS)}, not {compat!r}")
-        return compat
-    version = installed_trafilatura()
-    if version is None:
-        return trafila.DEFAULT_MODE
-    if version not in trafila.TRAFILATURA_VERSIONS:
-        raise ValueError(f"trafilatura {version} is installed, a release trafila does not reproduce: pass --compat "
-                         f"({' or '.join(trafila.TRAFILATURA_VERSIONS)})")
-    return version
+    mode = resolve_compat(compat)
+    if mode is None:  # datatrove would run its own step: the native chain has none
+        raise ValueError(f"trafilatura {installed_trafilatura()} is installed, a release trafila does not "
+                         f"reproduce: pass --compat ({' or '.join(trafila.TRAFILATURA_VERSIONS)})")
+    return mode
 
 
 class Trafilatura(Step):

@@ -53,7 +53,7 @@ with needs_datatrove(__name__, "datatrove"):
     from datatrove.utils.typeshelper import StatHints
 
 import trafila
-from trafila._child_batches import DedupState, batches, extract_pages
+from trafila._child_batches import DedupState, batches, extract_pages, installed_trafilatura, resolve_compat
 
 __all__ = ["Trafilatura", "TOO_LARGE", "installed_trafilatura", "resolve_compat", "substitute_datatrove_steps",
            "WarcReader", "URLFilter", "GopherRepetitionFilter", "GopherQualityFilter", "C4QualityFilter",
@@ -108,31 +108,6 @@ BROKEN = "broken_process"
 #: extract's keywords the step sets itself (datatrove's call); passing one of them in ``**kwargs``
 #: would make every page raise "got multiple values" in datatrove's child
 _STEP_KEYWORDS = ("favor_precision", "include_comments", "deduplicate")
-
-
-def installed_trafilatura() -> Optional[str]:
-    """The installed trafilatura's version (from its distribution metadata: not imported), or None."""
-    try:
-        return importlib.metadata.version("trafilatura")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
-def resolve_compat(compat: Optional[str]) -> Optional[str]:
-    """The trafila mode a step with ``compat`` runs, or None for datatrove's own step.
-
-    An explicit ``compat`` must be one of ``trafila.TRAFILATURA_VERSIONS``. None:
-    the installed trafilatura's release if trafila reproduces it, 2.3.1 when
-    trafilatura is absent, None (datatrove's step) for any other release.
-    """
-    if compat is not None:
-        if compat not in trafila.TRAFILATURA_VERSIONS:
-            raise ValueError(f"compat must be None or one of {', '.join(trafila.TRAFILATURA_VERSIONS)}, not {compat!r}")
-        return compat
-    version = installed_trafilatura()
-    if version is None:
-        return trafila.DEFAULT_MODE
-    return version if version in trafila.TRAFILATURA_VERSIONS else None
 
 
 class Trafilatura(BaseExtractor):
