@@ -47,9 +47,9 @@ class OptionSet(NamedTuple):
 _DATATROVE = {"favor_precision": True, "include_comments": False, "deduplicate": True}
 _NO_CT = {"include_comments": False, "include_tables": False}
 #: the metadata header and the TEI output (issue 42): the extraction under them is proven by the
-#: sets above, so these run the cheaper fast (no_fallback) extraction. Markdown and json with
-#: metadata and xmltei without links/formatting/images take the same code paths; they are
-#: compared with trafilatura in tests/test_output_formats.py (the oracle time went to these)
+#: sets above, so these run the cheaper fast (no_fallback) extraction. Markdown with metadata and
+#: xmltei without links/formatting/images take the same code paths (compared with trafilatura in
+#: tests/test_output_formats.py); json with metadata, the record most users ask for, has its own set
 _LFI = {"include_links": True, "include_formatting": True, "include_images": True}
 
 MATRIX: Dict[str, List[OptionSet]] = {
@@ -84,6 +84,7 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("xmltei-metadata", "extract", {"output_format": "xmltei", "with_metadata": True,
                                                  "tei_validation": True, "fast": True, **_LFI}),
         OptionSet("bare-metadata", "bare_extraction", {"with_metadata": True, "fast": True}),
+        OptionSet("json-metadata", "extract", {"output_format": "json", "with_metadata": True, "fast": True}),
         OptionSet("with-metadata-xml", "extract_with_metadata", {"output_format": "xml", "fast": True}),
     ],
     "1.11.0": [
@@ -108,6 +109,8 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("xmltei-metadata", "extract", {"output_format": "xmltei", "with_metadata": True,
                                                  "tei_validation": True, "no_fallback": True, **_LFI}),
         OptionSet("bare-metadata", "bare_extraction", {"with_metadata": True, "no_fallback": True}),
+        OptionSet("json-metadata", "extract", {"output_format": "json", "with_metadata": True,
+                                               "no_fallback": True}),
     ],
 }
 

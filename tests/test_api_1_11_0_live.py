@@ -12,6 +12,8 @@ import configparser
 import warnings
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tests._helpers import NEEDS_111
 
 import trafila
@@ -227,3 +229,31 @@ def test_patch_follows_the_installed_release():
     import trafilatura
 
     assert trafilatura is real
+
+
+FINGERPRINT_TEXTS = st.lists(st.sampled_from(
+    ["alpha", "beta,", "(gamma)", "über", "東京。", "中文", "字、字", "。", "«x»", "x1", "—", "!!", "a", "the"]),
+    max_size=80).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(FINGERPRINT_TEXTS, st.text(max_size=60)))
+def test_content_fingerprint_is_1_11_0s(text):
+    """1.11.0 samples tokens without 2.3.1's split on non-ASCII punctuation: a text with no
+    ASCII-punctuated alphanumeric token (CJK prose) has the all-ones fingerprint there."""
+    from trafilatura import deduplication as t
+
+    from trafila import simhash
+
+    assert simhash.sample_tokens_1_11_0(text) == t.sample_tokens(text)
+    assert simhash.content_fingerprint_1_11_0(text) == t.content_fingerprint(text)
+
+
+def test_json_fingerprint_of_cjk_prose_is_1_11_0s():
+    page = ("<html><head><title>新聞報導｜上報</title></head><body><article>" + "<p>" + "對於日本的新聞報導，我們有很多話要說。" * 8 + "</p>"
+            + "<p>" + "這是第二段的內容，也很長很長。" * 8 + "</p></article></body></html>")
+    ours = trafila.extract(page, output_format="json", with_metadata=True, no_fallback=True, compat="1.11.0")
+    import trafilatura
+
+    theirs = trafilatura.extract(page, output_format="json", with_metadata=True, no_fallback=True)
+    assert ours == theirs and '"fingerprint": "ffffffffffffffff"' in ours

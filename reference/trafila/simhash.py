@@ -1,5 +1,7 @@
 """Text fingerprints as trafilatura 2.3.1 computes them (deduplication.py):
-``sample_tokens``, ``generate_bow_hash``, ``Simhash`` and ``content_fingerprint``.
+``sample_tokens``, ``generate_bow_hash``, ``Simhash`` and ``content_fingerprint``;
+and 1.11.0's ``sample_tokens`` and ``content_fingerprint`` (``*_1_11_0``), which
+differ from 2.3.1's only for texts without an ASCII-punctuated alphanumeric token.
 
 Pure Python, no lxml. Results equal trafilatura 2.3.1's for every string
 (tests/test_api_utils.py checks them on random text with Hypothesis).
@@ -13,7 +15,8 @@ from functools import lru_cache
 from hashlib import blake2b
 from typing import List, Optional, Union
 
-__all__ = ["sample_tokens", "generate_bow_hash", "Simhash", "content_fingerprint"]
+__all__ = ["sample_tokens", "generate_bow_hash", "Simhash", "content_fingerprint", "sample_tokens_1_11_0",
+           "content_fingerprint_1_11_0"]
 
 
 def _punctuation_to_space(text: str) -> str:
@@ -21,22 +24,39 @@ def _punctuation_to_space(text: str) -> str:
     return "".join(" " if unicodedata.category(ch)[0] == "P" else ch for ch in text)
 
 
-def sample_tokens(inputstring: str, length: int = 64) -> List[str]:
-    """The alphanumeric tokens of ``inputstring`` (ASCII punctuation stripped at
-    their ends); the longest length class that still gives ``length / 2`` tokens."""
+def _alnum_tokens(inputstring: str) -> List[str]:
+    "The whitespace-separated tokens that are alphanumeric once ASCII punctuation is stripped at their ends."
     tokens = []
     for token in inputstring.split():
         stripped = token.strip(string.punctuation)
         if stripped.isalnum():
             tokens.append(stripped)
-    if not tokens:
-        # scripts whose punctuation is not ASCII (e.g. "。"): split on any punctuation
-        tokens = [t for t in _punctuation_to_space(inputstring).split() if t.isalnum()]
+    return tokens
+
+
+def _longest_class(tokens: List[str], length: int) -> List[str]:
+    "The tokens longer than 4, 3, 2 or 1 characters, the first class with ``length / 2`` of them; else all."
     for min_len in (4, 3, 2, 1):
         sample = [t for t in tokens if len(t) > min_len]
         if len(sample) >= length / 2:
             return sample
     return tokens
+
+
+def sample_tokens(inputstring: str, length: int = 64) -> List[str]:
+    """The alphanumeric tokens of ``inputstring`` (ASCII punctuation stripped at
+    their ends); the longest length class that still gives ``length / 2`` tokens."""
+    tokens = _alnum_tokens(inputstring)
+    if not tokens:
+        # scripts whose punctuation is not ASCII (e.g. "。"): split on any punctuation
+        tokens = [t for t in _punctuation_to_space(inputstring).split() if t.isalnum()]
+    return _longest_class(tokens, length)
+
+
+def sample_tokens_1_11_0(inputstring: str, length: int = 64) -> List[str]:
+    """trafilatura 1.11.0's sample_tokens: 2.3.1's without the split on non-ASCII
+    punctuation, so a text such as "中文。字" has no token (its fingerprint is all ones)."""
+    return _longest_class(_alnum_tokens(inputstring), length)
 
 
 def generate_bow_hash(inputstring: str, length: int = 24) -> bytes:
@@ -49,6 +69,15 @@ def _token_votes(token: str, length: int) -> tuple:
     "+1/-1 per bit of the token's 64-bit blake2b hash, lowest bit first."
     value = int.from_bytes(blake2b(token.encode(), digest_size=8).digest(), "big")
     return tuple(1 if (value >> bit) & 1 else -1 for bit in range(length))
+
+
+def _votes_hash(tokens: List[str], length: int) -> int:
+    "Charikar's hash of the tokens: bit i is set when their votes for bit i sum to >= 0 (no token: every bit)."
+    totals = [0] * length
+    for token in tokens:
+        for bit, vote in enumerate(_token_votes(token, length)):
+            totals[bit] += vote
+    return sum(1 << bit for bit in range(length) if totals[bit] >= 0)
 
 
 class Simhash:
@@ -67,11 +96,7 @@ class Simhash:
 
     def create_hash(self, inputstring: str) -> int:
         "The simhash: bit i is set when the tokens' votes for bit i sum to >= 0."
-        totals = [0] * self.length
-        for token in sample_tokens(inputstring, self.length):
-            for bit, vote in enumerate(_token_votes(token, self.length)):
-                totals[bit] += vote
-        return sum(1 << bit for bit in range(self.length) if totals[bit] >= 0)
+        return _votes_hash(sample_tokens(inputstring, self.length), self.length)
 
     def to_hex(self) -> str:
         "The hash in lowercase hexadecimal, no prefix."
@@ -104,6 +129,11 @@ class Simhash:
 def content_fingerprint(content: str) -> str:
     "Hex simhash of the content (trafilatura.deduplication.content_fingerprint)."
     return Simhash(content).to_hex()
+
+
+def content_fingerprint_1_11_0(content: str) -> str:
+    "Hex simhash of the content as trafilatura 1.11.0 computes it (its sample_tokens)."
+    return format(_votes_hash(sample_tokens_1_11_0(content, 64), 64), "x")
 
 
 def reset_caches() -> None:

@@ -36,7 +36,7 @@ from .utils import check_html_lang, load_html, normalize_unicode
 
 LANGID_FLAG = False
 from .xml import build_html_output, build_json_output, control_xml_output, xmltocsv, xmltotxt
-from ..simhash import content_fingerprint
+from ..simhash import content_fingerprint_1_11_0 as content_fingerprint
 from ..userxpath import compile_prune_xpath
 from .xpaths import REMOVE_COMMENTS_XPATH
 from .._engine import NotNative
