@@ -17,6 +17,7 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Iterator, List, Optional
 
+from trafila import _backend
 from trafila._backend import core_of
 from trafila._engine import NotNative
 
@@ -317,15 +318,18 @@ def json_search(tree: Any, options: Extractor) -> Optional[str]:
 def idiosyncrasies_search(htmlstring: str, options: Extractor) -> Optional[str]:
     "Dates announced by words (EN, DE, TR), as authors write them."
     match = None
-    cores = DATE_CORE_PATTERN.finditer(htmlstring)
-    for core in islice(cores, 1000):
+    c_cores = getattr(_backend.current().core, "htmldate_date_cores", None)
+    # the spans of the first 1,001 numeric cores (the core's C matcher, or the pattern's)
+    spans = (c_cores(htmlstring, 1001) if c_cores is not None
+             else [m.span() for m in islice(DATE_CORE_PATTERN.finditer(htmlstring), 1001)])
+    for core_start, core_end in islice(spans, 1000):
         # a window of 60 characters around each numeric core decides where to search
-        start = max(0, core.start() - 60)
-        if TEXT_PATTERNS.search(htmlstring, start, core.end() + 60):
+        start = max(0, core_start - 60)
+        if TEXT_PATTERNS.search(htmlstring, start, core_end + 60):
             match = TEXT_PATTERNS.search(htmlstring, start)
             break
     else:
-        if next(cores, None) is not None:
+        if len(spans) > 1000:
             match = TEXT_PATTERNS.search(htmlstring)
     if match:
         parts = [p for p in match.groups() if p]
