@@ -394,3 +394,34 @@ def htmldate_date_cores(str string not None, Py_ssize_t limit):
     finally:
         free(out.v)
     return result
+
+
+cdef Py_ssize_t _hd_year_dash_c(const HdStr* s, Py_ssize_t pos) noexcept nogil:
+    "The first p >= pos where ``(?:199[0-9]|20[0-3][0-9])-`` matches, or -1."
+    cdef Py_ssize_t p = pos
+    cdef Py_UCS4 c
+    while p + 4 < s.n:
+        c = _u_read(s.kind, s.data, p)
+        if c == 0x31:
+            if _hd_is(s, p + 1, 0x39) and _hd_is(s, p + 2, 0x39) and _hd_dig(s, p + 3) and _hd_is(s, p + 4, 0x2d):
+                return p
+        elif c == 0x32:
+            if (_hd_is(s, p + 1, 0x30) and _hd_range(s, p + 2, 0x30, 0x33) and _hd_dig(s, p + 3)
+                    and _hd_is(s, p + 4, 0x2d)):
+                return p
+        p += 1
+    return -1
+
+
+# upstream: htmldate.extractors.pattern_search (the TIMESTAMP patterns' leading year and dash)
+def htmldate_year_dash(str string not None, Py_ssize_t pos):
+    """The first index at or after ``pos`` where ``(?:199[0-9]|20[0-3][0-9])-`` matches
+    (how TIMESTAMP_PATTERN and TIMESTAMP_LOOSE_PATTERN begin), or -1, without the GIL."""
+    cdef HdStr s
+    cdef Py_ssize_t p
+    _hd_str(string, &s)
+    if pos < 0:
+        pos = 0
+    with nogil:
+        p = _hd_year_dash_c(&s, pos)
+    return p

@@ -541,3 +541,17 @@ def test_core_passes_on_corpus_pages():
         for pos in (0, 100):
             assert _long_text_twin(html, pos) == _long_text(html, pos), page.id
     assert pages > 20
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_C_SCAN_TEXT, st.integers(0, 6))
+def test_c_year_dash_search_is_the_timestamp_patterns(text, pos):
+    "The C scan of the TIMESTAMP patterns' leading YEAR- with their match: their search."
+    year_dash = _c_scanner("htmldate_year_dash")
+    for pattern in (extractors.TIMESTAMP_PATTERN, extractors.TIMESTAMP_LOOSE_PATTERN):
+        with _backend.use(_backend.core_backend(_core())):
+            ours = extractors._timestamp_search(text, pattern)
+        theirs = pattern.search(text)
+        assert (ours and (ours.span(), ours.groups())) == (theirs and (theirs.span(), theirs.groups()))
+    first = extractors.re.compile(r"(?:199[0-9]|20[0-3][0-9])-").search(text, pos)
+    assert year_dash(text, pos) == (first.start() if first else -1)

@@ -43,6 +43,8 @@ WORD = compiled_pattern("WORD")
 DISCARD_PATTERNS = compiled_pattern("DISCARD_PATTERNS")
 DATE_CORE_PATTERN = compiled_pattern("DATE_CORE_PATTERN")
 TEXT_PATTERNS = compiled_pattern("TEXT_PATTERNS")
+TIMESTAMP_PATTERN = compiled_pattern("TIMESTAMP_PATTERN")
+TIMESTAMP_LOOSE_PATTERN = compiled_pattern("TIMESTAMP_LOOSE_PATTERN")
 
 FAST_TAG_SET = frozenset(FAST_TAGS)
 _DISCARD_IDS = ("wm-ipp-base", "wm-ipp")
@@ -289,9 +291,28 @@ def img_search(tree: Any, options: Extractor) -> Optional[str]:
     return None
 
 
+_YEAR_DASH_LED = (TIMESTAMP_PATTERN, TIMESTAMP_LOOSE_PATTERN)
+
+
+def _timestamp_search(text: str, date_pattern: "re.Pattern[str]") -> Optional["re.Match[str]"]:
+    """``date_pattern.search(text)``; for the TIMESTAMP patterns on the core's backend, the
+    C scan finds each place where their leading ``YEAR-`` stands and the pattern's
+    ``match`` there decides (what ``search`` does at each position: no lookbehind)."""
+    year_dash = getattr(_backend.current().core, "htmldate_year_dash", None)
+    if year_dash is None or date_pattern not in _YEAR_DASH_LED:
+        return date_pattern.search(text)
+    pos = year_dash(text, 0)
+    while pos >= 0:
+        match = date_pattern.match(text, pos)
+        if match is not None:
+            return match
+        pos = year_dash(text, pos + 1)
+    return None
+
+
 def pattern_search(text: str, date_pattern: "re.Pattern[str]", options: Extractor) -> Optional[str]:
     "The first match of a Y-M-D pattern, within the bounds, with its time when the format wants one."
-    match = date_pattern.search(text)
+    match = _timestamp_search(text, date_pattern)
     if not match or not is_valid_date(match[1], "%Y-%m-%d", options.min, options.max):
         return None
     full = None
