@@ -63,6 +63,7 @@ include "nogil_sequence_1_11_0.pxi"
 include "htmldate.pxi"
 include "htmldate_scan.pxi"
 include "metadata.pxi"
+include "metadata_json.pxi"
 
 
 def implementation(mode):
