@@ -61,7 +61,9 @@ include "nogil_dedup.pxi"
 include "nogil_sequence.pxi"
 include "nogil_sequence_1_11_0.pxi"
 include "htmldate.pxi"
+include "htmldate_scan.pxi"
 include "metadata.pxi"
+include "metadata_json.pxi"
 
 
 def implementation(mode):

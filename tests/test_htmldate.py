@@ -376,6 +376,55 @@ def test_scan_twin_edges(text):
         assert _long_text_twin(text, pos) == _long_text(text, pos)
 
 
+# -- the core's C scanners (cython_core/htmldate_scan.pxi) against the patterns --
+
+# non-ASCII decimal digits (\d but not [0-9]), other digits (superscript, not \d), ASCII
+# digits, every separator the patterns read, the letters of w3.org and a newline
+_C_SCAN_ALPHABET = "0123456789/.-_ \n\u0663\u0967\uff11\U0001d7ce\u00b2wo3rg\u00e9\u4e00:T"
+_C_SCAN_TEXT = st.lists(st.one_of(st.text(alphabet=_C_SCAN_ALPHABET, max_size=14), date_strings(),
+                                  st.sampled_from(["w3.org", "w3\norg", "w3Xorg", "1999", "2030", "20391231",
+                                                   "19990101", "12/31/99", "31.12.99", "1/2/1999", "12-2019"])),
+                        max_size=14).map("".join)
+
+
+def _c_scanner(name):
+    module = _core()
+    function = getattr(module, name, None)
+    if function is None:
+        pytest.skip(f"this core has no {name}")
+    return function
+
+
+def _check_c_scans(text: str) -> None:
+    findall, cores = _c_scanner("htmldate_findall"), _c_scanner("htmldate_date_cores")
+    for name, twin in TWINS.items():
+        assert findall(text, twin.which) == twin.original.findall(text), name
+    expected = [m.span() for m in extractors.DATE_CORE_PATTERN.finditer(text)]
+    assert cores(text, 10 ** 6) == expected
+    assert cores(text, 2) == expected[:2]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_C_SCAN_TEXT)
+def test_c_scans_are_the_patterns(text):
+    _check_c_scans(text)
+
+
+@pytest.mark.parametrize("text", [
+    "", "1", "x1", "x2019-01-02", "x2019-01-02y", "\u06632019-01-02y", "x2019-01-02\u0663", "x1/2/1999y",
+    "x01/02/1999y", "x3/12/99y31.12.99z", "x12.12.2019y", "aw3.org2019b", "w3\norg2019b", "w3.org 2019 x",
+    "x20191231y20200101z", "x2019-12y2019-13z2019-00w", "x1-2019y01-2019z", "12345.6.7890", "1.2.3", "1.2.34567",
+    "99999/1/12/3/45", "\U0001d7ce2019-01-01x", "2019-01-01" * 3, "x" + "1/1/1999-" * 50,
+])
+def test_c_scan_edges(text):
+    _check_c_scans(text)
+
+
+def test_c_scans_refuse_an_unknown_pattern():
+    with pytest.raises(ValueError):
+        _c_scanner("htmldate_findall")("x", 7)
+
+
 def _core():
     try:
         import trafila._core as module
@@ -487,6 +536,22 @@ def test_core_passes_on_corpus_pages():
         assert module.free_text_segments(root, extractors.FAST_TAGS) == _reference_free_text(root)
         for name, twin in TWINS.items():
             assert twin.findall_shifted(html) == twin.original.findall(html), (page.id, name)
+        if hasattr(module, "htmldate_findall"):
+            _check_c_scans(html)
         for pos in (0, 100):
             assert _long_text_twin(html, pos) == _long_text(html, pos), page.id
     assert pages > 20
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_C_SCAN_TEXT, st.integers(0, 6))
+def test_c_year_dash_search_is_the_timestamp_patterns(text, pos):
+    "The C scan of the TIMESTAMP patterns' leading YEAR- with their match: their search."
+    year_dash = _c_scanner("htmldate_year_dash")
+    for pattern in (extractors.TIMESTAMP_PATTERN, extractors.TIMESTAMP_LOOSE_PATTERN):
+        with _backend.use(_backend.core_backend(_core())):
+            ours = extractors._timestamp_search(text, pattern)
+        theirs = pattern.search(text)
+        assert (ours and (ours.span(), ours.groups())) == (theirs and (theirs.span(), theirs.groups()))
+    first = extractors.re.compile(r"(?:199[0-9]|20[0-3][0-9])-").search(text, pos)
+    assert year_dash(text, pos) == (first.start() if first else -1)

@@ -410,3 +410,44 @@ def test_minify_is_the_substitution(text):
     for name in _METADATA_MODULES:
         module = importlib.import_module(name)
         assert module._minify(text) == module.JSON_MINIFY.sub(r"\1", text)
+
+
+_MINIFY_TEXT = st.lists(st.one_of(st.text(alphabet='ab"\\ \t\n\r\x0b\x1c\x85\u00a0\u2003\u3000{}:,\u00e9\U0001f600',
+                                          max_size=20),
+                                  st.sampled_from(['"a\\"b"', '"\\\\"', '\\"', '"x\\\n"', '{"k": "v"}', '"\\', '\\'])),
+                        max_size=10).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_MINIFY_TEXT)
+def test_c_minify_is_the_substitution(text):
+    "The core's one-pass minifier (metadata_json.pxi) against each release's regex substitution."
+    core = _core_module()
+    if not hasattr(core, "json_minify"):
+        pytest.skip("this core has no json_minify")
+    for name in _METADATA_MODULES:
+        module = importlib.import_module(name)
+        expected = module.JSON_MINIFY.sub(r"\1", text)
+        assert core.json_minify(text, name.endswith("v1_11_0.metadata")) == expected, name
+        assert module._minify(text, core) == expected, name
+
+
+@needs_corpora
+def test_c_minify_on_corpus_scripts():
+    core = _core_module()
+    if not hasattr(core, "json_minify"):
+        pytest.skip("this core has no json_minify")
+    scripts = 0
+    for _name, page in sample_pages(["goose3", "commoncrawl", "trafilatura", "fundus", "newspaper4k"], 40):
+        if page.html is None:
+            continue
+        tree = core.dom.document_fromstring(page.html)
+        for script in tree.iter("script"):
+            if not script.text:
+                continue
+            scripts += 1
+            for name in _METADATA_MODULES:
+                module = importlib.import_module(name)
+                assert core.json_minify(script.text, name.endswith("v1_11_0.metadata")) == \
+                    module.JSON_MINIFY.sub(r"\1", script.text), (page.id, name)
+    assert scripts > 50

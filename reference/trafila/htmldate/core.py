@@ -74,7 +74,8 @@ def serialize(tree: Any) -> str:
     html = core.tostring_html(tree, not tree.getroottree().is_html) if core is not None else None
     if html is None:
         html = tostring(tree, method="html", encoding=str)
-    return _META_CONTENT_TYPE.sub("", html)
+    # (the pattern's literal head found by str's search first: most pages have no such tag)
+    return _META_CONTENT_TYPE.sub("", html) if '<meta http-equiv="Content-Type"' in html else html
 
 
 def examine_text(text: str, options: Extractor) -> Optional[str]:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Iterator, List, Optional
 
+from trafila import _backend
 from trafila._backend import core_of
 from trafila._engine import NotNative
 
@@ -42,6 +43,8 @@ WORD = compiled_pattern("WORD")
 DISCARD_PATTERNS = compiled_pattern("DISCARD_PATTERNS")
 DATE_CORE_PATTERN = compiled_pattern("DATE_CORE_PATTERN")
 TEXT_PATTERNS = compiled_pattern("TEXT_PATTERNS")
+TIMESTAMP_PATTERN = compiled_pattern("TIMESTAMP_PATTERN")
+TIMESTAMP_LOOSE_PATTERN = compiled_pattern("TIMESTAMP_LOOSE_PATTERN")
 
 FAST_TAG_SET = frozenset(FAST_TAGS)
 _DISCARD_IDS = ("wm-ipp-base", "wm-ipp")
@@ -288,9 +291,28 @@ def img_search(tree: Any, options: Extractor) -> Optional[str]:
     return None
 
 
+_YEAR_DASH_LED = (TIMESTAMP_PATTERN, TIMESTAMP_LOOSE_PATTERN)
+
+
+def _timestamp_search(text: str, date_pattern: "re.Pattern[str]") -> Optional["re.Match[str]"]:
+    """``date_pattern.search(text)``; for the TIMESTAMP patterns on the core's backend, the
+    C scan finds each place where their leading ``YEAR-`` stands and the pattern's
+    ``match`` there decides (what ``search`` does at each position: no lookbehind)."""
+    year_dash = getattr(_backend.current().core, "htmldate_year_dash", None)
+    if year_dash is None or date_pattern not in _YEAR_DASH_LED:
+        return date_pattern.search(text)
+    pos = year_dash(text, 0)
+    while pos >= 0:
+        match = date_pattern.match(text, pos)
+        if match is not None:
+            return match
+        pos = year_dash(text, pos + 1)
+    return None
+
+
 def pattern_search(text: str, date_pattern: "re.Pattern[str]", options: Extractor) -> Optional[str]:
     "The first match of a Y-M-D pattern, within the bounds, with its time when the format wants one."
-    match = date_pattern.search(text)
+    match = _timestamp_search(text, date_pattern)
     if not match or not is_valid_date(match[1], "%Y-%m-%d", options.min, options.max):
         return None
     full = None
@@ -317,15 +339,18 @@ def json_search(tree: Any, options: Extractor) -> Optional[str]:
 def idiosyncrasies_search(htmlstring: str, options: Extractor) -> Optional[str]:
     "Dates announced by words (EN, DE, TR), as authors write them."
     match = None
-    cores = DATE_CORE_PATTERN.finditer(htmlstring)
-    for core in islice(cores, 1000):
+    c_cores = getattr(_backend.current().core, "htmldate_date_cores", None)
+    # the spans of the first 1,001 numeric cores (the core's C matcher, or the pattern's)
+    spans = (c_cores(htmlstring, 1001) if c_cores is not None
+             else [m.span() for m in islice(DATE_CORE_PATTERN.finditer(htmlstring), 1001)])
+    for core_start, core_end in islice(spans, 1000):
         # a window of 60 characters around each numeric core decides where to search
-        start = max(0, core.start() - 60)
-        if TEXT_PATTERNS.search(htmlstring, start, core.end() + 60):
+        start = max(0, core_start - 60)
+        if TEXT_PATTERNS.search(htmlstring, start, core_end + 60):
             match = TEXT_PATTERNS.search(htmlstring, start)
             break
     else:
-        if next(cores, None) is not None:
+        if len(spans) > 1000:
             match = TEXT_PATTERNS.search(htmlstring)
     if match:
         parts = [p for p in match.groups() if p]

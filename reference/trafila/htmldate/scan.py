@@ -19,6 +19,9 @@ the engine skip straight to the digits:
   that year; no match holds another " YYYY" before its own year. So the leftmost
   match is the first found in the windows of the years, taken in order.
 
+On the compiled core's backend the page-wide ``findall`` runs in C instead
+(cython_core/htmldate_scan.pxi ``htmldate_findall``, the patterns transcribed by hand).
+
 tests/test_htmldate.py checks each twin against its pattern on corpus pages and on
 generated strings.
 """
@@ -27,6 +30,8 @@ from __future__ import annotations
 
 import re
 from typing import List, Optional
+
+from trafila import _backend
 
 from .utils import compiled_pattern
 
@@ -41,15 +46,20 @@ class ShiftedFindall:
     only group is the whole match (``(\\DX\\D)``): the twin matches X and its final
     ``\\D``, and the character before is added back."""
 
-    __slots__ = ("original", "twin", "keep_edges")
+    __slots__ = ("original", "twin", "keep_edges", "which")
 
-    def __init__(self, original: "re.Pattern[str]", twin: str, keep_edges: bool = False) -> None:
+    def __init__(self, original: "re.Pattern[str]", twin: str, keep_edges: bool = False, which: int = -1) -> None:
         self.original = original
         self.twin = re.compile(twin, original.flags)
         self.keep_edges = keep_edges
+        #: the pattern's number for the core's C matcher (htmldate_scan.pxi)
+        self.which = which
 
     def findall(self, string: str) -> List[str]:
         "The original's ``findall`` (its group 1 for each match, left to right)."
+        c_findall = getattr(_backend.current().core, "htmldate_findall", None)
+        if c_findall is not None:
+            return c_findall(string, self.which)  # type: ignore[no-any-return]
         if len(string) < SHORT:
             return self.original.findall(string)  # type: ignore[no-any-return]
         return self.findall_shifted(string)
@@ -76,34 +86,34 @@ def _twin(first: str, rest: str) -> str:
 # THREE_LOOSE_PATTERN  \D([0-9]{4}[/.-][0-9]{2}[/.-][0-9]{2})\D
 THREE_LOOSE = ShiftedFindall(
     compiled_pattern("THREE_LOOSE_PATTERN"),
-    r"(" + _twin("[0-9]", r"[0-9]{3}[/.-][0-9]{2}[/.-][0-9]{2}") + r")\D")
+    r"(" + _twin("[0-9]", r"[0-9]{3}[/.-][0-9]{2}[/.-][0-9]{2}") + r")\D", which=0)
 # SELECT_YMD_PATTERN  \D([0-3]?[0-9][/.-][0-1]?[0-9][/.-][0-9]{4})\D
 SELECT_YMD = ShiftedFindall(
     compiled_pattern("SELECT_YMD_PATTERN"),
     r"(" + _twin("[0-9]", r"(?:(?<=[0-3])[0-9][/.-][0-1]?[0-9][/.-][0-9]{4}|[/.-][0-1]?[0-9][/.-][0-9]{4})")
-    + r")\D")
+    + r")\D", which=1)
 # DATESTRINGS_PATTERN  (\D19[0-9]{2}[01][0-9][0-3][0-9]\D|\D20[0-9]{2}[01][0-9][0-3][0-9]\D)
 DATESTRINGS = ShiftedFindall(
     compiled_pattern("DATESTRINGS_PATTERN"),
-    r"(?:" + _twin("1", "9") + "|" + _twin("2", "0") + r")[0-9]{2}[01][0-9][0-3][0-9]\D", keep_edges=True)
+    r"(?:" + _twin("1", "9") + "|" + _twin("2", "0") + r")[0-9]{2}[01][0-9][0-3][0-9]\D", keep_edges=True, which=2)
 # SLASHES_PATTERN  \D([0-3]?[0-9]/[0-1]?[0-9]/[0129][0-9]|[0-3][0-9]\.[01][0-9]\.[0129][0-9])\D
 SLASHES = ShiftedFindall(
     compiled_pattern("SLASHES_PATTERN"),
     r"(" + _twin("[0-9]", r"(?:(?<=[0-3])[0-9]/[0-1]?[0-9]/[0129][0-9]|/[0-1]?[0-9]/[0129][0-9]"
-                           r"|(?<=[0-3])[0-9]\.[01][0-9]\.[0129][0-9])") + r")\D")
+                           r"|(?<=[0-3])[0-9]\.[01][0-9]\.[0129][0-9])") + r")\D", which=3)
 # YYYYMM_PATTERN  \D([12][0-9]{3}[/.-](?:1[0-2]|0[1-9]))\D
 YYYYMM = ShiftedFindall(
     compiled_pattern("YYYYMM_PATTERN"),
-    r"(" + _twin("[12]", r"[0-9]{3}[/.-](?:1[0-2]|0[1-9])") + r")\D")
+    r"(" + _twin("[12]", r"[0-9]{3}[/.-](?:1[0-2]|0[1-9])") + r")\D", which=4)
 # MMYYYY_PATTERN  \D([0-1]?[0-9][/.-][12][0-9]{3})\D
 MMYYYY = ShiftedFindall(
     compiled_pattern("MMYYYY_PATTERN"),
-    r"(" + _twin("[0-9]", r"(?:(?<=[01])[0-9][/.-][12][0-9]{3}|[/.-][12][0-9]{3})") + r")\D")
+    r"(" + _twin("[0-9]", r"(?:(?<=[01])[0-9][/.-][12][0-9]{3}|[/.-][12][0-9]{3})") + r")\D", which=5)
 # SIMPLE_PATTERN  (?<!w3.org)\D((?:199[0-9]|20[0-3][0-9]))\D: the negative lookbehind
 # stood before the \D, two characters (any, newline too) before the twin's position
 SIMPLE = ShiftedFindall(
     compiled_pattern("SIMPLE_PATTERN"),
-    r"((?:1(?<=\D1)(?<!w3.org[\s\S]{2})99[0-9]|2(?<=\D2)(?<!w3.org[\s\S]{2})0[0-3][0-9]))\D")
+    r"((?:1(?<=\D1)(?<!w3.org[\s\S]{2})99[0-9]|2(?<=\D2)(?<!w3.org[\s\S]{2})0[0-3][0-9]))\D", which=6)
 
 LONG_TEXT_PATTERN = compiled_pattern("LONG_TEXT_PATTERN")
 _SPACED_YEAR = re.compile(r" (?:199[0-9]|20[0-3][0-9])")

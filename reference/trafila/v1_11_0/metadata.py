@@ -19,6 +19,7 @@ from copy import deepcopy
 from html import unescape
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
+from .._backend import core_of
 from .._engine import NotNative
 from ..courlan import extract_domain, get_base_url, is_valid_url, normalize_url, validate_url
 from ..v2_3_1.metadata import (
@@ -261,10 +262,14 @@ def check_authors(authors: str, author_blacklist: Set[str]) -> Optional[str]:
     return None
 
 
-def _minify(text: str) -> str:
+def _minify(text: str, core: Any = None) -> str:
     """``JSON_MINIFY.sub(r"\\1", text)``: the whitespace outside strings removed. The
     split gives the text between matches and each match's group (None for whitespace),
-    joined in C where the substitution expands its template in Python for each match."""
+    joined in C where the substitution expands its template in Python for each match;
+    on the core's backend (``core``) one C pass (metadata_json.pxi) does it all."""
+    c_minify = getattr(core, "json_minify", None)
+    if c_minify is not None:
+        return c_minify(text, True)  # type: ignore[no-any-return]
     return "".join(filter(None, JSON_MINIFY.split(text)))
 
 
@@ -275,7 +280,7 @@ def extract_meta_json(tree: Any, metadata: Document) -> Document:
             continue
         if not elem.text:
             continue
-        element_text = normalize_json(_minify(elem.text))
+        element_text = normalize_json(_minify(elem.text, core_of(elem)))
         try:
             schema = json.loads(element_text)
             metadata = extract_json(schema, metadata)

@@ -498,10 +498,14 @@ def check_authors(authors: str, author_blacklist: Set[str]) -> Optional[str]:
     return None
 
 
-def _minify(text: str) -> str:
+def _minify(text: str, core: Any = None) -> str:
     """``JSON_MINIFY.sub(r"\\1", text)``: the whitespace outside strings removed. The
     split gives the text between matches and each match's group (None for whitespace),
-    joined in C where the substitution expands its template in Python for each match."""
+    joined in C where the substitution expands its template in Python for each match;
+    on the core's backend (``core``) one C pass (metadata_json.pxi) does it all."""
+    c_minify = getattr(core, "json_minify", None)
+    if c_minify is not None:
+        return c_minify(text, False)  # type: ignore[no-any-return]
     return "".join(filter(None, JSON_MINIFY.split(text)))
 
 
@@ -512,7 +516,7 @@ def extract_meta_json(tree: Any, metadata: Document) -> Document:
             continue
         if not elem.text:
             continue
-        element_text = normalize_json(_minify(elem.text))
+        element_text = normalize_json(_minify(elem.text, core_of(elem)))
         try:
             schema = json.loads(element_text, strict=False)
             metadata = extract_json(schema, metadata)
