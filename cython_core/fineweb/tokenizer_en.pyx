@@ -157,6 +157,29 @@ cdef class _FirstChars:
         c = PyUnicode_READ(PyUnicode_KIND(s), PyUnicode_DATA(s), 0)
         return c > 0xFFFF or ung[c] or gua[c]
 
+    cdef Py_ssize_t first_start(self, str s, Py_ssize_t begin):
+        """The first index >= begin where a match may start in ``s`` (-1: nowhere).
+        A search from there finds what a search from ``begin`` finds: the positions
+        skipped cannot start a match."""
+        cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(s)
+        cdef int kind = PyUnicode_KIND(s)
+        cdef void* data = PyUnicode_DATA(s)
+        cdef Py_UCS4 c, p
+        cdef bint prev_digit = False
+        cdef unsigned char* ung = self.unguarded
+        cdef unsigned char* gua = self.guarded
+        if self.anything:
+            return begin if begin <= n else -1
+        if begin > 0 and begin <= n:
+            p = PyUnicode_READ(kind, data, begin - 1)
+            prev_digit = p >= 48 and p <= 57
+        for i in range(begin, n):
+            c = PyUnicode_READ(kind, data, i)
+            if c > 0xFFFF or ung[c] or (prev_digit and gua[c]):
+                return i
+            prev_digit = c >= 48 and c <= 57
+        return -1
+
     cdef bint may_match(self, str s):
         """False only when no match can start anywhere in ``s``."""
         cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(s)
@@ -184,6 +207,10 @@ cdef class _AffixRules:
     cdef dict specials
     cdef _FirstChars prefix_first, suffix_first, infix_first
     cdef bint prefix_anchored
+    # regex_suffix_reach: widest bounded suffix match, the trailing-run characters (-1: unknown)
+    cdef Py_ssize_t suffix_width
+    cdef Py_UCS4 suffix_run[4]
+    cdef int n_suffix_run
 
     def __init__(self, rules, reference):
         data = reference._DATA
@@ -197,6 +224,16 @@ cdef class _AffixRules:
         self.prefix_anchored = reference.regex_anchored(data["prefix_search"]["pattern"], data["prefix_search"]["flags"])
         self.suffix_first = _FirstChars(reference.regex_first_chars(data["suffix_search"]["pattern"], data["suffix_search"]["flags"]))
         self.infix_first = _FirstChars(reference.regex_first_chars(data["infix_finditer"]["pattern"], data["infix_finditer"]["flags"]))
+        self.suffix_width = -1
+        self.n_suffix_run = 0
+        reach = None
+        if rules.suffix_search is not None and data["suffix_search"]["method"] == "search":
+            reach = reference.regex_suffix_reach(data["suffix_search"]["pattern"], data["suffix_search"]["flags"])
+        if reach is not None and len(reach[1]) <= 4:
+            self.suffix_width = reach[0]
+            for ch in reach[1]:
+                self.suffix_run[self.n_suffix_run] = ord(ch)
+                self.n_suffix_run += 1
 
     cdef Py_ssize_t find_prefix(self, str string) except -1:
         if self.prefix_search is None:
@@ -209,16 +246,43 @@ cdef class _AffixRules:
         match = self.prefix_search(string)
         return (match.end() - match.start()) if match is not None else 0
 
+    cdef Py_ssize_t suffix_start(self, str string):
+        """Where suffix_search may begin on ``string`` and find the match a search from 0
+        finds (regex_suffix_reach): no match starts before it."""
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(string), reach = self.suffix_width, run = 0, best = 0
+        cdef int kind = PyUnicode_KIND(string)
+        cdef void* data = PyUnicode_DATA(string)
+        cdef Py_UCS4 c
+        cdef int k
+        if reach < 0 or n == 0 or PyUnicode_READ(kind, data, n - 1) == u'\n':
+            return 0  # `$` can also match before a final newline: search it all
+        c = PyUnicode_READ(kind, data, n - 1)
+        for k in range(self.n_suffix_run):
+            if c == self.suffix_run[k]:
+                run = 1
+                while run < n and PyUnicode_READ(kind, data, n - 1 - run) == c:
+                    run += 1
+                best = run
+        if best > reach:
+            reach = best
+        return n - reach if reach < n else 0
+
     cdef Py_ssize_t find_suffix(self, str string) except -1:
-        if self.suffix_search is None or not self.suffix_first.may_match(string):
+        if self.suffix_search is None:
             return 0
-        match = self.suffix_search(string)
+        cdef Py_ssize_t begin = self.suffix_first.first_start(string, self.suffix_start(string))
+        if begin < 0:
+            return 0
+        match = self.suffix_search(string, begin)
         return (match.end() - match.start()) if match is not None else 0
 
     cdef list find_infix(self, str string):
-        if self.infix_finditer is None or not self.infix_first.may_match(string):
+        if self.infix_finditer is None:
             return []
-        return list(self.infix_finditer(string))
+        cdef Py_ssize_t begin = self.infix_first.first_start(string, 0)
+        if begin < 0:
+            return []
+        return list(self.infix_finditer(string, begin))
 
     cpdef tuple tokenize_chunk(self, str span):
         special = self.specials.get(span)
@@ -310,6 +374,23 @@ def affix_tokenize_chunk(rules, str chunk):
         from trafila.fineweb import tokenizer as reference
         _test_objects[key] = (rules, _AffixRules(rules, reference))
     return (<_AffixRules>_test_objects[key][1]).tokenize_chunk(chunk)
+
+
+def suffix_search_start(rules, str s):
+    """Where the compiled affix loop starts suffix_search on ``s`` (exposed for the tests)."""
+    key = ("affix", id(rules))
+    if key not in _test_objects:
+        from trafila.fineweb import tokenizer as reference
+        _test_objects[key] = (rules, _AffixRules(rules, reference))
+    return (<_AffixRules>_test_objects[key][1]).suffix_start(s)
+
+
+def first_chars_first_start(ranges, str s, Py_ssize_t begin):
+    """_FirstChars(ranges).first_start(s, begin) (exposed for the tests)."""
+    key = ("first", id(ranges))
+    if key not in _test_objects:
+        _test_objects[key] = (ranges, _FirstChars(ranges))
+    return (<_FirstChars>_test_objects[key][1]).first_start(s, begin)
 
 
 def first_chars_may_match(ranges, str s):

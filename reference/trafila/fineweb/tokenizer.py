@@ -512,6 +512,54 @@ def regex_anchored(pattern: str, flags: int) -> bool:
     return starts_anchored(sre_parse.parse(pattern, flags))
 
 
+def regex_suffix_reach(pattern: str, flags: int) -> Optional[Tuple[int, str]]:
+    """How far back from a string's end a match of the end-anchored ``pattern``
+    can start: ``(width, run_chars)`` -- no match is wider than ``width``
+    characters, except the alternatives "a run of one character c (at least k
+    times) at the end" for each c in ``run_chars``, which start where that
+    trailing run starts. None when the pattern is not of that shape (a top-level
+    alternation, or one sequence, each ending with ``$``, MULTILINE off).
+
+    So on a string not ending with a newline (``$`` is then the very end), the
+    leftmost match of ``search`` starts no earlier than ``len - max(width, run)``
+    (``run``: the longest trailing run of a ``run_chars`` character), and
+    ``search(string, that)`` finds the same match: lookbehinds still see the
+    characters before the start position."""
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        import re._constants as sre_constants
+    except ImportError:  # pragma: no cover
+        import sre_constants  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef]
+    c = sre_constants
+    if flags & re.MULTILINE:
+        return None
+    tree = list(sre_parse.parse(pattern, flags))
+    if len(tree) == 1 and tree[0][0] is c.BRANCH:
+        alternatives = [list(b) for b in tree[0][1][1]]
+    else:
+        alternatives = [tree]
+    width = 0
+    run_chars = set()
+    for alt in alternatives:
+        if not alt or alt[-1] != (c.AT, c.AT_END):
+            return None
+        lo, hi = sre_parse.SubPattern(sre_parse.State(), alt).getwidth()
+        if hi < c.MAXREPEAT:
+            width = max(width, hi)
+            continue
+        # the one unbounded shape allowed: literals c..., then c{k,}, then $
+        body = alt[:-1]
+        if not (body and body[-1][0] is c.MAX_REPEAT and body[-1][1][1] is c.MAXREPEAT
+                and list(body[-1][1][2]) and len(body[-1][1][2]) == 1 and body[-1][1][2][0][0] is c.LITERAL):
+            return None
+        ch = body[-1][1][2][0][1]
+        if any(item != (c.LITERAL, ch) for item in body[:-1]):
+            return None
+        run_chars.add(chr(ch))
+    return width, "".join(sorted(run_chars))
+
+
 def strip_strings(els: Sequence[str]) -> List[str]:
     """datatrove.utils.word_tokenizers.strip_strings: strip each, drop the empty ones."""
     return [el.strip() for el in els if len(el.strip()) > 0]
