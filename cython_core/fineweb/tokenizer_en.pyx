@@ -4,7 +4,8 @@
 spaCy tokenizes each run of space / non-space characters of a text on its own
 (without its chunk cache, off in datatrove's memory zones), so a chunk's tokens
 are a pure function of the chunk: this twin splits the text in C and keeps each
-chunk's tokens in a dictionary (two bounded generations). A new chunk of ASCII
+chunk's tokens in a C hash table keyed by the chunk's characters, read in place
+(two bounded generations). A new chunk of ASCII
 letters, or of ASCII letters and one suffix character, is decided in C
 (_fast_chunk); any other runs the reference's affix loop ported line for line
 (_AffixRules) with spaCy's regexes, each skipped on a string where none of the
@@ -13,8 +14,15 @@ Then the special-case matcher pass (the only step that looks across chunks),
 the sentencizer and datatrove's strip_strings run in C over per-token flags.
 """
 
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memcmp
+from libc.stdint cimport uint64_t
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from cpython.unicode cimport PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_1BYTE_KIND
+
+cdef extern from "Python.h":
+    object PyUnicode_Substring(object, Py_ssize_t, Py_ssize_t)
+    bint Py_UNICODE_ISSPACE(Py_UCS4) nogil
 
 #: per-token flags, computed once per distinct token text
 cdef enum:
@@ -127,6 +135,36 @@ def fast_chunk_tokens(str chunk, dict specials):
     return _fast_chunk(chunk, specials)
 
 
+# spaCy's IS_PUNCT per code point (unicodedata.category starting with "P"), asked of unicodedata
+# once per code point: 0 not asked yet, 1 punctuation, 2 not
+cdef unsigned char* _punct_state = <unsigned char*>calloc(0x110000, 1)
+if _punct_state == NULL:
+    raise MemoryError()
+import unicodedata as _unicodedata
+_category = _unicodedata.category
+
+
+# upstream: spacy.lang.lex_attrs.is_punct
+cdef bint _is_punct(str text) except -1:
+    """Every character of ``text`` is in a Unicode punctuation category (True for "")."""
+    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_UCS4 c
+    for i in range(n):
+        c = PyUnicode_READ(kind, data, i)
+        if _punct_state[c] == 0:
+            _punct_state[c] = 1 if (<str>_category(chr(c))).startswith("P") else 2
+        if _punct_state[c] != 1:
+            return False
+    return True
+
+
+def is_punct(str text):
+    """The compiled is_punct (exposed for the tests)."""
+    return _is_punct(text)
+
+
 cdef class _FirstChars:
     """Which characters can begin a match of a regex (from the reference's
     regex_first_chars): a BMP bitmap of the unguarded ones and one of those
@@ -211,6 +249,10 @@ cdef class _AffixRules:
     cdef Py_ssize_t suffix_width
     cdef Py_UCS4 suffix_run[4]
     cdef int n_suffix_run
+    # regex_lookbehind_reach of the suffix rules (-1: unknown) and suffix_search's answers by
+    # the text from that far before the search's start to the end, one dict per start offset
+    cdef Py_ssize_t suffix_behind
+    cdef list suffix_memo
 
     def __init__(self, rules, reference):
         data = reference._DATA
@@ -229,6 +271,12 @@ cdef class _AffixRules:
         reach = None
         if rules.suffix_search is not None and data["suffix_search"]["method"] == "search":
             reach = reference.regex_suffix_reach(data["suffix_search"]["pattern"], data["suffix_search"]["flags"])
+        self.suffix_behind = -1
+        if rules.suffix_search is not None:
+            behind = reference.regex_lookbehind_reach(data["suffix_search"]["pattern"], data["suffix_search"]["flags"])
+            if behind is not None and behind <= 8:
+                self.suffix_behind = behind
+        self.suffix_memo = [{} for _ in range(max(self.suffix_behind, 0) + 1)]
         if reach is not None and len(reach[1]) <= 4:
             self.suffix_width = reach[0]
             for ch in reach[1]:
@@ -271,8 +319,24 @@ cdef class _AffixRules:
         if self.suffix_search is None:
             return 0
         cdef Py_ssize_t begin = self.suffix_first.first_start(string, self.suffix_start(string))
+        cdef Py_ssize_t q, found
+        cdef dict memo
         if begin < 0:
             return 0
+        if self.suffix_behind >= 0:
+            # the answer depends only on string[begin - behind:] (and the offset within it)
+            q = begin - self.suffix_behind if begin > self.suffix_behind else 0
+            memo = <dict>self.suffix_memo[begin - q]
+            tail = PyUnicode_Substring(string, q, PyUnicode_GET_LENGTH(string))
+            got = memo.get(tail)
+            if got is not None:
+                return <Py_ssize_t>got
+            match = self.suffix_search(string, begin)
+            found = (match.end() - match.start()) if match is not None else 0
+            if len(memo) >= 50000:
+                memo.clear()
+            memo[tail] = found
+            return found
         match = self.suffix_search(string, begin)
         return (match.end() - match.start()) if match is not None else 0
 
@@ -401,19 +465,117 @@ def first_chars_may_match(ranges, str s):
     return (<_FirstChars>_test_objects[key][1]).may_match(s)
 
 
+
+# --------------------------------------------------------------------------- the chunk cache
+
+cdef struct CacheSlot:
+    uint64_t hash
+    Py_ssize_t length       # code points of the chunk
+    PyObject* key           # the chunk (a str, owned); NULL: empty slot
+    PyObject* value         # its entry (owned): flags int, or (pieces tuple, flags bytes)
+
+
+cdef struct ChunkTable:
+    CacheSlot* slots
+    Py_ssize_t mask
+    Py_ssize_t count
+
+
+cdef int _table_init(ChunkTable* t, Py_ssize_t entries) except -1:
+    """An empty table for ``entries`` chunks (load factor <= 1/2)."""
+    cdef Py_ssize_t cap = 16
+    while cap < 2 * entries:
+        cap <<= 1
+    t.slots = <CacheSlot*>calloc(cap, sizeof(CacheSlot))
+    if t.slots == NULL:
+        raise MemoryError()
+    t.mask = cap - 1
+    t.count = 0
+    return 0
+
+
+cdef void _table_clear(ChunkTable* t) noexcept:
+    """Release every entry; the table stays allocated and empty."""
+    cdef Py_ssize_t i
+    if t.slots == NULL:
+        return
+    for i in range(t.mask + 1):
+        if t.slots[i].key != NULL:
+            Py_XDECREF(t.slots[i].key)
+            Py_XDECREF(t.slots[i].value)
+            t.slots[i].key = NULL
+            t.slots[i].value = NULL
+    t.count = 0
+
+
+cdef inline uint64_t _mix64(uint64_t h) noexcept nogil:
+    h ^= h >> 33
+    h *= 0xff51afd7ed558ccdULL
+    h ^= h >> 33
+    h *= 0xc4ceb9fe1a85ec53ULL
+    h ^= h >> 33
+    return h
+
+
+cdef inline uint64_t _span_hash(int kind, void* data, Py_ssize_t start, Py_ssize_t end) noexcept:
+    cdef uint64_t h = 0x84222325CBF29CE4ULL
+    cdef Py_ssize_t i
+    for i in range(start, end):
+        h = (h ^ <uint64_t>PyUnicode_READ(kind, data, i)) * 0x100000001B3ULL
+    return _mix64(h ^ <uint64_t>(end - start))
+
+
+cdef inline bint _span_equals(PyObject* key, int kind, void* data, Py_ssize_t start, Py_ssize_t length) noexcept:
+    """Whether the str ``key`` (of ``length`` code points) holds text[start:start+length]."""
+    cdef int kkind = PyUnicode_KIND(<object>key)
+    cdef void* kdata = PyUnicode_DATA(<object>key)
+    cdef Py_ssize_t i
+    if kkind == kind:
+        return memcmp(kdata, (<char*>data) + start * kind, length * kind) == 0
+    for i in range(length):
+        if PyUnicode_READ(kkind, kdata, i) != PyUnicode_READ(kind, data, start + i):
+            return False
+    return True
+
+
+cdef inline CacheSlot* _table_find(ChunkTable* t, uint64_t h, int kind, void* data, Py_ssize_t start,
+                                   Py_ssize_t length) noexcept:
+    """The slot holding text[start:start+length] (hash h), or the empty slot where it would go."""
+    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>t.mask)
+    cdef CacheSlot* slot
+    while True:
+        slot = &t.slots[i]
+        if slot.key == NULL:
+            return slot
+        if slot.hash == h and slot.length == length and _span_equals(slot.key, kind, data, start, length):
+            return slot
+        i = (i + 1) & t.mask
+
+
+cdef inline void _slot_set(CacheSlot* slot, uint64_t h, Py_ssize_t length, object key, object value) noexcept:
+    Py_INCREF(key)
+    Py_INCREF(value)
+    slot.hash = h
+    slot.length = length
+    slot.key = <PyObject*>key
+    slot.value = <PyObject*>value
+
+
 cdef class CompiledEnglish:
     """The twin of trafila.fineweb.tokenizer.EnglishRules plus datatrove's
     wrappers, for texts without IS_ALPHA (EnglishTokenizer routes those)."""
 
     cdef object rules
     cdef object tokens_type
-    cdef dict chunk_cache       # chunk -> flags int (one token) or (pieces tuple, flags bytes)
-    cdef dict old_cache         # the generation before: a hit there moves back to chunk_cache
+    # chunk -> flags int (one token) or (pieces tuple, flags bytes), in two C tables: the
+    # current generation and the one before (a hit there moves back to the current)
+    cdef ChunkTable tables[2]
+    cdef int current
     cdef Py_ssize_t generation  # entries per generation
-    cdef dict text_flags        # token text -> flags
     cdef dict trie
     cdef dict specials
     cdef frozenset punct_chars
+    cdef Py_ssize_t punct_max_len
     cdef object is_punct
     cdef object check_encodable
     cdef _AffixRules affix
@@ -428,77 +590,101 @@ cdef class CompiledEnglish:
         self.trie = rules.matcher_trie
         self.specials = rules.specials
         self.punct_chars = frozenset(rules.punct_chars)
-        self.chunk_cache = {}
-        self.old_cache = {}
+        self.punct_max_len = max([len(p) for p in self.punct_chars], default=0)
         self.generation = max(1, max_cache // 2)
-        self.text_flags = {}
+        _table_init(&self.tables[0], self.generation)
+        _table_init(&self.tables[1], self.generation)
+        self.current = 0
 
     def clear_cache(self):
         """Forget the chunks seen so far."""
-        self.chunk_cache.clear()
-        self.old_cache.clear()
-        self.text_flags.clear()
+        _table_clear(&self.tables[0])
+        _table_clear(&self.tables[1])
 
     def cache_size(self):
         """How many chunks are cached."""
-        return len(self.chunk_cache) + len(self.old_cache)
+        return self.tables[0].count + self.tables[1].count
+
+    def __dealloc__(self):
+        cdef int k
+        for k in range(2):
+            _table_clear(&self.tables[k])
+            free(self.tables[k].slots)
+            self.tables[k].slots = NULL
 
     cdef int _flags_of(self, str text) except -1:
-        cdef object got = self.text_flags.get(text)
-        cdef int f
-        if got is not None:
-            return <int>got
-        f = 0
-        if text in self.punct_chars:
+        """The token flags of ``text`` (worked out once per new chunk, so not cached)."""
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), a = 0
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef int f = 0
+        if n <= self.punct_max_len and text in self.punct_chars:
             f |= F_PUNCT_CHAR
-        if self.is_punct(text):
+        if _is_punct(text):
             f |= F_IS_PUNCT
         if text in self.trie:
             f |= F_MATCH_FIRST
-        stripped = text.strip()
-        if not stripped:
+        # str.strip(): the Py_UNICODE_ISSPACE characters at both ends
+        while a < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, a)):
+            a += 1
+        if a == n:
             f |= F_STRIPS_EMPTY
-        elif stripped != text:
+        elif a > 0 or Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, n - 1)):
             f |= F_STRIPS_OTHER
-        if len(self.text_flags) >= 2 * self.generation:
-            self.text_flags.clear()
-        self.text_flags[text] = f
         return f
 
-    cdef object _chunk(self, str chunk):
-        """A chunk's tokens: its flags (an int) when the chunk is one token, else
-        (pieces tuple, flags bytes); cached."""
-        cdef object entry = self.chunk_cache.get(chunk)
-        if entry is not None:
-            return entry
-        entry = self.old_cache.get(chunk)
-        if entry is None:
-            pieces = _fast_chunk(chunk, self.specials)
-            if pieces is None:
-                pieces = self.affix.tokenize_chunk(chunk)
-            if len(pieces) == 1:  # the chunk itself (the pieces always tile the chunk)
-                entry = self._flags_of(<str>pieces[0])
-            else:
-                entry = (pieces, bytes([self._flags_of(p) for p in pieces]))
-        if len(self.chunk_cache) >= self.generation:
-            # two generations: chunks used since the last turn survive it
-            self.old_cache = self.chunk_cache
-            self.chunk_cache = {}
-        self.chunk_cache[chunk] = entry
-        return entry
+    cdef object _new_entry(self, str chunk):
+        """A chunk's tokens, worked out: its flags (an int) when the chunk is one token, else
+        (pieces tuple, flags bytes)."""
+        pieces = _fast_chunk(chunk, self.specials)
+        if pieces is None:
+            pieces = self.affix.tokenize_chunk(chunk)
+        if len(pieces) == 1:  # the chunk itself (the pieces always tile the chunk)
+            return self._flags_of(<str>pieces[0])
+        return (pieces, bytes([self._flags_of(p) for p in pieces]))
 
-    cdef int _add_chunk(self, str chunk, Py_ssize_t pos, list texts, _Buf buf) except -1:
-        """Append one chunk's tokens starting at character ``pos``."""
-        cdef object entry = self._chunk(chunk)
+    cdef CacheSlot* _lookup(self, str text, int kind, void* data, Py_ssize_t start, Py_ssize_t end) except NULL:
+        """The cache slot of the chunk text[start:end], worked out and cached on a miss."""
+        cdef Py_ssize_t length = end - start
+        cdef uint64_t h = _span_hash(kind, data, start, end)
+        cdef ChunkTable* cur = &self.tables[self.current]
+        cdef CacheSlot* slot = _table_find(cur, h, kind, data, start, length)
+        cdef CacheSlot* old_slot
+        cdef ChunkTable* old
+        if slot.key != NULL:
+            return slot
+        old = &self.tables[1 - self.current]
+        old_slot = _table_find(old, h, kind, data, start, length)
+        if old_slot.key != NULL:
+            key = <object>old_slot.key
+            value = <object>old_slot.value
+        else:
+            key = PyUnicode_Substring(text, start, end)
+            value = self._new_entry(<str>key)
+        if cur.count >= self.generation:
+            # two generations: chunks used since the last turn survive it
+            _table_clear(old)
+            self.current = 1 - self.current
+            cur = old
+            slot = _table_find(cur, h, kind, data, start, length)
+        _slot_set(slot, h, length, key, value)
+        cur.count += 1
+        return slot
+
+    cdef int _add_chunk(self, str text, int kind, void* data, Py_ssize_t start, Py_ssize_t end, list texts,
+                        _Buf buf) except -1:
+        """Append the tokens of the chunk text[start:end]."""
+        cdef CacheSlot* slot = self._lookup(text, kind, data, start, end)
+        cdef object entry = <object>slot.value
         cdef tuple pieces
         cdef bytes flags
         cdef const unsigned char* fl
-        cdef Py_ssize_t k, m
+        cdef Py_ssize_t k, m, pos = start
         cdef str piece
         if type(entry) is int:
             if buf.n + 1 > buf.cap:
                 buf.grow(buf.n + 1)
-            texts.append(chunk)
+            texts.append(<object>slot.key)
             buf.idx[buf.n] = pos
             buf.flags[buf.n] = <unsigned char><int>entry
             buf.space[buf.n] = 0
@@ -539,13 +725,13 @@ cdef class CompiledEnglish:
                 if uc >= 0xD800 and uc <= 0xDFFF:
                     self.check_encodable(text)
                     break
-        in_ws = PyUnicode_READ(kind, data, 0).isspace()
+        in_ws = Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, 0))
         for i in range(length):
             uc = PyUnicode_READ(kind, data, i)
-            ws = uc.isspace()
+            ws = Py_UNICODE_ISSPACE(uc)
             if ws != in_ws:
                 if start < i:
-                    self._add_chunk(text[start:i], start, texts, buf)
+                    self._add_chunk(text, kind, data, start, i, texts, buf)
                 if uc == u' ' and buf.n > 0:
                     buf.space[buf.n - 1] = 1
                     start = i + 1
@@ -553,7 +739,7 @@ cdef class CompiledEnglish:
                     start = i
                 in_ws = not in_ws
         if start < length:
-            self._add_chunk(text[start:], start, texts, buf)
+            self._add_chunk(text, kind, data, start, length, texts, buf)
             # the last run is a space run or ends without a space: no trailing space
             if buf.n > 0:
                 buf.space[buf.n - 1] = 0

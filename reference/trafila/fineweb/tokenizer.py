@@ -560,6 +560,57 @@ def regex_suffix_reach(pattern: str, flags: int) -> Optional[Tuple[int, str]]:
     return width, "".join(sorted(run_chars))
 
 
+def regex_lookbehind_reach(pattern: str, flags: int) -> Optional[int]:
+    """How many characters before a position a match of ``pattern`` tried there can read: the
+    widest lookbehind (0 without one). None when a match also depends on where the string
+    starts or on more than its characters (``^``, ``\\b``, ``\\B``, backreferences,
+    unbounded lookbehinds). So, with reach L, ``search(s, p)`` gives the match that
+    ``search(s[q:], p - q)`` gives shifted by q, for any q with ``p - L <= q``, q >= 0."""
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        import re._constants as sre_constants
+    except ImportError:  # pragma: no cover
+        import sre_constants  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef]
+    c = sre_constants
+    widest = 0
+
+    class GiveUp(Exception):
+        pass
+
+    def walk(items) -> None:
+        nonlocal widest
+        for op, av in items:
+            if op in (c.ASSERT, c.ASSERT_NOT):
+                direction, body = av
+                if direction < 0:
+                    hi = body.getwidth()[1]
+                    if hi >= c.MAXREPEAT:
+                        raise GiveUp
+                    widest = max(widest, hi)
+                walk(body)
+            elif op is c.AT:
+                if av not in (c.AT_END, c.AT_END_STRING):
+                    raise GiveUp
+            elif op is c.BRANCH:
+                for branch in av[1]:
+                    walk(branch)
+            elif op is c.SUBPATTERN:
+                walk(av[3])
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                walk(av[2])
+            elif op in (c.LITERAL, c.NOT_LITERAL, c.IN, c.ANY):
+                continue
+            else:  # backreferences, conditionals, anything else
+                raise GiveUp
+
+    try:
+        walk(sre_parse.parse(pattern, flags))
+    except GiveUp:
+        return None
+    return widest
+
+
 def strip_strings(els: Sequence[str]) -> List[str]:
     """datatrove.utils.word_tokenizers.strip_strings: strip each, drop the empty ones."""
     return [el.strip() for el in els if len(el.strip()) > 0]
