@@ -606,3 +606,31 @@ def test_is_punct_every_code_point():
         assert module.is_punct(ch) == T.is_punct(ch), hex(code)
     for s in ("", "..", ".a", "a.", "«»", "!?¿", "-—–", "·"):
         assert module.is_punct(s) == T.is_punct(s), s
+
+
+def test_url_required_chars():
+    """url_match is skipped on a string without a character every match holds ("." for spaCy's
+    URL pattern): no string without it matches, on every code point and on generated hosts."""
+    data = T._DATA["url_match"]
+    required = T.regex_required_chars(data["pattern"], data["flags"])
+    assert required == "."
+    assert T.regex_required_chars(r"a(b|cb)+d?", 0) == "ab"
+    assert T.regex_required_chars(r"(?i)ab", 0) == ""
+    assert T.regex_required_chars(r"x|y", 0) == ""
+    for code in range(0, sys.maxunicode + 1, 7):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        ch = chr(code)
+        for s in ("www" + ch + "com", "http://a" + ch + "b", ch * 3, "a@b" + ch + "org"):
+            if "." not in s:
+                assert _RULES.url_match(s) is None, s
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.one_of(st.sampled_from(list("abc.:/@-_0123456789?#%")), st.characters(codec=None)),
+               min_size=1, max_size=20))
+def test_url_required_hypothesis(s):
+    if "." not in s:
+        assert _RULES.url_match(s) is None
+    if not any(ch.isspace() for ch in s):
+        assert _compiled_module().affix_tokenize_chunk(_RULES, s) == _RULES.tokenize_chunk(s)

@@ -242,6 +242,7 @@ cdef class _AffixRules:
     _split_affixes and _attach_tokens), line for line, except that the suffix
     and infix regexes are not run on a string where no match can start."""
     cdef object prefix_search, suffix_search, infix_finditer, token_match, url_match
+    cdef tuple url_required     # characters every url_match match holds (regex_required_chars)
     cdef dict specials
     cdef _FirstChars prefix_first, suffix_first, infix_first
     cdef bint prefix_anchored
@@ -261,6 +262,9 @@ cdef class _AffixRules:
         self.infix_finditer = rules.infix_finditer
         self.token_match = rules.token_match
         self.url_match = rules.url_match
+        self.url_required = ()
+        if rules.url_match is not None:
+            self.url_required = tuple(reference.regex_required_chars(data["url_match"]["pattern"], data["url_match"]["flags"]))
         self.specials = rules.specials
         self.prefix_first = _FirstChars(reference.regex_first_chars(data["prefix_search"]["pattern"], data["prefix_search"]["flags"]))
         self.prefix_anchored = reference.regex_anchored(data["prefix_search"]["pattern"], data["prefix_search"]["flags"])
@@ -282,6 +286,13 @@ cdef class _AffixRules:
             for ch in reach[1]:
                 self.suffix_run[self.n_suffix_run] = ord(ch)
                 self.n_suffix_run += 1
+
+    cdef bint _may_be_url(self, str string):
+        """False when string lacks a character every url_match match holds."""
+        for ch in self.url_required:
+            if ch not in string:
+                return False
+        return True
 
     cdef Py_ssize_t find_prefix(self, str string) except -1:
         if self.prefix_search is None:
@@ -404,7 +415,7 @@ cdef class _AffixRules:
             if special is not None:
                 tokens.extend(special)
             elif ((self.token_match is not None and self.token_match(string))
-                  or (self.url_match is not None and self.url_match(string))):
+                  or (self.url_match is not None and self._may_be_url(string) and self.url_match(string))):
                 tokens.append(string)
             else:
                 matches = self.find_infix(string)
@@ -766,41 +777,50 @@ cdef class CompiledEnglish:
                 end += 1
         return matches
 
+    # upstream: spacy.tokenizer.Tokenizer._apply_special_cases
     cdef tuple _apply_special_cases(self, list texts, _Buf buf):
         """Tokenizer._apply_special_cases: rebuilds texts and buf when a kept
-        span is a special case (the reference's _filter_special_spans decides)."""
+        span is a special case (the reference's _filter_special_spans decides);
+        the same texts and buf when none is."""
         matches = self._find_matches(texts, buf)
         if not matches:
             return texts, buf
         kept = self.rules._filter_special_spans(matches)
         specials = self.rules.specials
+        cdef Py_ssize_t i = 0, end, n = buf.n, j, pos
+        cdef dict replaced = {}   # span start -> (span end, the special case's pieces)
+        for start, stop in kept:
+            i = start
+            end = stop
+            parts = []
+            for j in range(i, end - 1):
+                parts.append(texts[j])
+                if buf.space[j]:
+                    parts.append(" ")
+            parts.append(texts[end - 1])
+            special = specials.get("".join(parts))
+            if special is not None:
+                replaced[start] = (end, special)
+        if not replaced:
+            return texts, buf
         cdef list out_texts = []
         cdef _Buf out = _Buf(buf.n + 16)
-        cdef Py_ssize_t i = 0, end, n = buf.n, j, pos
-        cdef dict span_data = {s: e for s, e in kept}
         cdef str piece
+        i = 0
         while i < n:
-            got = span_data.get(i)
-            end = i + 1 if got is None else <Py_ssize_t>got
-            special = None
-            if got is not None:
-                parts = []
-                for j in range(i, end - 1):
-                    parts.append(texts[j])
-                    if buf.space[j]:
-                        parts.append(" ")
-                parts.append(texts[end - 1])
-                special = specials.get("".join(parts))
-            if special is None:
-                if out.n + (end - i) > out.cap:
-                    out.grow(out.n + (end - i))
-                for j in range(i, end):
-                    out_texts.append(texts[j])
-                    out.idx[out.n] = buf.idx[j]
-                    out.flags[out.n] = buf.flags[j]
-                    out.space[out.n] = buf.space[j]
-                    out.n += 1
+            got = replaced.get(i)
+            if got is None:
+                end = i + 1
+                if out.n + 1 > out.cap:
+                    out.grow(out.n + 1)
+                out_texts.append(texts[i])
+                out.idx[out.n] = buf.idx[i]
+                out.flags[out.n] = buf.flags[i]
+                out.space[out.n] = buf.space[i]
+                out.n += 1
             else:
+                end = <Py_ssize_t>(<tuple>got)[0]
+                special = (<tuple>got)[1]
                 if out.n + len(special) > out.cap:
                     out.grow(out.n + len(special))
                 pos = buf.idx[i]

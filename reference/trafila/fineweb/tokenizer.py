@@ -560,6 +560,44 @@ def regex_suffix_reach(pattern: str, flags: int) -> Optional[Tuple[int, str]]:
     return width, "".join(sorted(run_chars))
 
 
+def regex_required_chars(pattern: str, flags: int) -> str:
+    """Characters every match of ``pattern`` consumes (each of them, at least once), read off its
+    parse tree: a literal in a sequence, in every alternative of a branch, in a repeat taken at
+    least once. "" when it finds none (or IGNORECASE is on). A string without one of them gives no
+    match."""
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        import re._constants as sre_constants
+    except ImportError:  # pragma: no cover
+        import sre_constants  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef]
+    c = sre_constants
+    if flags & re.IGNORECASE:
+        return ""
+
+    def required(items) -> set:
+        out: set = set()
+        for op, av in items:
+            if op is c.LITERAL:
+                out.add(av)
+            elif op is c.IN and len(av) == 1 and av[0][0] is c.LITERAL:
+                out.add(av[0][1])
+            elif op is c.SUBPATTERN:
+                if not (av[1] or av[2]):  # no flags changed inside the group
+                    out |= required(av[3])
+            elif op is c.BRANCH:
+                sets = [required(branch) for branch in av[1]]
+                out |= set.intersection(*sets) if sets else set()
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+                out |= required(av[2])
+        return out
+
+    tree = sre_parse.parse(pattern, flags)
+    if tree.state.flags & re.IGNORECASE:
+        return ""
+    return "".join(sorted(chr(k) for k in required(tree)))
+
+
 def regex_lookbehind_reach(pattern: str, flags: int) -> Optional[int]:
     """How many characters before a position a match of ``pattern`` tried there can read: the
     widest lookbehind (0 without one). None when a match also depends on where the string
