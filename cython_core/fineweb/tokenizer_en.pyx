@@ -23,6 +23,7 @@ from cpython.unicode cimport PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA, PyU
 cdef extern from "Python.h":
     object PyUnicode_Substring(object, Py_ssize_t, Py_ssize_t)
     bint Py_UNICODE_ISSPACE(Py_UCS4) nogil
+    bint Py_UNICODE_ISALPHA(Py_UCS4) nogil
 
 #: per-token flags, computed once per distinct token text
 cdef enum:
@@ -287,6 +288,48 @@ cdef class _AffixRules:
                 self.suffix_run[self.n_suffix_run] = ord(ch)
                 self.n_suffix_run += 1
 
+    cdef bint _plain_alpha(self, str s, Py_ssize_t n):
+        """Whether the first n characters of s are letters (str.isalpha) none of which can begin
+        a prefix, suffix or infix match (their first-character sets; the digit-guarded parts
+        need a digit before, and a letter is no digit), none past the BMP."""
+        cdef int kind = PyUnicode_KIND(s)
+        cdef void* data = PyUnicode_DATA(s)
+        cdef Py_ssize_t i
+        cdef Py_UCS4 c
+        cdef unsigned char* pre = self.prefix_first.unguarded
+        cdef unsigned char* suf = self.suffix_first.unguarded
+        cdef unsigned char* inf = self.infix_first.unguarded
+        if n == 0 or self.prefix_first.anything or self.suffix_first.anything or self.infix_first.anything:
+            return False
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if c > 0xFFFF or not Py_UNICODE_ISALPHA(c) or pre[c] or suf[c] or inf[c]:
+                return False
+        return True
+
+    cdef object fast_alpha(self, str chunk):
+        """The tokens of a chunk of letters L that no affix rule can touch (_plain_alpha) -- L
+        alone, or L and one character P that a suffix rule always splits off -- without the
+        regexes, None for any other chunk. Why it is exact: the prefix search is anchored where
+        no match can begin, the suffix search finds no start inside L (so only P, when there),
+        the infix search none, url_match needs a "." and there is no token_match: spaCy's loop
+        leaves L whole (its special case's pieces when it is one), then P."""
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(chunk)
+        cdef Py_UCS4 last
+        if self.token_match is not None or n == 0 or chunk in self.specials:
+            return None
+        if self._plain_alpha(chunk, n):
+            return (chunk,)
+        if n < 2:
+            return None
+        last = PyUnicode_READ(PyUnicode_KIND(chunk), PyUnicode_DATA(chunk), n - 1)
+        # the suffix characters split off whatever comes before them (not ".": its rules look behind)
+        if last == u'.' or not _split_suffix(last, u'a') or not self._plain_alpha(chunk, n - 1):
+            return None
+        core = PyUnicode_Substring(chunk, 0, n - 1)
+        special = self.specials.get(core)
+        return (tuple(special) if special is not None else (core,)) + (PyUnicode_Substring(chunk, n - 1, n),)
+
     cdef bint _may_be_url(self, str string):
         """False when string lacks a character every url_match match holds."""
         for ch in self.url_required:
@@ -449,6 +492,15 @@ def affix_tokenize_chunk(rules, str chunk):
         from trafila.fineweb import tokenizer as reference
         _test_objects[key] = (rules, _AffixRules(rules, reference))
     return (<_AffixRules>_test_objects[key][1]).tokenize_chunk(chunk)
+
+
+def alpha_chunk_tokens(rules, str chunk):
+    """The compiled letters fast path's tokens for ``chunk``, None where it defers (for the tests)."""
+    key = ("affix", id(rules))
+    if key not in _test_objects:
+        from trafila.fineweb import tokenizer as reference
+        _test_objects[key] = (rules, _AffixRules(rules, reference))
+    return (<_AffixRules>_test_objects[key][1]).fast_alpha(chunk)
 
 
 def suffix_search_start(rules, str s):
@@ -648,6 +700,8 @@ cdef class CompiledEnglish:
         """A chunk's tokens, worked out: its flags (an int) when the chunk is one token, else
         (pieces tuple, flags bytes)."""
         pieces = _fast_chunk(chunk, self.specials)
+        if pieces is None:
+            pieces = self.affix.fast_alpha(chunk)
         if pieces is None:
             pieces = self.affix.tokenize_chunk(chunk)
         if len(pieces) == 1:  # the chunk itself (the pieces always tile the chunk)
