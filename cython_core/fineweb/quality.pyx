@@ -67,11 +67,13 @@ cdef inline bint _has(const uint8_t* bits, Py_UCS4 c) noexcept nogil:
 # --------------------------------------------------------------------------- datatrove's helpers
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.get_n_grams
 def get_n_grams(list words, Py_ssize_t n):
     """The n-grams of words joined by spaces (datatrove's get_n_grams)."""
     return _ref.get_n_grams(words, n)
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_duplicates
 def find_duplicates(x):
     """(elements seen before, their characters) over x in order."""
     cdef set seen = set()
@@ -85,11 +87,13 @@ def find_duplicates(x):
     return elements, chars
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_top_duplicate
 def find_top_duplicate(x):
     """Length times count of the most common element (the first seen among ties)."""
     return _ref.find_top_duplicate(x)
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_all_duplicate
 def find_all_duplicate(list words, Py_ssize_t n):
     """Characters of the repeated n-grams joined without spaces, jumping past each."""
     if n < 1:
@@ -100,6 +104,7 @@ def find_all_duplicate(list words, Py_ssize_t n):
 # --------------------------------------------------------------------------- slices of a text
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_duplicates (over slices of a text)
 cdef object _dup_slices(str text, Py_ssize_t* bounds, Py_ssize_t count, Py_ssize_t* dup_chars):
     """Duplicate count of the slices [bounds[2i], bounds[2i+1]) of text; characters in dup_chars."""
     cdef set seen = set()
@@ -116,6 +121,7 @@ cdef object _dup_slices(str text, Py_ssize_t* bounds, Py_ssize_t count, Py_ssize
     return dups
 
 
+# upstream: re.split(r"\n{2,}") / re.split("\n+") as GopherRepetitionFilter.filter splits paragraphs and lines
 cdef Py_ssize_t _split_newline_runs(int kind, void* data, Py_ssize_t start, Py_ssize_t end, Py_ssize_t min_run,
                                     Py_ssize_t* bounds) noexcept:
     """re.split of text[start:end] on runs of at least min_run "\\n": the pieces' bounds."""
@@ -138,6 +144,7 @@ cdef Py_ssize_t _split_newline_runs(int kind, void* data, Py_ssize_t start, Py_s
     return count + 1
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.GopherRepetitionFilter.filter (paragraph and line duplicates)
 def repetition_counts(str text):
     """(paragraphs, duplicate paragraphs, their characters, lines, duplicate lines, their characters)."""
     cdef Py_ssize_t n = len(text), s = 0, e, n_paras, n_lines, para_dups, line_dups, para_chars, line_chars
@@ -186,70 +193,6 @@ cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
     h *= 0xc4ceb9fe1a85ec53ULL
     h ^= h >> 33
     return h
-
-
-cdef struct Entry:
-    Py_ssize_t start
-    Py_ssize_t length
-    Py_ssize_t count
-
-
-cdef struct SliceTable:
-    # open addressing over the distinct slices of one text, in insertion order
-    const Py_UCS4* text
-    Py_ssize_t* slots      # entry index, -1 when empty
-    Entry* entries
-    Py_ssize_t mask
-    Py_ssize_t n_entries
-
-
-cdef int _st_init(SliceTable* st, const Py_UCS4* text, Py_ssize_t m) except -1:
-    """A table for at most m slices of text (load factor <= 1/2)."""
-    cdef Py_ssize_t cap = 16, slot
-    while cap < 2 * m:
-        cap <<= 1
-    st.text = text
-    st.mask = cap - 1
-    st.n_entries = 0
-    st.slots = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
-    st.entries = <Entry*>malloc(m * sizeof(Entry))
-    if st.slots == NULL or st.entries == NULL:
-        _st_free(st)
-        raise MemoryError()
-    for slot in range(cap):
-        st.slots[slot] = -1
-    return 0
-
-
-cdef void _st_free(SliceTable* st) noexcept:
-    free(st.slots)
-    free(st.entries)
-    st.slots = NULL
-    st.entries = NULL
-
-
-cdef Py_ssize_t _st_find(SliceTable* st, Py_ssize_t start, Py_ssize_t length, uint64_t h,
-                         Py_ssize_t* slot_out) noexcept nogil:
-    """The entry equal to text[start:start+length] (hash h), or -1 with *slot_out the free slot."""
-    cdef Py_ssize_t slot = <Py_ssize_t>(_mix(h) & <uint64_t>st.mask), e
-    while True:
-        e = st.slots[slot]
-        if e < 0:
-            slot_out[0] = slot
-            return -1
-        if st.entries[e].length == length and memcmp(
-                st.text + st.entries[e].start, st.text + start, length * sizeof(Py_UCS4)) == 0:
-            return e
-        slot = (slot + 1) & st.mask
-
-
-cdef void _st_insert(SliceTable* st, Py_ssize_t slot, Py_ssize_t start, Py_ssize_t length) noexcept nogil:
-    """A new entry (count 1) in the free slot _st_find gave."""
-    st.entries[st.n_entries].start = start
-    st.entries[st.n_entries].length = length
-    st.entries[st.n_entries].count = 1
-    st.slots[slot] = st.n_entries
-    st.n_entries += 1
 
 
 cdef inline uint64_t _inverse(uint64_t b) noexcept nogil:
@@ -305,6 +248,7 @@ cdef class _JoinCursor:
             self.first = False
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.get_n_grams + find_top_duplicate / find_all_duplicate
 cdef class NGramCounts:
     """The n-gram statistics of one word list, from per-word hashes.
 
@@ -440,6 +384,7 @@ cdef class NGramCounts:
             if cx < 0:
                 return True
 
+    # upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_top_duplicate(get_n_grams(words, n))
     def top(self, Py_ssize_t n):
         """find_top_duplicate of the n-grams joined by spaces, -1 when there are none."""
         if n < 1:
@@ -490,6 +435,7 @@ cdef class NGramCounts:
             free(hashes)
             free(entries)
 
+    # upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_all_duplicate
     def all_duplicate(self, Py_ssize_t n):
         """find_all_duplicate: characters of the repeated n-grams joined without spaces."""
         if n < 1:
@@ -545,6 +491,7 @@ cdef class NGramCounts:
 # --------------------------------------------------------------------------- per word, per line
 
 
+# upstream: datatrove.pipeline.filters.gopher_quality_filter.GopherQualityFilter.filter (word statistics)
 def word_counts(list words, stop_words):
     """(non-symbol words, the sum of their lengths, words with a letter, stop words present)."""
     cdef Py_ssize_t n_non_symbol = 0, chars = 0, alpha = 0, i, length
@@ -579,6 +526,7 @@ def word_counts(list words, stop_words):
     return n_non_symbol, chars, alpha, len(present)
 
 
+# upstream: datatrove.pipeline.filters.gopher_quality_filter.GopherQualityFilter.filter (bullet and ellipsis lines)
 def line_marks(str text):
     """(splitlines lines, bullet lines, lines ending with an ellipsis)."""
     cdef Py_ssize_t n = len(text), pos = 0, start, end, a, b, lines = 0, bullets = 0, ellipses = 0
@@ -621,6 +569,7 @@ _ELLIPSIS = _ref.ELLIPSIS
 _POLICY = tuple(_ref.POLICY_SUBSTRINGS)
 
 
+# upstream: datatrove.pipeline.filters.c4_filters.C4QualityFilter.filter (the line loop)
 def c4_lines(lines, remove_citations, filter_no_terminal_punct, min_words_per_line, max_word_length,
              filter_lorem_ipsum, filter_javascript, filter_curly_bracket, filter_policy):
     """C4's line loop: (line statistics in order, kept lines, reason of a document drop or None)."""
@@ -676,6 +625,7 @@ def c4_lines(lines, remove_citations, filter_no_terminal_punct, min_words_per_li
     return stats, kept, None
 
 
+# upstream: datatrove.pipeline.filters.fineweb_quality_filter.FineWebQualityFilter.filter (line statistics)
 def fineweb_counts(str text, stop_chars, short_line_length):
     """(non-blank lines of split("\\n"), those ending with a stop character, the short ones,
     characters of the repeated ones)."""

@@ -108,6 +108,7 @@ cdef bint _split_suffix(Py_UCS4 last, Py_UCS4 before):
             or last == 0x2019 or last == 0xBB or last == u'>' or last == u'*')
 
 
+# upstream: spacy.tokenizer.Tokenizer._tokenize (its outcome for letters, letters + one suffix character)
 cdef object _fast_chunk(str chunk, dict specials):
     """A chunk's tokens without the affix regular expressions, for the shapes
     where the outcome is known (None otherwise). Why it is exact: no prefix
@@ -238,6 +239,7 @@ cdef class _FirstChars:
         return False
 
 
+# upstream: spacy.tokenizer.Tokenizer._tokenize / _split_affixes / _attach_tokens
 cdef class _AffixRules:
     """The reference's EnglishRules.tokenize_chunk (Tokenizer._tokenize with
     _split_affixes and _attach_tokens), line for line, except that the suffix
@@ -307,6 +309,7 @@ cdef class _AffixRules:
                 return False
         return True
 
+    # upstream: spacy.tokenizer.Tokenizer._tokenize (its outcome for letters no affix rule can touch)
     cdef object fast_alpha(self, str chunk):
         """The tokens of a chunk of letters L that no affix rule can touch (_plain_alpha) -- L
         alone, or L and one character P that a suffix rule always splits off -- without the
@@ -337,6 +340,7 @@ cdef class _AffixRules:
                 return False
         return True
 
+    # upstream: spacy.tokenizer.Tokenizer.find_prefix
     cdef Py_ssize_t find_prefix(self, str string) except -1:
         if self.prefix_search is None:
             return 0
@@ -369,6 +373,7 @@ cdef class _AffixRules:
             reach = best
         return n - reach if reach < n else 0
 
+    # upstream: spacy.tokenizer.Tokenizer.find_suffix
     cdef Py_ssize_t find_suffix(self, str string) except -1:
         if self.suffix_search is None:
             return 0
@@ -394,6 +399,7 @@ cdef class _AffixRules:
         match = self.suffix_search(string, begin)
         return (match.end() - match.start()) if match is not None else 0
 
+    # upstream: spacy.tokenizer.Tokenizer.find_infix
     cdef list find_infix(self, str string):
         if self.infix_finditer is None:
             return []
@@ -411,6 +417,7 @@ cdef class _AffixRules:
         cdef str string = self._split_affixes(span, prefixes, suffixes)
         return self._attach_tokens(string, prefixes, suffixes)
 
+    # upstream: spacy.tokenizer.Tokenizer._split_affixes
     cdef str _split_affixes(self, str string, list prefixes, list suffixes):
         cdef dict specials = self.specials
         cdef Py_ssize_t last_size = 0, pre_len, suf_len
@@ -449,6 +456,7 @@ cdef class _AffixRules:
                 suffixes.append(suffix)
         return string
 
+    # upstream: spacy.tokenizer.Tokenizer._attach_tokens
     cdef tuple _attach_tokens(self, str string, list prefixes, list suffixes):
         cdef list tokens = list(prefixes)
         cdef Py_ssize_t start, infix_start, infix_end
@@ -624,6 +632,7 @@ cdef inline void _slot_set(CacheSlot* slot, uint64_t h, Py_ssize_t length, objec
     slot.value = <PyObject*>value
 
 
+# upstream: spacy.tokenizer.Tokenizer.__call__ + spacy.pipeline.Sentencizer + datatrove.utils.word_tokenizers.SpaCyTokenizer
 cdef class CompiledEnglish:
     """The twin of trafila.fineweb.tokenizer.EnglishRules plus datatrove's
     wrappers, for texts without IS_ALPHA (EnglishTokenizer routes those)."""
@@ -675,6 +684,7 @@ cdef class CompiledEnglish:
             free(self.tables[k].slots)
             self.tables[k].slots = NULL
 
+    # upstream: spacy lexeme attributes IS_PUNCT (spacy.lang.lex_attrs.is_punct), the sentencizer's punct_chars; str.strip of datatrove's strip_strings
     cdef int _flags_of(self, str text) except -1:
         """The token flags of ``text`` (worked out once per new chunk, so not cached)."""
         cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), a = 0
@@ -771,6 +781,7 @@ cdef class CompiledEnglish:
             pos += len(piece)
         return 0
 
+    # upstream: spacy.tokenizer.Tokenizer._tokenize_affixes
     cdef tuple _tokenize_affixes(self, str text):
         """Tokenizer._tokenize_affixes over the cached chunks."""
         cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
@@ -810,6 +821,7 @@ cdef class CompiledEnglish:
                 buf.space[buf.n - 1] = 0
         return texts, buf
 
+    # upstream: spacy.matcher.PhraseMatcher.find_matches (over token texts)
     cdef list _find_matches(self, list texts, _Buf buf):
         """PhraseMatcher.find_matches over the token texts (trie of dicts)."""
         cdef list matches = []
@@ -889,6 +901,7 @@ cdef class CompiledEnglish:
             i = end
         return out_texts, out
 
+    # upstream: spacy.pipeline.sentencizer.Sentencizer.predict
     cdef list _sent_starts(self, _Buf buf):
         """Sentencizer.predict over the flags."""
         cdef list starts = []
@@ -929,6 +942,7 @@ cdef class CompiledEnglish:
         spaces = [bool(b.space[i]) for i in range(b.n)]
         return self.tokens_type(texts, idx, spaces, self._sent_starts(b))
 
+    # upstream: datatrove.utils.word_tokenizers.SpaCyTokenizer.word_tokenize
     def word_tokenize(self, str text):
         """datatrove's word_tokenize: the token texts, stripped, empties dropped."""
         texts, buf = self._doc(text)
@@ -947,11 +961,13 @@ cdef class CompiledEnglish:
                 out.append(tl[i])
         return out
 
+    # upstream: datatrove.utils.word_tokenizers.SpaCyTokenizer.span_tokenize
     def span_tokenize(self, str text):
         """datatrove's span_tokenize: (start_char, end_char) of each sentence."""
         texts, buf = self._doc(text)
         return self._spans(<list>texts, <_Buf>buf)
 
+    # upstream: datatrove.utils.word_tokenizers.SpaCyTokenizer.sent_tokenize
     def sent_tokenize(self, str text):
         """datatrove's sent_tokenize: the sentence texts, stripped, empties dropped."""
         texts, buf = self._doc(text)
