@@ -275,7 +275,7 @@ cdef class NGramCounts:
         cdef Py_ssize_t i, k, length, n, cap, slot, e, n_ids = 0
         cdef int kind
         cdef void* data
-        cdef uint64_t h, pw, inv = _inverse(HASH_MUL), space = <uint64_t>32 + 1
+        cdef uint64_t h, pw, pinv, inv = _inverse(HASH_MUL), space = <uint64_t>32 + 1
         cdef str w, other
         cdef Py_ssize_t* slots = NULL
         cdef uint64_t* id_hash = NULL
@@ -330,17 +330,18 @@ cdef class NGramCounts:
                         break
                     if id_hash[e] == h:
                         other = <str>self.words[id_word[e]]
-                        if other == w:
+                        if other is w or other == w:  # the tokenizer hands out one object per cached chunk
                             self.ids[i] = e
                             break
                     slot = (slot + 1) & (cap - 1)
                 self.lsum[i + 1] = self.lsum[i] + length
                 self.j_hash[i + 1] = self.j_hash[i] * pw + h
                 self.j_pow[i + 1] = self.j_pow[i] * pw
-                self.j_inv[i + 1] = self.j_inv[i] * _pow(inv, length)
+                pinv = _pow(inv, length)
+                self.j_inv[i + 1] = self.j_inv[i] * pinv
                 self.s_hash[i + 1] = (self.s_hash[i] * pw + h) * HASH_MUL + space
                 self.s_pow[i + 1] = self.s_pow[i] * pw * HASH_MUL
-                self.s_inv[i + 1] = self.s_inv[i] * _pow(inv, length + 1)
+                self.s_inv[i + 1] = self.s_inv[i] * pinv * inv
         finally:
             free(slots)
             free(id_hash)
