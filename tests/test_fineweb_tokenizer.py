@@ -664,3 +664,32 @@ def test_alpha_fast_path_hypothesis(word, last):
     got = _compiled_module().alpha_chunk_tokens(_RULES, chunk)
     if got is not None:
         assert got == _RULES.tokenize_chunk(chunk)
+
+
+def test_compiled_cache_threads_and_turnover():
+    """The compiled twin's chunk cache (two C tables) shared by threads, with a cache small
+    enough to turn over all the time: every thread's words are the reference's."""
+    import threading
+
+    module = _compiled_module()
+    compiled = module.CompiledEnglish(_RULES, max_cache=16)
+    texts = [" ".join(f"w{i % 37}x{j} (a{j}) é{i}ö {j}." for j in range(60)) for i in range(12)]
+    want = [T.strip_strings(_RULES(t).texts) for t in texts]
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(15):
+                for i, t in enumerate(texts):
+                    if compiled.word_tokenize(t) != want[i]:
+                        errors.append((k, i))
+        except Exception as err:  # noqa: BLE001
+            errors.append(err)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    assert 0 < compiled.cache_size() <= 32

@@ -735,15 +735,20 @@ cdef class CompiledEnglish:
             value = <object>old_slot.value
         else:
             key = PyUnicode_Substring(text, start, end)
+            # Python code may run in here (the regexes, a collection's finalizers) and with it
+            # another thread using this tokenizer: the tables are looked at again afterwards
             value = self._new_entry(<str>key)
+        cur = &self.tables[self.current]
         if cur.count >= self.generation:
             # two generations: chunks used since the last turn survive it
+            old = &self.tables[1 - self.current]
             _table_clear(old)
             self.current = 1 - self.current
             cur = old
-            slot = _table_find(cur, h, kind, data, start, length)
-        _slot_set(slot, h, length, key, value)
-        cur.count += 1
+        slot = _table_find(cur, h, kind, data, start, length)
+        if slot.key == NULL:
+            _slot_set(slot, h, length, key, value)
+            cur.count += 1
         return slot
 
     cdef int _add_chunk(self, str text, int kind, void* data, Py_ssize_t start, Py_ssize_t end, list texts,
