@@ -244,6 +244,9 @@ class Exerciser:
         self.ref_tok = tokenizer
         self.rules = tokenizer.EnglishRules()
         self.compiled = _tokenizer_en.CompiledEnglish(self.rules)
+        # a cache of 64 chunks: its two C tables turn over every 32 new chunks
+        self.compiled_small = _tokenizer_en.CompiledEnglish(self.rules, max_cache=64)
+        self.ctok = _tokenizer_en
         self.api = {"compiled": tokenizer.EnglishTokenizer(engine="compiled"),
                     "reference": tokenizer.EnglishTokenizer(engine="reference")}
         self.cq = _quality
@@ -285,6 +288,17 @@ class Exerciser:
         cmp("span_tokenize", _outcome(lambda: self.compiled.span_tokenize(text)), derived(lambda t: t.sentence_spans()))
         cmp("sent_tokenize", _outcome(lambda: self.compiled.sent_tokenize(text)),
             derived(lambda t: tok.strip_strings([text[a:b] for a, b in t.sentence_spans()])))
+        cmp("tokenize:small_cache", _outcome(lambda: self.compiled_small.tokenize(text)), ref)
+        # the affix loop's pieces on some of the text's chunks: the compiled loop (suffix start,
+        # memo, url pre-check), the letters fast path, is_punct, against the reference
+        ct = self.ctok
+        for chunk in [ch for ch in text.split() if ch][:12]:
+            want = _outcome(lambda: self.rules.tokenize_chunk(chunk))
+            cmp("affix_tokenize_chunk", _outcome(lambda: ct.affix_tokenize_chunk(self.rules, chunk)), want)
+            fast = _outcome(lambda: ct.alpha_chunk_tokens(self.rules, chunk))
+            if fast != ("ok", None):
+                cmp("alpha_chunk_tokens", fast, want)
+            cmp("is_punct", _outcome(lambda: ct.is_punct(chunk)), _outcome(lambda: tok.is_punct(chunk)))
         if self.api_every and index % self.api_every == 0:
             for method in ("tokenize", "word_tokenize", "span_tokenize", "sent_tokenize"):
                 cmp(f"EnglishTokenizer.{method}", _outcome(lambda: getattr(self.api["compiled"], method)(text)),

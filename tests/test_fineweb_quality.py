@@ -236,14 +236,16 @@ def test_generated(doc):
             del os.environ["TRAFILA_ENGINE"]
 
 
-SMALL_WORDS = st.lists(st.sampled_from(["a", "b", "ab", "ba", "", "c", "aa", "é", "😀"]), max_size=40)
+SMALL_WORDS = st.lists(st.sampled_from(["a", "b", "ab", "ba", "", "c", "aa", "é", "😀", " ", "a b", "b a", "a "]),
+                       max_size=40)
 
 
 @settings(max_examples=300, deadline=None)
 @given(words=SMALL_WORDS, n=st.integers(1, 6))
 def test_ngram_counts(words, n):
-    """The compiled n-gram statistics (hashed slices of the joins) against datatrove's helpers:
-    ties (Counter.most_common(1) keeps the first seen) and concatenations ("ab"+"a" == "a"+"ba")."""
+    """The compiled n-gram statistics (hashed word runs) against datatrove's helpers: ties
+    (Counter.most_common(1) keeps the first seen), concatenations ("ab"+"a" == "a"+"ba") and words
+    holding spaces (["a b", "c"] and ["a", "b c"] join to one n-gram)."""
     grams = stock_rep.get_n_grams(words, n)
     top = stock_rep.find_top_duplicate(grams) if grams else -1
     alldup = stock_rep.find_all_duplicate(words, n)

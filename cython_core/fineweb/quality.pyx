@@ -6,10 +6,11 @@ Same functions, same results as the reference (``trafila/fineweb/quality.py``):
 ``line_marks``, ``c4_lines``, ``fineweb_counts``, and datatrove's helpers
 ``find_duplicates``, ``find_top_duplicate``, ``find_all_duplicate``, ``get_n_grams``.
 
-The n-grams are never built as strings: an n-gram joined by spaces is a slice of
-``" ".join(words)`` and one joined without spaces a slice of ``"".join(words)``, so each is
-found by a polynomial hash of its slice in one hash table, equal slices being confirmed
-character by character (a hash collision never merges two n-grams). Arguments outside what
+The n-grams are never built as strings: each word gets an id and the polynomial hash of
+its characters, and prefix sums over the words give the hash of any run of words joined
+with or without spaces; one hash table per n finds the n-grams, equal hashes being confirmed
+(equal word ids, else character by character), so a hash collision never merges two n-grams.
+Arguments outside what
 the compiled loops handle (n < 1, stop characters longer than one character, a non-int line
 length) run the reference's code.
 """
@@ -66,11 +67,13 @@ cdef inline bint _has(const uint8_t* bits, Py_UCS4 c) noexcept nogil:
 # --------------------------------------------------------------------------- datatrove's helpers
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.get_n_grams
 def get_n_grams(list words, Py_ssize_t n):
     """The n-grams of words joined by spaces (datatrove's get_n_grams)."""
     return _ref.get_n_grams(words, n)
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_duplicates
 def find_duplicates(x):
     """(elements seen before, their characters) over x in order."""
     cdef set seen = set()
@@ -84,11 +87,13 @@ def find_duplicates(x):
     return elements, chars
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_top_duplicate
 def find_top_duplicate(x):
     """Length times count of the most common element (the first seen among ties)."""
     return _ref.find_top_duplicate(x)
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_all_duplicate
 def find_all_duplicate(list words, Py_ssize_t n):
     """Characters of the repeated n-grams joined without spaces, jumping past each."""
     if n < 1:
@@ -99,6 +104,7 @@ def find_all_duplicate(list words, Py_ssize_t n):
 # --------------------------------------------------------------------------- slices of a text
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_duplicates (over slices of a text)
 cdef object _dup_slices(str text, Py_ssize_t* bounds, Py_ssize_t count, Py_ssize_t* dup_chars):
     """Duplicate count of the slices [bounds[2i], bounds[2i+1]) of text; characters in dup_chars."""
     cdef set seen = set()
@@ -115,6 +121,7 @@ cdef object _dup_slices(str text, Py_ssize_t* bounds, Py_ssize_t count, Py_ssize
     return dups
 
 
+# upstream: re.split(r"\n{2,}") / re.split("\n+") as GopherRepetitionFilter.filter splits paragraphs and lines
 cdef Py_ssize_t _split_newline_runs(int kind, void* data, Py_ssize_t start, Py_ssize_t end, Py_ssize_t min_run,
                                     Py_ssize_t* bounds) noexcept:
     """re.split of text[start:end] on runs of at least min_run "\\n": the pieces' bounds."""
@@ -137,6 +144,7 @@ cdef Py_ssize_t _split_newline_runs(int kind, void* data, Py_ssize_t start, Py_s
     return count + 1
 
 
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.GopherRepetitionFilter.filter (paragraph and line duplicates)
 def repetition_counts(str text):
     """(paragraphs, duplicate paragraphs, their characters, lines, duplicate lines, their characters)."""
     cdef Py_ssize_t n = len(text), s = 0, e, n_paras, n_lines, para_dups, line_dups, para_chars, line_chars
@@ -167,6 +175,17 @@ def repetition_counts(str text):
 cdef uint64_t HASH_MUL = 0x9E3779B97F4A7C15ULL
 
 
+cdef inline uint64_t _pow(uint64_t b, Py_ssize_t e) noexcept nogil:
+    """b ** e modulo 2**64."""
+    cdef uint64_t r = 1
+    while e > 0:
+        if e & 1:
+            r *= b
+        b *= b
+        e >>= 1
+    return r
+
+
 cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
     h ^= h >> 33
     h *= 0xff51afd7ed558ccdULL
@@ -176,128 +195,197 @@ cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
     return h
 
 
-cdef struct Entry:
-    Py_ssize_t start
-    Py_ssize_t length
+cdef inline uint64_t _inverse(uint64_t b) noexcept nogil:
+    """b's multiplicative inverse modulo 2**64 (b odd): Newton's iteration."""
+    cdef uint64_t x = b
+    cdef int k
+    for k in range(6):
+        x *= 2 - b * x
+    return x
+
+
+cdef struct GramEntry:
+    Py_ssize_t first   # word index where the n-gram first occurs
     Py_ssize_t count
 
 
-cdef struct SliceTable:
-    # open addressing over the distinct slices of one text, in insertion order
-    const Py_UCS4* text
-    Py_ssize_t* slots      # entry index, -1 when empty
-    Entry* entries
-    Py_ssize_t mask
-    Py_ssize_t n_entries
+cdef class _JoinCursor:
+    """The characters of words[start:end] joined (by single spaces when spaced), one by one."""
+    cdef list words
+    cdef Py_ssize_t w, end, i, length
+    cdef int kind
+    cdef void* data
+    cdef bint spaced, first
+    cdef object current
+
+    def __cinit__(self, list words, Py_ssize_t start, Py_ssize_t end, bint spaced):
+        self.words = words
+        self.w = start      # the next word to load
+        self.end = end
+        self.spaced = spaced
+        self.first = True
+        self.i = 0
+        self.length = 0
+
+    cdef long next(self) except -2:
+        """The next code point, -1 at the end."""
+        cdef str word
+        while True:
+            if self.i < self.length:
+                self.i += 1
+                return <long>PyUnicode_READ(self.kind, self.data, self.i - 1)
+            if self.w >= self.end:
+                return -1
+            word = <str>self.words[self.w]
+            self.current = word
+            self.kind = PyUnicode_KIND(word)
+            self.data = PyUnicode_DATA(word)
+            self.length = len(word)
+            self.i = 0
+            self.w += 1
+            if self.spaced and not self.first:
+                return 32  # the space before every word but the first
+            self.first = False
 
 
-cdef int _st_init(SliceTable* st, const Py_UCS4* text, Py_ssize_t m) except -1:
-    """A table for at most m slices of text (load factor <= 1/2)."""
-    cdef Py_ssize_t cap = 16, slot
-    while cap < 2 * m:
-        cap <<= 1
-    st.text = text
-    st.mask = cap - 1
-    st.n_entries = 0
-    st.slots = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
-    st.entries = <Entry*>malloc(m * sizeof(Entry))
-    if st.slots == NULL or st.entries == NULL:
-        _st_free(st)
-        raise MemoryError()
-    for slot in range(cap):
-        st.slots[slot] = -1
-    return 0
-
-
-cdef void _st_free(SliceTable* st) noexcept:
-    free(st.slots)
-    free(st.entries)
-    st.slots = NULL
-    st.entries = NULL
-
-
-cdef Py_ssize_t _st_find(SliceTable* st, Py_ssize_t start, Py_ssize_t length, uint64_t h,
-                         Py_ssize_t* slot_out) noexcept nogil:
-    """The entry equal to text[start:start+length] (hash h), or -1 with *slot_out the free slot."""
-    cdef Py_ssize_t slot = <Py_ssize_t>(_mix(h) & <uint64_t>st.mask), e
-    while True:
-        e = st.slots[slot]
-        if e < 0:
-            slot_out[0] = slot
-            return -1
-        if st.entries[e].length == length and memcmp(
-                st.text + st.entries[e].start, st.text + start, length * sizeof(Py_UCS4)) == 0:
-            return e
-        slot = (slot + 1) & st.mask
-
-
-cdef void _st_insert(SliceTable* st, Py_ssize_t slot, Py_ssize_t start, Py_ssize_t length) noexcept nogil:
-    """A new entry (count 1) in the free slot _st_find gave."""
-    st.entries[st.n_entries].start = start
-    st.entries[st.n_entries].length = length
-    st.entries[st.n_entries].count = 1
-    st.slots[slot] = st.n_entries
-    st.n_entries += 1
-
-
+# upstream: datatrove.pipeline.filters.gopher_repetition_filter.get_n_grams + find_top_duplicate / find_all_duplicate
 cdef class NGramCounts:
-    """The n-gram statistics of one word list, on the slices of its two joins."""
+    """The n-gram statistics of one word list, from per-word hashes.
+
+    Each word gets an id (equal words, equal ids), its length and the polynomial hash of its
+    characters; prefix sums of those give, for any run of words, the hash of the run joined
+    without spaces ("".join) and of the run joined by spaces with one more space (" ".join plus
+    " ": as distinguishing as the join itself). Equal hashes are confirmed: equal id runs are
+    equal strings; other runs of equal length are compared character by character (so "ab"+"c"
+    and "a"+"bc" are one n-gram without spaces, as datatrove's strings are, and a collision
+    never merges two n-grams)."""
 
     cdef list words
     cdef Py_ssize_t n_words
-    cdef Py_UCS4* spaced       # " ".join(words)
-    cdef Py_UCS4* joined       # "".join(words)
-    cdef Py_ssize_t* lengths   # len(words[i])
-    cdef Py_ssize_t* s_off     # where words[i] starts in spaced
-    cdef Py_ssize_t* j_off     # ... in joined
-    cdef uint64_t* s_hash      # prefix hashes of spaced
-    cdef uint64_t* j_hash
-    cdef uint64_t* powers
+    cdef Py_ssize_t* ids
+    cdef Py_ssize_t* lsum      # characters of words[:i]
+    cdef uint64_t* j_hash      # hash of "".join(words[:i])
+    cdef uint64_t* j_pow       # HASH_MUL ** lsum[i]
+    cdef uint64_t* j_inv       # its inverse
+    cdef uint64_t* s_hash      # hash of "".join(w + " " for w in words[:i])
+    cdef uint64_t* s_pow       # HASH_MUL ** (lsum[i] + i)
+    cdef uint64_t* s_inv
 
     def __cinit__(self, words):
-        cdef Py_ssize_t i, pos, total, k
-        cdef Py_UCS4 c
+        cdef Py_ssize_t i, k, length, n, cap, slot, e, n_ids = 0
+        cdef int kind
+        cdef void* data
+        cdef uint64_t h, pw, pinv, inv = _inverse(HASH_MUL), space = <uint64_t>32 + 1
+        cdef str w, other
+        cdef Py_ssize_t* slots = NULL
+        cdef uint64_t* id_hash = NULL
+        cdef Py_ssize_t* id_word = NULL
         self.words = list(words)
-        self.n_words = len(self.words)
-        spaced = " ".join(self.words)
-        joined = "".join(self.words)
-        self.spaced = PyUnicode_AsUCS4Copy(spaced)
-        self.joined = PyUnicode_AsUCS4Copy(joined)
-        self.lengths = <Py_ssize_t*>malloc((self.n_words + 1) * sizeof(Py_ssize_t))
-        self.s_off = <Py_ssize_t*>malloc((self.n_words + 1) * sizeof(Py_ssize_t))
-        self.j_off = <Py_ssize_t*>malloc((self.n_words + 1) * sizeof(Py_ssize_t))
-        total = len(spaced)
-        self.s_hash = <uint64_t*>malloc((total + 1) * sizeof(uint64_t))
-        self.j_hash = <uint64_t*>malloc((len(joined) + 1) * sizeof(uint64_t))
-        self.powers = <uint64_t*>malloc((total + 1) * sizeof(uint64_t))
-        if (self.lengths == NULL or self.s_off == NULL or self.j_off == NULL or self.s_hash == NULL
-                or self.j_hash == NULL or self.powers == NULL):
+        n = self.n_words = len(self.words)
+        self.ids = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        self.lsum = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        self.j_hash = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+        self.j_pow = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+        self.j_inv = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+        self.s_hash = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+        self.s_pow = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+        self.s_inv = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+        if (self.ids == NULL or self.lsum == NULL or self.j_hash == NULL or self.j_pow == NULL
+                or self.j_inv == NULL or self.s_hash == NULL or self.s_pow == NULL or self.s_inv == NULL):
             raise MemoryError()
-        pos = 0
-        for i in range(self.n_words):
-            self.lengths[i] = len(<str>self.words[i])
-            self.s_off[i] = pos + i
-            self.j_off[i] = pos
-            pos += self.lengths[i]
-        self.powers[0] = 1
-        self.s_hash[0] = 0
-        for k in range(total):
-            self.powers[k + 1] = self.powers[k] * HASH_MUL
-            self.s_hash[k + 1] = self.s_hash[k] * HASH_MUL + <uint64_t>self.spaced[k] + 1
-        self.j_hash[0] = 0
-        for k in range(pos):
-            self.j_hash[k + 1] = self.j_hash[k] * HASH_MUL + <uint64_t>self.joined[k] + 1
+        cap = 16
+        while cap < 2 * n:
+            cap <<= 1
+        slots = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
+        id_hash = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+        id_word = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        try:
+            if slots == NULL or id_hash == NULL or id_word == NULL:
+                raise MemoryError()
+            for slot in range(cap):
+                slots[slot] = -1
+            self.lsum[0] = 0
+            self.j_hash[0] = self.s_hash[0] = 0
+            self.j_pow[0] = self.j_inv[0] = self.s_pow[0] = self.s_inv[0] = 1
+            for i in range(n):
+                w = <str?>self.words[i]
+                kind = PyUnicode_KIND(w)
+                data = PyUnicode_DATA(w)
+                length = len(w)
+                h = 0
+                pw = 1
+                for k in range(length):
+                    h = h * HASH_MUL + <uint64_t>PyUnicode_READ(kind, data, k) + 1
+                    pw *= HASH_MUL
+                # the word's id: the first equal word's
+                slot = <Py_ssize_t>((_mix(h) ^ <uint64_t>length) & <uint64_t>(cap - 1))
+                while True:
+                    e = slots[slot]
+                    if e < 0:
+                        slots[slot] = n_ids
+                        id_hash[n_ids] = h
+                        id_word[n_ids] = i
+                        self.ids[i] = n_ids
+                        n_ids += 1
+                        break
+                    if id_hash[e] == h:
+                        other = <str>self.words[id_word[e]]
+                        if other is w or other == w:  # the tokenizer hands out one object per cached chunk
+                            self.ids[i] = e
+                            break
+                    slot = (slot + 1) & (cap - 1)
+                self.lsum[i + 1] = self.lsum[i] + length
+                self.j_hash[i + 1] = self.j_hash[i] * pw + h
+                self.j_pow[i + 1] = self.j_pow[i] * pw
+                pinv = _pow(inv, length)
+                self.j_inv[i + 1] = self.j_inv[i] * pinv
+                self.s_hash[i + 1] = (self.s_hash[i] * pw + h) * HASH_MUL + space
+                self.s_pow[i + 1] = self.s_pow[i] * pw * HASH_MUL
+                self.s_inv[i + 1] = self.s_inv[i] * pinv * inv
+        finally:
+            free(slots)
+            free(id_hash)
+            free(id_word)
 
     def __dealloc__(self):
-        PyMem_Free(self.spaced)
-        PyMem_Free(self.joined)
-        free(self.lengths)
-        free(self.s_off)
-        free(self.j_off)
-        free(self.s_hash)
+        free(self.ids)
+        free(self.lsum)
         free(self.j_hash)
-        free(self.powers)
+        free(self.j_pow)
+        free(self.j_inv)
+        free(self.s_hash)
+        free(self.s_pow)
+        free(self.s_inv)
 
+    cdef inline uint64_t _gram_hash(self, Py_ssize_t a, Py_ssize_t n, bint spaced) noexcept:
+        """The hash of words[a:a+n] joined (by spaces, plus one: spaced)."""
+        if spaced:
+            return self.s_hash[a + n] - self.s_hash[a] * (self.s_pow[a + n] * self.s_inv[a])
+        return self.j_hash[a + n] - self.j_hash[a] * (self.j_pow[a + n] * self.j_inv[a])
+
+    cdef bint _same(self, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n, bint spaced) except -1:
+        """Whether words[a:a+n] and words[b:b+n] join (by spaces: spaced) to equal strings."""
+        cdef Py_ssize_t k
+        if self.lsum[a + n] - self.lsum[a] != self.lsum[b + n] - self.lsum[b]:
+            return False
+        for k in range(n):
+            if self.ids[a + k] != self.ids[b + k]:
+                break
+        else:
+            return True
+        # the same length, other words: compare the joined characters
+        cdef _JoinCursor x = _JoinCursor(self.words, a, a + n, spaced)
+        cdef _JoinCursor y = _JoinCursor(self.words, b, b + n, spaced)
+        cdef long cx, cy
+        while True:
+            cx = x.next()
+            cy = y.next()
+            if cx != cy:
+                return False
+            if cx < 0:
+                return True
+
+    # upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_top_duplicate(get_n_grams(words, n))
     def top(self, Py_ssize_t n):
         """find_top_duplicate of the n-grams joined by spaces, -1 when there are none."""
         if n < 1:
@@ -305,28 +393,50 @@ cdef class NGramCounts:
         cdef Py_ssize_t m = self.n_words - n + 1
         if m <= 0:
             return -1
-        cdef Py_ssize_t i, start, end, length, best, slot, e
-        cdef SliceTable st
-        _st_init(&st, self.spaced, m)
+        return self._top(n, m)
+
+    cdef object _top(self, Py_ssize_t n, Py_ssize_t m):
+        cdef Py_ssize_t cap = 16, i, slot, e, n_entries = 0, best
+        while cap < 2 * m:
+            cap <<= 1
+        cdef Py_ssize_t* slots = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
+        cdef uint64_t* hashes = <uint64_t*>malloc(m * sizeof(uint64_t))
+        cdef GramEntry* entries = <GramEntry*>malloc(m * sizeof(GramEntry))
+        cdef uint64_t h
         try:
+            if slots == NULL or hashes == NULL or entries == NULL:
+                raise MemoryError()
+            for slot in range(cap):
+                slots[slot] = -1
             for i in range(m):
-                start = self.s_off[i]
-                end = self.s_off[i + n - 1] + self.lengths[i + n - 1]
-                length = end - start
-                e = _st_find(&st, start, length, self.s_hash[end] - self.s_hash[start] * self.powers[length], &slot)
-                if e < 0:
-                    _st_insert(&st, slot, start, length)
-                else:
-                    st.entries[e].count += 1
+                h = self._gram_hash(i, n, True)
+                slot = <Py_ssize_t>(_mix(h) & <uint64_t>(cap - 1))
+                while True:
+                    e = slots[slot]
+                    if e < 0:
+                        slots[slot] = n_entries
+                        hashes[n_entries] = h
+                        entries[n_entries].first = i
+                        entries[n_entries].count = 1
+                        n_entries += 1
+                        break
+                    if hashes[e] == h and self._same(entries[e].first, i, n, True):
+                        entries[e].count += 1
+                        break
+                    slot = (slot + 1) & (cap - 1)
             # Counter.most_common(1): the first inserted among the most common
             best = 0
-            for e in range(1, st.n_entries):
-                if st.entries[e].count > st.entries[best].count:
+            for e in range(1, n_entries):
+                if entries[e].count > entries[best].count:
                     best = e
-            return st.entries[best].length * st.entries[best].count
+            i = entries[best].first
+            return (self.lsum[i + n] - self.lsum[i] + n - 1) * entries[best].count
         finally:
-            _st_free(&st)
+            free(slots)
+            free(hashes)
+            free(entries)
 
+    # upstream: datatrove.pipeline.filters.gopher_repetition_filter.find_all_duplicate
     def all_duplicate(self, Py_ssize_t n):
         """find_all_duplicate: characters of the repeated n-grams joined without spaces."""
         if n < 1:
@@ -334,29 +444,55 @@ cdef class NGramCounts:
         cdef Py_ssize_t m = self.n_words - n + 1
         if m <= 0:
             return 0
-        cdef Py_ssize_t idx = 0, start, end, length, repeated = 0, slot
-        cdef SliceTable st
-        _st_init(&st, self.joined, m)
+        return self._all_duplicate(n, m)
+
+    cdef object _all_duplicate(self, Py_ssize_t n, Py_ssize_t m):
+        cdef Py_ssize_t cap = 16, idx = 0, slot, e, n_entries = 0, repeated = 0
+        cdef bint found
+        while cap < 2 * m:
+            cap <<= 1
+        cdef Py_ssize_t* slots = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
+        cdef uint64_t* hashes = <uint64_t*>malloc(m * sizeof(uint64_t))
+        cdef Py_ssize_t* firsts = <Py_ssize_t*>malloc(m * sizeof(Py_ssize_t))
+        cdef uint64_t h
         try:
+            if slots == NULL or hashes == NULL or firsts == NULL:
+                raise MemoryError()
+            for slot in range(cap):
+                slots[slot] = -1
             while idx < m:
-                start = self.j_off[idx]
-                end = self.j_off[idx + n - 1] + self.lengths[idx + n - 1]
-                length = end - start
-                if _st_find(&st, start, length, self.j_hash[end] - self.j_hash[start] * self.powers[length], &slot) >= 0:
+                h = self._gram_hash(idx, n, False)
+                slot = <Py_ssize_t>(_mix(h) & <uint64_t>(cap - 1))
+                found = False
+                while True:
+                    e = slots[slot]
+                    if e < 0:
+                        break
+                    if hashes[e] == h and self._same(firsts[e], idx, n, False):
+                        found = True
+                        break
+                    slot = (slot + 1) & (cap - 1)
+                if found:
                     # a repeat is counted and skipped over whole, as datatrove's loop does
-                    repeated += length
+                    repeated += self.lsum[idx + n] - self.lsum[idx]
                     idx += n
                 else:
-                    _st_insert(&st, slot, start, length)
+                    slots[slot] = n_entries
+                    hashes[n_entries] = h
+                    firsts[n_entries] = idx
+                    n_entries += 1
                     idx += 1
             return repeated
         finally:
-            _st_free(&st)
+            free(slots)
+            free(hashes)
+            free(firsts)
 
 
 # --------------------------------------------------------------------------- per word, per line
 
 
+# upstream: datatrove.pipeline.filters.gopher_quality_filter.GopherQualityFilter.filter (word statistics)
 def word_counts(list words, stop_words):
     """(non-symbol words, the sum of their lengths, words with a letter, stop words present)."""
     cdef Py_ssize_t n_non_symbol = 0, chars = 0, alpha = 0, i, length
@@ -391,6 +527,7 @@ def word_counts(list words, stop_words):
     return n_non_symbol, chars, alpha, len(present)
 
 
+# upstream: datatrove.pipeline.filters.gopher_quality_filter.GopherQualityFilter.filter (bullet and ellipsis lines)
 def line_marks(str text):
     """(splitlines lines, bullet lines, lines ending with an ellipsis)."""
     cdef Py_ssize_t n = len(text), pos = 0, start, end, a, b, lines = 0, bullets = 0, ellipses = 0
@@ -433,6 +570,7 @@ _ELLIPSIS = _ref.ELLIPSIS
 _POLICY = tuple(_ref.POLICY_SUBSTRINGS)
 
 
+# upstream: datatrove.pipeline.filters.c4_filters.C4QualityFilter.filter (the line loop)
 def c4_lines(lines, remove_citations, filter_no_terminal_punct, min_words_per_line, max_word_length,
              filter_lorem_ipsum, filter_javascript, filter_curly_bracket, filter_policy):
     """C4's line loop: (line statistics in order, kept lines, reason of a document drop or None)."""
@@ -488,6 +626,7 @@ def c4_lines(lines, remove_citations, filter_no_terminal_punct, min_words_per_li
     return stats, kept, None
 
 
+# upstream: datatrove.pipeline.filters.fineweb_quality_filter.FineWebQualityFilter.filter (line statistics)
 def fineweb_counts(str text, stop_chars, short_line_length):
     """(non-blank lines of split("\\n"), those ending with a stop character, the short ones,
     characters of the repeated ones)."""

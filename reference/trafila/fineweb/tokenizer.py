@@ -512,6 +512,143 @@ def regex_anchored(pattern: str, flags: int) -> bool:
     return starts_anchored(sre_parse.parse(pattern, flags))
 
 
+def regex_suffix_reach(pattern: str, flags: int) -> Optional[Tuple[int, str]]:
+    """How far back from a string's end a match of the end-anchored ``pattern``
+    can start: ``(width, run_chars)`` -- no match is wider than ``width``
+    characters, except the alternatives "a run of one character c (at least k
+    times) at the end" for each c in ``run_chars``, which start where that
+    trailing run starts. None when the pattern is not of that shape (a top-level
+    alternation, or one sequence, each ending with ``$``, MULTILINE off).
+
+    So on a string not ending with a newline (``$`` is then the very end), the
+    leftmost match of ``search`` starts no earlier than ``len - max(width, run)``
+    (``run``: the longest trailing run of a ``run_chars`` character), and
+    ``search(string, that)`` finds the same match: lookbehinds still see the
+    characters before the start position."""
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        import re._constants as sre_constants
+    except ImportError:  # pragma: no cover
+        import sre_constants  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef]
+    c = sre_constants
+    if flags & re.MULTILINE:
+        return None
+    tree = list(sre_parse.parse(pattern, flags))
+    if len(tree) == 1 and tree[0][0] is c.BRANCH:
+        alternatives = [list(b) for b in tree[0][1][1]]
+    else:
+        alternatives = [tree]
+    width = 0
+    run_chars = set()
+    for alt in alternatives:
+        if not alt or alt[-1] != (c.AT, c.AT_END):
+            return None
+        lo, hi = sre_parse.SubPattern(sre_parse.State(), alt).getwidth()
+        if hi < c.MAXREPEAT:
+            width = max(width, hi)
+            continue
+        # the one unbounded shape allowed: literals c..., then c{k,}, then $
+        body = alt[:-1]
+        if not (body and body[-1][0] is c.MAX_REPEAT and body[-1][1][1] is c.MAXREPEAT
+                and list(body[-1][1][2]) and len(body[-1][1][2]) == 1 and body[-1][1][2][0][0] is c.LITERAL):
+            return None
+        ch = body[-1][1][2][0][1]
+        if any(item != (c.LITERAL, ch) for item in body[:-1]):
+            return None
+        run_chars.add(chr(ch))
+    return width, "".join(sorted(run_chars))
+
+
+def regex_required_chars(pattern: str, flags: int) -> str:
+    """Characters every match of ``pattern`` consumes (each of them, at least once), read off its
+    parse tree: a literal in a sequence, in every alternative of a branch, in a repeat taken at
+    least once. "" when it finds none (or IGNORECASE is on). A string without one of them gives no
+    match."""
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        import re._constants as sre_constants
+    except ImportError:  # pragma: no cover
+        import sre_constants  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef]
+    c = sre_constants
+    if flags & re.IGNORECASE:
+        return ""
+
+    def required(items) -> set:
+        out: set = set()
+        for op, av in items:
+            if op is c.LITERAL:
+                out.add(av)
+            elif op is c.IN and len(av) == 1 and av[0][0] is c.LITERAL:
+                out.add(av[0][1])
+            elif op is c.SUBPATTERN:
+                if not (av[1] or av[2]):  # no flags changed inside the group
+                    out |= required(av[3])
+            elif op is c.BRANCH:
+                sets = [required(branch) for branch in av[1]]
+                out |= set.intersection(*sets) if sets else set()
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+                out |= required(av[2])
+        return out
+
+    tree = sre_parse.parse(pattern, flags)
+    if tree.state.flags & re.IGNORECASE:
+        return ""
+    return "".join(sorted(chr(k) for k in required(tree)))
+
+
+def regex_lookbehind_reach(pattern: str, flags: int) -> Optional[int]:
+    """How many characters before a position a match of ``pattern`` tried there can read: the
+    widest lookbehind (0 without one). None when a match also depends on where the string
+    starts or on more than its characters (``^``, ``\\b``, ``\\B``, backreferences,
+    unbounded lookbehinds). So, with reach L, ``search(s, p)`` gives the match that
+    ``search(s[q:], p - q)`` gives shifted by q, for any q with ``p - L <= q``, q >= 0."""
+    try:
+        import re._parser as sre_parse  # Python 3.11+
+        import re._constants as sre_constants
+    except ImportError:  # pragma: no cover
+        import sre_constants  # type: ignore[no-redef]
+        import sre_parse  # type: ignore[no-redef]
+    c = sre_constants
+    widest = 0
+
+    class GiveUp(Exception):
+        pass
+
+    def walk(items) -> None:
+        nonlocal widest
+        for op, av in items:
+            if op in (c.ASSERT, c.ASSERT_NOT):
+                direction, body = av
+                if direction < 0:
+                    hi = body.getwidth()[1]
+                    if hi >= c.MAXREPEAT:
+                        raise GiveUp
+                    widest = max(widest, hi)
+                walk(body)
+            elif op is c.AT:
+                if av not in (c.AT_END, c.AT_END_STRING):
+                    raise GiveUp
+            elif op is c.BRANCH:
+                for branch in av[1]:
+                    walk(branch)
+            elif op is c.SUBPATTERN:
+                walk(av[3])
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                walk(av[2])
+            elif op in (c.LITERAL, c.NOT_LITERAL, c.IN, c.ANY):
+                continue
+            else:  # backreferences, conditionals, anything else
+                raise GiveUp
+
+    try:
+        walk(sre_parse.parse(pattern, flags))
+    except GiveUp:
+        return None
+    return widest
+
+
 def strip_strings(els: Sequence[str]) -> List[str]:
     """datatrove.utils.word_tokenizers.strip_strings: strip each, drop the empty ones."""
     return [el.strip() for el in els if len(el.strip()) > 0]
