@@ -33,10 +33,12 @@ cdef enum:
     NRD_XHTML       # the document has an XHTML doctype (tostring's XHTML serialiser)
     NRD_MERGE       # the re-parsed summary has several bodies, heads or top-level nodes
     NRD_INEXACT     # a score beyond the doubles' exact integers
+    NRD_LIVE        # 1.11.0: a live iteration whose matches nest (or a tag name with a non-ASCII byte)
+    NRD_NONE_TREE   # 1.11.0: the re-parsed summary is empty (fromstring_bytes gives None: TypeError)
     NRD_N
 
 cdef const char* NRD_CAUSES[NRD_N]
-NRD_CAUSES[:] = [b"none", b"attr", b"tag", b"video", b"xhtml", b"merge", b"inexact"]
+NRD_CAUSES[:] = [b"none", b"attr", b"tag", b"video", b"xhtml", b"merge", b"inexact", b"live", b"none-tree"]
 
 
 cdef inline int _nrd_need(int cause) noexcept nogil:
@@ -129,7 +131,9 @@ cdef int ng_remove_unlikely_candidates(NgCtx* c, int32_t doc, bint* raised) noex
     i = _preorder_next(d, doc, doc)
     while i >= 0:
         if d.nodes[i].tag != body_id and d.nodes[i].tag != html_id:
-            v = _unlikely_verdict_c(d, i, class_id, id_id, &_OK_SET)
+            # 1.11.0's okMaybeItsACandidateRe has no "content" (its re.I equals the lower() on ASCII)
+            v = _unlikely_verdict_c(d, i, class_id, id_id,
+                                    &_OK_SET_1_11_0 if c.o.release == NG_REL_111 else &_OK_SET)
             if v < 0:
                 r = _nrd_need(NRD_ATTR)
                 break
@@ -598,6 +602,342 @@ cdef int ng_try_readability(NgCtx* c, int32_t raw, int32_t* out) noexcept nogil:
             return st
     if out[0] < 0:
         out[0] = _nrd_empty_html_element(c)
+        if out[0] < 0:
+            return NS_ERROR
+    return NS_OK
+
+
+# -- trafilatura 1.11.0's readability fork (reference/trafila/readability_1_11_0.py) -------------
+# Shared with 2.3.1's above: remove_unlikely_candidates (1.11.0's ok words by c.o.release),
+# score_paragraphs, select_best_candidate (sorted(reverse=True)[0] keeps the first of equal
+# scores, as max() does), get_article. 1.11.0's own: the live loops (script/style, headings,
+# forms, iframes: a snapshot meets what lxml's live iterator meets unless matches nest, which
+# answers NEED_PYTHON), the misused-div test on the descendants' tag names, sanitize's absolute
+# XPath with its ``allowed`` set, and the ruthless/lenient retry on the serialised length.
+
+cdef const char* _NRD111_DIV_TO_P[10]
+_NRD111_DIV_TO_P[:] = [b"a", b"blockquote", b"dl", b"div", b"img", b"ol", b"p", b"pre", b"table", b"ul"]
+cdef const char* _NRD111_SCRIPT_TAGS[2]
+_NRD111_SCRIPT_TAGS[:] = [b"script", b"style"]
+cdef const char* _NRD111_ALLOWED[4]
+_NRD111_ALLOWED[:] = [b"table", b"ul", b"div", b"section"]
+
+
+cdef inline int _nrd111_tag_flag(DocData* d, int32_t nid) noexcept nogil:
+    """``_DIV_TO_P_TAG.match(tag)`` (re.I) on a name: 1 it starts with one of the words in any
+    ASCII case, 0 not, 2 a name with a non-ASCII byte (re.I folds a few to ASCII letters)."""
+    cdef Py_ssize_t n
+    cdef const uchar* s = name_bytes(d, nid, &n)
+    cdef int k
+    if _has_high_byte(s, n):
+        return 2
+    for k in range(10):
+        if _ci_word_at(s, n, 0, _NRD111_DIV_TO_P[k]):
+            return 1
+    return 0
+
+
+cdef int ng111_transform_misused_divs_into_paragraphs(NgCtx* c, int32_t doc, bint* raised) noexcept nogil:
+    """1.11.0's transform_misused_divs_into_paragraphs: a div none of whose descendants' tags
+    matches _DIV_TO_P_TAG becomes a <p> (every verdict first), then 2.3.1's second loop."""
+    cdef DocData* d = c.d
+    cdef int32_t div_id = c.name[NG_DIV], p_id = c.name[NG_P]
+    cdef int32_t br_id = _cv_known(d, "br"), i, k, n = 0, par, n_names = N_KNOWN + d.n_names
+    cdef int32_t* divs = NULL
+    cdef int32_t* kids = NULL
+    cdef uchar* acc = NULL
+    cdef signed char* flags = NULL
+    cdef Py_ssize_t cap = 0
+    cdef int r = NS_OK, w, f
+    flags = NULL if alloc_fails() else <signed char*>malloc(<size_t>n_names + 1)
+    divs = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    acc = <uchar*>_rd_alloc_nodes(d, 1)
+    if flags == NULL or divs == NULL or acc == NULL:
+        d.error = ERR_MEMORY
+        r = NS_ERROR
+    else:
+        memset(flags, 0xFF, <size_t>n_names + 1)
+        # acc[x]: the OR of the flags of x's strict descendants (each node added into its parent
+        # when it is left: postorder over doc's subtree)
+        i = doc
+        acc[doc] = 0
+        while True:
+            if d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                acc[i] = 0
+                continue
+            while i != doc:
+                par = d.nodes[i].parent
+                k = d.nodes[i].tag
+                if 0 <= k < n_names:
+                    if flags[k] < 0:
+                        flags[k] = <signed char>_nrd111_tag_flag(d, k)
+                    f = flags[k]
+                else:
+                    f = 2
+                acc[par] |= acc[i] | <uchar>f
+                if d.nodes[i].next >= 0:
+                    i = d.nodes[i].next
+                    acc[i] = 0
+                    break
+                i = par
+            if i == doc:
+                break
+        i = _preorder_next(d, doc, doc)
+        while i >= 0:
+            if d.nodes[i].tag == div_id and not (acc[i] & 1):
+                if acc[i] & 2:
+                    r = _nrd_need(NRD_LIVE)
+                    break
+                divs[n] = i
+                n += 1
+            i = _preorder_next(d, i, doc)
+        if r == NS_OK:
+            for k in range(n):
+                d.nodes[divs[k]].tag = p_id
+            n = 0
+            i = _preorder_next(d, doc, doc)
+            while i >= 0:
+                if d.nodes[i].tag == div_id and _div_has_loose_text(d, i, br_id):
+                    divs[n] = i
+                    n += 1
+                i = _preorder_next(d, i, doc)
+            for k in range(n):
+                w = _wrap_div_c(d, divs[k], p_id, br_id, &kids, &cap)
+                if w < 0:
+                    r = NS_ERROR
+                    break
+                if w > 0:
+                    raised[0] = True
+                    break
+    free(flags)
+    free(divs)
+    free(kids)
+    free(acc)
+    return r
+
+
+cdef int _nrd111_live_snapshot(NgCtx* c, int32_t top, const char** names, int n_names, int32_t** snap,
+                               int32_t* n) noexcept nogil:
+    """The matches of lxml's live ``top.iter(*names)`` as a snapshot: NEED_PYTHON when one is
+    ``top`` or lies inside another (the live iteration then differs); ``snap`` NULL for none."""
+    cdef int32_t ids[8]
+    cdef int n_ids = _nrd_ids(c.d, names, n_names, ids)
+    snap[0] = NULL
+    n[0] = 0
+    if n_ids == 0:
+        return NS_OK
+    snap[0] = _nrd_snapshot(c.d, top, ids, n_ids, True, n)
+    if snap[0] == NULL:
+        return NS_ERROR
+    if _nested_matches(c.d, top, snap[0], n[0], ids, n_ids):
+        free(snap[0])
+        snap[0] = NULL
+        return _nrd_need(NRD_LIVE)
+    return NS_OK
+
+
+cdef int _nrd111_drop_live(NgCtx* c, int32_t top, const char** names, int n_names, bint* raised) noexcept nogil:
+    "``for elem in top.iter(*names): drop_tree(elem)`` (lxml's live iterator)."
+    cdef int32_t* snap
+    cdef int32_t n
+    cdef int r = _nrd111_live_snapshot(c, top, names, n_names, &snap, &n)
+    if r != NS_OK or snap == NULL:
+        return r
+    r = _nrd_drop_all(c.d, snap, n, raised)
+    free(snap)
+    return r
+
+
+# upstream: trafilatura.readability_lxml.Document.sanitize
+cdef int ng111_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noexcept nogil:
+    """1.11.0's Document.sanitize without its final tostring (min_text_length 25): the live
+    heading, form and iframe loops, then the conditional cleaning of ``//table|//ul|...`` over
+    the whole tree ``node`` belongs to, innermost last-first, with the ``allowed`` exemption."""
+    cdef DocData* d = c.d
+    cdef int32_t ids[7]
+    cdef int32_t allowed_ids[4]
+    cdef int32_t class_id = _cv_known(d, "class"), id_id = _cv_known(d, "id")
+    cdef int32_t n = 0, k, i, j, top
+    cdef int n_ids, n_allowed, st = NS_OK, v
+    cdef int32_t* snap = NULL
+    cdef uchar* allowed = NULL
+    cdef long weight
+    cdef double score
+    cdef RdCondIds ci
+    st = _nrd111_live_snapshot(c, node, _NRD_HEADINGS, 6, &snap, &n)
+    if st != NS_OK:
+        return st
+    if snap != NULL:
+        for k in range(n):
+            i = snap[k]
+            if not _class_weight_c(d, i, class_id, id_id, &weight):
+                st = _nrd_need(NRD_ATTR)
+                break
+            if weight < 0 or _link_density_of(d, i, c.name[NG_A]) > 0.33:
+                st = _nrd_drop(d, i)
+                if st == NS_NEED_PYTHON:
+                    raised[0] = True
+                    st = NS_OK
+                    break
+                if st != NS_OK:
+                    break
+        free(snap)
+        if st != NS_OK or raised[0]:
+            return st
+    st = _nrd111_drop_live(c, node, _NRD_FORM_TAGS, 2, raised)
+    if st != NS_OK or raised[0]:
+        return st
+    ids[0] = _cv_known(d, "iframe")
+    if ids[0] >= 0:
+        snap = _nrd_snapshot(d, node, ids, 1, True, &n)
+        if snap == NULL:
+            return NS_ERROR
+        v = _nested_matches(d, node, snap, n, ids, 1)
+        free(snap)
+        snap = NULL
+        if v:
+            return _nrd_need(NRD_LIVE)
+        st = _nrd_iframes(c, node, raised)
+        if st != NS_OK or raised[0]:
+            return st
+    # the conditional cleaning: an absolute XPath, from the top of node's tree
+    n_ids = _nrd_ids(d, _NRD_CONDITIONAL, 7, ids)
+    if n_ids == 0:
+        return NS_OK
+    top = node
+    while d.nodes[top].parent >= 0:
+        top = d.nodes[top].parent
+    n_allowed = _nrd_ids(d, _NRD111_ALLOWED, 4, allowed_ids)
+    ci.a_id = c.name[NG_A]
+    ci.type_id = _cv_known(d, "type")
+    ci.p_id = c.name[NG_P]
+    ci.img_id = c.name[NG_IMG]
+    ci.li_id = _cv_known(d, "li")
+    ci.embed_id = _cv_known(d, "embed")
+    ci.input_id = _cv_known(d, "input")
+    ci.ol_id = _cv_known(d, "ol")
+    ci.ul_id = _cv_known(d, "ul")
+    snap = _nrd_snapshot(d, top, ids, n_ids, True, &n)
+    allowed = <uchar*>_rd_alloc_nodes(d, 1)
+    if snap == NULL or allowed == NULL:
+        free(snap)
+        free(allowed)
+        d.error = ERR_MEMORY
+        return NS_ERROR
+    memset(allowed, 0, <size_t>d.n_nodes)
+    for k in range(n - 1, -1, -1):
+        i = snap[k]
+        if allowed[i]:
+            continue
+        if not _class_weight_c(d, i, class_id, id_id, &weight):
+            st = _nrd_need(NRD_ATTR)
+            break
+        score = r.score[r.slot[i]] if (i < r.n_nodes and r.slot[i] >= 0) else 0.0
+        if <double>weight + score < 0.0:
+            v = 1
+        else:
+            v = _rd_cond_verdict(d, i, weight, 25, &ci)
+            if v == 2:
+                # kept between long siblings: its tables, lists, divs and sections are exempt
+                j = i
+                while j >= 0:
+                    if _id_in(d.nodes[j].tag, allowed_ids, n_allowed):
+                        allowed[j] = 1
+                    j = _preorder_next(d, j, i)
+        if v == 1:
+            st = _nrd_drop(d, i)
+            if st == NS_NEED_PYTHON:
+                raised[0] = True
+                st = NS_OK
+                break
+            if st != NS_OK:
+                break
+    free(snap)
+    free(allowed)
+    return st
+
+
+# upstream: trafilatura.readability_lxml.Document.summary
+cdef int ng111_summary(NgCtx* c, int32_t doc, Buf* out, bint* raised) noexcept nogil:
+    """Document(doc, min_text_length=25, retry_length=250).summary() of 1.11.0 as UTF-8 in
+    ``out``: a ruthless pass, and a lenient one when it finds no candidate or its serialised
+    article is shorter than 250 characters (then on that article). ``raised``: the reference
+    raises on the way."""
+    cdef DocData* d = c.d
+    cdef RdScore r
+    cdef int32_t best, ch, article = -1, cur = doc
+    cdef bint ruthless = True
+    cdef int st
+    st = _nrd111_drop_live(c, doc, _NRD111_SCRIPT_TAGS, 2, raised)
+    if st != NS_OK or raised[0]:
+        return st
+    while True:
+        memset(&r, 0, sizeof(RdScore))
+        if ruthless:
+            st = ng_remove_unlikely_candidates(c, cur, raised)
+        if st == NS_OK and not raised[0]:
+            st = ng111_transform_misused_divs_into_paragraphs(c, cur, raised)
+        if st == NS_OK and not raised[0]:
+            st = ng_score_paragraphs(c, cur, &r)
+        if st != NS_OK or raised[0]:
+            _rd_score_free(&r)
+            return st
+        best = ng_select_best_candidate(&r)
+        if best >= 0:
+            st = ng_get_article(c, &r, best, &article)
+        elif ruthless:
+            ruthless = False
+            _rd_score_free(&r)
+            continue
+        else:
+            # self.doc.find("body"), else self.doc
+            article = cur
+            ch = d.nodes[cur].first
+            while ch >= 0:
+                if d.nodes[ch].tag == c.name[NG_BODY]:
+                    article = ch
+                    break
+                ch = d.nodes[ch].next
+        if st == NS_OK:
+            st = ng111_rd_sanitize(c, &r, article, raised)
+        _rd_score_free(&r)
+        if st != NS_OK or raised[0]:
+            return st
+        out.len = 0
+        if not _rd_xml_utf8_c(d, article, out):
+            return NS_ERROR
+        if ruthless and ngs_code_points(out.data, out.len) < 250:
+            # the lenient pass runs on the article (sanitize set self.doc to it)
+            ruthless = False
+            cur = article
+            continue
+        return NS_OK
+
+
+# upstream: trafilatura.external.try_readability
+cdef int ng111_try_readability(NgCtx* c, int32_t raw, int32_t* out) noexcept nogil:
+    """1.11.0's try_readability(raw): ``out`` the re-parsed summary (a node of ``c.d``), or a new
+    <div> where readability raises. An empty re-parse (None upstream, then a TypeError that
+    discards the page) answers NEED_PYTHON, as an XHTML doctype does."""
+    cdef bint raised = False
+    cdef int st
+    cdef Buf buf
+    out[0] = -1
+    _nrd_set_cause(NRD_NONE)
+    if _nrd_xhtml_doctype(c.d):
+        return _nrd_need(NRD_XHTML)
+    memset(&buf, 0, sizeof(Buf))
+    st = ng111_summary(c, raw, &buf, &raised)
+    if st == NS_OK and not raised:
+        st = _nrd_reparse(c, buf.data, buf.len, out)
+        if st == NS_OK and out[0] < 0:
+            st = _nrd_need(NRD_NONE_TREE)
+    buf_free(&buf)
+    if st != NS_OK:
+        return st
+    if raised:
+        out[0] = ng_new_element(c, NG_DIV, -1)
         if out[0] < 0:
             return NS_ERROR
     return NS_OK
