@@ -113,6 +113,63 @@ cdef int ng_drop_tagged(NgCtx* c, int32_t top, const char** names, int n_names, 
     return r
 
 
+cdef bint _nrd111_folds_ascii(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """The UTF-8 ``s[:n]`` holds a character re.IGNORECASE matches to an ASCII letter: U+0130
+    and U+0131 (i), U+017F (s), U+212A (k). Without one, a non-ASCII character matches no ASCII
+    letter of the readability patterns (plain words), so their ASCII matching decides."""
+    cdef Py_ssize_t i
+    for i in range(n - 1):
+        if s[i] == 0xC4 and (s[i + 1] == 0xB0 or s[i + 1] == 0xB1):
+            return True
+        if s[i] == 0xC5 and s[i + 1] == 0xBF:
+            return True
+        if s[i] == 0xE2 and i + 2 < n and s[i + 1] == 0x84 and s[i + 2] == 0xAA:
+            return True
+    return False
+
+
+cdef bint _nrd_class_weight(NgCtx* c, int32_t i, int32_t class_id, int32_t id_id, long* out) noexcept nogil:
+    """class_weight of node ``i`` (_class_weight_c); 1.11.0 also decides a non-ASCII value
+    without a character re.IGNORECASE folds to ASCII (its _attribute_weight's re.I searches)."""
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    cdef long weight = 0
+    cdef int which
+    if _class_weight_c(c.d, i, class_id, id_id, out):
+        return True
+    if c.o.release != NG_REL_111:
+        return False
+    for which in range(2):
+        if not _class_value(c.d, i, class_id if which == 0 else id_id, &s, &n):
+            continue
+        if _nrd111_folds_ascii(s, n):
+            return False
+        weight += _attr_weight_ascii(s, n)
+    out[0] = weight
+    return True
+
+
+cdef int _nrd111_unlikely_verdict(DocData* d, int32_t i, int32_t class_id, int32_t id_id) noexcept nogil:
+    """1.11.0's remove_unlikely_candidates verdict (re.I searches of the joined class and id) on a
+    node with a non-ASCII value: 1 drop, 0 keep, -1 a character re.I folds to ASCII."""
+    cdef const uchar* cs
+    cdef const uchar* is_
+    cdef Py_ssize_t cn, in_
+    if not _class_value(d, i, class_id, &cs, &cn):
+        cn = 0
+    if not _class_value(d, i, id_id, &is_, &in_):
+        in_ = 0
+    if _nrd111_folds_ascii(cs, cn) or _nrd111_folds_ascii(is_, in_):
+        return -1
+    # len(attrs) < 2 counts characters; the words hold no space, so no match spans the join
+    if ngs_code_points(cs, cn) + ngs_code_points(is_, in_) + (1 if cn > 0 and in_ > 0 else 0) < 2:
+        return 0
+    if ((_contains_any(cs, cn, &_UNLIKELY_SET) or _contains_any(is_, in_, &_UNLIKELY_SET))
+            and not _contains_any(cs, cn, &_OK_SET_1_11_0) and not _contains_any(is_, in_, &_OK_SET_1_11_0)):
+        return 1
+    return 0
+
+
 cdef int ng_remove_unlikely_candidates(NgCtx* c, int32_t doc, bint* raised) noexcept nogil:
     """Document.remove_unlikely_candidates: every verdict (they read tags and attributes only),
     then the drops in document order."""
@@ -134,6 +191,8 @@ cdef int ng_remove_unlikely_candidates(NgCtx* c, int32_t doc, bint* raised) noex
             # 1.11.0's okMaybeItsACandidateRe has no "content" (its re.I equals the lower() on ASCII)
             v = _unlikely_verdict_c(d, i, class_id, id_id,
                                     &_OK_SET_1_11_0 if c.o.release == NG_REL_111 else &_OK_SET)
+            if v < 0 and c.o.release == NG_REL_111:
+                v = _nrd111_unlikely_verdict(d, i, class_id, id_id)
             if v < 0:
                 r = _nrd_need(NRD_ATTR)
                 break
@@ -247,7 +306,7 @@ cdef int ng_score_paragraphs(NgCtx* c, int32_t doc, RdScore* r) noexcept nogil:
     if _rd_score_collect(d, doc, 25, ids, 3, c.name[NG_A], r):
         return _nrd_need(NRD_INEXACT)
     for k in range(r.n_cand):
-        if not _class_weight_c(d, r.cand[k], class_id, id_id, &weight):
+        if not _nrd_class_weight(c, r.cand[k], class_id, id_id, &weight):
             return _nrd_need(NRD_ATTR)
         st = _nrd_tag_score(d, d.nodes[r.cand[k]].tag, &tag_score)
         if st != NS_OK:
@@ -771,7 +830,7 @@ cdef int ng111_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noe
     if snap != NULL:
         for k in range(n):
             i = snap[k]
-            if not _class_weight_c(d, i, class_id, id_id, &weight):
+            if not _nrd_class_weight(c, i, class_id, id_id, &weight):
                 st = _nrd_need(NRD_ATTR)
                 break
             if weight < 0 or _link_density_of(d, i, c.name[NG_A]) > 0.33:
@@ -830,7 +889,7 @@ cdef int ng111_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noe
         i = snap[k]
         if allowed[i]:
             continue
-        if not _class_weight_c(d, i, class_id, id_id, &weight):
+        if not _nrd_class_weight(c, i, class_id, id_id, &weight):
             st = _nrd_need(NRD_ATTR)
             break
         score = r.score[r.slot[i]] if (i < r.n_nodes and r.slot[i] >= 0) else 0.0

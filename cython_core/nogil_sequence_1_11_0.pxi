@@ -93,9 +93,10 @@ cdef int _s1_snapshot(DocData* d, int32_t top, bint inclusive, NsVec* out) noexc
 
 cdef int ng111_process_node(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
     """1.11.0's htmlprocessing.process_node (accel_extract_1_11_0.pxi's _ex111_process_node):
-    ``out`` = i or -1. Deduplication is 1.11.0's cache: NEED_PYTHON."""
+    ``out`` = i or -1 (deduplication: ng_duplicate_test, 1.11.0's by c.o.release)."""
     cdef DocData* d = c.d
     cdef Slot text, tail, t, tl
+    cdef bint dup = False
     cdef int r
     out[0] = -1
     if ng_is(c, i, NG_DONE):
@@ -124,7 +125,11 @@ cdef int ng111_process_node(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
         if _ex_textfilter(d, i):
             return NS_OK
         if c.lru != NULL:
-            return NS_NEED_PYTHON
+            r = ng_duplicate_test(c, i, &dup)
+            if r != NS_OK:
+                return r
+            if dup:
+                return NS_OK
     out[0] = i
     return NS_OK
 
@@ -134,7 +139,7 @@ cdef int ng111_handle_textnode(NgCtx* c, int32_t i, bint comments_fix, bint pres
     "1.11.0's htmlprocessing.handle_textnode (ex111_handle_textnode): ``out`` = i or -1."
     cdef DocData* d = c.d
     cdef Slot text, tail, t, tl
-    cdef bint is_lb
+    cdef bint is_lb, dup = False
     cdef int r = 1
     out[0] = -1
     if ng_is(c, i, NG_DONE):
@@ -181,7 +186,11 @@ cdef int ng111_handle_textnode(NgCtx* c, int32_t i, bint comments_fix, bint pres
     if not _slot_truthy(t) and _ex_textfilter(d, i):
         return NS_OK
     if c.lru != NULL:
-        return NS_NEED_PYTHON
+        r = ng_duplicate_test(c, i, &dup)
+        if r != NS_OK:
+            return r
+        if dup:
+            return NS_OK
     out[0] = i
     return NS_OK
 
@@ -1434,13 +1443,16 @@ cdef enum:
     S1_AT_READABILITY      # try_readability (NRD_* causes)
     S1_AT_JUSTEXT          # justext_rescue
     S1_AT_SANITIZE         # sanitize_tree
+    S1_AT_DEDUP            # the deduplication cache (LRU_CAUSES), or a count below -1 (1.11.0's put_in_cache)
     S1_AT_N
 
 cdef Py_ssize_t S1_NEED[S1_AT_N]
 cdef Py_ssize_t S1_DONE = 0
+cdef Py_ssize_t S1_RD_NEED[NRD_N]    # pages readability handed back, by NRD_* cause
 cdef const char* S1_AT_NAMES[S1_AT_N]
 S1_AT_NAMES[:] = [b"input", b"cleaning", b"conversion", b"comments", b"comments prune", b"extraction",
-                  b"table", b"compare_extraction", b"baseline", b"readability", b"justext", b"sanitize_tree"]
+                  b"table", b"compare_extraction", b"baseline", b"readability", b"justext", b"sanitize_tree",
+                  b"deduplication"]
 
 
 cdef struct S1Out:
@@ -1800,9 +1812,23 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
     focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
     if (focus is None or type(options.fast) is not bool or type(options.comments) is not bool
             or type(options.tables) is not bool or options.formatting is not False
-            or options.links is not False or options.images is not False or options.dedup is not False):
+            or options.links is not False or options.images is not False or type(options.dedup) is not bool):
         S1_NEED[S1_AT_INPUT] += 1
         return NotImplemented
+    cdef long min_dupl = 0, max_rep = 0
+    cdef LruTxn txn
+    cdef LruTxn* lru = NULL
+    if options.dedup:
+        # 1.11.0's duplicate_test counts in the module cache: a CLRUCache (dedup_cache) or Python
+        if type(dedup_cache) is not CLRUCache:
+            S1_NEED[S1_AT_INPUT] += 1
+            return NotImplemented
+        for v in (options.min_duplcheck_size, options.max_repetitions):
+            if type(v) is not int or not -LONG_MAX <= v <= LONG_MAX:
+                S1_NEED[S1_AT_INPUT] += 1
+                return NotImplemented
+        min_dupl = options.min_duplcheck_size
+        max_rep = options.max_repetitions
     for v in (options.min_extracted_size, options.min_output_size, options.min_output_comm_size):
         if type(v) is not int or not 0 <= v < 2**31:
             S1_NEED[S1_AT_INPUT] += 1
@@ -1827,9 +1853,14 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
     ngs_init(&out.temp_comments)
     out.at = S1_AT_CLEANING
     work.is_html = doc.is_html
+    memset(&txn, 0, sizeof(LruTxn))
     if not share_names(&_S1_TEMPLATE_DOC.d, &work.d):
         raise MemoryError()
     try:
+        if options.dedup:
+            lru_txn_begin(&txn, <CLRUCache>dedup_cache)
+            lru = &txn
+            o.dedup = True
         with nogil:
             r = NS_OK
             for k in range(n_doc_roots):
@@ -1846,7 +1877,19 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
                 c.o = o
                 c.doc_roots = doc_roots
                 c.n_doc_roots = n_doc_roots
+                c.lru = lru
+                c.min_duplcheck_size = min_dupl
+                c.max_repetitions = max_rep
                 r = ng111_bare_extraction_sequence(&c, &res.sel, sl, root, &out) if r == NS_OK else r
+                if lru != NULL:
+                    # the counts go in only with the page's answer (a page handed back is counted
+                    # by the reference's rerun instead)
+                    if r == NS_OK:
+                        r = lru_txn_commit(lru)
+                    else:
+                        lru_txn_abort(lru)
+                    if r == NS_NEED_PYTHON and lru.cause != LRU_CAUSE_NONE:
+                        out.at = S1_AT_DEDUP
                 if r == NS_OK and with_output:
                     ro = ng_determine_returnstring(&c, out.postbody, out.commentsbody, &text)
         if r == NS_OK:
@@ -1866,8 +1909,14 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
         if r == NS_ERROR and work.d.error:
             _raise_doc_error(work)
         S1_NEED[out.at] += 1
+        if out.at == S1_AT_READABILITY:
+            k = _nrd_get_cause()
+            if 0 <= k < NRD_N:
+                S1_RD_NEED[k] += 1
         return NotImplemented
     finally:
+        if lru != NULL:
+            lru_txn_end(lru)
         ng_free(&c)
         buf_free(&text)
         ngs_free(&out.temp_text)
@@ -1877,11 +1926,14 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
 def _sequence_stats_1_11_0(bint reset=False):
     global S1_DONE
     cdef int k
-    stats = {"done": S1_DONE, "need_python": {S1_AT_NAMES[k].decode(): S1_NEED[k] for k in range(S1_AT_N)}}
+    stats = {"done": S1_DONE, "need_python": {S1_AT_NAMES[k].decode(): S1_NEED[k] for k in range(S1_AT_N)},
+             "readability_causes": {NRD_CAUSES[k].decode(): S1_RD_NEED[k] for k in range(NRD_N) if S1_RD_NEED[k]}}
     if reset:
         S1_DONE = 0
         for k in range(S1_AT_N):
             S1_NEED[k] = 0
+        for k in range(NRD_N):
+            S1_RD_NEED[k] = 0
     return stats
 
 
