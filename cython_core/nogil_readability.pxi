@@ -678,17 +678,19 @@ cdef const char* _NRD111_DIV_TO_P[10]
 _NRD111_DIV_TO_P[:] = [b"a", b"blockquote", b"dl", b"div", b"img", b"ol", b"p", b"pre", b"table", b"ul"]
 cdef const char* _NRD111_SCRIPT_TAGS[2]
 _NRD111_SCRIPT_TAGS[:] = [b"script", b"style"]
+cdef const char* _NRD111_IFRAME[1]
+_NRD111_IFRAME[:] = [b"iframe"]
 cdef const char* _NRD111_ALLOWED[4]
 _NRD111_ALLOWED[:] = [b"table", b"ul", b"div", b"section"]
 
 
 cdef inline int _nrd111_tag_flag(DocData* d, int32_t nid) noexcept nogil:
     """``_DIV_TO_P_TAG.match(tag)`` (re.I) on a name: 1 it starts with one of the words in any
-    ASCII case, 0 not, 2 a name with a non-ASCII byte (re.I folds a few to ASCII letters)."""
+    ASCII case, 0 not, 2 a name holding a character re.I folds to an ASCII letter."""
     cdef Py_ssize_t n
     cdef const uchar* s = name_bytes(d, nid, &n)
     cdef int k
-    if _has_high_byte(s, n):
+    if _has_high_byte(s, n) and _nrd111_folds_ascii(s, n):
         return 2
     for k in range(10):
         if _ci_word_at(s, n, 0, _NRD111_DIV_TO_P[k]):
@@ -776,36 +778,92 @@ cdef int ng111_transform_misused_divs_into_paragraphs(NgCtx* c, int32_t doc, bin
     return r
 
 
-cdef int _nrd111_live_snapshot(NgCtx* c, int32_t top, const char** names, int n_names, int32_t** snap,
-                               int32_t* n) noexcept nogil:
-    """The matches of lxml's live ``top.iter(*names)`` as a snapshot: NEED_PYTHON when one is
-    ``top`` or lies inside another (the live iteration then differs); ``snap`` NULL for none."""
+cdef int32_t _nrd111_traverse_next(DocData* d, int32_t i, int32_t top) noexcept nogil:
+    """One step of lxml's depth-first walk bounded by ``top`` (dom._traverse_next): the first
+    child, else the next sibling of ``i`` or of its nearest ancestor below ``top``; a node
+    dropped out of ``top``'s subtree walks on until it climbs to its parentless root."""
+    cdef int32_t p
+    if d.nodes[i].first >= 0:
+        return d.nodes[i].first
+    if i == top:
+        return -1
+    while True:
+        p = d.nodes[i].parent
+        if p < 0:
+            return -1
+        if d.nodes[i].next >= 0:
+            return d.nodes[i].next
+        if p == top:
+            return -1
+        i = p
+
+
+cdef inline int32_t _nrd111_next_match(DocData* d, int32_t i, int32_t top, const int32_t* ids,
+                                       int n_ids) noexcept nogil:
+    i = _nrd111_traverse_next(d, i, top)
+    while i >= 0 and not _id_in(d.nodes[i].tag, ids, n_ids):
+        i = _nrd111_traverse_next(d, i, top)
+    return i
+
+
+cdef enum:
+    NRD111_DROP = 0        # drop_tree each match
+    NRD111_HEADINGS = 1    # sanitize's heading verdict, then drop_tree
+    NRD111_IFRAMES = 2     # a video keeps its iframe (text VIDEO), the others are dropped
+
+
+cdef int _nrd111_live(NgCtx* c, int32_t top, const char** names, int n_names, int kind, bint* raised) noexcept nogil:
+    """``for elem in top.iter(*names): <kind>(elem)`` over lxml's live iterator, which finds the
+    next match (on the tree as it is) when it hands out one: after a match is dropped, the walk
+    goes on inside the dropped subtree and ends there."""
+    cdef DocData* d = c.d
     cdef int32_t ids[8]
-    cdef int n_ids = _nrd_ids(c.d, names, n_names, ids)
-    snap[0] = NULL
-    n[0] = 0
+    cdef int n_ids = _nrd_ids(d, names, n_names, ids)
+    cdef int32_t class_id = _cv_known(d, "class"), id_id = _cv_known(d, "id"), src_id = _cv_known(d, "src")
+    cdef int32_t cur, nxt, a
+    cdef long weight
+    cdef const uchar* sv
+    cdef Py_ssize_t sn
+    cdef bint drop, video
+    cdef int r = NS_OK
     if n_ids == 0:
         return NS_OK
-    snap[0] = _nrd_snapshot(c.d, top, ids, n_ids, True, n)
-    if snap[0] == NULL:
-        return NS_ERROR
-    if _nested_matches(c.d, top, snap[0], n[0], ids, n_ids):
-        free(snap[0])
-        snap[0] = NULL
-        return _nrd_need(NRD_LIVE)
+    cur = top if _id_in(d.nodes[top].tag, ids, n_ids) else _nrd111_next_match(d, top, top, ids, n_ids)
+    while cur >= 0:
+        nxt = _nrd111_next_match(d, cur, top, ids, n_ids)
+        drop = True
+        if kind == NRD111_HEADINGS:
+            if not _nrd_class_weight(c, cur, class_id, id_id, &weight):
+                return _nrd_need(NRD_ATTR)
+            drop = weight < 0 or _link_density_of(d, cur, c.name[NG_A]) > 0.33
+        elif kind == NRD111_IFRAMES:
+            video = False
+            a = dom_attr_find(d, cur, src_id) if src_id >= 0 else -1
+            if a >= 0:
+                if d.attrs[a].kind == AV_VALUE:
+                    sv = d.vals.data + d.attrs[a].val_off
+                    sn = d.attrs[a].val_len
+                elif d.attrs[a].kind == AV_OWN_NAME:
+                    sv = name_bytes(d, src_id, &sn)
+                else:
+                    sv = NULL
+                    sn = 0
+                video = _nrd_video_ascii(sv, sn)
+                if not video and _has_high_byte(sv, sn):
+                    return _nrd_need(NRD_VIDEO)
+            if video:
+                drop = False
+                if not dom_set_slot(d, cur, False, <const uchar*>b"VIDEO", 5, False):
+                    return NS_ERROR
+        if drop:
+            r = _nrd_drop(d, cur)
+            if r == NS_NEED_PYTHON:
+                raised[0] = True
+                return NS_OK
+            if r != NS_OK:
+                return r
+        cur = nxt
     return NS_OK
-
-
-cdef int _nrd111_drop_live(NgCtx* c, int32_t top, const char** names, int n_names, bint* raised) noexcept nogil:
-    "``for elem in top.iter(*names): drop_tree(elem)`` (lxml's live iterator)."
-    cdef int32_t* snap
-    cdef int32_t n
-    cdef int r = _nrd111_live_snapshot(c, top, names, n_names, &snap, &n)
-    if r != NS_OK or snap == NULL:
-        return r
-    r = _nrd_drop_all(c.d, snap, n, raised)
-    free(snap)
-    return r
 
 
 # upstream: trafilatura.readability_lxml.Document.sanitize
@@ -824,42 +882,15 @@ cdef int ng111_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noe
     cdef long weight
     cdef double score
     cdef RdCondIds ci
-    st = _nrd111_live_snapshot(c, node, _NRD_HEADINGS, 6, &snap, &n)
-    if st != NS_OK:
-        return st
-    if snap != NULL:
-        for k in range(n):
-            i = snap[k]
-            if not _nrd_class_weight(c, i, class_id, id_id, &weight):
-                st = _nrd_need(NRD_ATTR)
-                break
-            if weight < 0 or _link_density_of(d, i, c.name[NG_A]) > 0.33:
-                st = _nrd_drop(d, i)
-                if st == NS_NEED_PYTHON:
-                    raised[0] = True
-                    st = NS_OK
-                    break
-                if st != NS_OK:
-                    break
-        free(snap)
-        if st != NS_OK or raised[0]:
-            return st
-    st = _nrd111_drop_live(c, node, _NRD_FORM_TAGS, 2, raised)
+    st = _nrd111_live(c, node, _NRD_HEADINGS, 6, NRD111_HEADINGS, raised)
     if st != NS_OK or raised[0]:
         return st
-    ids[0] = _cv_known(d, "iframe")
-    if ids[0] >= 0:
-        snap = _nrd_snapshot(d, node, ids, 1, True, &n)
-        if snap == NULL:
-            return NS_ERROR
-        v = _nested_matches(d, node, snap, n, ids, 1)
-        free(snap)
-        snap = NULL
-        if v:
-            return _nrd_need(NRD_LIVE)
-        st = _nrd_iframes(c, node, raised)
-        if st != NS_OK or raised[0]:
-            return st
+    st = _nrd111_live(c, node, _NRD_FORM_TAGS, 2, NRD111_DROP, raised)
+    if st != NS_OK or raised[0]:
+        return st
+    st = _nrd111_live(c, node, _NRD111_IFRAME, 1, NRD111_IFRAMES, raised)
+    if st != NS_OK or raised[0]:
+        return st
     # the conditional cleaning: an absolute XPath, from the top of node's tree
     n_ids = _nrd_ids(d, _NRD_CONDITIONAL, 7, ids)
     if n_ids == 0:
@@ -928,7 +959,7 @@ cdef int ng111_summary(NgCtx* c, int32_t doc, Buf* out, bint* raised) noexcept n
     cdef int32_t best, ch, article = -1, cur = doc
     cdef bint ruthless = True
     cdef int st
-    st = _nrd111_drop_live(c, doc, _NRD111_SCRIPT_TAGS, 2, raised)
+    st = _nrd111_live(c, doc, _NRD111_SCRIPT_TAGS, 2, NRD111_DROP, raised)
     if st != NS_OK or raised[0]:
         return st
     while True:
