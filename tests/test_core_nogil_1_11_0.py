@@ -481,3 +481,30 @@ def test_extract_takes_the_c_output() -> None:
     with mock.patch.object(seq, "determine_returnstring", side_effect=AssertionError("Python output")):
         assert eng.extract(html, compat="1.11.0") == want
         assert eng.extract(html, compat="1.11.0", no_fallback=True) is not None
+
+
+def test_fallback_pages_cover_the_branches() -> None:
+    """The fallback pages take compare_extraction's branches in the reference (readability's
+    result sanitized, jusText taken, jusText finding nothing), and the C answers them all."""
+    from unittest import mock
+
+    from trafila.v1_11_0 import external
+
+    seen = set()
+    real_rescue, real_sanitize = external.justext_rescue, external.sanitize_tree
+
+    def rescue(*args: Any, **kwargs: Any) -> Any:
+        result = real_rescue(*args, **kwargs)
+        seen.add(("justext", result[-1]))
+        return result
+
+    def sanitize(*args: Any, **kwargs: Any) -> Any:
+        seen.add(("sanitize_tree", None))
+        return real_sanitize(*args, **kwargs)
+
+    with mock.patch.object(external, "justext_rescue", rescue), mock.patch.object(external, "sanitize_tree", sanitize):
+        for html in FALLBACK_PAGES + HAND_WRITTEN:
+            _backend.run_with(CORE, lambda: seq._sequence(_tree(html), _options({}), None))
+    assert {("justext", True), ("justext", False), ("sanitize_tree", None)} <= seen
+    for html in FALLBACK_PAGES[:4]:
+        assert check_page(html, OPTION_SETS["default"]) == "ok"
