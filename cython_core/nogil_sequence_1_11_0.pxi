@@ -1502,6 +1502,47 @@ cdef int ng111_justext_rescue(NgCtx* c, const NgSelectors* s, const NgJtStoplist
     return r
 
 
+cdef int _s1_prune_html_outside(NgCtx* c, int32_t tree) noexcept nogil:
+    """The rest of 1.11.0's prune_html for readability's re-parsed ``tree``: its XPath
+    ``//*[not(node())]`` is absolute, so beyond the tree's descendants (ng_prune_html) it deletes
+    the empty CUT_EMPTY_ELEMS of the whole re-parsed document, ``tree`` itself included (the
+    deletions inside and outside the tree touch disjoint nodes, but for a tail joined to the
+    tree's own: they commute). Tails kept, in document order."""
+    cdef DocData* d = c.d
+    cdef int32_t ids[NP_MAX_IDS]
+    cdef int n = _np_known_ids(d, _NP_CUT_EMPTY, NP_N_CUT_EMPTY, ids, 0)
+    cdef int32_t top = tree, i
+    cdef NsVec v
+    cdef Py_ssize_t k
+    cdef int r = NS_OK
+    if n == 0:
+        return NS_OK
+    while d.nodes[top].parent >= 0:
+        top = d.nodes[top].parent
+    nsv_init(&v)
+    i = top
+    while i >= 0:
+        if _id_in(d.nodes[i].tag, ids, n) and d.nodes[i].text_off < 0 and d.nodes[i].first < 0:
+            if nsv_push(&v, i) < 0:
+                d.error = ERR_MEMORY
+                r = NS_ERROR
+                break
+        if i == tree:
+            # the tree's descendants were pruned by ng_prune_html: skip its subtree
+            while i != top and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            i = -1 if i == top else d.nodes[i].next
+        else:
+            i = dom_preorder_next(d, i, top)
+    if r == NS_OK:
+        for k in range(v.len):
+            r = ng_delete(d, v.data[k], True)
+            if r != NS_OK:
+                break
+    nsv_free(&v)
+    return r
+
+
 # upstream: trafilatura.external.sanitize_tree
 cdef int ng111_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_ssize_t* text_len) noexcept nogil:
     """1.11.0's sanitize_tree(tree, options) (links off): tree_cleaning (``*out``: the tree or its
@@ -1510,10 +1551,16 @@ cdef int ng111_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py
     (Its ``tree.findall(SANITIZED_XPATH)`` is ElementPath reading ``aside|.`` as one name: never
     a match.)"""
     cdef DocData* d = c.d
-    cdef int32_t i, role = -1
+    cdef int32_t i, role = -1, parent0 = d.nodes[tree].parent
     cdef int r
     text_len[0] = 0
     r = _np_tree_cleaning(c, tree, out)
+    if r == NS_OK and out[0] == tree and parent0 >= 0:
+        if d.nodes[tree].parent < 0:
+            # the cleaning list held the tree's own tag (tree.iter() starts with it): upstream's
+            # absolute prune then walks a document without the tree, the C walked the tree
+            return NS_NEED_PYTHON
+        r = _s1_prune_html_outside(c, tree)
     tree = out[0]
     if r == NS_OK:
         r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) | ng_bit(NG_A))

@@ -508,3 +508,21 @@ def test_fallback_pages_cover_the_branches() -> None:
     assert {("justext", True), ("justext", False), ("sanitize_tree", None)} <= seen
     for html in FALLBACK_PAGES[:4]:
         assert check_page(html, OPTION_SETS["default"]) == "ok"
+
+
+#: fuzz-native seq111d-b #1820: readability's summary re-parses to a <button> below html/body;
+#: sanitize_tree's tree_cleaning deletes the button itself (button is in MANUALLY_CLEANED), so
+#: 1.11.0's absolute prune_html walks a document without it and its empty <li>, <h2> stay
+_BUTTON_SUMMARY = '\n<!doctype HTML><body><button\tismap ="a\r\nb"\tsrc=&amp;&amp\nstyle="main content" declare=\n"&copy=2"><sub><b role="&copy=2"><div><table><tr><td><div>way get</div></td><td>take should</div>even an some</td></tr></table></div></b><!----!>\r\n&#0065;</sub></>\x00</li>by is&nbsp; \tyear the by but<title>a <b>x</b></title><strike><menu/title=\n"&not" ñ=comments/\tdisabled=\'x\'\trel><small><!DOCTYPE html>three an</small><area><basefont\nchecked = "content"\nhidden/nohref="&notit;" multiple>x́ as<button\thidden=ab/compact=\'a b\' defer\thidden><nav>so water greatof will what will might this own city&lt;day off all with</nav></menu><h2><h1><!-- -- -->\n\n\n<span></h2>their most just themits still off said such years this x́state how research by\r\n<button><title><!--c--></title></button></strike><h6\tstyle="&notit;"><ul><li>back while since<li>most its all<li><ul><li>like</ul></ul><label/data-x></label foo=bar><xmp><!-- c --></xmp>may said havehere too about city may thereonly way to because no children over world1<2 \t&uuml <menu defer="/"></menu><h2></h2>we when very cameyou might year three no world&#x110000; \t<body class=late>and did<title><!--c--></TITLE>"&#0065;</body>'
+
+
+@pytest.mark.parametrize("set_name", ["bare", "default"])
+def test_summary_root_deleted_by_tree_cleaning(set_name: str) -> None:
+    from harness.candidates import make_candidate
+    from harness.matrix import option_sets
+
+    opt = [o for o in option_sets("1.11.0") if o.name == set_name][0]
+    got = make_candidate("core").call(opt.function, _BUTTON_SUMMARY, dict(opt.options), "1.11.0")
+    want = make_candidate("reference").call(opt.function, _BUTTON_SUMMARY, dict(opt.options), "1.11.0")
+    assert got == want
+    assert check_page(_BUTTON_SUMMARY, OPTION_SETS["default"]) in ("ok", None)
