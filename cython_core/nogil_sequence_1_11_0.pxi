@@ -1,6 +1,8 @@
-# trafilatura 1.11.0's extraction sequence without the GIL (issue 39): the middle of 1.11.0's
+# trafilatura 1.11.0's extraction sequence without the GIL (issues 39, 43): the middle of 1.11.0's
 # core.bare_extraction (tree_cleaning, convert_tags, extract_comments, the precision prune,
-# extract_content) over NgCtx (nogil_frame.pxi) with ``c.o.release == NG_REL_111``. It shares
+# extract_content, compare_extraction with readability (nogil_readability.pxi's ng111_*), jusText
+# and sanitize_tree, the baseline; deduplication in the page's LruTxn) over NgCtx
+# (nogil_frame.pxi) with ``c.o.release == NG_REL_111``. It shares
 # the 2.3.1 sequence's frame, selections, link-density walks, text twins and output walk; where
 # the two releases differ (UPSTREAM.md, "1.11.0 in the C sequence: the switches") the shared
 # stage takes the release's branch (tree_cleaning, prune_html, convert_tags, the selectors,
@@ -12,8 +14,9 @@
 # NS_NEED_PYTHON (the page then runs the Python stages on the untouched tree): a string lxml
 # refuses, a name check_xml_tag may refuse, a colspan int() would have to parse, a <hi>/<ref>
 # holding children inside a paragraph, a place where upstream raises (handle_formatting's insert
-# of None, a <hi> without rend in a paragraph), JSON-LD for the baseline; and before the copy:
-# the fallbacks (compare_extraction, not fast), links, images, formatting, deduplication.
+# of None, a <hi> without rend in a paragraph), JSON-LD for the baseline, readability's causes
+# (NRD_*), a deduplication count the cache cannot take (LRU_CAUSES); and before the copy: links,
+# images, formatting, deduplication in a cache that is no CLRUCache.
 
 cdef uint64_t S1_TAG_CATALOG = (ng_bit(NG_BLOCKQUOTE) | ng_bit(NG_CODE) | ng_bit(NG_DEL) | ng_bit(NG_HEAD)
                                 | ng_bit(NG_HI) | ng_bit(NG_LB) | ng_bit(NG_LIST) | ng_bit(NG_P) | ng_bit(NG_PRE)
@@ -1812,15 +1815,17 @@ cdef SqResolved* _s1_template() except NULL:
 
 
 def sequence_1_11_0(CElement tree not None, options, bint with_output=False, dedup_cache=None):
-    """The sequence inside trafilatura 1.11.0's core.bare_extraction (tree_cleaning to
-    extract_content, reference/trafila/v1_11_0/core.py) run without the GIL on a copy of
+    """The sequence inside trafilatura 1.11.0's core.bare_extraction (tree_cleaning to the
+    baseline, reference/trafila/v1_11_0/core.py ``_sequence``) run without the GIL on a copy of
     ``tree``: ``(postbody, temp_text, commentsbody or None, temp_comments)`` as the reference
     gives them (and with ``with_output`` a fifth item, determine_returnstring's txt output, or
     None where the C output hands back), or NotImplemented (counted by stage,
-    ``sequence_stats(mode="1.11.0")``) for options it has no C for (not fast: the fallbacks;
-    links, images or formatting; deduplication; a focus, flag or size of another type) and
-    wherever a stage answers NEED_PYTHON. ``tree`` is never changed: the caller then runs the
-    reference on it (which cleans it in place, as upstream does)."""
+    ``sequence_stats(mode="1.11.0")``) for options it has no C for (links, images or
+    formatting; deduplication when ``dedup_cache``, the module cache duplicate_test counts in, is
+    no CLRUCache; a focus, flag or size of another type) and wherever a stage answers
+    NEED_PYTHON. With deduplication the page's counts go into ``dedup_cache`` in one
+    transaction, committed only when the C answers. ``tree`` is never changed: the caller then
+    runs the reference on it (which cleans it in place, as upstream does)."""
     cdef CDocument doc = tree.doc
     cdef SqResolved* res
     cdef CDocument work
