@@ -104,8 +104,9 @@ cdef enum:
     LRU_CAUSE_OBJECT = 1      # a Python-object value read or evicted
     LRU_CAUSE_OVERFLOW = 2    # a count at LONG_MAX: the next one is a Python int
     LRU_CAUSE_CONFLICT = 3    # another thread changed what the page read
+    LRU_CAUSE_RELEASE = 4     # 1.11.0: a count below -1 (put_in_cache adds one; 2.3.1 restarts at 1)
 
-LRU_CAUSES = ("none", "object-value", "overflow", "conflict")
+LRU_CAUSES = ("none", "object-value", "overflow", "conflict", "release")
 
 
 ctypedef struct LruEntry:
@@ -983,6 +984,11 @@ cdef int ng_duplicate_test(NgCtx* c, int32_t i, bint* duplicate) noexcept nogil:
     free(key)
     if r != NS_OK:
         return r
+    # 1.11.0's duplicate_test (get, then put of get + 1, or 1 for -1) counts as increment()
+    # does and answers the same, but for a count below -1 a user put in the cache
+    if c.o.release == NG_REL_111 and previous < -1:
+        t.cause = LRU_CAUSE_RELEASE
+        return NS_NEED_PYTHON
     duplicate[0] = cps > c.min_duplcheck_size and previous > c.max_repetitions
     return NS_OK
 

@@ -144,6 +144,38 @@ cdef const NgJtStoplist* ng_jt_stoplist(object target_language) except NULL:
     return <NgJtStoplist*><uintptr_t>addr
 
 
+cdef dict _NGJT_BY_LANGUAGE_111 = {}  # target_language -> address (1.11.0's choice of list)
+
+
+# upstream: trafilatura.external.try_justext
+cdef const NgJtStoplist* ng111_jt_stoplist(object target_language) except NULL:
+    """1.11.0's try_justext stoplist as a C table: jusText's list of
+    ``JUSTEXT_LANGUAGES[target_language]`` when it has one, else the union of every list (the
+    pickled tuple, set-equal to it), lower-cased as classify_paragraphs does. With the GIL."""
+    cdef NgJtStoplist* sl
+    addr = _NGJT_BY_LANGUAGE_111.get(target_language)
+    if addr is not None:
+        return <NgJtStoplist*><uintptr_t>addr
+    from trafila.v1_11_0.settings import JUSTEXT_LANGUAGES
+    from trafila.justext import all_stoplists, define_stoplist, get_stoplist
+    if target_language is not None and target_language in JUSTEXT_LANGUAGES:
+        words = get_stoplist(JUSTEXT_LANGUAGES[target_language])
+    else:
+        words = all_stoplists()
+    words = define_stoplist(words)
+    if type(words) is not frozenset:
+        words = frozenset(words)
+    known = _NGJT_BY_SET.get(id(words))
+    if known is not None and known[0] is words:
+        addr = known[1]
+    else:
+        sl = _ngjt_build(words)
+        addr = <uintptr_t>sl
+        _NGJT_BY_SET[id(words)] = (words, addr)
+    _NGJT_BY_LANGUAGE_111[target_language] = addr
+    return <NgJtStoplist*><uintptr_t>addr
+
+
 # -- the stopword density ------------------------------------------------------------------
 
 cdef inline bint _ngjt_put_cp(Buf* b, uint32_t cp, int* err) noexcept nogil:
@@ -345,6 +377,10 @@ cdef int _ngjt_try_justext(NgCtx* c, const NgJtStoplist* sl, int32_t tree, int32
     cdef int64_t* lens = NULL
     cdef double dens
     cdef const uchar* s
+    # the release's parameters: 2.3.1 classify (50, 150, 0.1, 0.2, 0.25), revise 150;
+    # 1.11.0's custom_justext (50, 200, 0.1, 0.2, 0.2), revise 200
+    cdef int64_t length_high = 200 if c.o.release == NG_REL_111 else 150
+    cdef double max_link_density = 0.2 if c.o.release == NG_REL_111 else 0.25
     memset(&w, 0, sizeof(JtWalk))
     memset(&low, 0, sizeof(Buf))
     while True:          # one pass; break with st set
@@ -382,12 +418,12 @@ cdef int _ngjt_try_justext(NgCtx* c, const NgJtStoplist* sl, int32_t tree, int32
             s = w.texts.data + p.text_off
             lens[i] = p.text_cps
             code = _jt_cf_code(p.links, p.text_cps, _ngjt_copyright(s, p.text_len),
-                               _jt_has_select(w.paths.data + p.path_off, p.dom_len), 50, 0.25)
+                               _jt_has_select(w.paths.data + p.path_off, p.dom_len), 50, max_link_density)
             if code == JT_OTHER:
                 st = _ngjt_density(sl, s, p.text_len, &low, &dens, &err)
                 if st != NS_OK:
                     break
-                code = _jt_density_code(dens, p.text_cps, 150, 0.1, 0.2)
+                code = _jt_density_code(dens, p.text_cps, length_high, 0.1, 0.2)
             cf[i] = <int8_t>code
             head[i] = 0
             cur[i] = JT_OTHER        # class_type "" before the revision
@@ -395,7 +431,7 @@ cdef int _ngjt_try_justext(NgCtx* c, const NgJtStoplist* sl, int32_t tree, int32
             cause[0] = NGJT_SIGMA
         if st != NS_OK:
             break
-        _jt_revise_codes(cur, cf, head, new, lens, n, 150)
+        _jt_revise_codes(cur, cf, head, new, lens, n, length_high)
         # the body: a <p> per good paragraph; its text trim(" ".join(body.itertext()))
         body = ng_new_element(c, NG_BODY, -1)
         if body < 0:

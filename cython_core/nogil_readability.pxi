@@ -33,10 +33,12 @@ cdef enum:
     NRD_XHTML       # the document has an XHTML doctype (tostring's XHTML serialiser)
     NRD_MERGE       # the re-parsed summary has several bodies, heads or top-level nodes
     NRD_INEXACT     # a score beyond the doubles' exact integers
+    NRD_LIVE        # 1.11.0: a live iteration whose matches nest (or a tag name with a non-ASCII byte)
+    NRD_NONE_TREE   # 1.11.0: the re-parsed summary is empty (fromstring_bytes gives None: TypeError)
     NRD_N
 
 cdef const char* NRD_CAUSES[NRD_N]
-NRD_CAUSES[:] = [b"none", b"attr", b"tag", b"video", b"xhtml", b"merge", b"inexact"]
+NRD_CAUSES[:] = [b"none", b"attr", b"tag", b"video", b"xhtml", b"merge", b"inexact", b"live", b"none-tree"]
 
 
 cdef inline int _nrd_need(int cause) noexcept nogil:
@@ -111,6 +113,63 @@ cdef int ng_drop_tagged(NgCtx* c, int32_t top, const char** names, int n_names, 
     return r
 
 
+cdef bint _nrd111_folds_ascii(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """The UTF-8 ``s[:n]`` holds a character re.IGNORECASE matches to an ASCII letter: U+0130
+    and U+0131 (i), U+017F (s), U+212A (k). Without one, a non-ASCII character matches no ASCII
+    letter of the readability patterns (plain words), so their ASCII matching decides."""
+    cdef Py_ssize_t i
+    for i in range(n - 1):
+        if s[i] == 0xC4 and (s[i + 1] == 0xB0 or s[i + 1] == 0xB1):
+            return True
+        if s[i] == 0xC5 and s[i + 1] == 0xBF:
+            return True
+        if s[i] == 0xE2 and i + 2 < n and s[i + 1] == 0x84 and s[i + 2] == 0xAA:
+            return True
+    return False
+
+
+cdef bint _nrd_class_weight(NgCtx* c, int32_t i, int32_t class_id, int32_t id_id, long* out) noexcept nogil:
+    """class_weight of node ``i`` (_class_weight_c); 1.11.0 also decides a non-ASCII value
+    without a character re.IGNORECASE folds to ASCII (its _attribute_weight's re.I searches)."""
+    cdef const uchar* s
+    cdef Py_ssize_t n
+    cdef long weight = 0
+    cdef int which
+    if _class_weight_c(c.d, i, class_id, id_id, out):
+        return True
+    if c.o.release != NG_REL_111:
+        return False
+    for which in range(2):
+        if not _class_value(c.d, i, class_id if which == 0 else id_id, &s, &n):
+            continue
+        if _nrd111_folds_ascii(s, n):
+            return False
+        weight += _attr_weight_ascii(s, n)
+    out[0] = weight
+    return True
+
+
+cdef int _nrd111_unlikely_verdict(DocData* d, int32_t i, int32_t class_id, int32_t id_id) noexcept nogil:
+    """1.11.0's remove_unlikely_candidates verdict (re.I searches of the joined class and id) on a
+    node with a non-ASCII value: 1 drop, 0 keep, -1 a character re.I folds to ASCII."""
+    cdef const uchar* cs
+    cdef const uchar* is_
+    cdef Py_ssize_t cn, in_
+    if not _class_value(d, i, class_id, &cs, &cn):
+        cn = 0
+    if not _class_value(d, i, id_id, &is_, &in_):
+        in_ = 0
+    if _nrd111_folds_ascii(cs, cn) or _nrd111_folds_ascii(is_, in_):
+        return -1
+    # len(attrs) < 2 counts characters; the words hold no space, so no match spans the join
+    if ngs_code_points(cs, cn) + ngs_code_points(is_, in_) + (1 if cn > 0 and in_ > 0 else 0) < 2:
+        return 0
+    if ((_contains_any(cs, cn, &_UNLIKELY_SET) or _contains_any(is_, in_, &_UNLIKELY_SET))
+            and not _contains_any(cs, cn, &_OK_SET_1_11_0) and not _contains_any(is_, in_, &_OK_SET_1_11_0)):
+        return 1
+    return 0
+
+
 cdef int ng_remove_unlikely_candidates(NgCtx* c, int32_t doc, bint* raised) noexcept nogil:
     """Document.remove_unlikely_candidates: every verdict (they read tags and attributes only),
     then the drops in document order."""
@@ -129,7 +188,11 @@ cdef int ng_remove_unlikely_candidates(NgCtx* c, int32_t doc, bint* raised) noex
     i = _preorder_next(d, doc, doc)
     while i >= 0:
         if d.nodes[i].tag != body_id and d.nodes[i].tag != html_id:
-            v = _unlikely_verdict_c(d, i, class_id, id_id, &_OK_SET)
+            # 1.11.0's okMaybeItsACandidateRe has no "content" (its re.I equals the lower() on ASCII)
+            v = _unlikely_verdict_c(d, i, class_id, id_id,
+                                    &_OK_SET_1_11_0 if c.o.release == NG_REL_111 else &_OK_SET)
+            if v < 0 and c.o.release == NG_REL_111:
+                v = _nrd111_unlikely_verdict(d, i, class_id, id_id)
             if v < 0:
                 r = _nrd_need(NRD_ATTR)
                 break
@@ -243,7 +306,7 @@ cdef int ng_score_paragraphs(NgCtx* c, int32_t doc, RdScore* r) noexcept nogil:
     if _rd_score_collect(d, doc, 25, ids, 3, c.name[NG_A], r):
         return _nrd_need(NRD_INEXACT)
     for k in range(r.n_cand):
-        if not _class_weight_c(d, r.cand[k], class_id, id_id, &weight):
+        if not _nrd_class_weight(c, r.cand[k], class_id, id_id, &weight):
             return _nrd_need(NRD_ATTR)
         st = _nrd_tag_score(d, d.nodes[r.cand[k]].tag, &tag_score)
         if st != NS_OK:
@@ -598,6 +661,373 @@ cdef int ng_try_readability(NgCtx* c, int32_t raw, int32_t* out) noexcept nogil:
             return st
     if out[0] < 0:
         out[0] = _nrd_empty_html_element(c)
+        if out[0] < 0:
+            return NS_ERROR
+    return NS_OK
+
+
+# -- trafilatura 1.11.0's readability fork (reference/trafila/readability_1_11_0.py) -------------
+# Shared with 2.3.1's above: remove_unlikely_candidates (1.11.0's ok words by c.o.release),
+# score_paragraphs, select_best_candidate (sorted(reverse=True)[0] keeps the first of equal
+# scores, as max() does), get_article. 1.11.0's own: the live loops (script/style, headings,
+# forms, iframes: a snapshot meets what lxml's live iterator meets unless matches nest, which
+# answers NEED_PYTHON), the misused-div test on the descendants' tag names, sanitize's absolute
+# XPath with its ``allowed`` set, and the ruthless/lenient retry on the serialised length.
+
+cdef const char* _NRD111_DIV_TO_P[10]
+_NRD111_DIV_TO_P[:] = [b"a", b"blockquote", b"dl", b"div", b"img", b"ol", b"p", b"pre", b"table", b"ul"]
+cdef const char* _NRD111_SCRIPT_TAGS[2]
+_NRD111_SCRIPT_TAGS[:] = [b"script", b"style"]
+cdef const char* _NRD111_IFRAME[1]
+_NRD111_IFRAME[:] = [b"iframe"]
+cdef const char* _NRD111_ALLOWED[4]
+_NRD111_ALLOWED[:] = [b"table", b"ul", b"div", b"section"]
+
+
+cdef inline int _nrd111_tag_flag(DocData* d, int32_t nid) noexcept nogil:
+    """``_DIV_TO_P_TAG.match(tag)`` (re.I) on a name: 1 it starts with one of the words in any
+    ASCII case, 0 not, 2 a name holding a character re.I folds to an ASCII letter."""
+    cdef Py_ssize_t n
+    cdef const uchar* s = name_bytes(d, nid, &n)
+    cdef int k
+    if _has_high_byte(s, n) and _nrd111_folds_ascii(s, n):
+        return 2
+    for k in range(10):
+        if _ci_word_at(s, n, 0, _NRD111_DIV_TO_P[k]):
+            return 1
+    return 0
+
+
+cdef int ng111_transform_misused_divs_into_paragraphs(NgCtx* c, int32_t doc, bint* raised) noexcept nogil:
+    """1.11.0's transform_misused_divs_into_paragraphs: a div none of whose descendants' tags
+    matches _DIV_TO_P_TAG becomes a <p> (every verdict first), then 2.3.1's second loop."""
+    cdef DocData* d = c.d
+    cdef int32_t div_id = c.name[NG_DIV], p_id = c.name[NG_P]
+    cdef int32_t br_id = _cv_known(d, "br"), i, k, n = 0, par, n_names = N_KNOWN + d.n_names
+    cdef int32_t* divs = NULL
+    cdef int32_t* kids = NULL
+    cdef uchar* acc = NULL
+    cdef signed char* flags = NULL
+    cdef Py_ssize_t cap = 0
+    cdef int r = NS_OK, w, f
+    flags = NULL if alloc_fails() else <signed char*>malloc(<size_t>n_names + 1)
+    divs = <int32_t*>_rd_alloc_nodes(d, sizeof(int32_t))
+    acc = <uchar*>_rd_alloc_nodes(d, 1)
+    if flags == NULL or divs == NULL or acc == NULL:
+        d.error = ERR_MEMORY
+        r = NS_ERROR
+    else:
+        memset(flags, 0xFF, <size_t>n_names + 1)
+        # acc[x]: the OR of the flags of x's strict descendants (each node added into its parent
+        # when it is left: postorder over doc's subtree)
+        i = doc
+        acc[doc] = 0
+        while True:
+            if d.nodes[i].first >= 0:
+                i = d.nodes[i].first
+                acc[i] = 0
+                continue
+            while i != doc:
+                par = d.nodes[i].parent
+                k = d.nodes[i].tag
+                if 0 <= k < n_names:
+                    if flags[k] < 0:
+                        flags[k] = <signed char>_nrd111_tag_flag(d, k)
+                    f = flags[k]
+                else:
+                    f = 2
+                acc[par] |= acc[i] | <uchar>f
+                if d.nodes[i].next >= 0:
+                    i = d.nodes[i].next
+                    acc[i] = 0
+                    break
+                i = par
+            if i == doc:
+                break
+        i = _preorder_next(d, doc, doc)
+        while i >= 0:
+            if d.nodes[i].tag == div_id and not (acc[i] & 1):
+                if acc[i] & 2:
+                    r = _nrd_need(NRD_LIVE)
+                    break
+                divs[n] = i
+                n += 1
+            i = _preorder_next(d, i, doc)
+        if r == NS_OK:
+            for k in range(n):
+                d.nodes[divs[k]].tag = p_id
+            n = 0
+            i = _preorder_next(d, doc, doc)
+            while i >= 0:
+                if d.nodes[i].tag == div_id and _div_has_loose_text(d, i, br_id):
+                    divs[n] = i
+                    n += 1
+                i = _preorder_next(d, i, doc)
+            for k in range(n):
+                w = _wrap_div_c(d, divs[k], p_id, br_id, &kids, &cap)
+                if w < 0:
+                    r = NS_ERROR
+                    break
+                if w > 0:
+                    raised[0] = True
+                    break
+    free(flags)
+    free(divs)
+    free(kids)
+    free(acc)
+    return r
+
+
+cdef int32_t _nrd111_traverse_next(DocData* d, int32_t i, int32_t top) noexcept nogil:
+    """One step of lxml's depth-first walk bounded by ``top`` (dom._traverse_next): the first
+    child, else the next sibling of ``i`` or of its nearest ancestor below ``top``; a node
+    dropped out of ``top``'s subtree walks on until it climbs to its parentless root."""
+    cdef int32_t p
+    if d.nodes[i].first >= 0:
+        return d.nodes[i].first
+    if i == top:
+        return -1
+    while True:
+        p = d.nodes[i].parent
+        if p < 0:
+            return -1
+        if d.nodes[i].next >= 0:
+            return d.nodes[i].next
+        if p == top:
+            return -1
+        i = p
+
+
+cdef inline int32_t _nrd111_next_match(DocData* d, int32_t i, int32_t top, const int32_t* ids,
+                                       int n_ids) noexcept nogil:
+    i = _nrd111_traverse_next(d, i, top)
+    while i >= 0 and not _id_in(d.nodes[i].tag, ids, n_ids):
+        i = _nrd111_traverse_next(d, i, top)
+    return i
+
+
+cdef enum:
+    NRD111_DROP = 0        # drop_tree each match
+    NRD111_HEADINGS = 1    # sanitize's heading verdict, then drop_tree
+    NRD111_IFRAMES = 2     # a video keeps its iframe (text VIDEO), the others are dropped
+
+
+cdef int _nrd111_live(NgCtx* c, int32_t top, const char** names, int n_names, int kind, bint* raised) noexcept nogil:
+    """``for elem in top.iter(*names): <kind>(elem)`` over lxml's live iterator, which finds the
+    next match (on the tree as it is) when it hands out one: after a match is dropped, the walk
+    goes on inside the dropped subtree and ends there."""
+    cdef DocData* d = c.d
+    cdef int32_t ids[8]
+    cdef int n_ids = _nrd_ids(d, names, n_names, ids)
+    cdef int32_t class_id = _cv_known(d, "class"), id_id = _cv_known(d, "id"), src_id = _cv_known(d, "src")
+    cdef int32_t cur, nxt, a
+    cdef long weight
+    cdef const uchar* sv
+    cdef Py_ssize_t sn
+    cdef bint drop, video
+    cdef int r = NS_OK
+    if n_ids == 0:
+        return NS_OK
+    cur = top if _id_in(d.nodes[top].tag, ids, n_ids) else _nrd111_next_match(d, top, top, ids, n_ids)
+    while cur >= 0:
+        nxt = _nrd111_next_match(d, cur, top, ids, n_ids)
+        drop = True
+        if kind == NRD111_HEADINGS:
+            if not _nrd_class_weight(c, cur, class_id, id_id, &weight):
+                return _nrd_need(NRD_ATTR)
+            drop = weight < 0 or _link_density_of(d, cur, c.name[NG_A]) > 0.33
+        elif kind == NRD111_IFRAMES:
+            video = False
+            a = dom_attr_find(d, cur, src_id) if src_id >= 0 else -1
+            if a >= 0:
+                if d.attrs[a].kind == AV_VALUE:
+                    sv = d.vals.data + d.attrs[a].val_off
+                    sn = d.attrs[a].val_len
+                elif d.attrs[a].kind == AV_OWN_NAME:
+                    sv = name_bytes(d, src_id, &sn)
+                else:
+                    sv = NULL
+                    sn = 0
+                video = _nrd_video_ascii(sv, sn)
+                if not video and _has_high_byte(sv, sn):
+                    return _nrd_need(NRD_VIDEO)
+            if video:
+                drop = False
+                if not dom_set_slot(d, cur, False, <const uchar*>b"VIDEO", 5, False):
+                    return NS_ERROR
+        if drop:
+            r = _nrd_drop(d, cur)
+            if r == NS_NEED_PYTHON:
+                raised[0] = True
+                return NS_OK
+            if r != NS_OK:
+                return r
+        cur = nxt
+    return NS_OK
+
+
+# upstream: trafilatura.readability_lxml.Document.sanitize
+cdef int ng111_rd_sanitize(NgCtx* c, RdScore* r, int32_t node, bint* raised) noexcept nogil:
+    """1.11.0's Document.sanitize without its final tostring (min_text_length 25): the live
+    heading, form and iframe loops, then the conditional cleaning of ``//table|//ul|...`` over
+    the whole tree ``node`` belongs to, innermost last-first, with the ``allowed`` exemption."""
+    cdef DocData* d = c.d
+    cdef int32_t ids[7]
+    cdef int32_t allowed_ids[4]
+    cdef int32_t class_id = _cv_known(d, "class"), id_id = _cv_known(d, "id")
+    cdef int32_t n = 0, k, i, j, top
+    cdef int n_ids, n_allowed, st = NS_OK, v
+    cdef int32_t* snap = NULL
+    cdef uchar* allowed = NULL
+    cdef long weight
+    cdef double score
+    cdef RdCondIds ci
+    st = _nrd111_live(c, node, _NRD_HEADINGS, 6, NRD111_HEADINGS, raised)
+    if st != NS_OK or raised[0]:
+        return st
+    st = _nrd111_live(c, node, _NRD_FORM_TAGS, 2, NRD111_DROP, raised)
+    if st != NS_OK or raised[0]:
+        return st
+    st = _nrd111_live(c, node, _NRD111_IFRAME, 1, NRD111_IFRAMES, raised)
+    if st != NS_OK or raised[0]:
+        return st
+    # the conditional cleaning: an absolute XPath, from the top of node's tree
+    n_ids = _nrd_ids(d, _NRD_CONDITIONAL, 7, ids)
+    if n_ids == 0:
+        return NS_OK
+    top = node
+    while d.nodes[top].parent >= 0:
+        top = d.nodes[top].parent
+    n_allowed = _nrd_ids(d, _NRD111_ALLOWED, 4, allowed_ids)
+    ci.a_id = c.name[NG_A]
+    ci.type_id = _cv_known(d, "type")
+    ci.p_id = c.name[NG_P]
+    ci.img_id = c.name[NG_IMG]
+    ci.li_id = _cv_known(d, "li")
+    ci.embed_id = _cv_known(d, "embed")
+    ci.input_id = _cv_known(d, "input")
+    ci.ol_id = _cv_known(d, "ol")
+    ci.ul_id = _cv_known(d, "ul")
+    snap = _nrd_snapshot(d, top, ids, n_ids, True, &n)
+    allowed = <uchar*>_rd_alloc_nodes(d, 1)
+    if snap == NULL or allowed == NULL:
+        free(snap)
+        free(allowed)
+        d.error = ERR_MEMORY
+        return NS_ERROR
+    memset(allowed, 0, <size_t>d.n_nodes)
+    for k in range(n - 1, -1, -1):
+        i = snap[k]
+        if allowed[i]:
+            continue
+        if not _nrd_class_weight(c, i, class_id, id_id, &weight):
+            st = _nrd_need(NRD_ATTR)
+            break
+        score = r.score[r.slot[i]] if (i < r.n_nodes and r.slot[i] >= 0) else 0.0
+        if <double>weight + score < 0.0:
+            v = 1
+        else:
+            v = _rd_cond_verdict(d, i, weight, 25, &ci)
+            if v == 2:
+                # kept between long siblings: its tables, lists, divs and sections are exempt
+                j = i
+                while j >= 0:
+                    if _id_in(d.nodes[j].tag, allowed_ids, n_allowed):
+                        allowed[j] = 1
+                    j = _preorder_next(d, j, i)
+        if v == 1:
+            st = _nrd_drop(d, i)
+            if st == NS_NEED_PYTHON:
+                raised[0] = True
+                st = NS_OK
+                break
+            if st != NS_OK:
+                break
+    free(snap)
+    free(allowed)
+    return st
+
+
+# upstream: trafilatura.readability_lxml.Document.summary
+cdef int ng111_summary(NgCtx* c, int32_t doc, Buf* out, bint* raised) noexcept nogil:
+    """Document(doc, min_text_length=25, retry_length=250).summary() of 1.11.0 as UTF-8 in
+    ``out``: a ruthless pass, and a lenient one when it finds no candidate or its serialised
+    article is shorter than 250 characters (then on that article). ``raised``: the reference
+    raises on the way."""
+    cdef DocData* d = c.d
+    cdef RdScore r
+    cdef int32_t best, ch, article = -1, cur = doc
+    cdef bint ruthless = True
+    cdef int st
+    st = _nrd111_live(c, doc, _NRD111_SCRIPT_TAGS, 2, NRD111_DROP, raised)
+    if st != NS_OK or raised[0]:
+        return st
+    while True:
+        memset(&r, 0, sizeof(RdScore))
+        if ruthless:
+            st = ng_remove_unlikely_candidates(c, cur, raised)
+        if st == NS_OK and not raised[0]:
+            st = ng111_transform_misused_divs_into_paragraphs(c, cur, raised)
+        if st == NS_OK and not raised[0]:
+            st = ng_score_paragraphs(c, cur, &r)
+        if st != NS_OK or raised[0]:
+            _rd_score_free(&r)
+            return st
+        best = ng_select_best_candidate(&r)
+        if best >= 0:
+            st = ng_get_article(c, &r, best, &article)
+        elif ruthless:
+            ruthless = False
+            _rd_score_free(&r)
+            continue
+        else:
+            # self.doc.find("body"), else self.doc
+            article = cur
+            ch = d.nodes[cur].first
+            while ch >= 0:
+                if d.nodes[ch].tag == c.name[NG_BODY]:
+                    article = ch
+                    break
+                ch = d.nodes[ch].next
+        if st == NS_OK:
+            st = ng111_rd_sanitize(c, &r, article, raised)
+        _rd_score_free(&r)
+        if st != NS_OK or raised[0]:
+            return st
+        out.len = 0
+        if not _rd_xml_utf8_c(d, article, out):
+            return NS_ERROR
+        if ruthless and ngs_code_points(out.data, out.len) < 250:
+            # the lenient pass runs on the article (sanitize set self.doc to it)
+            ruthless = False
+            cur = article
+            continue
+        return NS_OK
+
+
+# upstream: trafilatura.external.try_readability
+cdef int ng111_try_readability(NgCtx* c, int32_t raw, int32_t* out) noexcept nogil:
+    """1.11.0's try_readability(raw): ``out`` the re-parsed summary (a node of ``c.d``), or a new
+    <div> where readability raises. An empty re-parse (None upstream, then a TypeError that
+    discards the page) answers NEED_PYTHON, as an XHTML doctype does."""
+    cdef bint raised = False
+    cdef int st
+    cdef Buf buf
+    out[0] = -1
+    _nrd_set_cause(NRD_NONE)
+    if _nrd_xhtml_doctype(c.d):
+        return _nrd_need(NRD_XHTML)
+    memset(&buf, 0, sizeof(Buf))
+    st = ng111_summary(c, raw, &buf, &raised)
+    if st == NS_OK and not raised:
+        st = _nrd_reparse(c, buf.data, buf.len, out)
+        if st == NS_OK and out[0] < 0:
+            st = _nrd_need(NRD_NONE_TREE)
+    buf_free(&buf)
+    if st != NS_OK:
+        return st
+    if raised:
+        out[0] = ng_new_element(c, NG_DIV, -1)
         if out[0] < 0:
             return NS_ERROR
     return NS_OK

@@ -1,6 +1,8 @@
-# trafilatura 1.11.0's extraction sequence without the GIL (issue 39): the middle of 1.11.0's
+# trafilatura 1.11.0's extraction sequence without the GIL (issues 39, 43): the middle of 1.11.0's
 # core.bare_extraction (tree_cleaning, convert_tags, extract_comments, the precision prune,
-# extract_content) over NgCtx (nogil_frame.pxi) with ``c.o.release == NG_REL_111``. It shares
+# extract_content, compare_extraction with readability (nogil_readability.pxi's ng111_*), jusText
+# and sanitize_tree, the baseline; deduplication in the page's LruTxn) over NgCtx
+# (nogil_frame.pxi) with ``c.o.release == NG_REL_111``. It shares
 # the 2.3.1 sequence's frame, selections, link-density walks, text twins and output walk; where
 # the two releases differ (UPSTREAM.md, "1.11.0 in the C sequence: the switches") the shared
 # stage takes the release's branch (tree_cleaning, prune_html, convert_tags, the selectors,
@@ -12,8 +14,9 @@
 # NS_NEED_PYTHON (the page then runs the Python stages on the untouched tree): a string lxml
 # refuses, a name check_xml_tag may refuse, a colspan int() would have to parse, a <hi>/<ref>
 # holding children inside a paragraph, a place where upstream raises (handle_formatting's insert
-# of None, a <hi> without rend in a paragraph), JSON-LD for the baseline; and before the copy:
-# the fallbacks (compare_extraction, not fast), links, images, formatting, deduplication.
+# of None, a <hi> without rend in a paragraph), JSON-LD for the baseline, readability's causes
+# (NRD_*), a deduplication count the cache cannot take (LRU_CAUSES); and before the copy: links,
+# images, formatting, deduplication in a cache that is no CLRUCache.
 
 cdef uint64_t S1_TAG_CATALOG = (ng_bit(NG_BLOCKQUOTE) | ng_bit(NG_CODE) | ng_bit(NG_DEL) | ng_bit(NG_HEAD)
                                 | ng_bit(NG_HI) | ng_bit(NG_LB) | ng_bit(NG_LIST) | ng_bit(NG_P) | ng_bit(NG_PRE)
@@ -93,9 +96,10 @@ cdef int _s1_snapshot(DocData* d, int32_t top, bint inclusive, NsVec* out) noexc
 
 cdef int ng111_process_node(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
     """1.11.0's htmlprocessing.process_node (accel_extract_1_11_0.pxi's _ex111_process_node):
-    ``out`` = i or -1. Deduplication is 1.11.0's cache: NEED_PYTHON."""
+    ``out`` = i or -1 (deduplication: ng_duplicate_test, 1.11.0's by c.o.release)."""
     cdef DocData* d = c.d
     cdef Slot text, tail, t, tl
+    cdef bint dup = False
     cdef int r
     out[0] = -1
     if ng_is(c, i, NG_DONE):
@@ -124,7 +128,11 @@ cdef int ng111_process_node(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
         if _ex_textfilter(d, i):
             return NS_OK
         if c.lru != NULL:
-            return NS_NEED_PYTHON
+            r = ng_duplicate_test(c, i, &dup)
+            if r != NS_OK:
+                return r
+            if dup:
+                return NS_OK
     out[0] = i
     return NS_OK
 
@@ -134,7 +142,7 @@ cdef int ng111_handle_textnode(NgCtx* c, int32_t i, bint comments_fix, bint pres
     "1.11.0's htmlprocessing.handle_textnode (ex111_handle_textnode): ``out`` = i or -1."
     cdef DocData* d = c.d
     cdef Slot text, tail, t, tl
-    cdef bint is_lb
+    cdef bint is_lb, dup = False
     cdef int r = 1
     out[0] = -1
     if ng_is(c, i, NG_DONE):
@@ -181,7 +189,11 @@ cdef int ng111_handle_textnode(NgCtx* c, int32_t i, bint comments_fix, bint pres
     if not _slot_truthy(t) and _ex_textfilter(d, i):
         return NS_OK
     if c.lru != NULL:
-        return NS_NEED_PYTHON
+        r = ng_duplicate_test(c, i, &dup)
+        if r != NS_OK:
+            return r
+        if dup:
+            return NS_OK
     out[0] = i
     return NS_OK
 
@@ -1429,35 +1441,286 @@ cdef enum:
     S1_AT_COMMENTS_PRUNE
     S1_AT_EXTRACTION
     S1_AT_TABLE            # a table reached handle_textelem (handle_table stays in Python)
-    S1_AT_COMPARE          # compare_extraction (readability, jusText): not in C yet
-    S1_AT_BASELINE         # the baseline: not in C yet
+    S1_AT_COMPARE          # compare_extraction (its prunes and verdicts)
+    S1_AT_BASELINE         # the baseline
+    S1_AT_READABILITY      # try_readability (NRD_* causes)
+    S1_AT_JUSTEXT          # justext_rescue
+    S1_AT_SANITIZE         # sanitize_tree
+    S1_AT_DEDUP            # the deduplication cache (LRU_CAUSES), or a count below -1 (1.11.0's put_in_cache)
     S1_AT_N
 
 cdef Py_ssize_t S1_NEED[S1_AT_N]
 cdef Py_ssize_t S1_DONE = 0
+cdef Py_ssize_t S1_RD_NEED[NRD_N]    # pages readability handed back, by NRD_* cause
 cdef const char* S1_AT_NAMES[S1_AT_N]
 S1_AT_NAMES[:] = [b"input", b"cleaning", b"conversion", b"comments", b"comments prune", b"extraction",
-                  b"table", b"compare_extraction", b"baseline"]
+                  b"table", b"compare_extraction", b"baseline", b"readability", b"justext", b"sanitize_tree",
+                  b"deduplication"]
 
 
 cdef struct S1Out:
     int32_t postbody
+    int postbody_kind      # SQ_BODY_* (what the Python objects are made of)
     int32_t commentsbody   # -1: None (comments off)
     NgStr temp_text
     NgStr temp_comments
     int at
 
 
+# -- external.py (1.11.0): justext_rescue, sanitize_tree, compare_extraction ------------------
+
+cdef enum:
+    S1_SANITIZED_N = 19
+
+# 1.11.0's SANITIZED_XPATH (no fencedframe)
+cdef const char* S1_SANITIZED_NAMES[S1_SANITIZED_N]
+S1_SANITIZED_NAMES[:] = [b"aside", b"audio", b"button", b"fieldset", b"figure", b"footer", b"iframe", b"input",
+                         b"label", b"link", b"nav", b"noindex", b"noscript", b"object", b"option", b"select",
+                         b"source", b"svg", b"time"]
+
+
+# upstream: trafilatura.external.justext_rescue
+cdef int ng111_justext_rescue(NgCtx* c, const NgSelectors* s, const NgJtStoplist* sl, int32_t tree,
+                              int32_t* body_out, Buf* text, Py_ssize_t* text_len) noexcept nogil:
+    """1.11.0's justext_rescue(tree, options, postbody, 0, ""): PAYWALL_DISCARD_XPATH and
+    REMOVE_COMMENTS_XPATH pruned from ``tree`` in place (1.11.0's prune_unwanted_nodes), then
+    try_justext (1.11.0's parameters, c.o.release) with ``sl`` = ng111_jt_stoplist(lang):
+    ``body_out`` the new <body>, ``text``/``text_len`` its trimmed text (result_bool is
+    ``text_len > 0``)."""
+    cdef int r, cause = 0
+    body_out[0] = -1
+    text_len[0] = 0
+    text.len = 0
+    r = ng111_prune_unwanted_nodes(c, s, NGL_PAYWALL, tree, False)
+    if r == NS_OK:
+        r = ng111_prune_unwanted_nodes(c, s, NGL_REMOVE_COMMENTS, tree, False)
+    if r == NS_OK:
+        r = _ngjt_try_justext(c, sl, tree, body_out, text, text_len, &cause)
+    if r == NS_ERROR and c.d.error == 0:
+        c.d.error = ERR_MEMORY
+    if r != NS_OK:
+        body_out[0] = -1
+        text_len[0] = 0
+        text.len = 0
+    return r
+
+
+cdef int _s1_prune_html_outside(NgCtx* c, int32_t tree) noexcept nogil:
+    """The rest of 1.11.0's prune_html for readability's re-parsed ``tree``: its XPath
+    ``//*[not(node())]`` is absolute, so beyond the tree's descendants (ng_prune_html) it deletes
+    the empty CUT_EMPTY_ELEMS of the whole re-parsed document, ``tree`` itself included (the
+    deletions inside and outside the tree touch disjoint nodes, but for a tail joined to the
+    tree's own: they commute). Tails kept, in document order."""
+    cdef DocData* d = c.d
+    cdef int32_t ids[NP_MAX_IDS]
+    cdef int n = _np_known_ids(d, _NP_CUT_EMPTY, NP_N_CUT_EMPTY, ids, 0)
+    cdef int32_t top = tree, i
+    cdef NsVec v
+    cdef Py_ssize_t k
+    cdef int r = NS_OK
+    if n == 0:
+        return NS_OK
+    while d.nodes[top].parent >= 0:
+        top = d.nodes[top].parent
+    nsv_init(&v)
+    i = top
+    while i >= 0:
+        if _id_in(d.nodes[i].tag, ids, n) and d.nodes[i].text_off < 0 and d.nodes[i].first < 0:
+            if nsv_push(&v, i) < 0:
+                d.error = ERR_MEMORY
+                r = NS_ERROR
+                break
+        if i == tree:
+            # the tree's descendants were pruned by ng_prune_html: skip its subtree
+            while i != top and d.nodes[i].next < 0:
+                i = d.nodes[i].parent
+            i = -1 if i == top else d.nodes[i].next
+        else:
+            i = dom_preorder_next(d, i, top)
+    if r == NS_OK:
+        for k in range(v.len):
+            r = ng_delete(d, v.data[k], True)
+            if r != NS_OK:
+                break
+    nsv_free(&v)
+    return r
+
+
+# upstream: trafilatura.external.sanitize_tree
+cdef int ng111_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_ssize_t* text_len) noexcept nogil:
+    """1.11.0's sanitize_tree(tree, options) (links off): tree_cleaning (``*out``: the tree or its
+    recall copy), a and span stripped, convert_tags without URL, td/th/tr as cell/row (th with
+    role=head), the tags outside TEI_VALID_TAGS stripped; ``text`` = trim(" ".join(itertext())).
+    (Its ``tree.findall(SANITIZED_XPATH)`` is ElementPath reading ``aside|.`` as one name: never
+    a match.)"""
+    cdef DocData* d = c.d
+    cdef int32_t i, role = -1, parent0 = d.nodes[tree].parent
+    cdef int r
+    text_len[0] = 0
+    r = _np_tree_cleaning(c, tree, out)
+    if r == NS_OK and out[0] == tree and parent0 >= 0:
+        if d.nodes[tree].parent < 0:
+            # the cleaning list held the tree's own tag (tree.iter() starts with it): upstream's
+            # absolute prune then walks a document without the tree, the C walked the tree
+            return NS_NEED_PYTHON
+        r = _s1_prune_html_outside(c, tree)
+    tree = out[0]
+    if r == NS_OK:
+        r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) | ng_bit(NG_A))
+    if r == NS_OK:
+        r = ng_convert_tags(c, tree, False)
+    if r != NS_OK:
+        return r
+    i = tree
+    while i >= 0:
+        if d.nodes[i].tag == c.name[NG_TR]:
+            d.nodes[i].tag = c.name[NG_ROW]
+        elif d.nodes[i].tag == c.name[NG_TD] or d.nodes[i].tag == c.name[NG_TH]:
+            if d.nodes[i].tag == c.name[NG_TH]:
+                if role < 0:
+                    role = intern_name(d, <const uchar*>b"role", 4)
+                    if role < 0:
+                        d.error = ERR_MEMORY
+                        return NS_ERROR
+                if not dom_attr_set(d, i, role, AV_VALUE, <const uchar*>b"head", 4):
+                    d.error = ERR_MEMORY
+                    return NS_ERROR
+            d.nodes[i].tag = c.name[NG_CELL]
+        i = dom_preorder_next(d, i, tree)
+    r = _nsz_strip_non_tei(c, tree)
+    if r != NS_OK:
+        return r
+    return _nsz_text(d, tree, text, text_len)
+
+
+cdef bint _s1_has_p_text(DocData* d, int32_t body, int32_t p_id) noexcept nogil:
+    "``body.xpath('.//p//text()')`` is not empty (_has_p_text)."
+    cdef int32_t i = _preorder_next(d, body, body)
+    while i >= 0:
+        if d.nodes[i].tag == p_id and _sq_has_text_piece(d, i):
+            return True
+        i = _preorder_next(d, i, body)
+    return False
+
+
+cdef Py_ssize_t _s1_count_desc(DocData* d, int32_t top, int32_t tag) noexcept nogil:
+    cdef Py_ssize_t n = 0
+    cdef int32_t i = _preorder_next(d, top, top)
+    if tag < 0:
+        return 0
+    while i >= 0:
+        if d.nodes[i].tag == tag:
+            n += 1
+        i = _preorder_next(d, i, top)
+    return n
+
+
+# upstream: trafilatura.external.compare_extraction
+cdef int ng111_compare_extraction(NgCtx* c, const NgSelectors* s, const NgJtStoplist* sl, int32_t backup,
+                                  int32_t raw, int32_t* body, int* body_kind, NgStr* text, int* at) noexcept nogil:
+    """1.11.0's compare_extraction(backup, raw, body, text, len_text, options): readability on
+    ``raw`` (a copy of the uncleaned page, PAYWALL- and, with precision, OVERALL-pruned) against
+    the own extraction by the elif chain; jusText on ``backup`` (the cleaned tree's copy) for an
+    unclean or short result, taken unless the text is over 4x longer; sanitize_tree when
+    readability won and jusText found nothing. ``body``/``text`` replaced in place."""
+    cdef DocData* d = c.d
+    cdef Py_ssize_t len_text = ngs_code_points(text.p, text.n), len_algo, len2 = 0
+    cdef int32_t algo = -1, body2 = -1, sane = -1
+    cdef int32_t san[S1_SANITIZED_N]
+    cdef int32_t heads[3]
+    cdef int n_san, n_heads
+    cdef NgStr algo_text
+    cdef Buf buf
+    cdef bint use = False, jt_result = False, brace
+    cdef Py_ssize_t mes2 = <Py_ssize_t>c.o.min_extracted_size * 2
+    cdef int r
+    if c.o.focus == NG_RECALL and len_text > <Py_ssize_t>c.o.min_extracted_size * 10:
+        return NS_OK
+    at[0] = S1_AT_COMPARE
+    r = ng111_prune_unwanted_nodes(c, s, NGL_PAYWALL, raw, False)
+    if r == NS_OK and c.o.focus == NG_PRECISION:
+        r = ng111_prune_unwanted_nodes(c, s, NGL_OVERALL_DISCARD, raw, False)
+    if r != NS_OK:
+        return r
+    at[0] = S1_AT_READABILITY
+    r = ng111_try_readability(c, raw, &algo)
+    if r != NS_OK:
+        return r
+    at[0] = S1_AT_COMPARE
+    ngs_init(&algo_text)
+    if _sq_trim_content_tail(d, algo, &algo_text) != NS_OK:
+        ngs_free(&algo_text)
+        return NS_ERROR
+    len_algo = ngs_code_points(algo_text.p, algo_text.n)
+    brace = algo_text.n > 0 and algo_text.p[0] == 123     # algo_text.startswith("{")
+    if len_algo == 0 or len_algo == len_text:
+        use = False
+    elif len_text == 0:
+        use = True
+    elif len_text > 2 * len_algo:
+        use = False
+    elif len_algo > 2 * len_text and not brace:
+        use = True
+    elif not _s1_has_p_text(d, body[0], c.name[NG_P]) and len_algo > mes2:
+        use = True
+    elif (_s1_count_desc(d, body[0], c.name[NG_TABLE]) > _s1_count_desc(d, body[0], c.name[NG_P])
+          and len_algo > mes2):
+        use = True
+    elif c.o.focus == NG_RECALL and len_algo > len_text and not _sq_has_desc_in(d, body[0], &c.name[NG_HEAD], 1):
+        n_heads = _nrd_ids(d, SQ_HEADING_NAMES, SQ_HEADINGS_N, heads)
+        use = n_heads > 0 and _sq_has_desc_in(d, algo, heads, n_heads)
+    if use:
+        body[0] = algo
+        body_kind[0] = SQ_BODY_REPARSED
+        ngs_free(text)
+        text[0] = algo_text
+        ngs_init(&algo_text)
+        len_text = len_algo
+    ngs_free(&algo_text)
+
+    n_san = _nrd_ids(d, S1_SANITIZED_NAMES, S1_SANITIZED_N, san)
+    if (n_san > 0 and _sq_has_desc_in(d, body[0], san, n_san)) or len_text < c.o.min_extracted_size:
+        at[0] = S1_AT_JUSTEXT
+        memset(&buf, 0, sizeof(Buf))
+        r = ng111_justext_rescue(c, s, sl, backup, &body2, &buf, &len2)
+        if r == NS_OK:
+            jt_result = len2 > 0
+            if jt_result and not len_text > 4 * len2:
+                body[0] = body2
+                body_kind[0] = SQ_BODY_OWN
+                text.n = 0
+                r = ngs_append(text, buf.data, buf.len)
+        buf_free(&buf)
+        if r != NS_OK:
+            return r
+
+    if use and not jt_result:
+        at[0] = S1_AT_SANITIZE
+        memset(&buf, 0, sizeof(Buf))
+        r = ng111_sanitize_tree(c, body[0], &sane, &buf, &len2)
+        if r == NS_OK:
+            if sane != body[0]:
+                body_kind[0] = SQ_BODY_REPARSED_COPY
+            body[0] = sane
+            text.n = 0
+            r = ngs_append(text, buf.data, buf.len)
+        buf_free(&buf)
+        return r
+    return NS_OK
+
+
 # upstream: trafilatura.core.bare_extraction
-cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, int32_t tree, S1Out* out) noexcept nogil:
+cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, const NgJtStoplist* sl, int32_t tree,
+                                         S1Out* out) noexcept nogil:
     """The sequence inside 1.11.0's core.bare_extraction on ``tree`` (the caller's private copy,
     cleaned in place as upstream cleans its tree): tree_cleaning, convert_tags (no base URL:
-    the caller checks), extract_comments, the precision prune, extract_content; the fallbacks
-    (not fast) and the baseline (a short text) answer NEED_PYTHON."""
+    the caller checks), extract_comments, the precision prune, extract_content, compare_extraction
+    (not fast: ``sl`` the jusText stoplist), the baseline for a short text."""
     cdef DocData* d = c.d
-    cdef int32_t cleaned, backup
+    cdef int32_t cleaned, backup, cleaned_backup = -1, raw
     cdef int r
     out.postbody = -1
+    out.postbody_kind = SQ_BODY_OWN
     out.commentsbody = -1
     out.at = S1_AT_CLEANING
     # tree_backup = copy(tree): the baseline's input (and the fallbacks', handed back)
@@ -1467,6 +1730,11 @@ cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, int32_t 
     r = _np_tree_cleaning(c, tree, &cleaned)
     if r != NS_OK:
         return r
+    if not c.o.fast:
+        # cleaned_tree_backup = copy(cleaned_tree): jusText's input
+        cleaned_backup = ng_copy_subtree(d, cleaned, True)
+        if cleaned_backup < 0:
+            return NS_ERROR
     out.at = S1_AT_CONVERSION
     r = ng_convert_tags(c, cleaned, False)
     if r != NS_OK:
@@ -1489,11 +1757,18 @@ cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, int32_t 
     if r != NS_OK:
         return r
     if not c.o.fast:
-        out.at = S1_AT_COMPARE
-        return NS_NEED_PYTHON
+        # deepcopy(tree_backup): readability's input
+        raw = ng_copy_subtree(d, backup, True)
+        if raw < 0:
+            return NS_ERROR
+        r = ng111_compare_extraction(c, s, sl, cleaned_backup, raw, &out.postbody, &out.postbody_kind,
+                                     &out.temp_text, &out.at)
+        if r != NS_OK:
+            return r
     if ngs_code_points(out.temp_text.p, out.temp_text.n) < c.o.min_extracted_size:
         # 1.11.0: the baseline replaces any short result, even with a shorter text
         out.at = S1_AT_BASELINE
+        out.postbody_kind = SQ_BODY_OWN
         return ng111_baseline(c, backup, &out.postbody, &out.temp_text)
     return NS_OK
 
@@ -1540,15 +1815,17 @@ cdef SqResolved* _s1_template() except NULL:
 
 
 def sequence_1_11_0(CElement tree not None, options, bint with_output=False, dedup_cache=None):
-    """The sequence inside trafilatura 1.11.0's core.bare_extraction (tree_cleaning to
-    extract_content, reference/trafila/v1_11_0/core.py) run without the GIL on a copy of
+    """The sequence inside trafilatura 1.11.0's core.bare_extraction (tree_cleaning to the
+    baseline, reference/trafila/v1_11_0/core.py ``_sequence``) run without the GIL on a copy of
     ``tree``: ``(postbody, temp_text, commentsbody or None, temp_comments)`` as the reference
     gives them (and with ``with_output`` a fifth item, determine_returnstring's txt output, or
     None where the C output hands back), or NotImplemented (counted by stage,
-    ``sequence_stats(mode="1.11.0")``) for options it has no C for (not fast: the fallbacks;
-    links, images or formatting; deduplication; a focus, flag or size of another type) and
-    wherever a stage answers NEED_PYTHON. ``tree`` is never changed: the caller then runs the
-    reference on it (which cleans it in place, as upstream does)."""
+    ``sequence_stats(mode="1.11.0")``) for options it has no C for (links, images or
+    formatting; deduplication when ``dedup_cache``, the module cache duplicate_test counts in, is
+    no CLRUCache; a focus, flag or size of another type) and wherever a stage answers
+    NEED_PYTHON. With deduplication the page's counts go into ``dedup_cache`` in one
+    transaction, committed only when the C answers. ``tree`` is never changed: the caller then
+    runs the reference on it (which cleans it in place, as upstream does)."""
     cdef CDocument doc = tree.doc
     cdef SqResolved* res
     cdef CDocument work
@@ -1587,13 +1864,23 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
     focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
     if (focus is None or type(options.fast) is not bool or type(options.comments) is not bool
             or type(options.tables) is not bool or options.formatting is not False
-            or options.links is not False or options.images is not False or options.dedup is not False):
+            or options.links is not False or options.images is not False or type(options.dedup) is not bool):
         S1_NEED[S1_AT_INPUT] += 1
         return NotImplemented
-    if not options.fast:
-        # compare_extraction (1.11.0's readability fork and jusText call) is not in C yet
-        S1_NEED[S1_AT_COMPARE] += 1
-        return NotImplemented
+    cdef long min_dupl = 0, max_rep = 0
+    cdef LruTxn txn
+    cdef LruTxn* lru = NULL
+    if options.dedup:
+        # 1.11.0's duplicate_test counts in the module cache: a CLRUCache (dedup_cache) or Python
+        if type(dedup_cache) is not CLRUCache:
+            S1_NEED[S1_AT_INPUT] += 1
+            return NotImplemented
+        for v in (options.min_duplcheck_size, options.max_repetitions):
+            if type(v) is not int or not -LONG_MAX <= v <= LONG_MAX:
+                S1_NEED[S1_AT_INPUT] += 1
+                return NotImplemented
+        min_dupl = options.min_duplcheck_size
+        max_rep = options.max_repetitions
     for v in (options.min_extracted_size, options.min_output_size, options.min_output_comm_size):
         if type(v) is not int or not 0 <= v < 2**31:
             S1_NEED[S1_AT_INPUT] += 1
@@ -1608,6 +1895,9 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
     o.min_output_size = options.min_output_size
     o.min_output_comm_size = options.min_output_comm_size
     res = _s1_template()
+    cdef const NgJtStoplist* sl = NULL
+    if not o.fast:
+        sl = ng111_jt_stoplist(options.lang)
     work = CDocument()
     memset(&text, 0, sizeof(Buf))
     memset(&c, 0, sizeof(NgCtx))
@@ -1615,9 +1905,14 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
     ngs_init(&out.temp_comments)
     out.at = S1_AT_CLEANING
     work.is_html = doc.is_html
+    memset(&txn, 0, sizeof(LruTxn))
     if not share_names(&_S1_TEMPLATE_DOC.d, &work.d):
         raise MemoryError()
     try:
+        if options.dedup:
+            lru_txn_begin(&txn, <CLRUCache>dedup_cache)
+            lru = &txn
+            o.dedup = True
         with nogil:
             r = NS_OK
             for k in range(n_doc_roots):
@@ -1634,14 +1929,30 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
                 c.o = o
                 c.doc_roots = doc_roots
                 c.n_doc_roots = n_doc_roots
-                r = ng111_bare_extraction_sequence(&c, &res.sel, root, &out) if r == NS_OK else r
+                c.lru = lru
+                c.min_duplcheck_size = min_dupl
+                c.max_repetitions = max_rep
+                r = ng111_bare_extraction_sequence(&c, &res.sel, sl, root, &out) if r == NS_OK else r
+                if lru != NULL:
+                    # the counts go in only with the page's answer (a page handed back is counted
+                    # by the reference's rerun instead)
+                    if r == NS_OK:
+                        r = lru_txn_commit(lru)
+                    else:
+                        lru_txn_abort(lru)
+                    if r == NS_NEED_PYTHON and lru.cause != LRU_CAUSE_NONE:
+                        out.at = S1_AT_DEDUP
                 if r == NS_OK and with_output:
                     ro = ng_determine_returnstring(&c, out.postbody, out.commentsbody, &text)
         if r == NS_OK:
             S1_DONE += 1
             if ro == NS_ERROR:
                 _raise_doc_error(work)
-            result = (_sq_own_document(work, out.postbody), _sq_str(&out.temp_text),
+            if out.postbody_kind == SQ_BODY_REPARSED:
+                postbody = _sq_reparsed_document(work, out.postbody)
+            else:
+                postbody = _sq_own_document(work, out.postbody, out.postbody_kind == SQ_BODY_REPARSED_COPY)
+            result = (postbody, _sq_str(&out.temp_text),
                       None if out.commentsbody < 0 else _sq_own_document(work, out.commentsbody),
                       _sq_str(&out.temp_comments))
             if with_output:
@@ -1650,8 +1961,14 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
         if r == NS_ERROR and work.d.error:
             _raise_doc_error(work)
         S1_NEED[out.at] += 1
+        if out.at == S1_AT_READABILITY:
+            k = _nrd_get_cause()
+            if 0 <= k < NRD_N:
+                S1_RD_NEED[k] += 1
         return NotImplemented
     finally:
+        if lru != NULL:
+            lru_txn_end(lru)
         ng_free(&c)
         buf_free(&text)
         ngs_free(&out.temp_text)
@@ -1661,11 +1978,14 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
 def _sequence_stats_1_11_0(bint reset=False):
     global S1_DONE
     cdef int k
-    stats = {"done": S1_DONE, "need_python": {S1_AT_NAMES[k].decode(): S1_NEED[k] for k in range(S1_AT_N)}}
+    stats = {"done": S1_DONE, "need_python": {S1_AT_NAMES[k].decode(): S1_NEED[k] for k in range(S1_AT_N)},
+             "readability_causes": {NRD_CAUSES[k].decode(): S1_RD_NEED[k] for k in range(NRD_N) if S1_RD_NEED[k]}}
     if reset:
         S1_DONE = 0
         for k in range(S1_AT_N):
             S1_NEED[k] = 0
+        for k in range(NRD_N):
+            S1_RD_NEED[k] = 0
     return stats
 
 

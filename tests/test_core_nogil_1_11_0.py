@@ -1,12 +1,15 @@
 """trafilatura 1.11.0's sequence in the core without the GIL (cython_core/nogil_sequence_1_11_0.pxi).
 
 ``core.sequence_1_11_0(tree, options)`` runs the sequence inside 1.11.0's ``bare_extraction``
-(tree_cleaning, convert_tags, extract_comments, the precision prune, extract_content) on a copy
-of the page, with the 2.3.1 sequence's stages switched to 1.11.0 (``NgOpts.release``) and
-1.11.0's own handlers, or hands the page back (NotImplemented, the tree untouched): not fast
-(the fallbacks), links, images, formatting, deduplication, a table met by handle_textelem, a
-short text (the baseline), a string lxml refuses. Proved here, for each option set of
-OPTION_SETS, on hand-written pages, Hypothesis documents and (with the corpora) real pages:
+(tree_cleaning, convert_tags, extract_comments, the precision prune, extract_content, not fast:
+compare_extraction with 1.11.0's readability fork, jusText call and sanitize_tree, the baseline)
+on a copy of the page, with the 2.3.1 sequence's stages switched to 1.11.0 (``NgOpts.release``)
+and 1.11.0's own functions, or hands the page back (NotImplemented, the tree untouched): links,
+images, formatting, deduplication in a cache that is no core.CLRUCache, a string lxml refuses,
+JSON-LD for the baseline, unusual colspans. Deduplication counts in the module cache (a
+CLRUCache once the core's Implementation is made) in one transaction per page. Proved here, for
+each option set of OPTION_SETS, on hand-written pages, Hypothesis documents and (with the
+corpora) real pages:
 
 * where it answers, its results are the reference's ``_sequence`` on a tree parsed from the same
   page (the bodies' structural dumps, both texts), the page is counted as done
@@ -44,13 +47,22 @@ OPTION_SETS: Dict[str, Dict[str, Any]] = {
     "no_fallback-no-comments": dict(no_fallback=True, include_comments=False),
     "no_fallback-no-tables": dict(no_fallback=True, include_tables=False),
     "no_fallback-datatrove-nodedup": dict(no_fallback=True, favor_precision=True, include_comments=False),
+    # the default set: compare_extraction (readability, jusText, sanitize_tree) and the baseline
+    "default": dict(),
+    "default-precision": dict(favor_precision=True),
+    "default-recall": dict(favor_recall=True),
+    "default-no-tables": dict(include_tables=False),
+    "datatrove-nodedup": dict(favor_precision=True, include_comments=False),
 }
+#: datatrove's call (datatrove 0.10.1's Trafilatura step)
+DATATROVE = dict(favor_precision=True, include_comments=False, deduplicate=True)
 
 
 def _options(kwargs: Dict[str, Any]) -> Extractor:
     return Extractor(fast=kwargs.get("no_fallback", False), precision=kwargs.get("favor_precision", False),
                      recall=kwargs.get("favor_recall", False), comments=kwargs.get("include_comments", True),
-                     tables=kwargs.get("include_tables", True), formatting=False, links=False, images=False)
+                     tables=kwargs.get("include_tables", True), formatting=False, links=False, images=False,
+                     dedup=kwargs.get("deduplicate", False))
 
 
 def _dumped(el: Any) -> Any:
@@ -155,7 +167,7 @@ def test_hand_written_pages_are_answered() -> None:
 def test_what_is_handed_back() -> None:
     """Options without a C branch and the stages not in C are handed back, counted where."""
     html = HAND_WRITTEN[0]
-    for kwargs, stage in ((dict(), "compare_extraction"), (dict(no_fallback=True, include_links=True), "input"),
+    for kwargs, stage in ((dict(no_fallback=True, include_links=True), "input"),
                           (dict(no_fallback=True, include_formatting=True), "input"),
                           (dict(no_fallback=True, deduplicate=True), "input")):
         core.sequence_stats(reset=True, mode="1.11.0")
@@ -234,7 +246,7 @@ ANSWERED_AT_LEAST = 0.9
 
 
 @needs_corpora
-@pytest.mark.parametrize("name", ["no_fallback", "no_fallback-datatrove-nodedup"])
+@pytest.mark.parametrize("name", ["no_fallback", "no_fallback-datatrove-nodedup", "default", "datatrove-nodedup"])
 def test_corpus_pages(name: str) -> None:
     outcomes: Dict[Optional[str], int] = {}
     mismatched: List[str] = []
@@ -285,11 +297,20 @@ def test_releases_gil_for() -> None:
 
     impl = _engine.implementation("1.11.0", "core")
     assert impl.releases_gil_for is not None
-    for kwargs in OPTION_SETS.values():
+    for kwargs in list(OPTION_SETS.values()) + [DATATROVE, dict(no_fallback=True, deduplicate=True)]:
         assert impl.releases_gil_for(dict(kwargs, compat="1.11.0")) is True, kwargs
-    for kwargs in ({}, dict(no_fallback=True, include_links=True), dict(no_fallback=True, deduplicate=True),
-                   dict(no_fallback=True, output_format="markdown"), dict(no_fallback=True, include_tables=1)):
+    for kwargs in (dict(no_fallback=True, include_links=True), dict(include_images=True),
+                   dict(no_fallback=True, output_format="markdown"), dict(no_fallback=True, include_tables=1),
+                   dict(deduplicate=1)):
         assert impl.releases_gil_for(kwargs) is False, kwargs
+    # a module cache that is no CLRUCache (trafila.patch's assignment of another) keeps Python
+    from trafila.v1_11_0 import deduplication as dedup
+
+    previous = dedup.set_module_cache(dedup.LRUCache(16))
+    try:
+        assert impl.releases_gil_for(DATATROVE) is False
+    finally:
+        dedup.set_module_cache(previous)
 
 
 def test_documents_of_two_roots() -> None:
@@ -311,3 +332,197 @@ def test_documents_of_two_roots() -> None:
                + "</article></body></html><p>after the end</p>")
     assert len(_tree(article).getroottree().children) == 2
     assert check_page(article, OPTION_SETS["no_fallback"]) == "ok"
+
+
+# -- compare_extraction (readability, jusText, sanitize_tree) --------------------------------------
+
+_SHORT_P = "<p>" + "short line. " * 3 + "</p>"
+FALLBACK_PAGES = [
+    # no <p>: the own extraction is short, readability's summary (divs turned into <p>) wins
+    "<html><body><div class='content'>" + "".join(f"<div>Sentence {k}, with words, and more words. {_WORDS}</div>"
+                                                  for k in range(4)) + "</div></body></html>",
+    # unclean body (a footer/nav/time kept): jusText examined, taken unless 4x shorter
+    "<html><body><article>" + "".join(f"<p>Para {k} {_WORDS}</p>" for k in range(3))
+    + "<time>today</time><nav><a href='/'>home</a></nav></article></body></html>",
+    # a table-heavy page and a th row for sanitize_tree's head cells
+    "<html><body><div id='main'><table><tr><th>Head</th><th>Other</th></tr>"
+    + "".join(f"<tr><td>{_WORDS} {k}</td><td>cell, cell, cell</td></tr>" for k in range(4))
+    + "</table></div></body></html>",
+    # short everything: readability's lenient retry (under 250 characters), jusText, the baseline
+    f"<html><body><div>{_SHORT_P}</div><aside>aside text</aside></body></html>",
+    # unlikely candidates with non-ASCII class values (re.I on them), one re.I folds (U+0130)
+    "<html><body><div class='sidebar \u00e9t\u00e9'><p>side " + _WORDS + "</p></div>"
+    "<div class='\u00e9t\u00e9 comment'><p>c " + _WORDS + "</p></div>"
+    "<div class='\u0130tem'><p>" + _WORDS + "</p></div><div id='article'><p>" + _WORDS * 2 + "</p></div>"
+    "</body></html>",
+    # headings nested in headings (the live loops hand back), iframes with a video source
+    "<html><body><div><h2 class='x'>t<h3 class='comment'>x</h3></h2><iframe src='https://youtube.com/v'></iframe>"
+    + f"<p>{_WORDS}</p><form><input type='text'></form></div></body></html>",
+    # the paywall pruned before readability and jusText; a JSON-looking summary ("{")
+    "<html><body><div id='paywall'><p>" + _WORDS + "</p></div><div><p>{ \"a\": 1 }" + _WORDS + "</p></div></body></html>",
+]
+
+
+@pytest.mark.parametrize("name", ["default", "default-precision", "default-recall", "datatrove-nodedup"])
+@pytest.mark.parametrize("html", FALLBACK_PAGES)
+def test_fallback_pages(html: str, name: str) -> None:
+    assert check_page(html, OPTION_SETS[name]) in ("ok", None, "unparsed")
+    got, want = _extract_both(html, OPTION_SETS[name])
+    assert got == want
+
+
+def test_fallback_pages_are_answered() -> None:
+    "compare_extraction runs in C: the fallback pages are answered for the default set."
+    core.sequence_stats(reset=True, mode="1.11.0")
+    answered = sum(check_page(html, OPTION_SETS["default"]) == "ok" for html in FALLBACK_PAGES + HAND_WRITTEN)
+    stats = core.sequence_stats(reset=True, mode="1.11.0")
+    assert answered >= len(FALLBACK_PAGES + HAND_WRITTEN) - 3, stats
+    assert stats["need_python"]["compare_extraction"] == 0, stats
+
+
+def test_readability_live_loops_hand_back() -> None:
+    "A heading inside a heading (1.11.0's live iteration then differs from a snapshot) hands back."
+    html = ("<html><body><div><h2 class='comment'>a<h3 class='comment'>b</h3></h2>"
+            + f"<p>{_WORDS}</p></div></body></html>")
+    core.sequence_stats(reset=True, mode="1.11.0")
+    r = check_page(html, OPTION_SETS["default"])
+    stats = core.sequence_stats(reset=True, mode="1.11.0")
+    if r is None:
+        assert stats["need_python"]["readability"] == 1
+    got, want = _extract_both(html, OPTION_SETS["default"])
+    assert got == want
+
+
+# -- deduplication (datatrove's call) -----------------------------------------------------------
+
+def _run_dedup(pages: List[str], native: bool, kwargs: Dict[str, Any]) -> Any:
+    import trafila
+    from trafila.v1_11_0 import deduplication as dedup
+
+    eng = trafila.engine("core")
+    eng.extract("<html><body><p>x</p></body></html>", compat="1.11.0")  # the core's Implementation
+    saved = seq.NATIVE_SEQUENCE
+    seq.NATIVE_SEQUENCE = native
+    dedup.LRU_TEST.clear()
+    try:
+        out = [eng.extract(p, compat="1.11.0", **kwargs) for p in pages]
+        return out, list(dedup.LRU_TEST.items()) if hasattr(dedup.LRU_TEST, "items") else None
+    finally:
+        seq.NATIVE_SEQUENCE = saved
+        dedup.LRU_TEST.clear()
+
+
+def test_dedup_module_cache_is_a_clrucache() -> None:
+    import trafila
+    from trafila.v1_11_0 import deduplication as dedup
+
+    trafila.engine("core").extract("<html><body><p>x</p></body></html>", compat="1.11.0")
+    assert type(dedup.LRU_TEST) is core.CLRUCache
+
+
+@pytest.mark.parametrize("kwargs", [DATATROVE, dict(no_fallback=True, deduplicate=True)])
+def test_dedup_pages_in_order(kwargs: Dict[str, Any]) -> None:
+    """Pages repeated (their paragraphs then seen more than max_repetitions times) give through
+    the C sequence what the Python stages give, and leave the same counts in the cache."""
+    pages = (HAND_WRITTEN[:4] + FALLBACK_PAGES[:3]) * 4
+    core.sequence_stats(reset=True, mode="1.11.0")
+    got = _run_dedup(pages, True, kwargs)
+    stats = core.sequence_stats(reset=True, mode="1.11.0")
+    want = _run_dedup(pages, False, kwargs)
+    assert got == want
+    assert stats["done"] >= len(pages) - 4, stats
+    # the later rounds are discarded or shortened: deduplication happened
+    n = len(HAND_WRITTEN[:4] + FALLBACK_PAGES[:3])
+    assert got[0][:n] != got[0][-n:]
+
+
+@needs_corpora
+def test_dedup_corpus_pages() -> None:
+    pages = [page.html for _, page in sample_pages(_BUNDLES, 29) if page.html is not None]
+    pages = pages + pages[:10]
+    got = _run_dedup(pages, True, DATATROVE)
+    want = _run_dedup(pages, False, DATATROVE)
+    assert got == want
+
+
+def test_default_threads_give_the_serial_results() -> None:
+    "The default set (compare_extraction in C) on four threads: each page as one thread gives it."
+    import threading
+
+    import trafila
+
+    pages = list(generated_documents(41, 24)) + HAND_WRITTEN + FALLBACK_PAGES
+    eng = trafila.engine("core")
+    serial = [eng.extract(p, compat="1.11.0") for p in pages]
+    got: Dict[int, Optional[str]] = {}
+
+    def work(offset: int) -> None:
+        for k in range(offset, len(pages), 4):
+            got[k] = eng.extract(pages[k], compat="1.11.0")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [got[k] for k in range(len(pages))] == serial
+
+
+def test_extract_takes_the_c_output() -> None:
+    """extract() returns the txt output the C sequence made in its GIL-free run (the Python
+    output walk is not called for an answered page)."""
+    from unittest import mock
+
+    import trafila
+
+    eng = trafila.engine("core")
+    html = HAND_WRITTEN[0]
+    want = eng.extract(html, compat="1.11.0")
+    with mock.patch.object(seq, "determine_returnstring", side_effect=AssertionError("Python output")):
+        assert eng.extract(html, compat="1.11.0") == want
+        assert eng.extract(html, compat="1.11.0", no_fallback=True) is not None
+
+
+def test_fallback_pages_cover_the_branches() -> None:
+    """The fallback pages take compare_extraction's branches in the reference (readability's
+    result sanitized, jusText taken, jusText finding nothing), and the C answers them all."""
+    from unittest import mock
+
+    from trafila.v1_11_0 import external
+
+    seen = set()
+    real_rescue, real_sanitize = external.justext_rescue, external.sanitize_tree
+
+    def rescue(*args: Any, **kwargs: Any) -> Any:
+        result = real_rescue(*args, **kwargs)
+        seen.add(("justext", result[-1]))
+        return result
+
+    def sanitize(*args: Any, **kwargs: Any) -> Any:
+        seen.add(("sanitize_tree", None))
+        return real_sanitize(*args, **kwargs)
+
+    with mock.patch.object(external, "justext_rescue", rescue), mock.patch.object(external, "sanitize_tree", sanitize):
+        for html in FALLBACK_PAGES + HAND_WRITTEN:
+            _backend.run_with(CORE, lambda: seq._sequence(_tree(html), _options({}), None))
+    assert {("justext", True), ("justext", False), ("sanitize_tree", None)} <= seen
+    for html in FALLBACK_PAGES[:4]:
+        assert check_page(html, OPTION_SETS["default"]) == "ok"
+
+
+#: fuzz-native seq111d-b #1820: readability's summary re-parses to a <button> below html/body;
+#: sanitize_tree's tree_cleaning deletes the button itself (button is in MANUALLY_CLEANED), so
+#: 1.11.0's absolute prune_html walks a document without it and its empty <li>, <h2> stay
+_BUTTON_SUMMARY = '\n<!doctype HTML><body><button\tismap ="a\r\nb"\tsrc=&amp;&amp\nstyle="main content" declare=\n"&copy=2"><sub><b role="&copy=2"><div><table><tr><td><div>way get</div></td><td>take should</div>even an some</td></tr></table></div></b><!----!>\r\n&#0065;</sub></>\x00</li>by is&nbsp; \tyear the by but<title>a <b>x</b></title><strike><menu/title=\n"&not" ñ=comments/\tdisabled=\'x\'\trel><small><!DOCTYPE html>three an</small><area><basefont\nchecked = "content"\nhidden/nohref="&notit;" multiple>x́ as<button\thidden=ab/compact=\'a b\' defer\thidden><nav>so water greatof will what will might this own city&lt;day off all with</nav></menu><h2><h1><!-- -- -->\n\n\n<span></h2>their most just themits still off said such years this x́state how research by\r\n<button><title><!--c--></title></button></strike><h6\tstyle="&notit;"><ul><li>back while since<li>most its all<li><ul><li>like</ul></ul><label/data-x></label foo=bar><xmp><!-- c --></xmp>may said havehere too about city may thereonly way to because no children over world1<2 \t&uuml <menu defer="/"></menu><h2></h2>we when very cameyou might year three no world&#x110000; \t<body class=late>and did<title><!--c--></TITLE>"&#0065;</body>'
+
+
+@pytest.mark.parametrize("set_name", ["bare", "default"])
+def test_summary_root_deleted_by_tree_cleaning(set_name: str) -> None:
+    from harness.candidates import make_candidate
+    from harness.matrix import option_sets
+
+    opt = [o for o in option_sets("1.11.0") if o.name == set_name][0]
+    got = make_candidate("core").call(opt.function, _BUTTON_SUMMARY, dict(opt.options), "1.11.0")
+    want = make_candidate("reference").call(opt.function, _BUTTON_SUMMARY, dict(opt.options), "1.11.0")
+    assert got == want
+    assert check_page(_BUTTON_SUMMARY, OPTION_SETS["default"]) in ("ok", None)

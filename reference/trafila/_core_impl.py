@@ -43,16 +43,22 @@ def _on(backend: _backend.Backend, function: Callable[..., Any], core: Any) -> C
 
 
 def _install_module_cache(mode: str, core: Any) -> None:
-    """2.3.1: duplicate_test takes a core.CLRUCache as a cache of its own, and the module cache
-    (deduplication.LRU_TEST) becomes one holding the same entries, unless it was replaced by a
+    """2.3.1: duplicate_test takes a core.CLRUCache as a cache of its own; both releases: the
+    module cache (deduplication.LRU_TEST) becomes one holding the same entries, unless it was replaced by a
     cache that is not the reference's class (trafila.patch: ``trafilatura.deduplication.LRU_TEST
     = cache``): that one stays."""
-    if mode != "2.3.1" or not hasattr(core, "CLRUCache"):
+    if mode not in ("2.3.1", "1.11.0") or not hasattr(core, "CLRUCache"):
         return
     from . import _engine
-    from .v2_3_1 import deduplication as dedup
 
-    dedup.register_cache_type(core.CLRUCache)
+    if mode == "2.3.1":
+        from .v2_3_1 import deduplication as dedup
+
+        dedup.register_cache_type(core.CLRUCache)
+    else:
+        # 1.11.0's duplicate_test reads and writes the module cache (get, put), which the C
+        # sequence then counts in as well
+        from .v1_11_0 import deduplication as dedup  # type: ignore[no-redef]
     previous = dedup.LRU_TEST
     if type(previous) is not dedup.LRUCache:
         return
@@ -121,11 +127,11 @@ def _native_kwargs(kwargs: Dict[str, Any]) -> bool:
 
 
 #: extract(compat="1.11.0")'s keyword arguments with the values that keep 1.11.0's sequence in C
-#: (v1_11_0.core._native_sequence, cython_core/nogil_sequence_1_11_0.pxi): no_fallback is required
-#: (the fallbacks are not in C), no links, images, formatting (markdown is formatting) or
-#: deduplication; other keys there leave it as it is
+#: (v1_11_0.core._native_sequence, cython_core/nogil_sequence_1_11_0.pxi): with or without the
+#: fallbacks (readability, jusText), deduplication in a core.CLRUCache module cache; no links,
+#: images or formatting (markdown is formatting); other keys there leave it as it is
 _NATIVE_111 = {
-    "no_fallback": (True,), "favor_precision": (False, True), "favor_recall": (False, True),
+    "no_fallback": (False, True), "favor_precision": (False, True), "favor_recall": (False, True),
     "include_comments": (True, False), "include_tables": (True, False), "include_formatting": (False,),
     "include_links": (False,), "include_images": (False,), "deduplicate": (False,), "output_format": ("txt",),
     "with_metadata": (False,), "only_with_metadata": (False,), "max_tree_size": (None,),
@@ -137,17 +143,25 @@ _NATIVE_111_ANY = frozenset(["url", "record_id", "compat", "target_language", "t
 
 def _native_kwargs_111(kwargs: Dict[str, Any]) -> bool:
     """True when ``extract(page, compat="1.11.0", **kwargs)`` runs 1.11.0's sequence in the core,
-    without the GIL, for the pages the C answers (about three in four of the corpora's; a table
-    or a short text hands a page back to the Python stages, and the txt output is Python's)."""
-    if "no_fallback" not in kwargs:
-        return False
+    without the GIL, from the parsed tree to the txt output, for the pages the C answers (a
+    string lxml refuses, JSON-LD for the baseline, unusual colspans hand a few back)."""
     for key, value in kwargs.items():
         if key in _NATIVE_111_ANY:
+            continue
+        if key == "deduplicate" and value is True and _c_dedup_cache_111():
             continue
         allowed = _NATIVE_111.get(key)
         if allowed is None or not any(value is a or (type(value) is type(a) and value == a) for a in allowed):
             return False
     return True
+
+
+def _c_dedup_cache_111() -> bool:
+    "1.11.0's duplicate_test counts in a core.CLRUCache (its module cache: the C sequence's)."
+    from ._engine import core_module
+    from .v1_11_0 import deduplication as dedup
+
+    return type(dedup.LRU_TEST) is getattr(core_module(), "CLRUCache", None)
 
 
 def _c_dedup_cache(value: Any) -> bool:

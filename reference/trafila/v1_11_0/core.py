@@ -20,12 +20,14 @@ a dict unless ``as_dict=False``; an element given as input is mutated.
 from __future__ import annotations
 
 import logging
+import threading
 from copy import copy, deepcopy
 from typing import Any, Optional
 
 from trafila._backend import core_of, strip_tags
 
 from .baseline import baseline
+from . import deduplication as _dedup
 from .deduplication import LRU_TEST, duplicate_test  # noqa: F401 - LRU_TEST re-exported
 from .external import compare_extraction
 from .htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
@@ -107,11 +109,23 @@ def _native_sequence(tree: Any, options: Extractor, filecontent: Any) -> Any:
     core = core_of(tree) if NATIVE_SEQUENCE and tree is not filecontent else None
     if core is None or not hasattr(core, "sequence_1_11_0"):
         return NotImplemented
-    native = core.sequence_1_11_0(tree, options)
+    want = getattr(_OUTPUT, "wanted", False) and not options.max_tree_size
+    # duplicate_test counts in the module cache (a core.CLRUCache once the core's Implementation
+    # is made; another cache keeps the Python stages)
+    native = core.sequence_1_11_0(tree, options, want, _dedup.LRU_TEST if options.dedup else None)
     if native is NotImplemented:
         return native
-    postbody, temp_text, commentsbody, temp_comments = native
+    postbody, temp_text, commentsbody, temp_comments = native[:4]
+    if want:
+        # extract()'s txt output, made in the same GIL-free run: taken by extract() alone, for
+        # these very bodies (bare_extraction changes neither without max_tree_size)
+        _OUTPUT.made = (postbody, commentsbody, native[4])
     return postbody, temp_text, len(temp_text), commentsbody, temp_comments, len(temp_comments)
+
+
+#: per thread: extract() asks the C sequence for its txt output (``wanted``) and takes it
+#: (``made``: postbody, commentsbody, text or None) right after bare_extraction
+_OUTPUT = threading.local()
 
 
 def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bool = False,
@@ -250,6 +264,9 @@ def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, 
             date_params=date_extraction_params,
         )
     _check_supported(options, prune_xpath)
+    # with metadata the text gets a header the C output does not write
+    _OUTPUT.wanted = options.format == "txt" and not options.with_metadata
+    _OUTPUT.made = None
     try:
         document = bare_extraction(filecontent, options=options, as_dict=False, prune_xpath=prune_xpath)
     except NotNative:
@@ -257,8 +274,12 @@ def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, 
         raise
     except RuntimeError:
         document = None
+    finally:
+        made, _OUTPUT.made, _OUTPUT.wanted = _OUTPUT.made, None, False
     if document is None:
         return None
+    if made is not None and made[2] is not None and made[0] is document.body and made[1] is document.commentsbody:
+        return made[2]
     if options.format not in ("markdown", "txt"):
         document.id = record_id
         if document.raw_text is not None:
