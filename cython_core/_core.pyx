@@ -64,6 +64,7 @@ include "htmldate.pxi"
 include "htmldate_scan.pxi"
 include "metadata.pxi"
 include "metadata_json.pxi"
+include "simhash.pxi"
 
 
 def implementation(mode):

@@ -43,6 +43,7 @@ def _reference_modules() -> Iterator[Tuple[Path, str, str]]:
                 yield path, f"trafilatura.{path.stem}", release
     yield REFERENCE / "readability_2_3_1.py", "trafilatura.readability_lxml", "2.3.1"
     yield REFERENCE / "readability_1_11_0.py", "trafilatura.readability_lxml", "1.11.0"
+    yield REFERENCE / "simhash.py", "trafilatura.deduplication", "2.3.1"  # Simhash, content_fingerprint
     for package, upstream, release in (("justext", "justext", "jusText 3.0.2"),
                                        ("htmldate", "htmldate", "htmldate 1.11.0"),
                                        ("courlan", "courlan", "courlan 1.4.0")):

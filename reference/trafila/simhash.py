@@ -13,10 +13,10 @@ import string
 import unicodedata
 from functools import lru_cache
 from hashlib import blake2b
-from typing import List, Optional, Union
+from typing import Any, List, Optional, Union
 
 __all__ = ["sample_tokens", "generate_bow_hash", "Simhash", "content_fingerprint", "sample_tokens_1_11_0",
-           "content_fingerprint_1_11_0"]
+           "content_fingerprint_1_11_0", "page_fingerprint"]
 
 
 def _punctuation_to_space(text: str) -> str:
@@ -71,8 +71,12 @@ def _token_votes(token: str, length: int) -> tuple:
     return tuple(1 if (value >> bit) & 1 else -1 for bit in range(length))
 
 
-def _votes_hash(tokens: List[str], length: int) -> int:
-    "Charikar's hash of the tokens: bit i is set when their votes for bit i sum to >= 0 (no token: every bit)."
+def _votes_hash(tokens: List[str], length: int, core: Any = None) -> int:
+    """Charikar's hash of the tokens: bit i is set when their votes for bit i sum to >= 0 (no
+    token: every bit). ``core``: the compiled core, whose C tally (simhash.pxi) gives the same."""
+    c_votes = getattr(core, "simhash_votes", None)
+    if c_votes is not None and 0 <= length <= 64:
+        return c_votes(tokens, length)  # type: ignore[no-any-return]
     totals = [0] * length
     for token in tokens:
         for bit, vote in enumerate(_token_votes(token, length)):
@@ -131,9 +135,15 @@ def content_fingerprint(content: str) -> str:
     return Simhash(content).to_hex()
 
 
-def content_fingerprint_1_11_0(content: str) -> str:
+def content_fingerprint_1_11_0(content: str, core: Any = None) -> str:
     "Hex simhash of the content as trafilatura 1.11.0 computes it (its sample_tokens)."
-    return format(_votes_hash(sample_tokens_1_11_0(content, 64), 64), "x")
+    return format(_votes_hash(sample_tokens_1_11_0(content, 64), 64, core), "x")
+
+
+def page_fingerprint(content: str, core: Any = None) -> str:
+    """``content_fingerprint(content)`` as the extraction computes it: on the core's backend
+    (``core``, the compiled module) the votes are tallied in C."""
+    return format(_votes_hash(sample_tokens(content, 64), 64, core), "x")
 
 
 def reset_caches() -> None:

@@ -283,5 +283,6 @@ def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, 
     if options.format not in ("markdown", "txt"):
         document.id = record_id
         if document.raw_text is not None:
-            document.fingerprint = content_fingerprint(str(document.title) + " " + str(document.raw_text))
+            document.fingerprint = content_fingerprint(str(document.title) + " " + str(document.raw_text),
+                                                      core_of(document.body))
     return determine_returnstring(document, options)

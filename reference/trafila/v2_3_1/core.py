@@ -32,7 +32,7 @@ from .metadata import extract_metadata, set_date_params
 from .settings import DEFAULT_CONFIG, Document, Extractor, use_config
 from .utils import check_html_lang, load_html, normalize_unicode
 from .xml import build_html_output, build_json_output, control_xml_output, delete_element, keeps_empty, xmltocsv, xmltotxt
-from ..simhash import content_fingerprint
+from ..simhash import page_fingerprint
 from ..userxpath import compile_prune_xpath
 from .xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
@@ -483,7 +483,8 @@ def _internal_extraction(
     if options.format not in TXT_FORMATS or options.with_metadata:
         document.id = record_id
         if document.raw_text is not None:
-            document.fingerprint = content_fingerprint(str(document.title) + " " + str(document.raw_text))
+            document.fingerprint = page_fingerprint(str(document.title) + " " + str(document.raw_text),
+                                                    core_of(document.body))
     document.text = determine_returnstring(document, options, keep_body)
     return document
 
