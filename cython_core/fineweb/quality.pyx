@@ -186,13 +186,7 @@ cdef inline uint64_t _pow(uint64_t b, Py_ssize_t e) noexcept nogil:
     return r
 
 
-cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
-    h ^= h >> 33
-    h *= 0xff51afd7ed558ccdULL
-    h ^= h >> 33
-    h *= 0xc4ceb9fe1a85ec53ULL
-    h ^= h >> 33
-    return h
+include "mix64.pxi"
 
 
 cdef inline uint64_t _inverse(uint64_t b) noexcept nogil:
@@ -318,7 +312,7 @@ cdef class NGramCounts:
                     h = h * HASH_MUL + <uint64_t>PyUnicode_READ(kind, data, k) + 1
                     pw *= HASH_MUL
                 # the word's id: the first equal word's
-                slot = <Py_ssize_t>((_mix(h) ^ <uint64_t>length) & <uint64_t>(cap - 1))
+                slot = <Py_ssize_t>((mix64(h) ^ <uint64_t>length) & <uint64_t>(cap - 1))
                 while True:
                     e = slots[slot]
                     if e < 0:
@@ -410,7 +404,7 @@ cdef class NGramCounts:
                 slots[slot] = -1
             for i in range(m):
                 h = self._gram_hash(i, n, True)
-                slot = <Py_ssize_t>(_mix(h) & <uint64_t>(cap - 1))
+                slot = <Py_ssize_t>(mix64(h) & <uint64_t>(cap - 1))
                 while True:
                     e = slots[slot]
                     if e < 0:
@@ -462,7 +456,7 @@ cdef class NGramCounts:
                 slots[slot] = -1
             while idx < m:
                 h = self._gram_hash(idx, n, False)
-                slot = <Py_ssize_t>(_mix(h) & <uint64_t>(cap - 1))
+                slot = <Py_ssize_t>(mix64(h) & <uint64_t>(cap - 1))
                 found = False
                 while True:
                     e = slots[slot]

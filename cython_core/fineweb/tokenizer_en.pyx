@@ -579,13 +579,7 @@ cdef void _table_clear(ChunkTable* t) noexcept:
     t.count = 0
 
 
-cdef inline uint64_t _mix64(uint64_t h) noexcept nogil:
-    h ^= h >> 33
-    h *= 0xff51afd7ed558ccdULL
-    h ^= h >> 33
-    h *= 0xc4ceb9fe1a85ec53ULL
-    h ^= h >> 33
-    return h
+include "mix64.pxi"
 
 
 cdef inline uint64_t _span_hash(int kind, void* data, Py_ssize_t start, Py_ssize_t end) noexcept:
@@ -593,7 +587,7 @@ cdef inline uint64_t _span_hash(int kind, void* data, Py_ssize_t start, Py_ssize
     cdef Py_ssize_t i
     for i in range(start, end):
         h = (h ^ <uint64_t>PyUnicode_READ(kind, data, i)) * 0x100000001B3ULL
-    return _mix64(h ^ <uint64_t>(end - start))
+    return mix64(h ^ <uint64_t>(end - start))
 
 
 cdef inline bint _span_equals(PyObject* key, int kind, void* data, Py_ssize_t start, Py_ssize_t length) noexcept:
