@@ -132,7 +132,7 @@ class Simhash:
 
 def content_fingerprint(content: str) -> str:
     "Hex simhash of the content (trafilatura.deduplication.content_fingerprint)."
-    return Simhash(content).to_hex()
+    return page_fingerprint(content)
 
 
 def content_fingerprint_1_11_0(content: str, core: Any = None) -> str:
