@@ -1,4 +1,4 @@
-# Step 7 of docs/nogil-fast-inventory.md: 2.3.1's baseline.baseline and len(baseline.html2txt)
+# 2.3.1's baseline.baseline and len(baseline.html2txt)
 # without the GIL, over NgCtx (nogil_frame.pxi).
 #
 # Both run on the raw tree as core.py hands it (an element: load_html returns it, and baseline

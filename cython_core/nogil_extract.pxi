@@ -1,4 +1,4 @@
-# Steps 5a-5b of docs/nogil-fast-inventory.md: main_extractor's handlers (2.3.1) without the GIL,
+# main_extractor's handlers (2.3.1) without the GIL,
 # over NgCtx (nogil_frame.pxi). Each ``ng_<upstream name>`` gives a status (NS_*) and its result
 # through ``out`` (a node index, -1 for the reference's None).
 #

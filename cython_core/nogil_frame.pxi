@@ -1,4 +1,4 @@
-# Step 0 of docs/nogil-fast-inventory.md: what every GIL-free stage of the extraction shares.
+# What every GIL-free stage of the extraction shares.
 #
 # A stage is ``cdef int ng_<upstream name>(NgCtx* c, ...) noexcept nogil`` over node indexes of
 # one document (the page's private working copy in the eventual entry; in the stage tests, a

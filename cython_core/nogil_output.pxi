@@ -1,4 +1,4 @@
-# Step 9 of docs/nogil-fast-inventory.md and the txt output of 2.3.1 without the GIL:
+# The txt (and markdown) output without the GIL:
 #
 # * ng_xmltotxt: xml.xmltotxt(body, False) (2.3.1) into UTF-8: accel_output.pxi's walk
 #   (_prescan, _pe231) and sanitize (_sanitize, preserve_space), then html.unescape by its nogil

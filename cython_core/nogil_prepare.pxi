@@ -1,4 +1,4 @@
-# Step 3 of docs/nogil-fast-inventory.md: the preparation of the raw tree without the GIL (2.3.1).
+# The preparation of the raw tree without the GIL (2.3.1).
 #
 #   ng_forum_thread_page   core._forum_thread_page (the JSON-LD DiscussionForumPosting test)
 #   ng_tree_cleaning       htmlprocessing.tree_cleaning: recover_math, layout tables, the

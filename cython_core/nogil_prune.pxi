@@ -1,5 +1,4 @@
-# Step 4 of docs/nogil-fast-inventory.md (and the raw prune of step 3): the pruning stages of
-# 2.3.1 without the GIL, over NgCtx (nogil_frame.pxi) and the selections of nogil_select.pxi.
+# The pruning stages of 2.3.1 (and the raw tree's prune_html) without the GIL, over NgCtx (nogil_frame.pxi) and the selections of nogil_select.pxi.
 #
 #   NgSelectors            every selector the fast path and its recall retry run, resolved once
 #                          per page with the GIL (ng_selectors_resolve): the prune lists of

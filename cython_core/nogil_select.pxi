@@ -1,4 +1,4 @@
-# Selection over node indexes without the GIL (docs/nogil-fast-inventory.md, step 2).
+# Selection over node indexes without the GIL.
 #
 # trafila.xpathlib's combinators on core trees (``select``, ``select_first``,
 # ``select_first_per_parent``, ``select_tags``) as one nogil walk that appends

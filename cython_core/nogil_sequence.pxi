@@ -1,4 +1,4 @@
-# Steps 5d, 6 and 8 of docs/nogil-fast-inventory.md: main_extractor's _extract, extract_content,
+# main_extractor's _extract, extract_content,
 # recover_wild_text and extract_comments, and core.trafilatura_sequence for 2.3.1's `fast`
 # option set, without the GIL, over NgCtx (nogil_frame.pxi). Everything runs on a copy of the
 # page made inside its own document: on NS_NEED_PYTHON the caller runs the reference sequence on

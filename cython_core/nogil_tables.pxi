@@ -1,4 +1,4 @@
-# Step 5c of docs/nogil-fast-inventory.md: main_extractor.handle_table (2.3.1) without the GIL.
+# main_extractor.handle_table (2.3.1) without the GIL.
 #
 # The spec is reference/trafila/v2_3_1/main_extractor.py: handle_table (captions, rows, orphan
 # cells, the rowspan map and its phantom cells, _finalize_row), define_cell_type, _span,

@@ -1,5 +1,5 @@
 # Exact nogil twins of the text predicates 2.3.1's fast path still calls back into
-# Python (docs/nogil-fast-inventory.md, section 4 step 1), over UTF-8 text as the C
+# Python, over UTF-8 text as the C
 # document stores it (doc.pxi):
 #
 #   re_filter_match_utf8        bool(text.RE_FILTER.match(s))

@@ -1,5 +1,5 @@
 """2.3.1's ``baseline.baseline`` and ``len(baseline.html2txt(...))`` without the GIL
-(cython_core/nogil_baseline.pxi; step 7 of docs/nogil-fast-inventory.md).
+(cython_core/nogil_baseline.pxi).
 
 ``core.nogil_baseline(root, why, select)`` runs ``ng_baseline_sel`` (``select``) or
 ``ng_baseline`` inside ``with nogil`` on the tree of ``root`` (a raw tree, as core.py passes it)

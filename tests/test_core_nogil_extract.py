@@ -1,5 +1,5 @@
-"""main_extractor's handlers without the GIL (cython_core/nogil_extract.pxi; steps 5a-5b of
-docs/nogil-fast-inventory.md), each against the reference on a second tree built from the same
+"""main_extractor's handlers without the GIL (cython_core/nogil_extract.pxi),
+each against the reference on a second tree built from the same
 HTML:
 
 * trees as ``_extract`` meets them: ``load_html``, ``tree_cleaning``, ``convert_tags``, the first

@@ -1,5 +1,5 @@
-"""The shared pieces of the GIL-free stages (cython_core/nogil_frame.pxi; step 0 of
-docs/nogil-fast-inventory.md), each against the reference operation on the same tree:
+"""The shared pieces of the GIL-free stages (cython_core/nogil_frame.pxi),
+each against the reference operation on the same tree:
 
 * ``ng_copy_subtree`` (a copy inside the same document, reading the source's text bytes) gives
   the dump and tail ``copy_tree`` gives, and the copy is independent of its source (writing one

@@ -1,5 +1,5 @@
-"""The txt output of 2.3.1 without the GIL (cython_core/nogil_output.pxi; step 9 of
-docs/nogil-fast-inventory.md and the output of step 8), each twin against the Python it
+"""The txt output of 2.3.1 without the GIL (cython_core/nogil_output.pxi),
+each twin against the Python it
 replaces:
 
 * ``nou_unescape`` (``core.nogil_unescape``) is ``html.unescape``: on every HTML5 name with and

@@ -1,5 +1,5 @@
-"""The preparation of the raw tree without the GIL (cython_core/nogil_prepare.pxi; step 3 of
-docs/nogil-fast-inventory.md), each stage against the reference stage on a second tree built
+"""The preparation of the raw tree without the GIL (cython_core/nogil_prepare.pxi),
+each stage against the reference stage on a second tree built
 from the same HTML:
 
 * ``core.nogil_tree_cleaning`` / ``core.nogil_convert_tags`` / ``core.nogil_prepare_tree``

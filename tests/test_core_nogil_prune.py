@@ -1,5 +1,5 @@
-"""The pruning stages without the GIL (cython_core/nogil_prune.pxi; step 4 of
-docs/nogil-fast-inventory.md and the raw prune of step 3).
+"""The pruning stages without the GIL (cython_core/nogil_prune.pxi),
+and prune_html on the raw tree.
 
 Each C stage runs inside ``with nogil:`` on one tree; the reference stage of
 trafila.v2_3_1 runs on a second tree built from the same HTML, as Python over the core's

@@ -1,5 +1,4 @@
-"""Selection over node indexes without the GIL (cython_core/nogil_select.pxi; step 2 of
-docs/nogil-fast-inventory.md).
+"""Selection over node indexes without the GIL (cython_core/nogil_select.pxi).
 
 ``trafila._core.nogil_select(ctx, selector)`` runs a selector of trafila.v2_3_1.xpaths as
 one nogil walk (``ns_select``) over the C document and gives node indexes, or None

@@ -1,6 +1,5 @@
 """core.trafilatura_sequence for 2.3.1 in the core without the GIL
-(cython_core/nogil_sequence.pxi; steps 5d, 6 and 8 of docs/nogil-fast-inventory.md, and
-compare_extraction's fallbacks: readability, jusText, sanitize_tree).
+(cython_core/nogil_sequence.pxi, and compare_extraction's fallbacks: readability, jusText, sanitize_tree).
 
 ``core.sequence_231(tree, options)`` runs the whole sequence (forum test, raw prune, the
 comments-off and precision prunes, cleaning, conversion, comments, the main extractor,

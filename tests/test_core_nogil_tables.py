@@ -1,5 +1,4 @@
-"""handle_table without the GIL (cython_core/nogil_tables.pxi; step 5c of
-docs/nogil-fast-inventory.md) against the reference ``main_extractor.handle_table`` of 2.3.1.
+"""handle_table without the GIL (cython_core/nogil_tables.pxi) against the reference ``main_extractor.handle_table`` of 2.3.1.
 
 Two trees are built from the same HTML (the raw tree, and the tree after ``tree_cleaning`` +
 ``convert_tags``: the names the extraction sees). On each, every table is handled in document
