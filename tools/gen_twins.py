@@ -13,7 +13,10 @@ The map is read from the code, never kept by hand:
   function into: those are listed under the name the reference gives them.
   ``# upstream: none`` marks a function of the C's own machinery (no upstream counterpart);
 - the **tests** of each C twin: the test files that name it or its ``nogil_`` test wrapper, else
-  those of its file (``tests/test_core_<file>.py``, or named on a ``# tests:`` header line).
+  those of its file (``tests/test_core_<file>.py``, or named on a ``# tests:`` header line);
+- the **FineWeb steps** (``cython_core/fineweb/*.pyx``, datatrove's filters and spaCy's English
+  tokenizer): every function or method tagged ``# upstream:``, with the function of the same
+  name in the reference module it twins (``reference/trafila/fineweb/``).
 
 ``python tools/gen_twins.py`` rewrites the file; ``--check`` exits 1 when it is out of date or
 when a GIL-free stage (``ng_*``/``ng111_*``) has no upstream function (tests/test_twins.py runs it).
@@ -147,6 +150,59 @@ def build() -> Tuple[Dict[str, Upstream], List[str]]:
     return upstream, untagged
 
 
+#: compiled FineWeb module -> the reference module it twins
+FINEWEB_TWINS = {"quality.pyx": "quality.py", "tokenizer_en.pyx": "tokenizer.py"}
+#: a FineWeb tag may name a fused loop in words ("a.f + b.g", "a.f (its outcome for ...)")
+_TAG_LINE = re.compile(r"^\s*#\s*upstream:\s*(.+)$")
+_C_CLASS = re.compile(r"^cdef class ([A-Za-z_][A-Za-z0-9_]*)")
+_C_METHOD = re.compile(r"^\s+(?:cdef|cpdef|def)\b[^(=]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def _fineweb_twins() -> List[Tuple[str, str, str, str]]:
+    """(upstream function, C function with its file, reference twin or '', tests) of every tagged
+    function and method of cython_core/fineweb/*.pyx."""
+    folder = CORE / "fineweb"
+    if not folder.is_dir():
+        return []
+    test_words = {p.name: set(re.findall(r"\w+", p.read_text(encoding="utf-8")))
+                  for p in sorted(TESTS.glob("test_*.py")) if p.name != "test_twins.py"}
+    rows = []
+    for path in sorted(folder.glob("*.pyx")):
+        reference = REFERENCE / "fineweb" / FINEWEB_TWINS.get(path.name, path.stem + ".py")
+        ref_defs = dict(_definitions(reference)) if reference.exists() else {}
+        ref_short: Dict[str, List[str]] = {}
+        for qualname in ref_defs:
+            ref_short.setdefault(qualname.rsplit(".", 1)[-1], []).append(qualname)
+        lines = path.read_text(encoding="utf-8").splitlines()
+        owner = None
+        for number, line in enumerate(lines):
+            klass = _C_CLASS.match(line)
+            if klass:
+                owner = klass.group(1)
+            elif line[:1] not in ("", " ", "#"):
+                owner = None
+            match = _C_DEF.match(line) or (_C_METHOD.match(line) if owner else None)
+            if not match or line.startswith(("cdef struct", "cdef class", "cdef enum", "cdef extern")):
+                continue
+            tags, k = [], number - 1
+            while k >= 0 and lines[k].lstrip().startswith("#"):
+                tag = _TAG_LINE.match(lines[k])
+                if tag:
+                    tags.append(tag.group(1).strip())
+                k -= 1
+            if not tags:
+                continue
+            name = match.group(1)
+            qualname = f"{owner}.{name}" if line[:1] == " " and owner else name
+            twin = qualname if qualname in ref_defs else (ref_short.get(name, [""]) if len(ref_short.get(name, [])) == 1 else [""])[0]
+            tests = [t for t, words in test_words.items() if name in words and path.stem in words] \
+                or [t for t, words in test_words.items() if name in words]
+            where = f"{reference.relative_to(REFERENCE)}: `{twin}`" if twin else ""
+            for tag in tags[::-1]:
+                rows.append((tag, f"`{qualname}` ({path.name}; {', '.join(tests[:3]) or 'parity only'})", where))
+    return rows
+
+
 def render(upstream: Dict[str, Upstream]) -> str:
     out = ["# The twin map: each upstream function, its reference and its C",
            "",
@@ -171,7 +227,16 @@ def render(upstream: Dict[str, Upstream]) -> str:
             out.append(f"| `{entry.name[len(module) + 1:]}` | {reference} | {'<br>'.join(entry.c)} |")
             total += 1
         out.append("")
-    out.insert(11, f"{total} upstream functions have a C twin.")
+    fineweb = _fineweb_twins()
+    if fineweb:
+        out += ["## The FineWeb steps (datatrove 0.10.1, spaCy 3.8's English tokenizer)", "",
+                "`cython_core/fineweb/`: each tagged function or method, the upstream function it implements",
+                "(several for a fused loop) and its reference twin, compared by `python -m harness filters`.", "",
+                "| upstream function | reference | C (file; tests) |", "|---|---|---|"]
+        out += [f"| `{tag}` | {where} | {c} |" for tag, c, where in fineweb]
+        out.append("")
+    out.insert(11, f"{total} upstream functions have a C twin in the extraction's core"
+                   + (f"; {len(fineweb)} FineWeb rows." if fineweb else "."))
     out.insert(12, "")
     return "\n".join(out)
 
