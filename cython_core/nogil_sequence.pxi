@@ -1367,16 +1367,12 @@ def sequence_231(CElement tree not None, options, bint with_output=False, dedup_
             or type(options.tables) is not bool or type(options.formatting) is not bool
             or type(options.links) is not bool or type(options.images) is not bool):
         return NotImplemented
-    if options.images and options.url is not None:
-        # handle_image joins a relative source to options.url (urllib's urljoin): Python's;
-        # counted at the conversion with the base-URL links
-        SQ_NEED[SQ_AT_CONVERSION] += 1
-        return NotImplemented
-    if options.links and _np_base_url(options.url):
-        # convert_link resolves relative targets against the base URL with courlan's urljoin
-        # (fix_relative_urls): that stays in Python, counted at the conversion
-        SQ_NEED[SQ_AT_CONVERSION] += 1
-        return NotImplemented
+    if (options.images or options.links) and options.url is not None:
+        from trafila.v2_3_1.core import sequence_url_reason
+        if sequence_url_reason(options.links, options.images, options.url) is not None:
+            # counted at the conversion, where the URL would be read
+            SQ_NEED[SQ_AT_CONVERSION] += 1
+            return NotImplemented
     for v in (options.min_extracted_size, options.min_output_size, options.min_output_comm_size):
         if type(v) is not int or not 0 <= v < 2**31:
             return NotImplemented

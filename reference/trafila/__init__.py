@@ -20,7 +20,7 @@ from configparser import ConfigParser
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Set, Tuple, Union
 
-from . import _document, _engine, _gate, _trees
+from . import _document, _engine, _gate, _route, _trees
 from ._delegation import FallbackWarning, TrafilaError, delegate, user_stacklevel
 from ._batch import extract_batch
 from ._engine import CoreMissingWarning, EngineUnavailable, NotNative
@@ -139,10 +139,10 @@ def _run(function: str, compat: str, args: Dict[str, Any]) -> Any:
     want_dict = False
     if compat == "1.11.0":
         args = _args_for_1_11_0(function, args)
+    reason = _route.handover_reason(function, compat, args)
+    if reason is not None:
+        return _delegate(function, reason, compat, args)
     if compat == "2.3.1":
-        reason = _gate.boundary_reason(function, args, DEFAULT_CONFIG)
-        if reason is not None:
-            return _delegate(function, reason, compat, args)
         want_dict = _native_deprecations(function, args)
     if isinstance(args.get("config"), _DefaultConfig):
         args["config"] = impl.DEFAULT_CONFIG

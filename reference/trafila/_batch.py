@@ -52,7 +52,7 @@ import threading
 import time
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
-from . import _engine, _workers
+from . import _engine, _route, _workers
 
 __all__ = ["extract_batch", "default_threads", "plan", "failed_page"]
 
@@ -217,16 +217,13 @@ def _plan(batch: _Pages, threads: int, kwargs: dict) -> Tuple[str, str]:
 
     mode = kwargs.get("compat", DEFAULT_MODE)
     try:
-        impl = _engine.implementation(mode, _current_engine())
+        route = _route.route("extract", mode, dict(kwargs, filecontent=""), _current_engine())
     except Exception:  # noqa: BLE001 - a bad mode or engine: the loop raises what extract raises
         return "loop", "no engine runs this mode"
-    engine = getattr(impl, "engine", "?")
+    engine = route.engine
     path, how = "pool", f"{threads} threads"
-    if getattr(impl, "releases_gil", False) is not True:
-        releases_for = getattr(impl, "releases_gil_for", None)
-        # these options without the GIL: threads when there are no worker processes (measured, the
-        # processes still give more while a share of each page holds the GIL: docs/ARCHITECTURE.md)
-        threads_ok = releases_for is not None and releases_for(kwargs) is True
+    if not route.engine_releases_gil:
+        threads_ok = route.releases_gil
         if engine == "reference":
             return "loop", f"engine {engine!r} holds the GIL while it extracts"
         why = _workers.available()
@@ -234,18 +231,16 @@ def _plan(batch: _Pages, threads: int, kwargs: dict) -> Tuple[str, str]:
             if threads_ok:
                 return "pool", f"{threads} threads (engine {engine!r} runs these options without the GIL; {why})"
             return "loop", f"engine {engine!r} holds the GIL while it extracts, and {why}"
+        # these options without the GIL: still processes while a share of each page holds the GIL
+        # (measured: docs/ARCHITECTURE.md)
         path, how = "processes", (
             f"{threads} worker processes (engine {engine!r} runs these options without the GIL for most of each "
             "page; processes still give more)" if threads_ok
             else f"{threads} worker processes (engine {engine!r} holds the GIL while it extracts)")
-    if mode == "2.3.1":
-        if kwargs.get("no_fallback"):
-            return "loop", "no_fallback (its DeprecationWarning points at the caller's line)"
-        from . import DEFAULT_CONFIG, _gate  # noqa: PLC0415
-
-        reason = _gate.boundary_reason("extract", dict(kwargs, filecontent=""), DEFAULT_CONFIG)
-        if reason is not None:
-            return "loop", f"handed to trafilatura: {reason}"
+    if mode == "2.3.1" and kwargs.get("no_fallback"):
+        return "loop", "no_fallback (its DeprecationWarning points at the caller's line)"
+    if route.path == "trafilatura":
+        return "loop", f"handed to trafilatura: {route.reason}"
     return path, how
 
 

@@ -123,6 +123,11 @@ def _native_kwargs(kwargs: Dict[str, Any]) -> bool:
         allowed = _NATIVE.get(key)
         if allowed is None or not any(value is a or (type(value) is type(a) and value == a) for a in allowed):
             return False
+    if kwargs.get("url") is not None:
+        from .v2_3_1.core import sequence_url_reason  # noqa: PLC0415
+
+        return sequence_url_reason(kwargs.get("include_links") is True, kwargs.get("include_images") is True,
+                                   kwargs["url"]) is None
     return True
 
 

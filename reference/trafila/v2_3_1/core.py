@@ -88,6 +88,22 @@ def _recall_retry(esc_tree: _Element, r_options: Extractor, url: Optional[str]) 
 #: sequence for (_native_sequence); False: always the sequence below (tests compare them)
 NATIVE_SEQUENCE = True
 
+
+def sequence_url_reason(links: bool, images: bool, url: Optional[str]) -> Optional[str]:
+    """Why the C sequence leaves a call with this URL to the Python stages, or None: handle_image
+    joins a relative source to the URL (urllib's urljoin) and convert_link resolves relative
+    targets against the URL's base (courlan), both Python's. sequence_231 hands such a page back
+    on this answer and the router (trafila._route) promises no GIL-free run for it."""
+    if images and url is not None:
+        return "images with a URL"
+    if links and url:
+        from .utils import safe_base_url  # noqa: PLC0415
+
+        if safe_base_url(url):
+            return "links with a base URL"
+    return None
+
+
 def _native_sequence(tree: _Element, options: Extractor) -> Any:
     """The core's C sequence (cython_core/nogil_sequence.pxi) on a core tree: the sequence's
     result, or NotImplemented (the C gave the page back untouched, or there is no C sequence
