@@ -30,7 +30,7 @@ from .oracle import OtherInterpreter, StaleCache, page_key, remedy, resolve_cach
 from .provenance import git_commit as _git_commit  # other modules import it from here too
 from .provenance import write_report_json, write_report_text
 from .provenance import utc_now
-from .results import describe, differing_fields, same
+from .results import day_of_entry, describe, differing_fields, run_day, same
 
 #: the committed reports, written only when asked (--write-reports or --report-dir reports)
 REPORTS_DIR = ROOT / "reports"
@@ -100,6 +100,9 @@ class RunResult:
     other_interpreter: List[Tuple[str, float]] = field(default_factory=list)
     #: the FallbackWarnings the candidate raised, held back from the output (their messages)
     fallback_warnings: List[str] = field(default_factory=list)
+    #: oracle day -> comparisons equal once the candidate's run day is written as that day (a
+    #: cached result with metadata carries the day it was made: results.day_of_entry)
+    as_of_day: Dict[str, int] = field(default_factory=dict)
 
     @property
     def comparisons(self) -> int:
@@ -183,6 +186,7 @@ def _run(res: RunResult, candidate: Candidate, mode: str, bundles, sets, forms, 
          log: Callable[[str], None], live: Optional[bool], progress_seconds: float, only_non_utf8: bool) -> None:
     opts = option_sets(mode, sets)
     t0 = last = time.monotonic()
+    day_hint: Dict[Tuple[str, str], str] = {}  # (bundle, option set) -> the day its cached results were made
     versions = None
     if check_versions:
         try:
@@ -260,6 +264,13 @@ def _run(res: RunResult, candidate: Candidate, mode: str, bundles, sets, forms, 
                         cell.errors += 1
                         res.errors.append({"bundle": bname, "page": page.id, "form": form, "option_set": opt.name,
                                            "message": entry["error"]})
+                    if not same(expected, entry) and plain is not None:
+                        # a result with metadata names the day it was made: the cache's may be earlier
+                        day = day_of_entry(expected, plain, run_day(), day_hint.get((bname, opt.name)))
+                        if day is not None:
+                            day_hint[(bname, opt.name)] = day
+                            res.as_of_day[day] = res.as_of_day.get(day, 0) + 1
+                            entry = expected
                     if not same(expected, entry):
                         cell.differences += 1
                         res.differences.append(Difference(bname, page.id, form, opt.name, expected, entry,
@@ -375,6 +386,7 @@ def section_json(res: RunResult, new: List[Difference], gone: List[dict], detail
             "delegated": sum(c.delegated for c in res.cells.values()),
             "new_differences": len(new), "ledger_entries_no_longer_differing": len(gone),
             "stale_or_missing": len(res.stale),
+            "equal_as_of_oracle_day": dict(sorted(res.as_of_day.items())),
         },
         "cells": cells, "first_differences": details, "errors": res.errors[:50], "stale": res.stale,
         "gone_from_ledger": gone,
@@ -443,7 +455,10 @@ def render_markdown(data: dict) -> str:
                   f"- comparisons: {t['comparisons']} (of which handed to trafilatura, not native: {t.get('delegated', 0)}), "
                   f"differences: {t['differences']}, errors: {t['errors']}, "
                   f"new (not in ledger): {t['new_differences']}, ledger entries no longer differing: "
-                  f"{t['ledger_entries_no_longer_differing']}, stale/missing caches: {t['stale_or_missing']}", ""]
+                  f"{t['ledger_entries_no_longer_differing']}, stale/missing caches: {t['stale_or_missing']}"
+                  + ("; equal as of the oracle's day (its cached results name the day they were made): "
+                     + ", ".join(f"{k} on {d}" for d, k in t["equal_as_of_oracle_day"].items())
+                     if t.get("equal_as_of_oracle_day") else ""), ""]
         by_set: Dict[str, Dict[str, float]] = {}
         for c in s["cells"]:
             agg = by_set.setdefault(c["option_set"], {"pages": 0, "comparisons": 0, "delegated": 0, "differences": 0,
@@ -529,6 +544,10 @@ def summary(res: RunResult, new: List[Difference], gone: List[dict], seconds: fl
                      f"(trafila does not run them natively yet{': ' + '; '.join(reasons) if reasons else ''}) and "
                      f"compared like the others; the {len(res.fallback_warnings)} FallbackWarning(s) saying so "
                      f"are expected and not printed")
+    if res.as_of_day:
+        lines.append("  run day: " + ", ".join(f"{k} comparison(s) equal as of {day}" for day, k in sorted(res.as_of_day.items()))
+                     + f" (the oracle's cached results carry the day they were made; the candidate's, {run_day()}, "
+                     "was written as that day: results.day_of_entry)")
     lines.append(f"  ledger: {_shown(LEDGER_FILE)} lists the differences the project accepts, each with a reason: "
                  f"{len(new)} difference(s) not in it, {len(gone)} of its entries no longer differ (either fails the run)")
     sources = {}

@@ -8,7 +8,8 @@ An ``extract`` result is a ``str`` or ``None``; a ``bare_extraction`` result is
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Optional, Union
+from datetime import date, datetime, timedelta
+from typing import Any, Iterator, Optional, Union
 
 Entry = Union[None, list, dict]
 
@@ -67,3 +68,56 @@ def describe(entry: Entry) -> str:
     if "fields" in entry:
         return "fields " + ", ".join(f"{k}={describe(v)}" for k, v in entry["fields"].items())
     return repr(entry)
+
+
+# --- the day a result was made ---------------------------------------------------------
+# trafilatura writes the day it runs into a result with metadata (filedate, the local date of
+# datetime.now(), which is also htmldate's max_date). A cached oracle result made on another day
+# is compared with the candidate's result as of that day: the candidate's day, where it occurs
+# in a text or field, written as the oracle's. Nothing else is forgiven, and the comparisons
+# equal only this way are counted (parity's report says how many, and on which day).
+
+#: how far back an oracle cache's day is looked for
+DAY_WINDOW = 3 * 366
+
+
+def run_day() -> str:
+    "The day trafilatura writes into a result made now (its max_date / filedate)."
+    return datetime.now().astimezone().strftime("%Y-%m-%d")
+
+
+def as_of(result: Any, today: str, day: str) -> Any:
+    """``result`` (a str, or a dict of fields) with ``today`` written as ``day``."""
+    if isinstance(result, str):
+        return result.replace(today, day)
+    if isinstance(result, dict):
+        return {k: as_of(v, today, day) for k, v in result.items()}
+    return result
+
+
+def mentions(result: Any, today: str) -> bool:
+    "Whether ``today`` occurs in the result's text or fields."
+    if isinstance(result, str):
+        return today in result
+    if isinstance(result, dict):
+        return any(mentions(v, today) for v in result.values())
+    return False
+
+
+def earlier_days(today: str, window: int = DAY_WINDOW) -> Iterator[str]:
+    "The days before ``today``, latest first."
+    start = date.fromisoformat(today)
+    for back in range(1, window + 1):
+        yield (start - timedelta(days=back)).isoformat()
+
+
+def day_of_entry(expected: Entry, result: Any, today: str, hint: Optional[str] = None) -> Optional[str]:
+    """The earlier day as of which ``result`` (made ``today``) gives the ``expected`` entry, or
+    None: ``hint`` (the day found for the entry before) first, then each day of the window."""
+    if not mentions(result, today):
+        return None
+    days = earlier_days(today)
+    for day in ([hint] if hint and hint != today else []) + list(days):
+        if result_entry(as_of(result, today, day)) == expected:
+            return day
+    return None

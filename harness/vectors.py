@@ -31,6 +31,7 @@ import gzip
 import hashlib
 import json
 import random
+import re
 import sys
 import time
 from collections import Counter, OrderedDict
@@ -443,9 +444,11 @@ def _extract_forms(doc: dict) -> List[str]:
 
 def export_extract(docs: List[dict], mode: str, out_dir: Path, log=print) -> Path:
     from .candidates import HarnessTimeout, TrafilaturaCandidate, call_timeout
+    from .results import run_day
 
     oracle = TrafilaturaCandidate()
     oracle.check_mode(mode)
+    first_day = run_day()
     by_id = {d["id"]: d for d in docs}
     cases = []
     group = None
@@ -472,8 +475,9 @@ def export_extract(docs: List[dict], mode: str, out_dir: Path, log=print) -> Pat
         cases.append(case)
     path = out_dir / extract_file(mode)
     sets = {o.name: {"function": o.function, "options": o.options} for o in vector_option_sets(mode)}
+    days = sorted({first_day, run_day()})  # the days trafilatura wrote into results with metadata
     write_json_gz(path, {"format": FORMAT, "kind": "extract", "mode": mode, "oracle": _versions(),
-                         "option_sets": sets, "bare_fields": list(_bare_fields()),
+                         "run_days": days, "option_sets": sets, "bare_fields": list(_bare_fields()),
                          "generated_by": f"python -m harness vectors export --mode {mode} --kind extract",
                          "cases": cases})
     log(f"wrote {path}: {len(cases)} cases ({skipped} left out) in {time.time() - t0:.0f} s "
@@ -709,8 +713,26 @@ def _check_parser(spec, cand, docs, vdir, sample, diffs, keep, log) -> dict:
     return {"oracle": data.get("oracle"), "totals": dict(totals), "by_set": {}}
 
 
+def _export_day(data: dict, expected: dict, result: Any, today: str) -> Optional[str]:
+    """The day the vectors were exported (``run_days``; older files: the dates in the expected
+    result) as of which ``result``, made ``today``, is the expected one: trafilatura writes the
+    day it runs into a result with metadata (filedate), nothing else is forgiven."""
+    from .results import as_of, mentions
+
+    if "result" not in expected or not mentions(result, today):
+        return None
+    days = data.get("run_days") or sorted(set(re.findall(r"\d{4}-\d{2}-\d{2}", json.dumps(expected["result"]))))
+    for day in days:
+        if day != today and as_of(result, today, day) == expected["result"]:
+            return day
+    return None
+
+
 def _check_extract(cand, docs, path, mode, sample, timeout, diffs, keep, log) -> dict:
+    from .results import run_day
+
     data = read_json_gz(path)
+    today = run_day()
     cases = sample_cases(data["cases"], sample)
     totals: Counter = Counter()
     by_set: Dict[str, Counter] = {}
@@ -728,6 +750,12 @@ def _check_extract(cand, docs, path, mode, sample, timeout, diffs, keep, log) ->
             c["cases"] += 1
         got = _call_extract(cand, case, document_input(docs[case["document"]], case["form"]), mode, timeout)
         diff = compare_extract(case["expected"], got)
+        if diff is not None and "result" in got:
+            day = _export_day(data, case["expected"], got["result"], today)
+            if day is not None:
+                diff = None
+                for c in (totals, row):
+                    c["equal_as_of_export_day"] += 1
         key = "equal" if diff is None else ("errors" if "error" in got else "different")
         if diff is not None and got.get("raise") == "TrafilaError":
             # the engine handed the call over and this environment has no trafilatura of that
@@ -739,6 +767,9 @@ def _check_extract(cand, docs, path, mode, sample, timeout, diffs, keep, log) ->
             diffs.append({"case": case["id"], "difference": diff})
     log(f"{path.name}: {totals['cases']} cases, {totals['equal']} equal, {totals['different']} different, "
         f"{totals['errors']} errors"
+        + (f", {totals['equal_as_of_export_day']} of the equal ones as of the export's day (filedate: the "
+           f"candidate's {today} written as the day trafilatura made the expected result)"
+           if totals["equal_as_of_export_day"] else "")
         + (f", {totals['handed_over']} handed over (no trafilatura {mode} here to take them)"
            if totals["handed_over"] else "") + f" in {time.time() - t0:.0f} s")
     return {"oracle": data.get("oracle"), "totals": dict(totals), "by_set": {k: dict(v) for k, v in by_set.items()}}
