@@ -211,6 +211,16 @@ def test_external_parsers_without_htmldate_are_not_native(load, no_installed_par
         extractors.dateutil_parse("2017-03-21 11:35:57 EDT")
 
 
+def test_hand_over_needs_htmldate_1_11_0(monkeypatch):
+    "Another htmldate release installed: no parser is resolved (the twins raise NotNative)."
+    monkeypatch.setattr(htmldate, "__version__", "1.9.0")
+    assert extractors._resolve_installed("dateutil") is None
+    assert extractors._resolve_installed("dateparser") is None
+    monkeypatch.setattr(htmldate, "__version__", "1.11.0")
+    assert extractors._resolve_installed("dateparser") is __import__("htmldate.extractors", fromlist=["x"])._external_date
+    assert extractors._resolve_installed("dateutil")("2017-03-21 11:35:57") == datetime(2017, 3, 21, 11, 35, 57)
+
+
 def _handed(before, parser):
     return extractors.handover_counts().get(parser, 0) - before.get(parser, 0)
 
