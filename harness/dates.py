@@ -8,8 +8,9 @@ parameters trafilatura builds (``set_date_params``: original_date, extensive
 search, max_date = today) for original_date True/False and extensive_search
 True/False, url None (the canonical link is probed). Equal answers, different
 ones (the first few shown), the pages where trafila raises NotNative (by reason;
-trafilatura would delegate those to htmldate), and the time of both find_date
-calls. Also checks that find_date leaves trafila's tree as it found it.
+trafilatura would delegate those to htmldate), beside them the date strings
+trafila handed to the installed dateutil/dateparser one by one (by parser; the
+calls served that way), and the time of both find_date calls. Also checks that find_date leaves trafila's tree as it found it.
 ``--write-report`` writes reports/dates.md and .json (dates-1.11.0.* for 1.11.0).
 """
 
@@ -81,6 +82,7 @@ def measure(mode: str, engine: str, bundles: Optional[List[str]], every: int) ->
     from trafila import _backend
     from trafila._engine import NotNative
     from trafila.htmldate import find_date as our_find_date
+    from trafila.htmldate.extractors import handover_counts
 
     if trafilatura.__version__ != mode:
         raise SystemExit(f"trafilatura {trafilatura.__version__} is installed, not {mode}: run in the {mode} venv")
@@ -97,6 +99,8 @@ def measure(mode: str, engine: str, bundles: Optional[List[str]], every: int) ->
     n_diff = 0
     not_native: Counter = Counter()
     not_native_pages = 0
+    handed_over: Counter = Counter()
+    handover_calls = 0
     load_skips: Counter = Counter()
     mutated = 0
     raised: Counter = Counter()
@@ -138,6 +142,7 @@ def measure(mode: str, engine: str, bundles: Optional[List[str]], every: int) ->
                     theirs = f"raises {type(err).__name__}"
                 t_theirs += time.perf_counter() - start
                 start = time.perf_counter()
+                handed_before = handover_counts()
                 try:
                     ours = _backend.run_with(backend, our_find_date, otree, **kwargs)
                 except NotNative as err:
@@ -148,6 +153,10 @@ def measure(mode: str, engine: str, bundles: Optional[List[str]], every: int) ->
                     ours = f"raises {type(err).__name__}"
                 finally:
                     t_ours += time.perf_counter() - start
+                    handed = Counter(handover_counts())
+                    handed.subtract(handed_before)
+                    handed_over.update(+handed)
+                    handover_calls += bool(+handed)
                 if isinstance(theirs, str) and theirs.startswith("raises "):
                     raised[theirs] += 1
                 if ours == theirs:
@@ -165,6 +174,8 @@ def measure(mode: str, engine: str, bundles: Optional[List[str]], every: int) ->
         "mode": mode, "engine": engine, "every": every, "bundles": used, "pages": pages, "calls": calls,
         "equal": equal, "different": n_diff, "diffs": diffs, "not_native_calls": sum(not_native.values()),
         "not_native_pages": not_native_pages, "not_native": dict(not_native.most_common()),
+        "handover_strings": sum(handed_over.values()), "handover_calls": handover_calls,
+        "handed_over": dict(handed_over.most_common()),
         "load_not_native": dict(load_skips), "htmldate_raised": dict(raised), "trees_mutated": mutated,
         "seconds_ours": round(t_ours, 2), "seconds_theirs": round(t_theirs, 2),
         "max_date": params[True]["max_date"],
@@ -179,13 +190,18 @@ def render(result: Dict[str, Any]) -> str:
         f"Engine: {result['engine']}; every {result['every']} page(s) of {', '.join(result['bundles'])}; "
         f"max_date {result['max_date']}; four calls a page (original_date x extensive_search), url None.",
         "",
-        "| pages | calls | equal | different | NotNative calls | NotNative pages | trees mutated | ours (s) | htmldate (s) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| pages | calls | equal | different | NotNative calls | NotNative pages | per-string hand-overs "
+        "(calls) | trees mutated | ours (s) | htmldate (s) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
         f"| {result['pages']} | {result['calls']} | {result['equal']} | {result['different']} | "
-        f"{result['not_native_calls']} | {result['not_native_pages']} | {result['trees_mutated']} | "
-        f"{result['seconds_ours']} | {result['seconds_theirs']} |",
+        f"{result['not_native_calls']} | {result['not_native_pages']} | {result['handover_strings']} "
+        f"({result['handover_calls']}) | {result['trees_mutated']} | {result['seconds_ours']} | "
+        f"{result['seconds_theirs']} |",
         "",
         "NotNative by reason (calls): " + (", ".join(f"{k}: {v}" for k, v in result["not_native"].items()) or "none"),
+        "",
+        "Date strings handed to the installed parser one by one (a call's other strings stay trafila's): "
+        + (", ".join(f"{k}: {v}" for k, v in result["handed_over"].items()) or "none"),
         "",
     ]
     if result["htmldate_raised"]:

@@ -771,6 +771,68 @@ def write_report(out_dir: Path = REPORTS) -> dict:
     return data
 
 
+# --------------------------------------------------------------------------- simhash target
+
+
+def run_simhash(args: argparse.Namespace) -> int:
+    """``fuzz-native simhash --n N --seed S``: generated texts (whitespace and punctuation of
+    several scripts, astral characters, lone surrogates, long runs) through simhash.pxi's
+    ``simhash_sample_tokens`` (both releases) and ``simhash_votes``, each against the Python
+    twins (reference/trafila/simhash.py), in one child with the sanitizer runtime preloaded
+    (``halt_on_error=1``: a sanitizer report ends it). Exit 1 on a difference or a report."""
+    state = STATE / "simhash"
+    if os.environ.get("TRAFILA_FUZZ_SIMHASH_CHILD") != "1":
+        state.mkdir(parents=True, exist_ok=True)
+        preload, compiler = sanitizer_runtime(core_file())
+        if preload is None and not args.allow_plain:
+            raise SystemExit("trafila._core is not a sanitizer build (tox -e core-asan builds one); --allow-plain runs it anyway")
+        env = child_env(state, preload)
+        env["TRAFILA_FUZZ_SIMHASH_CHILD"] = "1"
+        before = set(glob.glob(str(state / "san" / "*")))
+        cmd = [sys.executable, "-m", "harness.fuzz_native", "simhash", "--n", str(args.n), "--seed", str(args.seed)]
+        proc = subprocess.run(cmd + ["--allow-plain"] * args.allow_plain, env=env, cwd=ROOT, capture_output=True,
+                              text=True)
+        logs = sorted(set(glob.glob(str(state / "san" / "*"))) - before)
+        report = "".join(Path(p).read_text(errors="replace") for p in logs)
+        kind, first = classify_crash(report, logs, proc.stderr) if proc.returncode or logs else ("clean", "")
+        print(proc.stdout.strip())
+        print(f"simhash: {compiler} sanitizer build, preload {os.path.basename(preload or '')}: child rc "
+              f"{proc.returncode}, {kind}{': ' + first if first else ''}")
+        return 0 if proc.returncode == 0 and not logs else 1
+    from trafila import _engine, simhash
+
+    core = _engine.core_module()
+    rng = random.Random(f"fuzz-native-simhash:{args.seed}")
+    pools = [" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2028\u3000",
+             "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", "。、，！？«»¡¿—–‘’“”…·・「」『』¶§†‡•،؛؟।॥፡",
+             "abcdefXYZ0123456789éßñ", "中文字東京大阪ΣΊΣΥΦΟΣабв٣४²½Ⅻ", "\U0001d7d9\U00010000\U0001e95e\U0001f600",
+             "\ud800\udfff\x00\x01\u0301\u200b\ufeff"]
+    counts: Counter = Counter()
+    for k in range(args.n):
+        parts = []
+        for _ in range(rng.randrange(0, 40)):
+            pool = rng.choice(pools)
+            parts.append("".join(rng.choice(pool) for _ in range(rng.choice((1, 1, 2, 5, 12, 300)))))
+        text = "".join(parts)
+        length = rng.choice((64, 64, 64, 32, 8, 1, 0, -1, 1 << 40))
+        for release in (False, True):
+            want = simhash.sample_tokens_1_11_0(text, length) if release else simhash.sample_tokens(text, length)
+            got = core.simhash_sample_tokens(text, length, release)
+            counts["compared"] += 1
+            if got != want:
+                counts["different"] += 1
+                print(f"DIFFERENT sample_tokens (1.11.0 {release}) at input {k}: {text!r:.200}", flush=True)
+            if all(not ("\ud800" <= ch <= "\udfff") for t in want for ch in t):
+                bits = 64 if length > 64 or length < 0 else length
+                counts["votes"] += 1
+                if core.simhash_votes(got, bits) != simhash._votes_hash(want, bits, None):
+                    counts["different"] += 1
+                    print(f"DIFFERENT votes at input {k}: {text!r:.200}", flush=True)
+    print(f"simhash: {args.n} texts, {counts['compared']} samplings compared, {counts['votes']} tallies, "
+          f"{counts['different']} different", flush=True)
+    return 1 if counts["different"] else 0
+
+
 # --------------------------------------------------------------------------- command line
 
 
@@ -799,6 +861,11 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     p.add_argument("--atheris-bytes", action="store_true")
     sub.add_parser("build-info", help="how the core on the path was built and which runtime a child preloads "
                    "(without importing it: that needs the runtime); fails unless it is a sanitizer build")
+    p = sub.add_parser("simhash", help="generated texts through simhash.pxi (token sampling, votes) against the "
+                       "Python twins, in a sanitizer child")
+    p.add_argument("--n", type=int, default=5000)
+    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--allow-plain", action="store_true", help="run even if the core is not a sanitizer build")
     p = sub.add_parser("_child")
     for name in ("--state", "--seed", "--chunk-index", "--size", "--start", "--extract-every", "--compare-every"):
         p.add_argument(name, type=str if name == "--state" else int, required=True)
@@ -818,6 +885,8 @@ def run(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
         return run_atheris(args, argv)
     if args.what == "_child":
         return _child(args)
+    if args.what == "simhash":
+        return run_simhash(args)
     if args.what == "_atheris":
         return _atheris_child(args)
     if args.what == "_replay":

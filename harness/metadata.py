@@ -9,7 +9,9 @@ tree its engine parses from the same input. Every field of ``harness.matrix``'s
 METADATA_FIELDS that extract_metadata fills is compared, except ``date`` while
 ``trafila.htmldate`` is absent: trafila's date call is then stubbed (None) and the
 field is listed as not compared. A page whose extraction raises ``NotNative`` is
-counted by reason. The tree must come back as it went in (checked on every page:
+counted by reason; beside it, the date strings trafila handed to the installed
+dateutil/dateparser one by one (trafila.htmldate's per-string hand-over, by
+parser). The tree must come back as it went in (checked on every page:
 element tags, text, tails and attributes before and after); a page trafilatura
 gets no tree for must give trafila none either.
 
@@ -53,6 +55,13 @@ def date_is_native() -> bool:
     return True
 
 
+def _handover_counter(date_native: bool) -> Any:
+    "trafila.htmldate's count of per-string hand-overs (an empty count without the port)."
+    if date_native:
+        return importlib.import_module("trafila.htmldate.extractors").handover_counts
+    return dict
+
+
 def _snapshot(tree: Any) -> List[Any]:
     "What the extraction must leave unchanged: each element's tag, text, tail, attributes."
     from trafila.v2_3_1._tree import desc_list
@@ -88,12 +97,13 @@ def run_pages(mode: str, engines: List[str], bundles: Optional[List[str]], every
         ours._find_date = lambda tree, params: None
         importlib.import_module("trafilatura.metadata").find_date = lambda *args, **kwargs: None
     fields = compared_fields(date_native)
+    handover_counts = _handover_counter(date_native)
     backends = {name: _backend_of(name) for name in engines}
     result: Dict[str, Any] = {
         "mode": mode, "engines": engines, "fields": list(fields), "date_compared": date_native,
         "pages": 0, "no_tree": 0,
         "per_engine": {name: {"compared": 0, "equal": 0, "differing_pages": 0, "differing": Counter(),
-                              "not_native": Counter(), "mutated": 0, "time": 0.0, "examples": []}
+                              "not_native": Counter(), "handed_over": Counter(), "mutated": 0, "time": 0.0, "examples": []}
                        for name in engines},
         "trafilatura_time": 0.0,
     }
@@ -129,6 +139,7 @@ def run_pages(mode: str, engines: List[str], bundles: Optional[List[str]], every
                     stats["differing"]["(no tree)"] += 1
                     continue
                 before = _snapshot(tree)
+                handed_before = handover_counts()
                 t = time.perf_counter()
                 try:
                     mine = _backend.run_with(backend, ours.extract_metadata, tree, page.url)
@@ -137,6 +148,9 @@ def run_pages(mode: str, engines: List[str], bundles: Optional[List[str]], every
                     continue
                 finally:
                     stats["time"] += time.perf_counter() - t
+                    handed = Counter(handover_counts())
+                    handed.subtract(handed_before)
+                    stats["handed_over"].update(+handed)
                 if _snapshot(tree) != before:
                     stats["mutated"] += 1
                 stats["compared"] += 1
@@ -164,8 +178,10 @@ def summary_lines(result: Dict[str, Any]) -> List[str]:
     for name, s in result["per_engine"].items():
         differing = ", ".join(f"{f}: {n}" for f, n in sorted(s["differing"].items())) or "none"
         not_native = ", ".join(f"{r}: {n}" for r, n in sorted(s["not_native"].items())) or "none"
+        handed = ", ".join(f"{r}: {n}" for r, n in sorted(s.get("handed_over", {}).items())) or "none"
         lines.append(f"- {name}: {s['compared']} compared, {s['equal']} equal, {s['differing_pages']} differing "
-                     f"(fields: {differing}); NotNative: {not_native}; trees changed: {s['mutated']}; "
+                     f"(fields: {differing}); NotNative: {not_native}; date strings handed over one by one: "
+                     f"{handed}; trees changed: {s['mutated']}; "
                      f"{s['time']:.1f} s")
         for ex in s["examples"]:
             lines.append(f"    {ex['url'] or ex['page']} {ex['field']}: ours {ex['ours']} theirs {ex['theirs']}")

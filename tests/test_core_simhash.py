@@ -51,3 +51,64 @@ def test_lengths_beyond_64_bits_are_the_references(length):
 def test_fingerprints_with_the_core_equal_the_public_ones(text):
     assert simhash.page_fingerprint(text, core) == simhash.content_fingerprint(text) == simhash.page_fingerprint(text)
     assert simhash.content_fingerprint_1_11_0(text, core) == simhash.content_fingerprint_1_11_0(text)
+
+
+# letters, digits and punctuation of several scripts, ASCII and Unicode spaces, symbols, marks
+SAMPLE_CHARS = st.one_of(
+    st.sampled_from(list(" \t\n\x0b\x1c\x85\xa0\u2003\u3000") + list("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")),
+    st.sampled_from(list("。、，！？«»¡¿—–‘’“”…·・「」『』¶§†‡•،؛؟।॥፡")),
+    st.characters(categories=("Lu", "Ll", "Lo", "Lm", "Nd", "Nl", "No", "Mn", "Mc", "Pc", "Pd", "Ps", "Pe",
+                              "Pi", "Pf", "Po", "Sm", "Sc", "Sk", "So", "Zs")),
+    st.sampled_from(list("abcXYZ0123456789éßñ中文字東京ΣΊΣΥΦΟΣ٣४²½Ⅻ𝟙𐀀")),
+)
+SAMPLE_TEXTS = st.one_of(st.text(alphabet=SAMPLE_CHARS, max_size=300), WORDS)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=SAMPLE_TEXTS, length=st.sampled_from([64, 64, 63, 24, 8, 2, 1, 0, -3, 200]))
+def test_c_sampling_is_the_python_twins(text, length):
+    "The C pass samples the tokens of both releases' sample_tokens, in order, on any str."
+    assert core.simhash_sample_tokens(text, length) == simhash.sample_tokens(text, length)
+    assert core.simhash_sample_tokens(text, length, True) == simhash.sample_tokens_1_11_0(text, length)
+
+
+def test_c_sampling_edges():
+    for text in ("", " ", "中文。字", "中文。字 ...", "!!! ?", "a", "...a...", "x\x1cy", "é\u0301", "Ⅻ ½ ²",
+                 "東京、大阪。京都", "«oui» — non", "a_b", "a-b c.d", "\U0001d7d9\U0001d7da", "\ud800 x1"):
+        assert core.simhash_sample_tokens(text) == simhash.sample_tokens(text), repr(text)
+        assert core.simhash_sample_tokens(text, 64, True) == simhash.sample_tokens_1_11_0(text), repr(text)
+    # 2.3.1 splits a text without ASCII-punctuated tokens at Unicode punctuation, 1.11.0 does not
+    assert core.simhash_sample_tokens("中文。字") == ["中文", "字"]
+    assert core.simhash_sample_tokens("中文。字", 64, True) == []
+    with pytest.raises(TypeError):
+        core.simhash_sample_tokens(b"bytes")
+
+
+def test_fingerprints_sample_in_c(monkeypatch):
+    "page_fingerprint and content_fingerprint_1_11_0 take the core's tokens when a core is given."
+    seen = []
+
+    class Spy:
+        simhash_votes = staticmethod(core.simhash_votes)
+
+        @staticmethod
+        def simhash_sample_tokens(text, length, release_1_11_0):
+            seen.append(release_1_11_0)
+            return core.simhash_sample_tokens(text, length, release_1_11_0)
+
+    text = "Some words, longer words and 中文。字"
+    assert simhash.page_fingerprint(text, Spy) == simhash.content_fingerprint(text)
+    assert simhash.content_fingerprint_1_11_0(text, Spy) == simhash.content_fingerprint_1_11_0(text)
+    assert seen == [False, True]
+
+
+@pytest.mark.skipif(not __import__("importlib").util.find_spec("trafilatura"), reason="trafilatura not installed")
+@settings(max_examples=400, deadline=None)
+@given(text=SAMPLE_TEXTS)
+def test_c_sampling_is_the_installed_trafilaturas(text):
+    "Against the installed release's own sample_tokens (2.3.1 or 1.11.0, by the venv)."
+    import trafilatura
+    from trafilatura.deduplication import sample_tokens
+
+    theirs = sample_tokens(text)
+    assert core.simhash_sample_tokens(text, 64, trafilatura.__version__ == "1.11.0") == theirs

@@ -188,15 +188,106 @@ def test_clock_is_injectable(load):
         set_clock(None)
 
 
-def test_external_parsers_are_not_native(load):
-    text = page(body="<div><p>Posted on Tuesday July 24, @09:04 here</p></div>")
+@pytest.fixture
+def no_installed_parsers(monkeypatch):
+    "The hand-over as it is without htmldate 1.11.0 installed (try_date_expr's cache emptied around it)."
+    extractors.try_date_expr.cache_clear()
+    monkeypatch.setattr(extractors, "_installed", {"dateutil": None, "dateparser": None})
+    yield
+    extractors.try_date_expr.cache_clear()
+
+
+# a date only dateparser reads (htmldate's fast parsers know no Russian month)
+DATEPARSER_PAGE = page(body="<div><p>24 июля 2018 г.</p></div>")
+
+
+def test_external_parsers_without_htmldate_are_not_native(load, no_installed_parsers):
     with pytest.raises(NotNative, match="dateparser"):
-        _ours(load, text, extensive_search=True, max_date=MAX)
+        _ours(load, DATEPARSER_PAGE, extensive_search=True, max_date=MAX)
     # fast mode never calls dateparser
-    assert _ours(load, text, extensive_search=False, max_date=MAX) == _theirs(text, extensive_search=False,
-                                                                               max_date=MAX)
+    assert _ours(load, DATEPARSER_PAGE, extensive_search=False, max_date=MAX) == _theirs(
+        DATEPARSER_PAGE, extensive_search=False, max_date=MAX)
     with pytest.raises(NotNative, match="dateutil"):
         extractors.dateutil_parse("2017-03-21 11:35:57 EDT")
+
+
+def test_hand_over_needs_htmldate_1_11_0(monkeypatch):
+    "Another htmldate release installed: no parser is resolved (the twins raise NotNative)."
+    monkeypatch.setattr(htmldate, "__version__", "1.9.0")
+    assert extractors._resolve_installed("dateutil") is None
+    assert extractors._resolve_installed("dateparser") is None
+    monkeypatch.setattr(htmldate, "__version__", "1.11.0")
+    assert extractors._resolve_installed("dateparser") is __import__("htmldate.extractors", fromlist=["x"])._external_date
+    assert extractors._resolve_installed("dateutil")("2017-03-21 11:35:57") == datetime(2017, 3, 21, 11, 35, 57)
+
+
+def _handed(before, parser):
+    return extractors.handover_counts().get(parser, 0) - before.get(parser, 0)
+
+
+def test_dateparser_strings_are_handed_over_one_by_one(load):
+    "The page's one dateparser string goes to htmldate's parser; the answer is htmldate's, counted once."
+    extractors.try_date_expr.cache_clear()
+    before = extractors.handover_counts()
+    ours = _ours(load, DATEPARSER_PAGE, extensive_search=True, max_date=MAX)
+    assert ours == _theirs(DATEPARSER_PAGE, extensive_search=True, max_date=MAX) == "2018-07-24"
+    assert _handed(before, "dateparser") == 1
+    # try_date_expr's cache holds the answer: the same string again is not handed over again
+    assert _ours(load, DATEPARSER_PAGE, extensive_search=True, max_date=MAX) == ours
+    assert _handed(before, "dateparser") == 1
+    for text in ("le 3 mars 2019 à 10h", "24 July 2018 09:04", "Tuesday, 24. Juli, 2018"):
+        their_parse = __import__("htmldate.extractors", fromlist=["x"])._external_date
+        assert extractors.external_date(text) == their_parse(text), text
+    assert _handed(before, "dateparser") == 4
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1000, 2999), st.lists(st.sampled_from(
+    ["EDT", "CET", " ", "T", "/", "-", ".", ":", "+", "Z", "12", "3", "59", "99", " pm", " at ", ",", "May",
+     "Mär", "x", "1e5", "\u00a0", "2018"]), max_size=6))
+def test_dateutil_hand_over_is_dateutils(year, tokens):
+    "A string the twin cannot decide is dateutil's parse as htmldate calls it (None where htmldate catches)."
+    from dateutil.parser import parse
+    import warnings
+
+    text = str(year) + "".join(tokens)
+    try:
+        native = extractors.dateutil_native(text)
+    except NotNative:
+        native = NotNative
+    before = extractors.handover_counts()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = extractors.dateutil_parse(text)
+        try:
+            theirs = parse(text, fuzzy=False)
+        except (OverflowError, TypeError, ValueError):
+            theirs = None
+    assert ours == theirs, text
+    assert _handed(before, "dateutil") == (native is NotNative)
+    assert native is NotNative or native == theirs
+
+
+def test_dateutil_hand_over_on_a_page(load, monkeypatch):
+    """A meta date only dateutil reads: htmldate's answer, and as many dateutil strings as
+    htmldate parses with it (its try_date_expr caches per extensive_search, as ours)."""
+    text = page('<meta name="date" content="2017-03-21 11:35:57 EDT">')
+    their_extractors = __import__("htmldate.extractors", fromlist=["x"])
+    assert extractors.installed_parser("dateutil") is not None  # resolved before htmldate's is wrapped
+    their_calls = []
+    their_parse = their_extractors.dateutil_parse
+
+    def counted(string, **kw):
+        their_calls.append(string)
+        return their_parse(string, **kw)
+
+    monkeypatch.setattr(their_extractors, "dateutil_parse", counted)
+    their_extractors.try_date_expr.cache_clear()
+    extractors.try_date_expr.cache_clear()
+    before = extractors.handover_counts()
+    for original, extensive in COMBOS:
+        assert _compare(load, text, original_date=original, extensive_search=extensive, max_date=MAX) == "2017-03-21"
+    assert _handed(before, "dateutil") == len(their_calls) == 2
 
 
 @settings(max_examples=300, deadline=None)
@@ -209,7 +300,7 @@ def test_dateutil_subset(year, month, day, sep, time):
     if time:
         text += f" {time[0]}:{time[1]:02d}" + ("" if time[2] is None else f":{time[2]:02d}")
     try:
-        ours = extractors.dateutil_parse(text)
+        ours = extractors.dateutil_native(text)
     except NotNative:
         return
     assert ours == parse(text, fuzzy=False)
@@ -288,7 +379,7 @@ def test_dateutil_rejections(year, tokens):
 
     text = str(year) + "".join(tokens)
     try:
-        ours = extractors.dateutil_parse(text)
+        ours = extractors.dateutil_native(text)
     except NotNative:
         return
     with warnings.catch_warnings():

@@ -135,15 +135,24 @@ def content_fingerprint(content: str) -> str:
     return page_fingerprint(content)
 
 
+def _sampled(content: str, length: int, core: Any, release_1_11_0: bool) -> List[str]:
+    """sample_tokens (``release_1_11_0``: sample_tokens_1_11_0) of ``content``; ``core``: the
+    compiled core, whose C pass over the str (simhash.pxi) gives the same tokens."""
+    c_sample = getattr(core, "simhash_sample_tokens", None)
+    if c_sample is not None and type(content) is str and type(length) is int:
+        return c_sample(content, length, release_1_11_0)  # type: ignore[no-any-return]
+    return sample_tokens_1_11_0(content, length) if release_1_11_0 else sample_tokens(content, length)
+
+
 def content_fingerprint_1_11_0(content: str, core: Any = None) -> str:
     "Hex simhash of the content as trafilatura 1.11.0 computes it (its sample_tokens)."
-    return format(_votes_hash(sample_tokens_1_11_0(content, 64), 64, core), "x")
+    return format(_votes_hash(_sampled(content, 64, core, True), 64, core), "x")
 
 
 def page_fingerprint(content: str, core: Any = None) -> str:
     """``content_fingerprint(content)`` as the extraction computes it: on the core's backend
-    (``core``, the compiled module) the votes are tallied in C."""
-    return format(_votes_hash(sample_tokens(content, 64), 64, core), "x")
+    (``core``, the compiled module) the tokens are sampled and their votes tallied in C."""
+    return format(_votes_hash(_sampled(content, 64, core, False), 64, core), "x")
 
 
 def reset_caches() -> None:

@@ -2,20 +2,26 @@
 
 The XPath expressions are walks over trafila's element API (see each function);
 the regular expressions come from ``_tables.PATTERNS`` (generated from htmldate).
-Two parsers htmldate calls are not ported in full: dateutil's ``parse`` (reached
-by a string that starts with four digits, is not ISO 8601 and has no 8-digit
-prefix) only for ``YYYY/MM/DD[ HH:MM[:SS]]`` shapes (any of ``/.-``), and
-dateparser (extensive search, for a string that passes htmldate's cue tests)
-not at all: the rest raises :class:`trafila._engine.NotNative`.
+Two parsers htmldate calls on a date string are not ported in full: dateutil's
+``parse`` (reached by a string that starts with four digits, is not ISO 8601 and
+has no 8-digit prefix) only for ``YYYY/MM/DD[ HH:MM[:SS]]`` shapes (any of ``/.-``)
+and the words it refuses, and dateparser (extensive search, for a string that
+passes htmldate's cue tests) not at all. A string the twin cannot decide is handed
+to the installed library, that one string as htmldate 1.11.0 hands it (counted in
+:func:`handover_counts`); without htmldate 1.11.0 installed the twin raises
+:class:`trafila._engine.NotNative` instead (the whole call then goes to trafilatura).
 """
 
 from __future__ import annotations
 
+import importlib
 import re
+import threading
+from collections import Counter
 from datetime import datetime
 from functools import lru_cache
 from itertools import islice
-from typing import Any, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from trafila import _backend
 from trafila._backend import core_of
@@ -219,10 +225,11 @@ def _dateutil_rejects(string: str) -> bool:
     return False
 
 
-def dateutil_parse(string: str) -> Optional[datetime]:
-    """``dateutil.parser.parse(string, fuzzy=False)`` for year-month-day strings with an
-    optional time of day whose every field is in range, None where it raises on an unknown
-    word (htmldate catches that); NotNative for anything else."""
+def dateutil_native(string: str) -> Optional[datetime]:
+    """The twin of ``dateutil.parser.parse(string, fuzzy=False)`` as htmldate calls it:
+    year-month-day strings with an optional time of day whose every field is in range,
+    None where dateutil raises on an unknown word (htmldate catches that); NotNative
+    for anything else."""
     match = _DATEUTIL_YMD.fullmatch(string)
     if match is None:
         if _dateutil_rejects(string):
@@ -234,6 +241,80 @@ def dateutil_parse(string: str) -> Optional[datetime]:
     except ValueError:
         # dateutil may read out-of-range fields otherwise (day and month swapped)
         raise NotNative("date: dateutil") from None
+
+
+# -- the per-string hand-over to the installed parsers ---------------------------------------
+# htmldate 1.11.0 is the release ported: its parser objects are used only when it is the
+# one installed (then dateparser's settings and htmldate's logging are its own)
+HTMLDATE_RELEASE = "1.11.0"
+_UNRESOLVED: Any = object()
+_installed: Dict[str, Any] = {"dateutil": _UNRESOLVED, "dateparser": _UNRESOLVED}
+_handovers: "Counter[str]" = Counter()
+_handover_lock = threading.Lock()
+
+
+def _resolve_installed(parser: str) -> Optional[Callable[[str], Optional[datetime]]]:
+    """The installed library's call for one string, as htmldate 1.11.0 makes it (its exceptions
+    caught as there), or None where htmldate 1.11.0 (or the parser) is not importable."""
+    try:
+        htmldate = importlib.import_module("htmldate")
+        if getattr(htmldate, "__version__", None) != HTMLDATE_RELEASE:
+            return None
+        their = importlib.import_module("htmldate.extractors")
+        if parser == "dateparser":
+            importlib.import_module("dateparser")
+            # htmldate's own function: its DateDataParser, its settings, its exceptions and log
+            return their._external_date  # type: ignore[no-any-return]
+        importlib.import_module("dateutil.parser")
+        parse = their.dateutil_parse  # the name htmldate imports dateutil's parse under
+    except (ImportError, AttributeError):
+        return None
+
+    def dateutil_call(string: str) -> Optional[datetime]:
+        try:
+            return parse(string, fuzzy=False)  # type: ignore[no-any-return]
+        except (OverflowError, TypeError, ValueError):  # what htmldate catches around it
+            return None
+
+    return dateutil_call
+
+
+def installed_parser(parser: str) -> Optional[Callable[[str], Optional[datetime]]]:
+    "The installed ``parser`` (``dateutil`` or ``dateparser``) for one string, resolved at first use; None: absent."
+    found = _installed[parser]
+    if found is _UNRESOLVED:
+        found = _installed[parser] = _resolve_installed(parser)
+    return found  # type: ignore[no-any-return]
+
+
+def hand_over(parser: str, string: str) -> Optional[datetime]:
+    """``string`` parsed by the installed ``parser`` as htmldate 1.11.0 parses it, counted;
+    NotNative (the whole call to trafilatura) where it is not installed, or where it raises
+    what htmldate does not catch (trafilatura's call then raises it)."""
+    call = installed_parser(parser)
+    if call is None:
+        raise NotNative(f"date: {parser}")
+    with _handover_lock:
+        _handovers[parser] += 1
+    try:
+        return call(string)
+    except Exception as err:  # noqa: BLE001 - htmldate lets it through: the caller's answer is the raise
+        raise NotNative(f"date: {parser} raised {type(err).__name__}") from err
+
+
+def handover_counts() -> Dict[str, int]:
+    "How many strings went to each installed parser so far in this process (``dateutil``, ``dateparser``)."
+    with _handover_lock:
+        return dict(_handovers)
+
+
+def dateutil_parse(string: str) -> Optional[datetime]:
+    """``dateutil.parser.parse(string, fuzzy=False)`` as htmldate calls it (None where
+    htmldate catches its exception): the twin where it decides, else the installed dateutil."""
+    try:
+        return dateutil_native(string)
+    except NotNative:
+        return hand_over("dateutil", string)
 
 
 def custom_parse(string: str, outputformat: str, min_date: datetime, max_date: datetime) -> Optional[str]:
@@ -254,8 +335,9 @@ def has_date_cue(string: str, min_date: datetime, max_date: datetime) -> bool:
 
 
 def external_date(string: str) -> Optional[datetime]:
-    "dateparser's DateDataParser as htmldate configures it (not ported)."
-    raise NotNative("date: dateparser")
+    """dateparser's DateDataParser as htmldate configures it: htmldate's ``_external_date``
+    on this one string (no twin)."""
+    return hand_over("dateparser", string)
 
 
 @lru_cache(maxsize=8192)
