@@ -620,16 +620,59 @@ cdef int ng111_handle_other_elements(NgCtx* c, int32_t i, uint64_t potential, in
     return NS_OK
 
 
+cdef int _s1_flatten_formatting(NgCtx* c, int32_t p) noexcept nogil:
+    """handle_paragraphs' ``for item in processed_child: if text_chars_test(item.text): item.text =
+    " " + item.text; strip_tags(processed_child, item.tag)`` as lxml runs it: its child iterator
+    takes the next sibling when it hands one out, so a sibling the strip took meanwhile (the same
+    tag) is handed out detached (no text, no sibling: the loop ends there), and the children of
+    the tags it never reached stay. A node that is no element below ``p``: NEED_PYTHON."""
+    cdef DocData* d = c.d
+    cdef int32_t item, nxt, tagid
+    cdef TagSet ts
+    cdef NxBuf b
+    cdef int r
+    item = dom_preorder_next(d, p, p)
+    while item >= 0:
+        if d.nodes[item].tag < 0:
+            return NS_NEED_PYTHON
+        item = dom_preorder_next(d, item, p)
+    item = d.nodes[p].first
+    while item >= 0:
+        nxt = d.nodes[item].next
+        if d.nodes[item].parent >= 0 and _nx_chars(d, item, False):
+            _nxb_init(&b)
+            if not (_nxb_add(&b, <const uchar*>" ", 1) and _nxb_add_slot(&b, d, _slot_of(d, item, False))):
+                free(b.data)
+                return NS_ERROR
+            if not _utf8_xml_ok(b.data, b.len):
+                free(b.data)
+                return _nx_need(NX_CHAR)
+            r = _nxb_store(&b, d, item, False)
+            if r != NS_OK:
+                return r
+        tagid = d.nodes[item].tag
+        tagset_init(&ts, False, &tagid, 1)
+        if not dom_strip_tags(d, p, &ts):
+            d.error = ERR_MEMORY
+            return NS_ERROR
+        item = nxt
+    return NS_OK
+
+
 cdef int ng111_handle_paragraphs(NgCtx* c, int32_t i, uint64_t potential, int32_t* out) noexcept nogil:
     """1.11.0's handle_paragraphs. Its walk over ``i.iter("*")`` changes text, tails and tags
     only (handle_textnode without comments_fix renames nothing), so a snapshot is lxml's walk,
-    but for a <hi>/<ref> child holding children (the strip_tags inside the walk): NEED_PYTHON,
-    as for a <hi> without rend (upstream raises)."""
+    but for a <hi>/<ref> child holding children: the strip_tags inside the walk
+    (_s1_flatten_formatting) takes its first child out of the tree, where lxml's walk goes next
+    (handle_textnode gives None for it, emptied; it is marked done) and then ends. A <hi> without rend: NEED_PYTHON
+    (upstream raises)."""
     cdef DocData* d = c.d
     cdef int32_t pe, child, pc, newsub, last, nid
     cdef NsVec v
     cdef Py_ssize_t k
     cdef int r
+    cdef bint ends
+    cdef int32_t first_child, none
     out[0] = -1
     d.nodes[i].attr_count = 0
     if d.nodes[i].first < 0:
@@ -662,10 +705,14 @@ cdef int ng111_handle_paragraphs(NgCtx* c, int32_t i, uint64_t potential, int32_
             r = _s1_new_like(c, d.nodes[child].tag, -1, &newsub)
             if r != NS_OK:
                 break
+            ends = False
             if ng_in(S1_P_FORMATTING, c, pc):
                 if d.nodes[pc].first >= 0:
-                    r = NS_NEED_PYTHON
-                    break
+                    first_child = d.nodes[pc].first
+                    r = _s1_flatten_formatting(c, pc)
+                    if r != NS_OK:
+                        break
+                    ends = True
                 if ng_is(c, child, NG_HI):
                     nid = _nx_lookup(d, "rend")
                     if nid < 0 or dom_attr_find(d, child, nid) < 0:
@@ -684,6 +731,17 @@ cdef int ng111_handle_paragraphs(NgCtx* c, int32_t i, uint64_t potential, int32_
             if r == NS_OK:
                 r = ng_append(d, pe, newsub)
             if r != NS_OK:
+                break
+            if ends:
+                # lxml's walk had taken the first child as its next: now detached and emptied,
+                # handle_textnode gives None for it, it is marked done (_extract's list still
+                # holds it) and the walk ends in it
+                d.nodes[child].tag = c.name[NG_DONE]
+                if ng_in(potential, c, first_child) or ng_is(c, first_child, NG_DONE):
+                    r = ng111_handle_textnode(c, first_child, False, True, &none)
+                    if r != NS_OK:
+                        break
+                    d.nodes[first_child].tag = c.name[NG_DONE]
                 break
         d.nodes[child].tag = c.name[NG_DONE]
     nsv_free(&v)
