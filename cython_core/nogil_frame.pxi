@@ -112,6 +112,9 @@ cdef struct NgCtx:
     int32_t name[NG_N]           # NG_* -> the document's name id
     int8_t* kind                 # name id -> NG_* or -1 (ids from n_kind on: -1)
     int32_t n_kind
+    # 1.11.0's links with a base URL: every href's fix_relative_urls(base_url, href), resolved with
+    # the GIL before the run (an NgLinkMap*, nogil_prepare.pxi; NULL: none)
+    const void* link_map
 
 
 # upstream: none (the GIL-free stages' shared frame: C machinery)

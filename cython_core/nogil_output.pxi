@@ -35,8 +35,11 @@ cdef enum:
     NOU_WHY_FMT_DEPTH = 6       # formatted: deeper than OUT_MAX_DEPTH
     NOU_WHY_FMT_MATH = 7        # formatted: a '\\(' or '\\[' that may open a math span
     NOU_WHY_FMT_XMLCHAR = 8     # formatted: a character lxml refuses (the rewrites' setters raise)
+    NOU_WHY_111_HEAD = 9        # 1.11.0 formatted: a head's rend under two characters (IndexError
+                                # upstream) or a non-ASCII decimal digit as its second (int() reads it)
 
-NOU_WHY_NAMES = ("", "tree", "utf8", "nfc", "unidata", "fmt-graphic", "fmt-depth", "fmt-math", "fmt-xmlchar")
+NOU_WHY_NAMES = ("", "tree", "utf8", "nfc", "unidata", "fmt-graphic", "fmt-depth", "fmt-math", "fmt-xmlchar",
+                 "111-head")
 
 
 # -- UTF-8 out -------------------------------------------------------------------------------
@@ -477,6 +480,243 @@ cdef bint nou_nfc_normalize(const uchar* s, Py_ssize_t n, Buf* out, int* err) no
     return True
 
 
+# -- 1.11.0's process_element with formatting, refs and graphics -------------------------------
+
+cdef const uchar* _nou_get(DocData* d, int32_t i, int32_t nid, Py_ssize_t* n) noexcept nogil:
+    "el.get(name) as bytes: NULL when absent; a valueless attribute reads '' or its own name."
+    cdef int32_t k
+    cdef Attr* a
+    n[0] = 0
+    if nid < 0:
+        return NULL
+    k = dom_attr_find(d, i, nid)
+    if k < 0:
+        return NULL
+    a = &d.attrs[k]
+    if a.kind == AV_VALUE and a.val_len > 0:
+        n[0] = a.val_len
+        return d.vals.data + a.val_off
+    if a.kind == AV_OWN_NAME:
+        return name_bytes(d, a.name, n)
+    return <const uchar*>""
+
+
+cdef bint _nou_depth_ok(DocData* d, int32_t top) noexcept nogil:
+    "The subtree is no deeper than OUT_MAX_DEPTH (the recursive walk's bound)."
+    cdef int32_t i = top
+    cdef int depth = 0
+    while True:
+        if d.nodes[i].first >= 0:
+            i = d.nodes[i].first
+            depth += 1
+            if depth > OUT_MAX_DEPTH:
+                return False
+            continue
+        while i != top and d.nodes[i].next < 0:
+            i = d.nodes[i].parent
+            depth -= 1
+        if i == top:
+            return True
+        i = d.nodes[i].next
+
+
+cdef int _nou_head_level(OutCtx* o, int32_t i) noexcept nogil:
+    """int(head.get("rend")[1]), 2 for TypeError/ValueError (no rend, not a digit); -1 where
+    upstream raises IndexError (a rend under two characters) or a non-ASCII decimal digit."""
+    cdef Py_ssize_t n, pos = 0
+    cdef const uchar* s = _nou_get(o.d, i, o.a_rend, &n)
+    cdef uint32_t ch
+    if s == NULL:
+        return 2
+    if n == 0:
+        return -1
+    _u8_at(s, n, &pos)
+    if pos >= n:
+        return -1
+    ch = _u8_at(s, n, &pos)
+    if 48 <= ch <= 57:
+        return <int>(ch - 48)
+    if ch >= 128 and ch < CP_BAD and _out_isdecimal(<Py_UCS4>ch):
+        return -1
+    return 2
+
+
+cdef void _nou_put_hi_mark(OutCtx* o, int32_t i) noexcept nogil:
+    "HI_FORMATTING[rend] for #b, #i, #u, #t (nothing for another rend)."
+    cdef Py_ssize_t n
+    cdef const uchar* s = _nou_get(o.d, i, o.a_rend, &n)
+    if s == NULL or n != 2 or s[0] != 35:
+        return
+    if s[1] == 98:
+        _put_lit(o, "**")
+    elif s[1] == 105:
+        _put_lit(o, "*")
+    elif s[1] == 117:
+        _put_lit(o, "__")
+    elif s[1] == 116:
+        _put_lit(o, "`")
+
+
+cdef void _nou_replace_element_text111(OutCtx* o, int32_t i, bint fmt, int* why) noexcept nogil:
+    "1.11.0's replace_element_text(el, fmt) appended (el.text is not None)."
+    cdef DocData* d = o.d
+    cdef int32_t tag = d.nodes[i].tag, first = d.nodes[i].first
+    cdef Py_ssize_t n, tn, k
+    cdef const uchar* s = _text_of(o, i, &n)
+    cdef const uchar* t
+    cdef int level
+    if fmt and n > 0:
+        if tag == o.t_head:
+            level = _nou_head_level(o, i)
+            if level < 0:
+                why[0] = NOU_WHY_111_HEAD
+                o.fallback = 1
+                return
+            for k in range(level):
+                if not buf_append(&o.out, <const uchar*>"#", 1, &o.err):
+                    return
+            _put_lit(o, " ")
+            _put(o, s, n)
+            return
+        if tag == o.t_del:
+            _put_lit(o, "~~")
+            _put(o, s, n)
+            _put_lit(o, "~~")
+            return
+        if tag == o.t_hi:
+            _nou_put_hi_mark(o, i)
+            _put(o, s, n)
+            _nou_put_hi_mark(o, i)
+            return
+        if tag == o.t_code:
+            if memchr(s, 10, <size_t>n) != NULL:
+                _put_lit(o, "```\n")
+                _put(o, s, n)
+                _put_lit(o, "\n```")
+            else:
+                _put_lit(o, "`")
+                _put(o, s, n)
+                _put_lit(o, "`")
+            return
+    if tag == o.t_ref:
+        if n > 0:
+            _put_lit(o, "[")
+            _put(o, s, n)
+            _put_lit(o, "]")
+            t = _nou_get(d, i, o.a_target, &tn)
+            if tn > 0:
+                _put_lit(o, "(")
+                _put(o, t, tn)
+                _put_lit(o, ")")
+        return
+    if tag == o.t_item and n > 0:
+        _put_lit(o, "- ")
+        _put(o, s, n)
+        _put_lit(o, "\n")
+        return
+    _put(o, s, n)
+    if tag == o.t_cell and n > 0 and first >= 0 and d.nodes[first].tag == o.t_p:
+        _put_lit(o, " ")
+
+
+cdef void _nou_graphic_markup(OutCtx* o, int32_t i) noexcept nogil:
+    """['![', f'{get("title", "")} {get("alt", "")}'.strip(), ']', '(', get('src', ''), ')']."""
+    cdef DocData* d = o.d
+    cdef Py_ssize_t tn, an, sn, a, z
+    cdef const uchar* t = _nou_get(d, i, _out_name(d, "title"), &tn)
+    cdef const uchar* al = _nou_get(d, i, _out_name(d, "alt"), &an)
+    cdef const uchar* src = _nou_get(d, i, _out_name(d, "src"), &sn)
+    _put_lit(o, "![")
+    o.tmp.len = 0
+    if (tn > 0 and not buf_append(&o.tmp, t, tn, &o.err)) or not buf_append(&o.tmp, <const uchar*>" ", 1, &o.err):
+        return
+    if an > 0 and not buf_append(&o.tmp, al, an, &o.err):
+        return
+    a = 0
+    z = o.tmp.len
+    _strip_range(o.tmp.data, &a, &z)
+    if z > a:
+        _put(o, o.tmp.data + a, z - a)
+    _put_lit(o, "](")
+    if sn > 0:
+        _put(o, src, sn)
+    _put_lit(o, ")")
+
+
+cdef void ng111_process_element(OutCtx* o, int32_t i, bint fmt, int* why) noexcept nogil:
+    """1.11.0's xml.process_element(el, returnlist, fmt) into o.out, refs ("[text](target)") and
+    graphics ("![title alt](src)") included; o.fallback (and ``why``) where upstream raises."""
+    cdef DocData* d = o.d
+    cdef Node* nd = &d.nodes[i]
+    cdef int32_t tag = nd.tag, ch, first = nd.first, j
+    cdef Py_ssize_t n, span, cells, k
+    cdef const uchar* s
+    cdef bint head_cell
+    if o.err or o.fallback:
+        return
+    if nd.text_off >= 0:
+        _nou_replace_element_text111(o, i, fmt, why)
+        if o.err or o.fallback:
+            return
+    ch = first
+    while ch >= 0:
+        ng111_process_element(o, ch, fmt, why)
+        if o.err or o.fallback:
+            return
+        ch = d.nodes[ch].next
+    nd = &d.nodes[i]
+    if nd.text_off < 0 and nd.tail_off < 0:
+        if tag == o.t_graphic:
+            _nou_graphic_markup(o, i)
+        elif _tag_in_nl111(o, tag):
+            if tag == o.t_row:
+                span = _row_span(o, i)
+                if span < 0:
+                    why[0] = NOU_WHY_TREE
+                    o.fallback = 1
+                    return
+                cells = 0
+                j = dom_preorder_next(d, i, i)
+                while j >= 0:
+                    if d.nodes[j].tag == o.t_cell:
+                        cells += 1
+                    j = dom_preorder_next(d, j, i)
+                for k in range(span - cells):
+                    if not buf_append(&o.out, <const uchar*>"|", 1, &o.err):
+                        return
+                _put_lit(o, "\n")
+                head_cell = False
+                ch = first
+                while ch >= 0:
+                    if d.nodes[ch].tag == o.t_cell and _attr_is(o, ch, o.a_role, "head"):
+                        head_cell = True
+                        break
+                    ch = d.nodes[ch].next
+                if head_cell:
+                    _put_lit(o, "\n")
+                    for k in range(span):
+                        if not buf_append(&o.out, <const uchar*>"---|", 4, &o.err):
+                            return
+                    _put_lit(o, "\n")
+            else:
+                _put_lit(o, "\n")
+        elif tag != o.t_cell:
+            return
+    if tag == o.t_p and fmt and not _has_ancestor(o, i, o.t_cell):
+        _put(o, <const uchar*>b"\n\xe2\x90\xa4\n", 5)
+    elif _tag_in_nl111(o, tag) and not _has_ancestor(o, i, o.t_cell):
+        _put_lit(o, "\n\n")
+    elif tag == o.t_cell:
+        _put_lit(o, " | ")
+    elif tag == o.t_comments:
+        _put_lit(o, "\n\n")
+    elif not (tag == o.t_del or tag == o.t_head or tag == o.t_hi or tag == o.t_ref):
+        _put_lit(o, " ")
+    s = _tail_of(o, i, &n)
+    if s != NULL:
+        _put(o, s, n)
+
+
 # -- the stages -------------------------------------------------------------------------------
 
 cdef int _nou_xmltotxt_formatted(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogil:
@@ -536,6 +776,43 @@ cdef int _nou_xmltotxt_formatted(NgCtx* c, int32_t body, Buf* out, int* why) noe
     return r
 
 
+cdef int _nou_xmltotxt111(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogil:
+    """1.11.0's xml.xmltotxt(body, c.o.formatting): unescape(sanitize(text) or "") of its
+    process_element walk. A tree without ref or graphic and no formatting takes accel_output's
+    _pe111; the others ng111_process_element (markdown, refs, graphics)."""
+    cdef OutCtx o
+    cdef DocData* d = c.d
+    cdef int r = NS_OK
+    memset(&o, 0, sizeof(OutCtx))
+    o.d = d
+    o.last_empty = True
+    _out_names(&o)
+    o.refs = False
+    if not c.o.formatting and _prescan(&o, body):
+        _pe111(&o, body)
+    elif not _nou_depth_ok(d, body):
+        why[0] = NOU_WHY_TREE
+        return NS_NEED_PYTHON
+    else:
+        o.fallback = 0
+        ng111_process_element(&o, body, c.o.formatting, why)
+    if not o.err and not o.fallback:
+        _sanitize(&o, True)
+    if o.err:
+        d.error = o.err
+        r = NS_ERROR
+    elif o.fallback:
+        if why[0] == NOU_WHY_NONE:
+            why[0] = NOU_WHY_UTF8
+        r = NS_NEED_PYTHON
+    elif not nou_unescape(o.fin.data, o.fin.len, out, &d.error):
+        r = NS_ERROR
+    buf_free(&o.out)
+    buf_free(&o.tmp)
+    buf_free(&o.fin)
+    return r
+
+
 cdef int _nou_xmltotxt(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogil:
     "ng_xmltotxt with the NEED_PYTHON cause in ``why`` (trafilatura.xml.xmltotxt)."
     cdef OutCtx o
@@ -543,11 +820,9 @@ cdef int _nou_xmltotxt(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogi
     cdef int r = NS_OK
     if body < 0:
         return NS_OK            # xmltotxt(None) == ""
+    if c.o.release == NG_REL_111:
+        return _nou_xmltotxt111(c, body, out, why)
     if c.o.formatting:
-        if c.o.release == NG_REL_111:
-            # 1.11.0's markdown walk is not in C
-            why[0] = NOU_WHY_TREE
-            return NS_NEED_PYTHON
         return _nou_xmltotxt_formatted(c, body, out, why)
     memset(&o, 0, sizeof(OutCtx))
     o.d = d
@@ -571,19 +846,10 @@ cdef int _nou_xmltotxt(NgCtx* c, int32_t body, Buf* out, int* why) noexcept nogi
     o.a_span = -1               # 1.11.0's walk only
     o.a_target = dom_lookup_name(d, <const uchar*>"target", 6)
     o.refs = True
-    if c.o.release == NG_REL_111:
-        # 1.11.0's walk (accel_output.pxi's _pe111): its comments and row-span names, refs
-        # rendered as text
-        _out_names(&o)
-        o.refs = False
     if not _prescan(&o, body):
         # graphic in the tree, or deeper than the walk goes
         why[0] = NOU_WHY_TREE
         r = NS_NEED_PYTHON
-    elif c.o.release == NG_REL_111:
-        _pe111(&o, body)
-        if not o.err and not o.fallback:
-            _sanitize(&o, True)
     else:
         _pe231(&o, body, False, False)
         if not o.err and not o.fallback:
@@ -740,9 +1006,10 @@ cdef CDocument _nou_doc_of(object el):
     return None if el is None else (<CElement>el).doc
 
 
-def nogil_xmltotxt(CElement body not None, bint with_cause=False, bint formatting=False):
-    """ng_xmltotxt on ``body`` (``formatting``: include_formatting, the markdown walk): the
-    text as str, None for NEED_PYTHON (``with_cause``: the pair (text or None, cause))."""
+def nogil_xmltotxt(CElement body not None, bint with_cause=False, bint formatting=False, bint v1_11_0=False):
+    """ng_xmltotxt on ``body`` (``formatting``: include_formatting, the markdown walk;
+    ``v1_11_0``: 1.11.0's xmltotxt): the text as str, None for NEED_PYTHON (``with_cause``: the
+    pair (text or None, cause))."""
     cdef CDocument doc = body.doc
     cdef NgCtx c
     cdef Buf out
@@ -754,6 +1021,8 @@ def nogil_xmltotxt(CElement body not None, bint with_cause=False, bint formattin
         with nogil:
             r = ng_init(&c, &doc.d)
             c.o.formatting = formatting
+            if v1_11_0:
+                c.o.release = NG_REL_111
             if r == NS_OK:
                 r = _nou_xmltotxt(&c, idx, &out, &why)
             ng_free(&c)

@@ -565,6 +565,86 @@ cdef int _np_convert_links(NgCtx* c, int32_t root) noexcept nogil:
     return NS_OK if r == 1 else NS_NEED_PYTHON
 
 
+cdef struct NgLinkMap:
+    # href bytes (as the document stores them) -> the UTF-8 of fix_relative_urls(base_url, href),
+    # sorted by key as Python sorts bytes
+    Py_ssize_t n
+    const uchar** keys
+    Py_ssize_t* key_len
+    const uchar** vals
+    Py_ssize_t* val_len
+
+
+cdef Py_ssize_t _np_link_find(const NgLinkMap* m, const uchar* k, Py_ssize_t kn) noexcept nogil:
+    "The index of key ``k`` in ``m`` (binary search in bytes order), -1 if absent."
+    cdef Py_ssize_t lo = 0, hi = m.n - 1, mid, ln
+    cdef int cmp
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        ln = m.key_len[mid]
+        cmp = memcmp(m.keys[mid], k, <size_t>(ln if ln < kn else kn)) if (ln and kn) else 0
+        if cmp == 0:
+            cmp = -1 if ln < kn else 1 if ln > kn else 0
+        if cmp == 0:
+            return mid
+        if cmp < 0:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+# upstream: trafilatura.htmlprocessing.convert_tags
+cdef int ng111_convert_link_tags(NgCtx* c, int32_t root) noexcept nogil:
+    """1.11.0's convert_tags with links and a base URL: every a and ref (root included) becomes
+    ref with only its href, when not empty, as target, resolved as fix_relative_urls(base_url,
+    href) (c.link_map, made with the GIL). NEED_PYTHON for an href the map lacks."""
+    cdef DocData* d = c.d
+    cdef const NgLinkMap* m = <const NgLinkMap*>c.link_map
+    cdef int32_t a = _cv_known(d, "a"), ref = _cv_known(d, "ref"), href = _cv_known(d, "href")
+    cdef int32_t target = -1, i, k
+    cdef Attr* at
+    cdef const uchar* v
+    cdef Py_ssize_t n, j
+    cdef int pass_
+    if a < 0 and ref < 0:
+        return NS_OK
+    for pass_ in range(2):      # every href in the map first, then the conversion
+        i = root
+        while i >= 0:
+            if d.nodes[i].tag >= 0 and (d.nodes[i].tag == a or d.nodes[i].tag == ref):
+                k = dom_attr_find(d, i, href) if href >= 0 else -1
+                at = &d.attrs[k] if k >= 0 else NULL
+                v = NULL
+                n = 0
+                if at != NULL and at.kind == AV_VALUE and at.val_len > 0:
+                    v = <const uchar*>d.vals.data + at.val_off
+                    n = at.val_len
+                elif at != NULL and at.kind == AV_OWN_NAME:
+                    v = name_bytes(d, at.name, &n)
+                j = _np_link_find(m, v, n) if v != NULL else -1
+                if pass_ == 0:
+                    if v != NULL and j < 0:
+                        return NS_NEED_PYTHON
+                else:
+                    if ref < 0:
+                        ref = _cv_name(d, "ref")
+                        if ref < 0:
+                            return NS_ERROR
+                    d.nodes[i].tag = ref
+                    d.nodes[i].attr_count = 0
+                    if v != NULL:
+                        if target < 0:
+                            target = _cv_name(d, "target")
+                            if target < 0:
+                                return NS_ERROR
+                        if not dom_attr_set(d, i, target, AV_VALUE, m.vals[j], m.val_len[j]):
+                            d.error = ERR_MEMORY
+                            return NS_ERROR
+            i = dom_preorder_next(d, i, root)
+    return NS_OK
+
+
 cdef int _np_sub_sup(NgCtx* c, int32_t root) noexcept nogil:
     """``for elem in tree.iter("sub", "sup"): if not elem.text and len(elem) == 0:
     delete_element(elem)``: only childless elements go, after the walk has passed them, so a
@@ -680,10 +760,14 @@ cdef int ng_convert_tags(NgCtx* c, int32_t root, bint base_url) noexcept nogil:
     cdef NsVec v
     cdef bint v1 = c.o.release == NG_REL_111
     if c.o.links:
-        if base_url or v1:
-            # 1.11.0's links (courlan's get_base_url / fix_relative_urls) stay in Python
-            return NS_NEED_PYTHON
-        r = _np_convert_links(c, root)
+        if base_url:
+            if not v1 or c.link_map == NULL:
+                # 2.3.1's safe_relative_url stays in Python
+                return NS_NEED_PYTHON
+            # 1.11.0: courlan's fix_relative_urls, resolved before the run (c.link_map)
+            r = ng111_convert_link_tags(c, root)
+        else:
+            r = _np_convert_links(c, root)
         if r != NS_OK:
             return r
     elif not _cv_links_off(d, root, c.o.tables, v1):
@@ -721,11 +805,10 @@ cdef int ng_convert_tags(NgCtx* c, int32_t root, bint base_url) noexcept nogil:
         if r != NS_OK:
             return r
     if c.o.images:
-        if v1:
-            return NS_NEED_PYTHON
         if not _cv_images(d, root):
             return NS_ERROR
-        if c.o.links:
+        if c.o.links and not v1:
+            # 2.3.1 only: images out of links
             return _np_images_out_of_links(c, root)
     return NS_OK
 

@@ -620,16 +620,59 @@ cdef int ng111_handle_other_elements(NgCtx* c, int32_t i, uint64_t potential, in
     return NS_OK
 
 
+cdef int _s1_flatten_formatting(NgCtx* c, int32_t p) noexcept nogil:
+    """handle_paragraphs' ``for item in processed_child: if text_chars_test(item.text): item.text =
+    " " + item.text; strip_tags(processed_child, item.tag)`` as lxml runs it: its child iterator
+    takes the next sibling when it hands one out, so a sibling the strip took meanwhile (the same
+    tag) is handed out detached (no text, no sibling: the loop ends there), and the children of
+    the tags it never reached stay. A node that is no element below ``p``: NEED_PYTHON."""
+    cdef DocData* d = c.d
+    cdef int32_t item, nxt, tagid
+    cdef TagSet ts
+    cdef NxBuf b
+    cdef int r
+    item = dom_preorder_next(d, p, p)
+    while item >= 0:
+        if d.nodes[item].tag < 0:
+            return NS_NEED_PYTHON
+        item = dom_preorder_next(d, item, p)
+    item = d.nodes[p].first
+    while item >= 0:
+        nxt = d.nodes[item].next
+        if d.nodes[item].parent >= 0 and _nx_chars(d, item, False):
+            _nxb_init(&b)
+            if not (_nxb_add(&b, <const uchar*>" ", 1) and _nxb_add_slot(&b, d, _slot_of(d, item, False))):
+                free(b.data)
+                return NS_ERROR
+            if not _utf8_xml_ok(b.data, b.len):
+                free(b.data)
+                return _nx_need(NX_CHAR)
+            r = _nxb_store(&b, d, item, False)
+            if r != NS_OK:
+                return r
+        tagid = d.nodes[item].tag
+        tagset_init(&ts, False, &tagid, 1)
+        if not dom_strip_tags(d, p, &ts):
+            d.error = ERR_MEMORY
+            return NS_ERROR
+        item = nxt
+    return NS_OK
+
+
 cdef int ng111_handle_paragraphs(NgCtx* c, int32_t i, uint64_t potential, int32_t* out) noexcept nogil:
     """1.11.0's handle_paragraphs. Its walk over ``i.iter("*")`` changes text, tails and tags
     only (handle_textnode without comments_fix renames nothing), so a snapshot is lxml's walk,
-    but for a <hi>/<ref> child holding children (the strip_tags inside the walk): NEED_PYTHON,
-    as for a <hi> without rend (upstream raises)."""
+    but for a <hi>/<ref> child holding children: the strip_tags inside the walk
+    (_s1_flatten_formatting) takes its first child out of the tree, where lxml's walk goes next
+    (handle_textnode gives None for it, emptied; it is marked done) and then ends. A <hi> without rend: NEED_PYTHON
+    (upstream raises)."""
     cdef DocData* d = c.d
     cdef int32_t pe, child, pc, newsub, last, nid
     cdef NsVec v
     cdef Py_ssize_t k
     cdef int r
+    cdef bint ends
+    cdef int32_t first_child, none
     out[0] = -1
     d.nodes[i].attr_count = 0
     if d.nodes[i].first < 0:
@@ -662,10 +705,14 @@ cdef int ng111_handle_paragraphs(NgCtx* c, int32_t i, uint64_t potential, int32_
             r = _s1_new_like(c, d.nodes[child].tag, -1, &newsub)
             if r != NS_OK:
                 break
+            ends = False
             if ng_in(S1_P_FORMATTING, c, pc):
                 if d.nodes[pc].first >= 0:
-                    r = NS_NEED_PYTHON
-                    break
+                    first_child = d.nodes[pc].first
+                    r = _s1_flatten_formatting(c, pc)
+                    if r != NS_OK:
+                        break
+                    ends = True
                 if ng_is(c, child, NG_HI):
                     nid = _nx_lookup(d, "rend")
                     if nid < 0 or dom_attr_find(d, child, nid) < 0:
@@ -685,6 +732,17 @@ cdef int ng111_handle_paragraphs(NgCtx* c, int32_t i, uint64_t potential, int32_
                 r = ng_append(d, pe, newsub)
             if r != NS_OK:
                 break
+            if ends:
+                # lxml's walk had taken the first child as its next: now detached and emptied,
+                # handle_textnode gives None for it, it is marked done (_extract's list still
+                # holds it) and the walk ends in it
+                d.nodes[child].tag = c.name[NG_DONE]
+                if ng_in(potential, c, first_child) or ng_is(c, first_child, NG_DONE):
+                    r = ng111_handle_textnode(c, first_child, False, True, &none)
+                    if r != NS_OK:
+                        break
+                    d.nodes[first_child].tag = c.name[NG_DONE]
+                break
         d.nodes[child].tag = c.name[NG_DONE]
     nsv_free(&v)
     if r != NS_OK:
@@ -697,6 +755,117 @@ cdef int ng111_handle_paragraphs(NgCtx* c, int32_t i, uint64_t potential, int32_
         return NS_OK
     if _slot_truthy(_slot_of(d, pe, False)):
         out[0] = pe
+    return NS_OK
+
+
+# upstream: trafilatura.utils.is_image_file
+cdef bint ng111_is_image_file(const uchar* s, Py_ssize_t n) noexcept nogil:
+    """1.11.0's is_image_file: ``re.search(r"[^\s]+\.(avif|bmp|gif|hei[cf]|jpe?g|png|webp)(\b|$)",
+    s)``, case-sensitive and without 2.3.1's length cap: a "." after a non-space character, one of
+    the extensions, then the end or a character that is no word character."""
+    cdef Py_ssize_t p, q, k, m
+    cdef Py_UCS4 cp
+    cdef const char* ext
+    cdef int e
+    for p in range(1, n):
+        if s[p] != 46:
+            continue
+        q = p - 1
+        while q > 0 and (s[q] & 0xC0) == 0x80:
+            q -= 1
+        _nt_decode(s, q, n, &cp)
+        if _nt_isspace(cp):
+            continue
+        for e in range(9):
+            ext = _NX_IMAGE_EXTS[e]
+            m = <Py_ssize_t>strlen(ext)
+            k = p + 1
+            if k + m > n or memcmp(s + k, ext, <size_t>m) != 0:
+                continue
+            k += m
+            if k >= n:
+                return True
+            _nt_decode(s, k, n, &cp)
+            if not (_nt_isalnum(cp) or cp == 95):
+                return True
+    return False
+
+
+cdef int ng111_handle_image(NgCtx* c, int32_t i, int32_t* out) noexcept nogil:
+    """1.11.0's handle_image: ``out`` = a new element (its tag) with src (data-src, src, then the
+    first data-src* attribute holding an image file name; a leading "//" becomes "http://" unless
+    it starts with "http"), alt and title when present (even empty), no tail; -1 without a
+    source. A value lxml's setter refuses: NEED_PYTHON."""
+    cdef DocData* d = c.d
+    cdef const uchar* v = NULL
+    cdef const uchar* w
+    cdef Py_ssize_t vn = 0, wn, nn
+    cdef const uchar* nb
+    cdef NxBuf link
+    cdef int r, j
+    cdef bint found = False
+    cdef int32_t new, nid, k
+    cdef Attr a
+    cdef const char* names[2]
+    out[0] = -1
+    names[0] = "data-src"
+    names[1] = "src"
+    for j in range(2):
+        nid = _nx_lookup(d, names[j])
+        k = dom_attr_find(d, i, nid) if nid >= 0 else -1
+        if k >= 0:
+            _nx_attr_bytes(d, &d.attrs[k], &v, &vn)
+            if ng111_is_image_file(v, vn):
+                found = True
+                break
+    if not found:
+        for j in range(d.nodes[i].attr_count):
+            a = d.attrs[d.nodes[i].attr_start + j]
+            nb = name_bytes(d, a.name, &nn)
+            if nn >= 8 and memcmp(nb, <const char*>"data-src", 8) == 0:
+                _nx_attr_bytes(d, &a, &v, &vn)
+                if ng111_is_image_file(v, vn):
+                    found = True
+                    break
+    if not found:
+        # an image file name is never empty: no src, None
+        return NS_OK
+    if not _utf8_xml_ok(v, vn):
+        return _nx_need(NX_CHAR)
+    names[0] = "alt"
+    names[1] = "title"
+    for j in range(2):
+        nid = _nx_lookup(d, names[j])
+        k = dom_attr_find(d, i, nid) if nid >= 0 else -1
+        if k >= 0:
+            _nx_attr_bytes(d, &d.attrs[k], &w, &wn)
+            if wn > 0 and not _utf8_xml_ok(w, wn):
+                return _nx_need(NX_CHAR)
+    _nxb_init(&link)
+    if not (vn >= 4 and memcmp(v, <const char*>"http", 4) == 0) and vn >= 2 and v[0] == 47 and v[1] == 47:
+        # re.sub(r"^//", "http://", src)
+        if not _nxb_add(&link, <const uchar*>"http:", 5):
+            return NS_ERROR
+    if not _nxb_add(&link, v, vn):
+        free(link.data)
+        return NS_ERROR
+    new = _nx_new(c, d.nodes[i].tag, -1, &r)
+    if new < 0:
+        free(link.data)
+        return r
+    nid = intern_name(d, <const uchar*>"src", 3)
+    if nid < 0 or not dom_attr_set(d, new, nid, AV_VALUE, link.data, link.len):
+        free(link.data)
+        return NS_ERROR
+    free(link.data)
+    for j in range(2):
+        nid = _nx_lookup(d, names[j])
+        k = dom_attr_find(d, i, nid) if nid >= 0 else -1
+        if k >= 0:
+            r = _nx_set_attr_from(d, new, d.attrs[k], False)
+            if r != NS_OK:
+                return r
+    out[0] = new
     return NS_OK
 
 
@@ -734,7 +903,7 @@ cdef int ng111_handle_textelem(NgCtx* c, int32_t i, uint64_t potential, int32_t*
     if k == NG_TABLE and (potential >> NG_TABLE) & 1:
         return ng111_handle_table(c, i, potential, 0, out)
     if k == NG_GRAPHIC and (potential >> NG_GRAPHIC) & 1:
-        return NS_NEED_PYTHON
+        return ng111_handle_image(c, i, out)
     return ng111_handle_other_elements(c, i, potential, out)
 
 
@@ -1548,8 +1717,8 @@ cdef int _s1_prune_html_outside(NgCtx* c, int32_t tree) noexcept nogil:
 
 # upstream: trafilatura.external.sanitize_tree
 cdef int ng111_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py_ssize_t* text_len) noexcept nogil:
-    """1.11.0's sanitize_tree(tree, options) (links off): tree_cleaning (``*out``: the tree or its
-    recall copy), a and span stripped, convert_tags without URL, td/th/tr as cell/row (th with
+    """1.11.0's sanitize_tree(tree, options): tree_cleaning (``*out``: the tree or its
+    recall copy), span (and a without links) stripped, convert_tags without URL, td/th/tr as cell/row (th with
     role=head), the tags outside TEI_VALID_TAGS stripped; ``text`` = trim(" ".join(itertext())).
     (Its ``tree.findall(SANITIZED_XPATH)`` is ElementPath reading ``aside|.`` as one name: never
     a match.)"""
@@ -1566,7 +1735,8 @@ cdef int ng111_sanitize_tree(NgCtx* c, int32_t tree, int32_t* out, Buf* text, Py
         r = _s1_prune_html_outside(c, tree)
     tree = out[0]
     if r == NS_OK:
-        r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) | ng_bit(NG_A))
+        # 1.11.0 keeps the a with links (convert_tags then makes them ref, without a base URL)
+        r = ng_strip_tags(c, tree, ng_bit(NG_SPAN) | (0 if c.o.links else ng_bit(NG_A)))
     if r == NS_OK:
         r = ng_convert_tags(c, tree, False)
     if r != NS_OK:
@@ -1713,8 +1883,8 @@ cdef int ng111_compare_extraction(NgCtx* c, const NgSelectors* s, const NgJtStop
 cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, const NgJtStoplist* sl, int32_t tree,
                                          S1Out* out) noexcept nogil:
     """The sequence inside 1.11.0's core.bare_extraction on ``tree`` (the caller's private copy,
-    cleaned in place as upstream cleans its tree): tree_cleaning, convert_tags (no base URL:
-    the caller checks), extract_comments, the precision prune, extract_content, compare_extraction
+    cleaned in place as upstream cleans its tree): tree_cleaning, convert_tags (links with a
+    base URL: the targets the caller resolved, c.link_map), extract_comments, the precision prune, extract_content, compare_extraction
     (not fast: ``sl`` the jusText stoplist), the baseline for a short text."""
     cdef DocData* d = c.d
     cdef int32_t cleaned, backup, cleaned_backup = -1, raw
@@ -1736,7 +1906,7 @@ cdef int ng111_bare_extraction_sequence(NgCtx* c, const NgSelectors* s, const Ng
         if cleaned_backup < 0:
             return NS_ERROR
     out.at = S1_AT_CONVERSION
-    r = ng_convert_tags(c, cleaned, False)
+    r = ng_convert_tags(c, cleaned, c.o.base_url)
     if r != NS_OK:
         return r
     if c.o.comments:
@@ -1814,17 +1984,84 @@ cdef SqResolved* _s1_template() except NULL:
     return res
 
 
-def sequence_1_11_0(CElement tree not None, options, bint with_output=False, dedup_cache=None):
+cdef int _s1_link_map(CDocument doc, str base_url, list keep, NgLinkMap* m) except -1:
+    """c.link_map of 1.11.0's links with a base URL: every non-empty href of an a or ref of
+    ``doc`` with its target ``xml_text(fix_relative_urls(base_url, href))`` (the reference's
+    courlan port), sorted by the href's bytes; ``keep`` holds the bytes. 0, or 1 when a target
+    is one the C cannot take (upstream raises there, a lone surrogate)."""
+    from trafila.v1_11_0.htmlprocessing import fix_relative_urls
+    from trafila.v1_11_0.utils import xml_text
+    cdef DocData* d = &doc.d
+    cdef int32_t a = _cv_known(d, "a"), ref = _cv_known(d, "ref"), href = _cv_known(d, "href"), i, k
+    cdef Attr* at
+    cdef Py_ssize_t j, n
+    cdef const uchar* v
+    pairs = {}
+    if (a < 0 and ref < 0) or href < 0:
+        return 0
+    for i in range(d.n_nodes):
+        if d.nodes[i].tag < 0 or (d.nodes[i].tag != a and d.nodes[i].tag != ref):
+            continue
+        k = dom_attr_find(d, i, href)
+        if k < 0:
+            continue
+        at = &d.attrs[k]
+        if at.kind == AV_VALUE and at.val_len > 0:
+            key = (<const char*>d.vals.data + at.val_off)[:at.val_len]
+        elif at.kind == AV_OWN_NAME:
+            v = name_bytes(d, at.name, &n)
+            key = (<const char*>v)[:n]
+        else:
+            continue
+        if key in pairs:
+            continue
+        try:
+            target = xml_text(fix_relative_urls(base_url, _attr_value(doc, at)))
+            pairs[key] = target.encode("utf-8")
+        except Exception:
+            # upstream raises there (urljoin's ValueError, lxml's refusal of the value), or the
+            # value is a lone surrogate: the Python stages say what happens
+            return 1
+    items = sorted(pairs.items())
+    keep.append(items)
+    m.n = len(items)
+    if m.n == 0:
+        return 0
+    m.keys = <const uchar**>calloc(m.n, sizeof(uchar*))
+    m.vals = <const uchar**>calloc(m.n, sizeof(uchar*))
+    m.key_len = <Py_ssize_t*>calloc(m.n, sizeof(Py_ssize_t))
+    m.val_len = <Py_ssize_t*>calloc(m.n, sizeof(Py_ssize_t))
+    if m.keys == NULL or m.vals == NULL or m.key_len == NULL or m.val_len == NULL:
+        raise MemoryError()
+    for j in range(m.n):
+        kb, vb = items[j]
+        m.keys[j] = <const uchar*><const char*>kb
+        m.key_len[j] = len(kb)
+        m.vals[j] = <const uchar*><const char*>vb
+        m.val_len[j] = len(vb)
+    return 0
+
+
+cdef void _s1_link_map_free(NgLinkMap* m) noexcept:
+    free(m.keys)
+    free(m.vals)
+    free(m.key_len)
+    free(m.val_len)
+    memset(m, 0, sizeof(NgLinkMap))
+
+
+def sequence_1_11_0(CElement tree not None, options, bint with_output=False, dedup_cache=None, url=None):
     """The sequence inside trafilatura 1.11.0's core.bare_extraction (tree_cleaning to the
     baseline, reference/trafila/v1_11_0/core.py ``_sequence``) run without the GIL on a copy of
     ``tree``: ``(postbody, temp_text, commentsbody or None, temp_comments)`` as the reference
     gives them (and with ``with_output`` a fifth item, determine_returnstring's txt output, or
     None where the C output hands back), or NotImplemented (counted by stage,
-    ``sequence_stats(mode="1.11.0")``) for options it has no C for (links, images or
-    formatting; deduplication when ``dedup_cache``, the module cache duplicate_test counts in, is
+    ``sequence_stats(mode="1.11.0")``) for options it has no C for (links with a base URL
+    whose targets the C cannot take; deduplication when ``dedup_cache``, the module cache duplicate_test counts in, is
     no CLRUCache; a focus, flag or size of another type) and wherever a stage answers
     NEED_PYTHON. With deduplication the page's counts go into ``dedup_cache`` in one
-    transaction, committed only when the C answers. ``tree`` is never changed: the caller then
+    transaction, committed only when the C answers. ``url``: the URL convert_tags resolves links
+    against (``options.url or document.url``). ``tree`` is never changed: the caller then
     runs the reference on it (which cleans it in place, as upstream does)."""
     cdef CDocument doc = tree.doc
     cdef SqResolved* res
@@ -1863,10 +2100,27 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
         walk_n += 1
     focus = _SQ_FOCUS.get(options.focus) if type(options.focus) is str else None
     if (focus is None or type(options.fast) is not bool or type(options.comments) is not bool
-            or type(options.tables) is not bool or options.formatting is not False
-            or options.links is not False or options.images is not False or type(options.dedup) is not bool):
+            or type(options.tables) is not bool or type(options.formatting) is not bool
+            or type(options.links) is not bool or type(options.images) is not bool or type(options.dedup) is not bool):
         S1_NEED[S1_AT_INPUT] += 1
         return NotImplemented
+    cdef NgLinkMap lmap
+    cdef bint base_url = False
+    memset(&lmap, 0, sizeof(NgLinkMap))
+    link_keep = []
+    if options.links and url:
+        from trafila.v1_11_0.htmlprocessing import get_base_url
+        base = get_base_url(url)
+        if base:
+            base_url = True
+            try:
+                if _s1_link_map(doc, base, link_keep, &lmap):
+                    _s1_link_map_free(&lmap)
+                    S1_NEED[S1_AT_CONVERSION] += 1
+                    return NotImplemented
+            except BaseException:
+                _s1_link_map_free(&lmap)
+                raise
     cdef long min_dupl = 0, max_rep = 0
     cdef LruTxn txn
     cdef LruTxn* lru = NULL
@@ -1891,6 +2145,10 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
     o.fast = options.fast
     o.comments = options.comments
     o.tables = options.tables
+    o.formatting = options.formatting
+    o.links = options.links
+    o.images = options.images
+    o.base_url = base_url
     o.min_extracted_size = options.min_extracted_size
     o.min_output_size = options.min_output_size
     o.min_output_comm_size = options.min_output_comm_size
@@ -1932,6 +2190,7 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
                 c.lru = lru
                 c.min_duplcheck_size = min_dupl
                 c.max_repetitions = max_rep
+                c.link_map = &lmap if base_url else NULL
                 r = ng111_bare_extraction_sequence(&c, &res.sel, sl, root, &out) if r == NS_OK else r
                 if lru != NULL:
                     # the counts go in only with the page's answer (a page handed back is counted
@@ -1969,6 +2228,7 @@ def sequence_1_11_0(CElement tree not None, options, bint with_output=False, ded
     finally:
         if lru != NULL:
             lru_txn_end(lru)
+        _s1_link_map_free(&lmap)
         ng_free(&c)
         buf_free(&text)
         ngs_free(&out.temp_text)

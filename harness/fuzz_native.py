@@ -70,9 +70,10 @@ REPORTS = ROOT / "reports"
 
 #: option sets cycled over by the extraction (no deduplication: a result must not depend on history)
 SETS = ("default", "fast", "recall", "fast-precision", "no-comments-tables", "bare", "links", "formatting",
-        "markdown", "bare-fast", "no_fallback", "datatrove-nodedup")
-# 1.11.0's C sequence (nogil_sequence_1_11_0.pxi) runs no_fallback, default, recall, no-comments-tables
-# and datatrove-nodedup (compare_extraction: readability, jusText, sanitize_tree)
+        "markdown", "images", "bare-fast", "no_fallback", "datatrove-nodedup")
+# 1.11.0's C sequence (nogil_sequence_1_11_0.pxi) runs no_fallback, default, recall, no-comments-tables,
+# datatrove-nodedup (compare_extraction: readability, jusText, sanitize_tree), links, formatting,
+# markdown and images
 #: exception types that are a bug whatever the input
 BUG_TYPES = ("SystemError", "AssertionError", "RecursionError", "UnboundLocalError", "NameError",
              "AttributeError", "TypeError", "IndexError", "KeyError", "ZeroDivisionError", "OverflowError")

@@ -99,6 +99,7 @@ MATRIX: Dict[str, List[OptionSet]] = {
         OptionSet("links", "extract", {"include_links": True}),
         OptionSet("formatting", "extract", {"include_formatting": True}),
         OptionSet("markdown", "extract", {"output_format": "markdown"}),
+        OptionSet("images", "extract", {"include_images": True}),
         OptionSet("json", "extract", {"output_format": "json"}),
         OptionSet("xml", "extract", {"output_format": "xml"}),
         OptionSet("csv", "extract", {"output_format": "csv"}),

@@ -4,8 +4,8 @@
 (tree_cleaning, convert_tags, extract_comments, the precision prune, extract_content, not fast:
 compare_extraction with 1.11.0's readability fork, jusText call and sanitize_tree, the baseline)
 on a copy of the page, with the 2.3.1 sequence's stages switched to 1.11.0 (``NgOpts.release``)
-and 1.11.0's own functions, or hands the page back (NotImplemented, the tree untouched): links,
-images, formatting, deduplication in a cache that is no core.CLRUCache, a string lxml refuses,
+and 1.11.0's own functions, or hands the page back (NotImplemented, the tree untouched): a link
+target the C cannot take, deduplication in a cache that is no core.CLRUCache, a string lxml refuses,
 JSON-LD for the baseline, unusual colspans. Deduplication counts in the module cache (a
 CLRUCache once the core's Implementation is made) in one transaction per page. Proved here, for
 each option set of OPTION_SETS, on hand-written pages, Hypothesis documents and (with the
@@ -16,6 +16,10 @@ corpora) real pages:
   (``sequence_stats(mode="1.11.0")``), and ``extract()`` gives the same string through it as
   through the Python stages;
 * a page handed back leaves the tree exactly as parsed, and is counted at one stage.
+
+include_formatting / markdown (the hi elements, 1.11.0's markdown walk in C), include_links (without
+a URL the hrefs, with one courlan's fix_relative_urls resolved before the GIL-free run) and
+include_images (1.11.0's handle_image, the graphic markup) run in C too (LINKS_FORMATTING).
 """
 
 from __future__ import annotations
@@ -53,7 +57,27 @@ OPTION_SETS: Dict[str, Dict[str, Any]] = {
     "default-recall": dict(favor_recall=True),
     "default-no-tables": dict(include_tables=False),
     "datatrove-nodedup": dict(favor_precision=True, include_comments=False),
+    # include_formatting and markdown (1.11.0: txt with formatting): hi kept, the markdown walk
+    "formatting": dict(include_formatting=True),
+    "no_fallback-formatting": dict(no_fallback=True, include_formatting=True),
+    "markdown": dict(output_format="markdown"),
+    "no_fallback-markdown-precision": dict(no_fallback=True, output_format="markdown", favor_precision=True),
+    # include_links: refs kept and rendered "[text](target)"; with a URL courlan's fix_relative_urls
+    # resolves the targets (the reference's port, before the GIL-free run)
+    "links": dict(include_links=True),
+    "no_fallback-links": dict(no_fallback=True, include_links=True),
+    "links-url": dict(include_links=True, url="https://www.example.org/dir/page.html?q=1"),
+    "no_fallback-markdown-links-url": dict(no_fallback=True, output_format="markdown", include_links=True,
+                                          url="http://example.com"),
+    # include_images: 1.11.0's handle_image, graphics rendered "![title alt](src)"
+    "images": dict(include_images=True),
+    "no_fallback-images": dict(no_fallback=True, include_images=True),
+    "images-links-formatting-recall": dict(include_images=True, include_links=True, include_formatting=True,
+                                           favor_recall=True),
 }
+#: the option sets the C answered nothing for before issue 39 (links, formatting, markdown, images)
+LINKS_FORMATTING = [name for name in OPTION_SETS
+                    if any(word in name for word in ("links", "formatting", "markdown", "images"))]
 #: datatrove's call (datatrove 0.10.1's Trafilatura step)
 DATATROVE = dict(favor_precision=True, include_comments=False, deduplicate=True)
 
@@ -61,8 +85,10 @@ DATATROVE = dict(favor_precision=True, include_comments=False, deduplicate=True)
 def _options(kwargs: Dict[str, Any]) -> Extractor:
     return Extractor(fast=kwargs.get("no_fallback", False), precision=kwargs.get("favor_precision", False),
                      recall=kwargs.get("favor_recall", False), comments=kwargs.get("include_comments", True),
-                     tables=kwargs.get("include_tables", True), formatting=False, links=False, images=False,
-                     dedup=kwargs.get("deduplicate", False))
+                     tables=kwargs.get("include_tables", True), formatting=kwargs.get("include_formatting", False),
+                     links=kwargs.get("include_links", False), images=kwargs.get("include_images", False),
+                     dedup=kwargs.get("deduplicate", False), output_format=kwargs.get("output_format", "txt"),
+                     url=kwargs.get("url"))
 
 
 def _dumped(el: Any) -> Any:
@@ -84,7 +110,7 @@ def check_page(html: str, kwargs: Dict[str, Any]) -> Optional[str]:
     a = _tree(html)
     before = _dumped(a)
     stats0 = core.sequence_stats(mode="1.11.0")
-    got = _backend.run_with(CORE, lambda: core.sequence_1_11_0(a, options, True))
+    got = _backend.run_with(CORE, lambda: core.sequence_1_11_0(a, options, True, None, options.url))
     stats1 = core.sequence_stats(mode="1.11.0")
     if got is NotImplemented:
         assert _dumped(a) == before, "a page handed back must leave the tree as parsed"
@@ -92,7 +118,7 @@ def check_page(html: str, kwargs: Dict[str, Any]) -> Optional[str]:
         assert sum(stats1["need_python"].values()) == sum(stats0["need_python"].values()) + 1
         return None
     assert stats1["done"] == stats0["done"] + 1, "an answered page is counted as done"
-    want = _backend.run_with(CORE, lambda: seq._sequence(_tree(html), options, None))
+    want = _backend.run_with(CORE, lambda: seq._sequence(_tree(html), options, options.url))
     assert got[1] == want[1], "temp_text"
     assert got[3] == want[4], "temp_comments"
     assert _dumped(got[0]) == _dumped(want[0]), "postbody"
@@ -154,6 +180,36 @@ HAND_WRITTEN = [
     # whitespace-only texts (1.11.0's trim gives '') and non-ASCII spaces
     f"<html><body><article><ul><li>  </li><li> a </li></ul><p>\u00e9t\u00e9\u3000\u2028 {_WORDS}</p>"
     "<p>   </p></article></body></html>",
+    # a <hi>/<ref> holding children inside a paragraph: 1.11.0's strip_tags inside lxml's live walks
+    # (an image in a link, nested and repeated formatting, a tag the child loop never reaches)
+    f"<html><body><article><p>lead <a href='/x'><img src='a.png' alt='A'>inner</a> text {_WORDS}</p>"
+    f"<p>x <b>b1 <i>i1</i> <i>i2</i> mid <u>u</u></b> after <em>tail em</em> {_WORDS}</p>"
+    f"<p><b><b>bb</b> <i>ii</i> <b>b2</b> <a href='y'>ref</a></b> end</p><p>{_WORDS}</p></article></body></html>",
+    # formatting and links: every REND_TAG_MAPPING tag, headings h1-h6, del/s, code (one line and
+    # several), links relative, absolute, protocol-relative, empty, without href, in p, lists, cells
+    "<html><body><article><h1>One</h1><h3>Three <b>bold</b></h3><h6>six</h6>"
+    f"<p>lead <b>b</b> <strong>strong</strong> <i>i</i> <em>em</em> <u>u</u> <kbd>kbd</kbd> <sub>sub</sub> "
+    f"<sup>sup</sup> <tt>tt</tt> <var>var</var> <samp>samp</samp> {_WORDS}</p>"
+    f"<p>see <a href='/rel/path?a=1'>relative</a>, <a href='https://other.net/x'>absolute</a>, "
+    f"<a href='//cdn.example.org/y'>protocol</a>, <a href=''>empty</a>, <a>none</a>, "
+    f"<a href='#frag'>fragment</a> and <a href='../up'>up</a> {_WORDS}</p>"
+    f"<p><del>gone</del> <s>struck</s> and <code>inline()</code> {_WORDS}</p>"
+    "<pre>line one\nline two {</pre>"
+    "<ul><li><a href='item.html'>item link</a> tail</li><li><b>bold item</b></li></ul>"
+    f"<table><tr><th>head <a href='h'>cell link</a></th><td><p>cell p</p></td></tr></table>"
+    f"<div><a href='x.html'>div link</a> {_WORDS}</div></article></body></html>",
+    # nested formatting and a link holding formatting
+    f"<html><body><main><p>x <b>bold <i>both</i></b> y {_WORDS}</p>"
+    f"<p><a href='/z'><b>bold link</b></a> {_WORDS}</p><h2><a href='/h'>linked head</a></h2></main></body></html>",
+    # images: src, data-src, a data-src* attribute, protocol-relative, an upper-case extension
+    # (1.11.0's test is case-sensitive), no image name, empty alt, a title, in p, figure, link, list
+    "<html><body><article><img src='a.jpg' alt='first' title='T'>"
+    f"<p>{_WORDS}<img data-src='//cdn.example.org/b.png' src='x.gif' alt=''> tail</p>"
+    "<figure><img data-src-lazy='c.webp?x=1' src='nope'><figcaption>cap</figcaption></figure>"
+    f"<img src='D.JPG' alt='upper'><img src='e.jpeg#f' title='t2'><img alt='no source'><p>{_WORDS}</p>"
+    "<a href='/l'><img src='in-link.avif' alt='linked'></a><ul><li><img src='li.heic'> item</li></ul>"
+    f"<div><img src='div.bmp'></div><picture><source srcset='s.png'><img src='pic.png'></picture>"
+    f"<p>{_WORDS}</p></article></body></html>",
 ]
 
 
@@ -172,12 +228,11 @@ def test_hand_written_pages_are_answered() -> None:
 def test_what_is_handed_back() -> None:
     """Options without a C branch and the stages not in C are handed back, counted where."""
     html = HAND_WRITTEN[0]
-    for kwargs, stage in ((dict(no_fallback=True, include_links=True), "input"),
-                          (dict(no_fallback=True, include_formatting=True), "input"),
+    for kwargs, stage in ((dict(no_fallback=True, include_images=1), "input"),
                           (dict(no_fallback=True, deduplicate=True), "input")):
         core.sequence_stats(reset=True, mode="1.11.0")
-        options = Extractor(fast=kwargs.get("no_fallback", False), links=kwargs.get("include_links", False),
-                            formatting=kwargs.get("include_formatting", False), dedup=kwargs.get("deduplicate", False))
+        options = Extractor(fast=kwargs.get("no_fallback", False), images=kwargs.get("include_images", False),
+                            dedup=kwargs.get("deduplicate", False))
         assert core.sequence_1_11_0(_tree(html), options) is NotImplemented
         assert core.sequence_stats(mode="1.11.0")["need_python"][stage] == 1, kwargs
     core.sequence_stats(reset=True, mode="1.11.0")
@@ -245,13 +300,16 @@ def test_hypothesis_soups(html: str) -> None:
 
 
 #: the least share of the pages reaching the C that it answers (measured on every 3rd page of the
-#: corpora: 96%; a <hi>/<ref> with children in a paragraph, a refused string, JSON-LD for the
-#: baseline and unusual colspans hand the rest back)
+#: corpora: 96%; a refused string, JSON-LD for the baseline and unusual colspans hand the rest back)
 ANSWERED_AT_LEAST = 0.9
+#: per set where it differs (none since handle_paragraphs' <hi>/<ref> holding children runs in C)
+ANSWERED_AT_LEAST_BY_SET: Dict[str, float] = {}
 
 
 @needs_corpora
-@pytest.mark.parametrize("name", ["no_fallback", "no_fallback-datatrove-nodedup", "default", "datatrove-nodedup"])
+@pytest.mark.parametrize("name", ["no_fallback", "no_fallback-datatrove-nodedup", "default", "datatrove-nodedup",
+                                  "formatting", "markdown", "links", "links-url", "images",
+                                  "images-links-formatting-recall"])
 def test_corpus_pages(name: str) -> None:
     outcomes: Dict[Optional[str], int] = {}
     mismatched: List[str] = []
@@ -269,7 +327,77 @@ def test_corpus_pages(name: str) -> None:
     answered = outcomes.get("ok", 0)
     total = answered + outcomes.get(None, 0)
     assert total > 20
-    assert answered >= ANSWERED_AT_LEAST * total, outcomes
+    assert answered >= ANSWERED_AT_LEAST_BY_SET.get(name, ANSWERED_AT_LEAST) * total, outcomes
+
+
+def test_links_formatting_images_are_answered() -> None:
+    """The sets with links (a URL given or not), formatting, markdown and images run in C: the
+    hand-written pages are answered (the baseline's and the table's aside), and the C output is
+    the reference's for each."""
+    for name in LINKS_FORMATTING:
+        answered = [check_page(html, OPTION_SETS[name]) for html in HAND_WRITTEN]
+        assert answered.count("ok") >= len(HAND_WRITTEN) - 3, (name, answered)
+        assert answered[-1] == "ok", name  # the images page
+
+
+def _links_text(kwargs: Dict[str, Any]) -> Optional[str]:
+    options = _options(kwargs)
+    got = _backend.run_with(CORE, lambda: core.sequence_1_11_0(_tree(HAND_WRITTEN[-3]), options, True, None,
+                                                                 kwargs.get("url")))
+    assert got is not NotImplemented
+    return got[4]
+
+
+def test_link_targets_resolved_against_the_url() -> None:
+    """With a URL the targets are courlan's fix_relative_urls against its base (made before the
+    GIL-free run), without one the hrefs as written; the markdown marks come out of the C walk."""
+    text = _links_text(dict(no_fallback=True, include_links=True, include_formatting=True,
+                            url="https://www.example.org/dir/page.html?q=1"))
+    assert "[relative](https://www.example.org/rel/path?a=1)" in text
+    assert "[absolute](https://other.net/x)" in text
+    assert "**b**" in text and "*i*" in text and "~~gone~~" in text and "`inline()`" in text
+    text = _links_text(dict(no_fallback=True, include_links=True))
+    assert "[relative](/rel/path?a=1)" in text and "[none]" in text and "**" not in text
+
+
+def test_link_map_refusal_hands_back() -> None:
+    """A target whose resolution raises upstream (urljoin's ValueError on a bracketed host that is
+    no IP address: trafilatura.jsonl.gz page 506) hands the page back, at the conversion; extract()
+    then answers as the reference does."""
+    kwargs = dict(no_fallback=True, include_links=True, url="https://example.org/")
+    html = HAND_WRITTEN[-3].replace("href='../up'", "href='http://[ccpa-preferences]'")
+    core.sequence_stats(reset=True, mode="1.11.0")
+    options = _options(kwargs)
+    got = core.sequence_1_11_0(_tree(html), options, True, None, options.url)
+    stats = core.sequence_stats(reset=True, mode="1.11.0")
+    assert got is NotImplemented and stats["need_python"]["conversion"] == 1
+    got, want = _extract_both(html, kwargs)
+    assert got == want
+
+
+@pytest.mark.parametrize("kwargs", [dict(include_formatting=True), dict(output_format="markdown", include_links=True),
+                                    dict(include_images=True, no_fallback=True)])
+def test_links_formatting_threads_give_the_serial_results(kwargs: Dict[str, Any]) -> None:
+    "Formatting, links and images on four threads: each page as one thread gives it."
+    import threading
+
+    import trafila
+
+    pages = list(generated_documents(42, 24)) + HAND_WRITTEN
+    eng = trafila.engine("core")
+    serial = [eng.extract(p, compat="1.11.0", **kwargs) for p in pages]
+    got: Dict[int, Optional[str]] = {}
+
+    def work(offset: int) -> None:
+        for k in range(offset, len(pages), 4):
+            got[k] = eng.extract(pages[k], compat="1.11.0", **kwargs)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [got[k] for k in range(len(pages))] == serial
 
 
 def test_threads_give_the_serial_results() -> None:
@@ -304,9 +432,8 @@ def test_releases_gil_for() -> None:
     assert impl.releases_gil_for is not None
     for kwargs in list(OPTION_SETS.values()) + [DATATROVE, dict(no_fallback=True, deduplicate=True)]:
         assert impl.releases_gil_for(dict(kwargs, compat="1.11.0")) is True, kwargs
-    for kwargs in (dict(no_fallback=True, include_links=True), dict(include_images=True),
-                   dict(no_fallback=True, output_format="markdown"), dict(no_fallback=True, include_tables=1),
-                   dict(deduplicate=1)):
+    for kwargs in (dict(no_fallback=True, output_format="json"), dict(include_links=1),
+                   dict(no_fallback=True, include_tables=1), dict(deduplicate=1)):
         assert impl.releases_gil_for(kwargs) is False, kwargs
     # a module cache that is no CLRUCache (trafila.patch's assignment of another) keeps Python
     from trafila.v1_11_0 import deduplication as dedup

@@ -133,12 +133,13 @@ def _native_kwargs(kwargs: Dict[str, Any]) -> bool:
 
 #: extract(compat="1.11.0")'s keyword arguments with the values that keep 1.11.0's sequence in C
 #: (v1_11_0.core._native_sequence, cython_core/nogil_sequence_1_11_0.pxi): with or without the
-#: fallbacks (readability, jusText), deduplication in a core.CLRUCache module cache; no links,
-#: images or formatting (markdown is formatting); other keys there leave it as it is
+#: fallbacks (readability, jusText), deduplication in a core.CLRUCache module cache, links (with
+#: or without a URL), images, formatting, txt or markdown; other keys there leave it as it is
 _NATIVE_111 = {
     "no_fallback": (False, True), "favor_precision": (False, True), "favor_recall": (False, True),
-    "include_comments": (True, False), "include_tables": (True, False), "include_formatting": (False,),
-    "include_links": (False,), "include_images": (False,), "deduplicate": (False,), "output_format": ("txt",),
+    "include_comments": (True, False), "include_tables": (True, False), "include_formatting": (False, True),
+    "include_links": (False, True), "include_images": (False, True), "deduplicate": (False,),
+    "output_format": ("txt", "markdown"),
     "with_metadata": (False,), "only_with_metadata": (False,), "max_tree_size": (None,),
     "url_blacklist": (None,), "author_blacklist": (None,), "prune_xpath": (None,), "settingsfile": (None,),
 }

@@ -101,18 +101,19 @@ def metadata_header(document: Document) -> str:
 NATIVE_SEQUENCE = True
 
 
-def _native_sequence(tree: Any, options: Extractor, filecontent: Any) -> Any:
+def _native_sequence(tree: Any, options: Extractor, filecontent: Any, url: Optional[str] = None) -> Any:
     """The core's C sequence (cython_core/nogil_sequence_1_11_0.pxi) on a core tree load_html
     made: (postbody, temp_text, len_text, commentsbody, temp_comments, len_comments), or
     NotImplemented (no core tree, an element given by the caller, which 1.11.0 cleans in place,
-    or the C handed the page back untouched: sequence_1_11_0 decides)."""
+    or the C handed the page back untouched: sequence_1_11_0 decides). ``url``: what convert_tags
+    resolves links against."""
     core = core_of(tree) if NATIVE_SEQUENCE and tree is not filecontent else None
     if core is None or not hasattr(core, "sequence_1_11_0"):
         return NotImplemented
     want = getattr(_OUTPUT, "wanted", False) and not options.max_tree_size
     # duplicate_test counts in the module cache (a core.CLRUCache once the core's Implementation
     # is made; another cache keeps the Python stages)
-    native = core.sequence_1_11_0(tree, options, want, _dedup.LRU_TEST if options.dedup else None)
+    native = core.sequence_1_11_0(tree, options, want, _dedup.LRU_TEST if options.dedup else None, url)
     if native is NotImplemented:
         return native
     postbody, temp_text, commentsbody, temp_comments = native[:4]
@@ -174,7 +175,7 @@ def bare_extraction(filecontent: Any, url: Optional[str] = None, no_fallback: bo
         if prune_selectors is not None:
             # the user's XPaths, on the whole page, no backup
             tree = prune_unwanted_nodes(tree, prune_selectors)
-        native = _native_sequence(tree, options, filecontent)
+        native = _native_sequence(tree, options, filecontent, options.url or document.url)
         if native is not NotImplemented:
             postbody, temp_text, len_text, commentsbody, temp_comments, len_comments = native
         else:
@@ -265,7 +266,7 @@ def extract(filecontent: Any, url: Optional[str] = None, record_id: Any = None, 
         )
     _check_supported(options, prune_xpath)
     # with metadata the text gets a header the C output does not write
-    _OUTPUT.wanted = options.format == "txt" and not options.with_metadata
+    _OUTPUT.wanted = options.format in ("txt", "markdown") and not options.with_metadata
     _OUTPUT.made = None
     try:
         document = bare_extraction(filecontent, options=options, as_dict=False, prune_xpath=prune_xpath)
