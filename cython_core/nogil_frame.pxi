@@ -109,6 +109,11 @@ cdef struct NgCtx:
     # page's document (NULL / 0: the tree a stage is given is the whole document)
     const int32_t* doc_roots
     int n_doc_roots
+    # 1.11.0: the page's tree when tree_cleaning deleted it from its document (fromstring chose an
+    # element of the cleaning list, e.g. a lone <footer>): a detached element still belongs to
+    # its old document, whose absolute XPaths no longer reach it (valid when tree_detached)
+    int32_t detached_tree
+    bint tree_detached
     int32_t name[NG_N]           # NG_* -> the document's name id
     int8_t* kind                 # name id -> NG_* or -1 (ids from n_kind on: -1)
     int32_t n_kind

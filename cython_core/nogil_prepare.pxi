@@ -422,7 +422,7 @@ cdef int ng_prune_html(NgCtx* c, int32_t root) noexcept nogil:
     tagset_init(&ts, False, ids, n)
     nsv_init(&v)
     for t in range(n_tops):
-        top = c.doc_roots[t] if n_tops > 1 else root
+        top = c.doc_roots[t] if n_tops > 1 or (c.tree_detached and root == c.detached_tree) else root
         i = d.nodes[top].first
         while i >= 0:
             if tag_matches(&ts, d.nodes[i].tag) and d.nodes[i].text_off < 0 and d.nodes[i].first < 0:
@@ -469,7 +469,7 @@ cdef int _np_tree_cleaning(NgCtx* c, int32_t root, int32_t* result) noexcept nog
     cdef int n_clean = 0, n_strip = 0, k, r
     cdef int32_t nid, p, a, g, tcopy = -1, para = c.name[NG_P]
     cdef TagSet ts
-    cdef bint need_copy
+    cdef bint need_copy, in_doc
     cdef bint v1 = c.o.release == NG_REL_111
     cdef const char** cleaned_names = &_NP_CLEANED[0]
     cdef const char** stripped_names = &_NP_STRIPPED[0]
@@ -527,9 +527,15 @@ cdef int _np_tree_cleaning(NgCtx* c, int32_t root, int32_t* result) noexcept nog
             tcopy = ng_copy_subtree(d, root, True)
             if tcopy < 0:
                 return NS_ERROR
+    # 1.11.0: the page's tree itself of the cleaning list (tree.iter() starts with it) leaves its
+    # document; prune_html's absolute XPath then walks the document without it (_s1_in_doc)
+    in_doc = v1 and c.n_doc_roots > 0 and d.nodes[root].parent >= 0 and _s1_in_doc(c, root)
     r = _np_delete_by_tags(c, root, clean, n_clean)
     if r != NS_OK:
         return r
+    if in_doc and d.nodes[root].parent < 0:
+        c.detached_tree = root
+        c.tree_detached = True
     if result != NULL:
         result[0] = root
     if tcopy >= 0 and not _np_has_desc(d, root, para) and result != NULL:

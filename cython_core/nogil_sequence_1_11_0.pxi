@@ -1114,6 +1114,8 @@ cdef bint _s1_in_doc(NgCtx* c, int32_t i) noexcept nogil:
     cdef int t
     while c.d.nodes[top].parent >= 0:
         top = c.d.nodes[top].parent
+    if c.tree_detached and top == c.detached_tree:
+        return True
     for t in range(c.n_doc_roots):
         if c.doc_roots[t] == top:
             return True

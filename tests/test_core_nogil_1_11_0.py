@@ -656,3 +656,43 @@ def test_summary_root_deleted_by_tree_cleaning(set_name: str) -> None:
     want = make_candidate("reference").call(opt.function, _BUTTON_SUMMARY, dict(opt.options), "1.11.0")
     assert got == want
     assert check_page(_BUTTON_SUMMARY, OPTION_SETS["default"]) in ("ok", None)
+
+
+#: sanitizer fuzzing seed 19 (issue 39), minimised: lxml.html.fromstring picks the lone <footer>;
+#: 1.11.0's tree_cleaning deletes the tree itself (footer is in MANUALLY_CLEANED, tree.iter()
+#: starts with it), so prune_html's absolute //*[not(node())] walks a document without it: the
+#: empty <p> stays, its tail becomes a paragraph of its own (the C once pruned the detached tree)
+_TREE_DELETED_BY_CLEANING = [
+    "</><footer><p/>renowtt>three water with from have to we do<q>should thd>brticle-body' readonl-him "
+    "that--!>><ße people people year should down dohistory but time him in people against citynever since "
+    "three themas way or is littleold also comeمرحباdid café is should be",
+    "<aside><p></p>three water<q>should the people year should down do history but time him in people "
+    "against city never since three them as way or is little old also come did cafe is should be</q></aside>",
+    # the same with a paragraph of text in the deleted tree: _extract's absolute //p//text() no
+    # longer sees it either
+    f"<footer><p>short</p><p></p>three water<q>{_WORDS}</q></footer>",
+]
+
+
+@pytest.mark.parametrize("set_name", ["no_fallback", "no_fallback-datatrove-nodedup", "no_fallback-recall",
+                                      "default", "no_fallback-formatting"])
+@pytest.mark.parametrize("html", _TREE_DELETED_BY_CLEANING)
+def test_tree_deleted_by_tree_cleaning(html: str, set_name: str) -> None:
+    kwargs = OPTION_SETS[set_name]
+    if set_name.startswith("no_fallback"):
+        assert check_page(html, kwargs) == "ok", "the C answers"
+    else:
+        assert check_page(html, kwargs) in ("ok", None)
+    got, want = _extract_both(html, kwargs)
+    assert got == want
+    for output_format in ("txt", "xml"):
+        options = dict(kwargs, output_format=output_format)
+        got, want = _extract_both(html, options)
+        assert got == want
+    try:
+        import trafilatura
+    except ImportError:  # pragma: no cover - the o231 env: trafilatura 2.3.1
+        return
+    if trafilatura.__version__ == "1.11.0":
+        assert trafilatura.extract(html, **dict(kwargs, output_format="xml")) == _extract_both(
+            html, dict(kwargs, output_format="xml"))[0]
