@@ -338,3 +338,22 @@ def dedup_handler_runs(monkeypatch: Any, core: Any, core_name: str, handler: Cal
     results = [handler(core_tree(f"<p> {DEDUP_TEXT} </p>"), options) for _ in range(4)]
     assert len(calls) == 4
     return results
+
+
+def extract_on_threads(pages: Sequence[Any], extract: Callable[[Any], Any], threads: int = 4) -> List[Any]:
+    """``extract(page)`` for every page, ``threads`` threads at once (thread k takes the pages k,
+    k + threads, …), in page order: a test compares it with one thread's list."""
+    import threading
+
+    got: dict = {}
+
+    def work(offset: int) -> None:
+        for k in range(offset, len(pages), threads):
+            got[k] = extract(pages[k])
+
+    workers = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    return [got.get(k, "<not run>") for k in range(len(pages))]

@@ -39,7 +39,7 @@ from trafila.v1_11_0 import core as seq  # noqa: E402
 from trafila.v1_11_0.settings import Extractor  # noqa: E402
 from trafila.v1_11_0.utils import load_html  # noqa: E402
 
-from ._helpers import generated_documents, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import extract_on_threads, generated_documents, needs_corpora, sample_pages  # noqa: E402
 from .test_core_nogil_select import _BUNDLES  # noqa: E402
 
 CORE = _backend.core_backend(core)
@@ -379,49 +379,23 @@ def test_link_map_refusal_hands_back() -> None:
                                     dict(include_images=True, no_fallback=True)])
 def test_links_formatting_threads_give_the_serial_results(kwargs: Dict[str, Any]) -> None:
     "Formatting, links and images on four threads: each page as one thread gives it."
-    import threading
-
     import trafila
 
     pages = list(generated_documents(42, 24)) + HAND_WRITTEN
     eng = trafila.engine("core")
     serial = [eng.extract(p, compat="1.11.0", **kwargs) for p in pages]
-    got: Dict[int, Optional[str]] = {}
-
-    def work(offset: int) -> None:
-        for k in range(offset, len(pages), 4):
-            got[k] = eng.extract(pages[k], compat="1.11.0", **kwargs)
-
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert [got[k] for k in range(len(pages))] == serial
+    assert extract_on_threads(pages, lambda page: eng.extract(page, compat="1.11.0", **kwargs)) == serial
 
 
 def test_threads_give_the_serial_results() -> None:
     """Four threads extracting at once (the sequence runs without the GIL) give each page what one
     thread gives it."""
-    import threading
-
     import trafila
 
     pages = list(generated_documents(40, 40)) + HAND_WRITTEN
     eng = trafila.engine("core")
     serial = [eng.extract(p, compat="1.11.0", no_fallback=True) for p in pages]
-    got: Dict[int, Optional[str]] = {}
-
-    def work(offset: int) -> None:
-        for k in range(offset, len(pages), 4):
-            got[k] = eng.extract(pages[k], compat="1.11.0", no_fallback=True)
-
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert [got[k] for k in range(len(pages))] == serial
+    assert extract_on_threads(pages, lambda page: eng.extract(page, compat="1.11.0", no_fallback=True)) == serial
 
 
 def test_releases_gil_for() -> None:
@@ -577,25 +551,12 @@ def test_dedup_corpus_pages() -> None:
 
 def test_default_threads_give_the_serial_results() -> None:
     "The default set (compare_extraction in C) on four threads: each page as one thread gives it."
-    import threading
-
     import trafila
 
     pages = list(generated_documents(41, 24)) + HAND_WRITTEN + FALLBACK_PAGES
     eng = trafila.engine("core")
     serial = [eng.extract(p, compat="1.11.0") for p in pages]
-    got: Dict[int, Optional[str]] = {}
-
-    def work(offset: int) -> None:
-        for k in range(offset, len(pages), 4):
-            got[k] = eng.extract(pages[k], compat="1.11.0")
-
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert [got[k] for k in range(len(pages))] == serial
+    assert extract_on_threads(pages, lambda page: eng.extract(page, compat="1.11.0")) == serial
 
 
 def test_extract_takes_the_c_output() -> None:

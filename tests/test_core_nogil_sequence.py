@@ -34,7 +34,7 @@ from trafila.v2_3_1 import core as seq  # noqa: E402
 from trafila.v2_3_1.settings import Extractor  # noqa: E402
 from trafila.v2_3_1.utils import load_html  # noqa: E402
 
-from ._helpers import generated_documents, needs_corpora, sample_pages  # noqa: E402
+from ._helpers import extract_on_threads, generated_documents, needs_corpora, sample_pages  # noqa: E402
 from .test_core_nogil_select import _BUNDLES  # noqa: E402
 
 CORE = _backend.core_backend(core)
@@ -243,25 +243,12 @@ def test_corpus_pages(name: str) -> None:
 def test_threads_give_the_serial_results() -> None:
     """Four threads extracting at once (the sequence runs without the GIL) give each page what one
     thread gives it."""
-    import threading
-
     import trafila
 
     pages = list(generated_documents(12, 40)) + HAND_WRITTEN
     eng = trafila.engine("core")
     serial = [eng.extract(p, fast=True) for p in pages]
-    got: Dict[int, Optional[str]] = {}
-
-    def work(offset: int) -> None:
-        for k in range(offset, len(pages), 4):
-            got[k] = eng.extract(pages[k], fast=True)
-
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert [got[k] for k in range(len(pages))] == serial
+    assert extract_on_threads(pages, lambda page: eng.extract(page, fast=True)) == serial
 
 
 def test_extract_batch_takes_threads_for_the_c_sequence_only(monkeypatch: Any) -> None:
