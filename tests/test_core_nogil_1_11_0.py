@@ -370,7 +370,17 @@ def test_link_map_refusal_hands_back() -> None:
     options = _options(kwargs)
     got = core.sequence_1_11_0(_tree(html), options, True, None, options.url)
     stats = core.sequence_stats(reset=True, mode="1.11.0")
-    assert got is NotImplemented and stats["need_python"]["conversion"] == 1
+    from urllib.parse import urlsplit
+
+    try:  # the bracketed-host check came with CPython 3.11.4 (3.10 has no such ValueError)
+        urlsplit("http://[ccpa-preferences]")
+        refused = False
+    except ValueError:
+        refused = True
+    if refused:
+        assert got is NotImplemented and stats["need_python"]["conversion"] == 1
+    else:
+        assert got is not NotImplemented and stats["need_python"]["conversion"] == 0
     got, want = _extract_both(html, kwargs)
     assert got == want
 
