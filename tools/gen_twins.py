@@ -87,14 +87,25 @@ def _c_functions(path: Path) -> Iterator[Tuple[str, int, List[str]]]:
         match = _C_DEF.match(line)
         if not match or line.startswith(("cdef struct", "cdef class", "cdef enum", "cdef extern")):
             continue
-        tags = []
-        k = number - 1
-        while k >= 0 and lines[k].lstrip().startswith("#"):
-            tag = _TAG.match(lines[k])
-            if tag:
-                tags.append(tag.group(1))
-            k -= 1
-        yield match.group(1), number + 1, tags[::-1]
+        yield match.group(1), number + 1, _tags_above(lines, number, _TAG)
+
+
+def _tags_above(lines: List[str], number: int, pattern: "re.Pattern[str]") -> List[str]:
+    "The ``pattern`` tags of the comment lines right above line ``number`` (0-based), in file order."
+    tags = []
+    k = number - 1
+    while k >= 0 and lines[k].lstrip().startswith("#"):
+        tag = pattern.match(lines[k])
+        if tag:
+            tags.append(tag.group(1).strip())
+        k -= 1
+    return tags[::-1]
+
+
+def _test_words() -> Dict[str, set]:
+    "The words of each test file (this map's own test names stages only as examples)."
+    return {p.name: set(re.findall(r"\w+", p.read_text(encoding="utf-8")))
+            for p in sorted(TESTS.glob("test_*.py")) if p.name != "test_twins.py"}
 
 
 _TESTS_LINE = re.compile(r"^#\s*tests:\s*(.+)$", re.M)
@@ -122,9 +133,7 @@ def build() -> Tuple[Dict[str, Upstream], List[str]]:
             short = qualname.rsplit(".", 1)[-1]
             if module.startswith("trafilatura.") and name not in by_short.get(short, []):
                 by_short.setdefault(short, []).append(name)
-    # the words of each test file (this map's own test names stages only as examples)
-    test_words = {p.name: set(re.findall(r"\w+", p.read_text(encoding="utf-8")))
-                  for p in sorted(TESTS.glob("test_*.py")) if p.name != "test_twins.py"}
+    test_words = _test_words()
     untagged: List[str] = []
     for path in sorted(CORE.glob("*.pxi")):
         for name, line, tags in _c_functions(path):
@@ -164,8 +173,7 @@ def _fineweb_twins() -> List[Tuple[str, str, str, str]]:
     folder = CORE / "fineweb"
     if not folder.is_dir():
         return []
-    test_words = {p.name: set(re.findall(r"\w+", p.read_text(encoding="utf-8")))
-                  for p in sorted(TESTS.glob("test_*.py")) if p.name != "test_twins.py"}
+    test_words = _test_words()
     rows = []
     for path in sorted(folder.glob("*.pyx")):
         reference = REFERENCE / "fineweb" / FINEWEB_TWINS.get(path.name, path.stem + ".py")
@@ -184,12 +192,7 @@ def _fineweb_twins() -> List[Tuple[str, str, str, str]]:
             match = _C_DEF.match(line) or (_C_METHOD.match(line) if owner else None)
             if not match or line.startswith(("cdef struct", "cdef class", "cdef enum", "cdef extern")):
                 continue
-            tags, k = [], number - 1
-            while k >= 0 and lines[k].lstrip().startswith("#"):
-                tag = _TAG_LINE.match(lines[k])
-                if tag:
-                    tags.append(tag.group(1).strip())
-                k -= 1
+            tags = _tags_above(lines, number, _TAG_LINE)
             if not tags:
                 continue
             name = match.group(1)
@@ -198,7 +201,7 @@ def _fineweb_twins() -> List[Tuple[str, str, str, str]]:
             tests = [t for t, words in test_words.items() if name in words and path.stem in words] \
                 or [t for t, words in test_words.items() if name in words]
             where = f"{reference.relative_to(REFERENCE)}: `{twin}`" if twin else ""
-            for tag in tags[::-1]:
+            for tag in tags:
                 rows.append((tag, f"`{qualname}` ({path.name}; {', '.join(tests[:3]) or 'parity only'})", where))
     return rows
 
