@@ -8,6 +8,7 @@ An ``extract`` result is a ``str`` or ``None``; a ``bare_extraction`` result is
 from __future__ import annotations
 
 import hashlib
+from itertools import chain
 from datetime import date, datetime, timedelta
 from typing import Any, Iterator, Optional, Union
 
@@ -116,8 +117,7 @@ def day_of_entry(expected: Entry, result: Any, today: str, hint: Optional[str] =
     None: ``hint`` (the day found for the entry before) first, then each day of the window."""
     if not mentions(result, today):
         return None
-    days = earlier_days(today)
-    for day in ([hint] if hint and hint != today else []) + list(days):
+    for day in chain([hint] if hint and hint != today else [], earlier_days(today)):
         if result_entry(as_of(result, today, day)) == expected:
             return day
     return None
